@@ -1,0 +1,19 @@
+/* backend_ptx: IR -> LLVM IR (LLVM 22 C API) -> NVPTX -> PTX; ptxas for cubins.
+ * LLVM headers appear only inside this folder. */
+#ifndef CAKE_BACKEND_H
+#define CAKE_BACKEND_H
+
+#include "../ir/ir.h"
+
+/* Lowers k for one target. The kernel's entry symbol is `symbol`. Writes the LLVM IR
+ * text to llvm_out and/or the PTX to ptx_out (either may be NULL). Returns 0, or -1 with
+ * a message in err (an internal error: valid IR must always lower). Deterministic. */
+int ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
+	     Buf *llvm_out, Buf *ptx_out, Buf *err);
+
+/* The ptxas to use ($CAKEC_PTXAS, /usr/local/cuda/bin/ptxas, or ptxas on PATH), or NULL. */
+const char *ptx_find_ptxas(void);
+/* Assembles PTX into a cubin with ptxas. Returns 0, or -1 with ptxas's messages in log. */
+int ptx_assemble(const char *ptx, size_t len, int target, Buf *cubin, Buf *log);
+
+#endif

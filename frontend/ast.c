@@ -1,0 +1,2 @@
+/* frontend/ast.c: being written */
+typedef int cake_unused_ast;

@@ -1,0 +1,26 @@
+/* frontend: the .cake language. Lexer (lexer.l) and parser (parser.y) build the AST
+ * (ast.c), sema.c checks names, types, constants and targets, lower.c turns the checked
+ * AST into IR. The full language is described in docs/language.md. */
+#ifndef CAKE_FRONTEND_H
+#define CAKE_FRONTEND_H
+
+#include "../ir/ir.h"
+
+/* A -D NAME=VALUE override of a compile-time constant. */
+typedef struct FeDefine {
+	const char *name;
+	const char *value;
+} FeDefine;
+
+typedef struct FeOptions {
+	const FeDefine *defines;
+	int ndefines;
+	Buf *ast_out;   /* if set, the AST is printed here (--emit=ast) */
+} FeOptions;
+
+/* Compiles one .cake source. Diagnostics go through diag (file:line:col, source line,
+ * caret; several per run where the parser can recover). Returns NULL if any error was
+ * reported, otherwise one IrKernel per kernel in the file. */
+IrModule *fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt);
+
+#endif

@@ -1,0 +1,2 @@
+/* frontend/lower.c: being written */
+typedef int cake_unused_lower;

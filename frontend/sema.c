@@ -1,0 +1,2 @@
+/* frontend/sema.c: being written */
+typedef int cake_unused_sema;

@@ -1,0 +1,398 @@
+/* ir.c: types, the opcode table, kernels and the builder. */
+#include "ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const IrOpInfo ir_opinfo[IR_NOPCODES] = {
+#define OP(id, name, nargs, nregions, flags, meaning) {name, nargs, nregions, flags, meaning},
+#include "ops.def"
+#undef OP
+};
+
+int
+ir_opcode_from_name(const char *s, int n)
+{
+	int i;
+
+	for (i = 0; i < IR_NOPCODES; i++)
+		if ((int)strlen(ir_opinfo[i].name) == n && memcmp(ir_opinfo[i].name, s, (size_t)n) == 0)
+			return i;
+	return -1;
+}
+
+static const char *const base_names[IR_NBASE] = {
+	"void", "i1", "i8", "i16", "i32", "i64", "u32", "u64", "f16", "bf16", "f32", "f64", "ptr",
+};
+
+IrType
+ir_scalar(IrBase b)
+{
+	IrType t = {(uint8_t)b, 1, 0, 0};
+
+	return t;
+}
+
+IrType
+ir_vector(IrBase b, int lanes)
+{
+	IrType t = {(uint8_t)b, (uint8_t)lanes, 0, 0};
+
+	return t;
+}
+
+IrType
+ir_ptr(IrSpace space, IrBase elem)
+{
+	IrType t = {IR_PTR, 1, (uint8_t)space, (uint8_t)elem};
+
+	return t;
+}
+
+int
+ir_type_eq(IrType a, IrType b)
+{
+	return a.base == b.base && a.lanes == b.lanes && a.space == b.space && a.elem == b.elem;
+}
+
+int
+ir_is_int(IrType t)
+{
+	return t.base >= IR_I1 && t.base <= IR_U64;
+}
+
+int
+ir_is_signed(IrType t)
+{
+	return t.base >= IR_I8 && t.base <= IR_I64;
+}
+
+int
+ir_is_float(IrType t)
+{
+	return t.base >= IR_F16 && t.base <= IR_F64;
+}
+
+int
+ir_base_bits(IrBase b)
+{
+	switch (b) {
+	case IR_I1: return 1;
+	case IR_I8: return 8;
+	case IR_I16: case IR_F16: case IR_BF16: return 16;
+	case IR_I32: case IR_U32: case IR_F32: return 32;
+	case IR_I64: case IR_U64: case IR_F64: case IR_PTR: return 64;
+	default: return 0;
+	}
+}
+
+int
+ir_type_bytes(IrType t)
+{
+	int bits = ir_base_bits((IrBase)t.base);
+
+	return (bits < 8 ? 1 : bits / 8) * t.lanes;
+}
+
+const char *
+ir_base_name(IrBase b)
+{
+	return (unsigned)b < IR_NBASE ? base_names[b] : "?";
+}
+
+int
+ir_base_from_name(const char *s, int n)
+{
+	int i;
+
+	for (i = IR_I1; i <= IR_F64; i++)
+		if ((int)strlen(base_names[i]) == n && memcmp(base_names[i], s, (size_t)n) == 0)
+			return i;
+	return -1;
+}
+
+void
+ir_type_str(IrType t, char *out, int size)
+{
+	if (t.base == IR_PTR)
+		snprintf(out, (size_t)size, "ptr.%s.%s", t.space == IR_SHARED ? "shared" : "global",
+			 ir_base_name((IrBase)t.elem));
+	else if (t.lanes > 1)
+		snprintf(out, (size_t)size, "%sx%d", ir_base_name((IrBase)t.base), t.lanes);
+	else
+		snprintf(out, (size_t)size, "%s", ir_base_name((IrBase)t.base));
+}
+
+static const char *const target_names[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
+
+const char *
+ir_target_name(int t)
+{
+	return t >= 0 && t < TARGET_COUNT ? target_names[t] : "?";
+}
+
+int
+ir_target_from_name(const char *s)
+{
+	int i;
+
+	for (i = 0; i < TARGET_COUNT; i++)
+		if (strcmp(s, target_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+IrKernel *
+ir_kernel_new(const char *name, int file)
+{
+	IrKernel *k = xcalloc(1, sizeof *k);
+	int i;
+
+	k->arena = arena_new();
+	k->name = arena_strdup(k->arena, name);
+	k->file = file;
+	for (i = 0; i < 3; i++) {
+		k->threads[i] = 1;
+		k->grid[i] = "1";
+	}
+	k->nvalues = 1;  /* id 0 is "no value" */
+	k->capvalues = 64;
+	k->vtypes = xcalloc((size_t)k->capvalues, sizeof *k->vtypes);
+	k->vlocs = xcalloc((size_t)k->capvalues, sizeof *k->vlocs);
+	return k;
+}
+
+void
+ir_region_free(IrRegion *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++)
+		for (j = 0; j < r->ops[i].nregions; j++)
+			ir_region_free(&r->ops[i].regions[j]);
+	free(r->ops);
+	r->ops = NULL;
+	r->nops = r->capops = 0;
+}
+
+void
+ir_kernel_free(IrKernel *k)
+{
+	if (!k)
+		return;
+	ir_region_free(&k->body);
+	free(k->params);
+	free(k->bufs);
+	free(k->vtypes);
+	free(k->vlocs);
+	arena_free(k->arena);
+	free(k);
+}
+
+IrModule *
+ir_module_new(void)
+{
+	return xcalloc(1, sizeof(IrModule));
+}
+
+void
+ir_module_add(IrModule *m, IrKernel *k)
+{
+	PUSH(m->kernels, m->nkernels, m->capkernels, k);
+}
+
+void
+ir_module_free(IrModule *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nkernels; i++)
+		ir_kernel_free(m->kernels[i]);
+	free(m->kernels);
+	free(m);
+}
+
+IrValue
+ir_new_value(IrKernel *k, IrType t)
+{
+	int cap = k->capvalues;
+
+	if (k->nvalues + 1 > cap) {
+		k->vtypes = grow(k->vtypes, &cap, k->nvalues + 1, sizeof *k->vtypes);
+		cap = k->capvalues;
+		k->vlocs = grow(k->vlocs, &cap, k->nvalues + 1, sizeof *k->vlocs);
+		k->capvalues = cap;
+	}
+	k->vtypes[k->nvalues] = t;
+	memset(&k->vlocs[k->nvalues], 0, sizeof(SrcLoc));
+	return k->nvalues++;
+}
+
+IrType
+ir_vtype(const IrKernel *k, IrValue v)
+{
+	if (v <= 0 || v >= k->nvalues)
+		return ir_scalar(IR_VOID);
+	return k->vtypes[v];
+}
+
+int
+ir_add_param(IrKernel *k, IrParam p)
+{
+	IrValue v = ir_new_value(k, p.type);
+	IrValue *args = arena_alloc(k->arena, sizeof(IrValue) * (size_t)(k->body.nargs + 1));
+
+	k->vlocs[v] = p.loc;
+	if (k->body.nargs)
+		memcpy(args, k->body.args, sizeof(IrValue) * (size_t)k->body.nargs);
+	args[k->body.nargs++] = v;
+	k->body.args = args;
+	PUSH(k->params, k->nparams, k->capparams, p);
+	return k->nparams - 1;
+}
+
+int
+ir_add_buffer(IrKernel *k, IrBuffer b)
+{
+	PUSH(k->bufs, k->nbufs, k->capbufs, b);
+	return k->nbufs - 1;
+}
+
+IrOp *
+ir_region_push(IrRegion *r, const IrOp *op)
+{
+	PUSH(r->ops, r->nops, r->capops, *op);
+	return &r->ops[r->nops - 1];
+}
+
+void
+ir_op_init(IrKernel *k, IrOp *op, int opc, int nargs, int nres, int nregions, SrcLoc loc)
+{
+	memset(op, 0, sizeof *op);
+	op->opc = opc;
+	op->nargs = nargs;
+	op->args = nargs ? arena_alloc(k->arena, sizeof(IrValue) * (size_t)nargs) : NULL;
+	op->nres = nres;
+	op->res = nres ? arena_alloc(k->arena, sizeof(IrValue) * (size_t)nres) : NULL;
+	op->nregions = nregions;
+	op->regions = nregions ? arena_alloc(k->arena, sizeof(IrRegion) * (size_t)nregions) : NULL;
+	op->loc = loc;
+}
+
+void
+ir_region_set_args(IrKernel *k, IrRegion *r, int n, const IrValue *args)
+{
+	r->nargs = n;
+	r->args = n ? arena_alloc(k->arena, sizeof(IrValue) * (size_t)n) : NULL;
+	if (n)
+		memcpy(r->args, args, sizeof(IrValue) * (size_t)n);
+}
+
+static IrOp *
+build(IrBuilder *b, int opc, IrType t, int nargs, const IrValue *args, int nregions)
+{
+	IrOp op;
+	int has_res = t.base != IR_VOID;
+
+	ir_op_init(b->k, &op, opc, nargs, has_res, nregions, b->loc);
+	if (nargs)
+		memcpy(op.args, args, sizeof(IrValue) * (size_t)nargs);
+	if (has_res) {
+		op.res[0] = ir_new_value(b->k, t);
+		b->k->vlocs[op.res[0]] = b->loc;
+	}
+	return ir_region_push(b->r, &op);
+}
+
+IrValue
+irb_op(IrBuilder *b, int opc, IrType t, int nargs, const IrValue *args)
+{
+	IrOp *op = build(b, opc, t, nargs, args, 0);
+
+	return op->nres ? op->res[0] : 0;
+}
+
+IrValue
+irb_op1(IrBuilder *b, int opc, IrType t, IrValue a)
+{
+	return irb_op(b, opc, t, 1, &a);
+}
+
+IrValue
+irb_op2(IrBuilder *b, int opc, IrType t, IrValue a, IrValue c)
+{
+	IrValue v[2] = {a, c};
+
+	return irb_op(b, opc, t, 2, v);
+}
+
+IrValue
+irb_op3(IrBuilder *b, int opc, IrType t, IrValue a, IrValue c, IrValue d)
+{
+	IrValue v[3] = {a, c, d};
+
+	return irb_op(b, opc, t, 3, v);
+}
+
+IrValue
+irb_const_int(IrBuilder *b, IrType t, int64_t v)
+{
+	IrOp *op = build(b, IR_CONST, t, 0, NULL, 0);
+
+	op->imm = v;
+	return op->res[0];
+}
+
+IrValue
+irb_const_float(IrBuilder *b, IrType t, double v)
+{
+	IrOp *op = build(b, IR_CONST, t, 0, NULL, 0);
+
+	op->fimm = v;
+	return op->res[0];
+}
+
+IrValue
+irb_imm(IrBuilder *b, int opc, IrType t, int64_t imm, int nargs, const IrValue *args)
+{
+	IrOp *op = build(b, opc, t, nargs, args, 0);
+
+	op->imm = imm;
+	return op->nres ? op->res[0] : 0;
+}
+
+IrOp *
+irb_region_op(IrBuilder *b, int opc, int nargs, const IrValue *args, int nres,
+	      const IrType *restypes, IrRegion **op_regions)
+{
+	IrOp op;
+	int i;
+
+	ir_op_init(b->k, &op, opc, nargs, nres, ir_opinfo[opc].nregions, b->loc);
+	if (nargs)
+		memcpy(op.args, args, sizeof(IrValue) * (size_t)nargs);
+	for (i = 0; i < nres; i++) {
+		op.res[i] = ir_new_value(b->k, restypes[i]);
+		b->k->vlocs[op.res[i]] = b->loc;
+	}
+	if (op_regions)
+		*op_regions = op.regions;
+	return ir_region_push(b->r, &op);
+}
+
+void
+ir_walk(IrRegion *r, void (*f)(IrOp *op, void *ctx), void *ctx)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		IrOp *op = &r->ops[i];
+
+		f(op, ctx);
+		for (j = 0; j < op->nregions; j++)
+			ir_walk(&op->regions[j], f, ctx);
+	}
+}

@@ -1,0 +1,264 @@
+/* ir: cakec's SSA IR with structured regions.
+ *
+ * A kernel is a table of values (integer ids, each with a type) and one body region.
+ * A region is an array of ops plus its block arguments. Ops that carry regions (if, for,
+ * while) pass values out through `yield`/`condition` terminators, in the style of MLIR's
+ * scf dialect; there is no CFG until the backend.
+ *
+ * Textual form (printed by ir_print_*, read back by ir_parse; the round trip is exact):
+ *
+ *   kernel @vadd {
+ *     source "kernels_src/elementwise/vadd.cake"
+ *     targets sm_90a sm_100a sm_103a
+ *     threads 256 1 1
+ *     grid "cdiv(n, 256)" "1" "1"
+ *     param a : tensor in f32 [n]              # value %1: ptr.global.f32
+ *     param o : tensor out f32 [n, 4]          # dims: a sym param's name or an integer
+ *     param n : sym                            # value %3: i32, bound from tensor shapes
+ *     param alpha : scalar f32                 # value %4
+ *     shared tile : f32 [256] align 16         # buffer 0; "offset N" once laid out
+ *     body(%1: ptr.global.f32, %2: ptr.global.f32, %3: i32, %4: f32) {
+ *       %5 = tid.x : i32
+ *       %6 = const 256 : i32
+ *       %7 = const 0x1p-1 : f32                # floats print as C99 hex floats (%a)
+ *       %8 = cmp.lt %5, %3 : i1
+ *       %9 = if %8 : f32 {
+ *         yield %7
+ *       } else {
+ *         yield %7
+ *       }
+ *       %10, %11 = for[4] %lo, %hi, %step, %init0 : i32 (%12: i32, %13: f32, ...) {
+ *         ...
+ *         yield %x
+ *       }
+ *       %14 = smem[0] : ptr.shared.f32
+ *       %15 = load[1] %p : f32x4
+ *       store %p, %v
+ *       ret
+ *     } loc
+ *   }
+ *
+ * - Each op: results (if any) `=`, the op name, `[imm]` for OPF_IMM ops, the operands,
+ *   then `: type, type` (the result types, omitted when there are none), then regions.
+ *   `const` prints its value in place of operands: decimal for integer types, %a hex for
+ *   float types. Region args are written `(%v: type, ...)` before a region's `{`;
+ *   `while` prints its regions as `{...} do {...}`; `if` as `{...} else {...}`.
+ * - An op with a source location ends with ` !LINE:COL` (file = the kernel's source).
+ * - Value ids are kept as numbered; the parser accepts any unique ids.
+ * - Comments start with `#` and run to the end of the line.
+ */
+#ifndef CAKE_IR_H
+#define CAKE_IR_H
+
+#include "../support/util.h"
+
+/* ---- ir.c: types, opcodes, kernels, the builder ---- */
+
+typedef enum IrBase {
+	IR_VOID,
+	IR_I1, IR_I8, IR_I16, IR_I32, IR_I64, IR_U32, IR_U64,
+	IR_F16, IR_BF16, IR_F32, IR_F64,
+	IR_PTR,
+	IR_NBASE
+} IrBase;
+
+typedef enum IrSpace { IR_GLOBAL = 1, IR_SHARED = 3 } IrSpace;
+
+/* A value type: a scalar, a vector of 2 or 4 scalars, or a pointer into an address space
+ * with the scalar type it points to. */
+typedef struct IrType {
+	uint8_t base;   /* IrBase */
+	uint8_t lanes;  /* 1, 2 or 4; 1 for pointers and void */
+	uint8_t space;  /* IrSpace, pointers only */
+	uint8_t elem;   /* IrBase of the pointee, pointers only */
+} IrType;
+
+IrType ir_scalar(IrBase b);
+IrType ir_vector(IrBase b, int lanes);
+IrType ir_ptr(IrSpace space, IrBase elem);
+int ir_type_eq(IrType a, IrType b);
+int ir_is_int(IrType t);        /* i1..u64, scalar or vector */
+int ir_is_signed(IrType t);     /* i8..i64 (i1 is not) */
+int ir_is_float(IrType t);      /* f16, bf16, f32, f64, scalar or vector */
+int ir_base_bits(IrBase b);     /* 1, 8, 16, 32, 64; pointers 64 */
+int ir_type_bytes(IrType t);    /* storage size; i1 counts as 1 byte */
+const char *ir_base_name(IrBase b);   /* "f32" */
+int ir_base_from_name(const char *s, int n);  /* -1 if not a scalar name */
+void ir_type_str(IrType t, char *out, int size);  /* "f32x4", "ptr.global.bf16" */
+
+typedef enum IrOpcode {
+#define OP(id, name, nargs, nregions, flags, meaning) IR_##id,
+#include "ops.def"
+#undef OP
+	IR_NOPCODES
+} IrOpcode;
+
+enum {
+	OPF_PURE = 1 << 0,
+	OPF_COMM = 1 << 1,
+	OPF_TERM = 1 << 2,
+	OPF_IMM = 1 << 3,
+	OPF_CONST = 1 << 4,
+	OPF_MEMREAD = 1 << 5,
+	OPF_MEMWRITE = 1 << 6,
+	OPF_SYNC = 1 << 7,
+	OPF_ARITH = 1 << 8,
+};
+
+typedef struct IrOpInfo {
+	const char *name;
+	int nargs;      /* -1: variadic */
+	int nregions;
+	unsigned flags;
+	const char *meaning;
+} IrOpInfo;
+extern const IrOpInfo ir_opinfo[IR_NOPCODES];
+int ir_opcode_from_name(const char *s, int n);  /* -1 if unknown */
+
+typedef int IrValue;  /* 1.. into IrKernel.vtypes; 0 is "no value" */
+
+typedef struct IrRegion IrRegion;
+
+typedef struct IrOp {
+	int opc;
+	int nargs;
+	IrValue *args;
+	int nres;
+	IrValue *res;
+	int64_t imm;     /* OPF_IMM attribute; integer constants */
+	double fimm;     /* float constants */
+	int nregions;
+	IrRegion *regions;  /* arena memory: stable while the op moves */
+	SrcLoc loc;
+} IrOp;
+
+struct IrRegion {
+	int nargs;
+	IrValue *args;      /* arena */
+	int nops, capops;
+	IrOp *ops;          /* malloc'd; pointers into it die on the next push */
+};
+
+typedef enum IrTarget { TARGET_SM90A, TARGET_SM100A, TARGET_SM103A, TARGET_COUNT } IrTarget;
+const char *ir_target_name(int t);          /* "sm_90a" */
+int ir_target_from_name(const char *s);     /* -1 if unknown */
+
+typedef enum IrParamKind { PARAM_TENSOR, PARAM_SCALAR, PARAM_SYM } IrParamKind;
+typedef enum IrAccess { ACC_IN, ACC_OUT, ACC_INOUT } IrAccess;
+
+#define IR_MAX_RANK 8
+
+/* One tensor dimension: the index of a PARAM_SYM parameter, or a fixed size. */
+typedef struct IrDim {
+	int sym;        /* parameter index, or -1 */
+	int64_t size;   /* when sym < 0 */
+} IrDim;
+
+/* Kernel parameters, in ABI order. Tensors are contiguous, row-major, and passed as a
+ * global pointer; a sym is an i32 bound from tensor shapes by the launcher; a scalar is
+ * passed by value. */
+typedef struct IrParam {
+	const char *name;
+	int kind;        /* IrParamKind */
+	IrType type;     /* the ABI type: ptr.global.T for tensors; i32 for syms */
+	int access;      /* tensors: IrAccess */
+	int rank;
+	IrDim dims[IR_MAX_RANK];
+	SrcLoc loc;
+} IrParam;
+
+/* A statically sized shared-memory buffer. */
+typedef struct IrBuffer {
+	const char *name;
+	IrBase elem;
+	int rank;
+	int64_t dims[IR_MAX_RANK];
+	int64_t count;     /* elements, product of dims */
+	int align;         /* bytes */
+	int64_t offset;    /* byte offset once laid out; -1 before */
+	SrcLoc loc;
+} IrBuffer;
+
+typedef struct IrKernel {
+	Arena *arena;      /* the kernel's lifetime: names, args, regions */
+	const char *name;
+	const char *source;     /* path of the .cake file, or NULL */
+	int file;               /* diag file index for locations, -1 if none */
+	unsigned targets;       /* bit (1 << IrTarget) per target */
+	int threads[3];
+	/* Grid dimensions as host expressions in a small C-like language: integer literals,
+	 * names of sym and integer scalar parameters, + - * / % and parentheses, and the
+	 * functions cdiv(a, b), min(a, b), max(a, b); all arithmetic in int64. */
+	const char *grid[3];
+	int nparams, capparams;
+	IrParam *params;
+	int nbufs, capbufs;
+	IrBuffer *bufs;
+	int64_t smem_bytes;     /* static shared memory once laid out, else 0 */
+	int nvalues, capvalues; /* vtypes[0] is unused */
+	IrType *vtypes;
+	SrcLoc *vlocs;          /* where each value was defined, if known */
+	IrRegion body;          /* args: one value per parameter, in order */
+} IrKernel;
+
+typedef struct IrModule {
+	int nkernels, capkernels;
+	IrKernel **kernels;
+} IrModule;
+
+IrKernel *ir_kernel_new(const char *name, int file);
+void ir_kernel_free(IrKernel *k);
+IrModule *ir_module_new(void);
+void ir_module_add(IrModule *m, IrKernel *k);
+void ir_module_free(IrModule *m);
+
+IrValue ir_new_value(IrKernel *k, IrType t);
+IrType ir_vtype(const IrKernel *k, IrValue v);
+int ir_add_param(IrKernel *k, IrParam p);      /* also adds its body argument; returns index */
+int ir_add_buffer(IrKernel *k, IrBuffer b);    /* returns the buffer number */
+
+/* Appends a copy of op to r and returns a pointer to it, valid until r grows again. */
+IrOp *ir_region_push(IrRegion *r, const IrOp *op);
+/* Allocates the argument and result arrays and n empty regions of an op being built. */
+void ir_op_init(IrKernel *k, IrOp *op, int opc, int nargs, int nres, int nregions, SrcLoc loc);
+void ir_region_set_args(IrKernel *k, IrRegion *r, int n, const IrValue *args);
+void ir_region_free(IrRegion *r);  /* frees the op arrays of r and everything nested */
+
+/* The builder: an insertion point (append to a region) and the location for new ops. */
+typedef struct IrBuilder {
+	IrKernel *k;
+	IrRegion *r;
+	SrcLoc loc;
+} IrBuilder;
+
+/* One op with nargs operands and a single result of type t (no result if t is void). */
+IrValue irb_op(IrBuilder *b, int opc, IrType t, int nargs, const IrValue *args);
+IrValue irb_op1(IrBuilder *b, int opc, IrType t, IrValue a);
+IrValue irb_op2(IrBuilder *b, int opc, IrType t, IrValue a, IrValue c);
+IrValue irb_op3(IrBuilder *b, int opc, IrType t, IrValue a, IrValue c, IrValue d);
+IrValue irb_const_int(IrBuilder *b, IrType t, int64_t v);
+IrValue irb_const_float(IrBuilder *b, IrType t, double v);
+IrValue irb_imm(IrBuilder *b, int opc, IrType t, int64_t imm, int nargs, const IrValue *args);
+/* A region op with the given result types; fills *op_regions with its regions (arena
+ * memory) so the caller can build inside them with another IrBuilder. */
+IrOp *irb_region_op(IrBuilder *b, int opc, int nargs, const IrValue *args, int nres,
+		    const IrType *restypes, IrRegion **op_regions);
+
+/* Walks every op of r and nested regions in order, calling f before descending. */
+void ir_walk(IrRegion *r, void (*f)(IrOp *op, void *ctx), void *ctx);
+
+/* ---- print.c ---- */
+void ir_print_kernel(Buf *out, const IrKernel *k);
+void ir_print_module(Buf *out, const IrModule *m);
+
+/* ---- parse.c ---- */
+/* Parses IR text; reports errors through diag (file:line:col) and returns NULL on error. */
+IrModule *ir_parse(const char *path, const char *text, size_t len);
+
+/* ---- verify.c ---- */
+/* Checks the invariants (operand counts and types per opcode, dominance of uses, region
+ * arguments and terminators, yields matching results, params and buffers). Reports each
+ * problem through diag naming `when` (e.g. "after pass cse") and returns the count. */
+int ir_verify(const IrKernel *k, const char *when);
+
+#endif

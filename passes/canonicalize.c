@@ -1,0 +1,3 @@
+/* passes/canonicalize.c: being written */
+#include "passes.h"
+void pass_canonicalize(IrKernel *k) { (void)k; }

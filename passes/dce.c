@@ -1,0 +1,3 @@
+/* passes/dce.c: being written */
+#include "passes.h"
+void pass_dce(IrKernel *k) { (void)k; }

@@ -1,0 +1,33 @@
+/* passes: IR transformations. One pass per file with one entry point; each says what it
+ * requires, guarantees and invalidates. pipeline.c lists them in order. */
+#ifndef CAKE_PASSES_H
+#define CAKE_PASSES_H
+
+#include "../ir/ir.h"
+
+typedef struct PassOptions {
+	int opt_level;          /* 0 or 2 */
+	int verify;             /* run ir_verify after every pass */
+	const char *only;       /* comma list: run exactly these passes in order (--passes) */
+	const char *print_after;/* print the IR after this pass */
+	int print_after_all;
+	Buf *print_out;         /* where --print-after output goes */
+} PassOptions;
+
+/* Runs the pipeline on k. Returns 0, or the number of verifier errors (the pipeline stops
+ * at the first pass that breaks the IR). An unknown pass name in `only` is reported through
+ * diag with a non-zero return. */
+int pass_pipeline(IrKernel *k, const PassOptions *o);
+/* The names of all passes, NULL-terminated, for --help and --print-after checks. */
+extern const char *const pass_names[];
+
+/* ---- canonicalize.c ---- */
+void pass_canonicalize(IrKernel *k);
+/* ---- cse.c ---- */
+void pass_cse(IrKernel *k);
+/* ---- dce.c ---- */
+void pass_dce(IrKernel *k);
+/* ---- smem_layout.c ---- */
+void pass_smem_layout(IrKernel *k);
+
+#endif

@@ -1,0 +1,1 @@
+/* cakert.c: being written */

@@ -1,0 +1,1 @@
+/* cakert.h: being written */

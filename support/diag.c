@@ -1,0 +1,119 @@
+/* diag.c: diagnostics with the source line and a caret. */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Source {
+	const char *path, *text;
+	size_t len;
+} Source;
+
+static Source *sources;
+static int nsources, capsources;
+static int nerrors;
+
+int
+diag_add_source(const char *path, const char *text, size_t len)
+{
+	Source s = {xstrdup(path), text, len};
+
+	PUSH(sources, nsources, capsources, s);
+	return nsources - 1;
+}
+
+const char *
+diag_source_path(int file)
+{
+	if (file < 0 || file >= nsources)
+		return "<unknown>";
+	return sources[file].path;
+}
+
+static void
+show_line(SrcLoc loc)
+{
+	const Source *s;
+	const char *p, *end, *line;
+	int n, i;
+
+	if (loc.file < 0 || loc.file >= nsources || loc.line <= 0 || !sources[loc.file].text)
+		return;
+	s = &sources[loc.file];
+	p = s->text;
+	end = s->text + s->len;
+	for (n = 1; n < loc.line && p < end; p++)
+		if (*p == '\n')
+			n++;
+	if (n != loc.line)
+		return;
+	line = p;
+	while (p < end && *p != '\n')
+		p++;
+	fprintf(stderr, "%.*s\n", (int)(p - line), line);
+	for (i = 1; i < loc.col && line + i - 1 < p; i++)
+		fputc(line[i - 1] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+static void
+report(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (loc.line > 0)
+		fprintf(stderr, "%s:%d:%d: %s: ", diag_source_path(loc.file), loc.line, loc.col, kind);
+	else if (loc.file >= 0 && loc.file < nsources)
+		fprintf(stderr, "%s: %s: ", diag_source_path(loc.file), kind);
+	else
+		fprintf(stderr, "cakec: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	show_line(loc);
+}
+
+void
+diag_verror(SrcLoc loc, const char *fmt, va_list ap)
+{
+	report(loc, "error", fmt, ap);
+	if (++nerrors >= DIAG_MAX_ERRORS) {
+		fprintf(stderr, "cakec: too many errors, stopping\n");
+		exit(EXIT_USER);
+	}
+}
+
+void
+diag_error(SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_verror(loc, fmt, ap);
+	va_end(ap);
+}
+
+void
+diag_warning(SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(loc, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void
+diag_note(SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(loc, "note", fmt, ap);
+	va_end(ap);
+}
+
+int
+diag_errors(void)
+{
+	return nerrors;
+}

@@ -1,0 +1,282 @@
+/* util.c: memory, arenas, the growable array, string buffers, files. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Noreturn void
+cake_ice(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "cakec: internal compiler error at %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_ICE);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		ICE("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		ICE("out of memory (%zu bytes)", n * size);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		ICE("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+typedef struct Chunk Chunk;
+struct Chunk {
+	Chunk *next;
+	size_t used, size;
+	_Alignas(16) unsigned char data[];
+};
+
+struct Arena {
+	Chunk *head;
+};
+
+Arena *
+arena_new(void)
+{
+	return xcalloc(1, sizeof(Arena));
+}
+
+void
+arena_free(Arena *a)
+{
+	Chunk *c, *next;
+
+	if (!a)
+		return;
+	for (c = a->head; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(a);
+}
+
+void *
+arena_alloc(Arena *a, size_t n)
+{
+	Chunk *c = a->head;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > 65536 ? n : 65536;
+
+		c = xmalloc(sizeof(Chunk) + size);
+		c->used = 0;
+		c->size = size;
+		c->next = a->head;
+		a->head = c;
+	}
+	p = c->data + c->used;
+	c->used += n;
+	return memset(p, 0, n);
+}
+
+char *
+arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *
+arena_strdup(Arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *
+arena_printf(Arena *a, const char *fmt, ...)
+{
+	Buf b = {0};
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	s = arena_strndup(a, b.s ? b.s : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+void *
+grow(void *p, int *cap, int need, size_t size)
+{
+	int n;
+
+	if (need <= *cap)
+		return p;
+	n = *cap ? *cap : 8;
+	while (n < need)
+		n *= 2;
+	p = xrealloc(p, (size_t)n * size);
+	*cap = n;
+	return p;
+}
+
+void
+buf_vprintf(Buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		ICE("bad format string");
+	b->s = grow(b->s, &b->cap, b->len + n + 1, 1);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += n;
+}
+
+void
+buf_printf(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void
+buf_putn(Buf *b, const char *s, int n)
+{
+	b->s = grow(b->s, &b->cap, b->len + n + 1, 1);
+	memcpy(b->s + b->len, s, (size_t)n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+void
+buf_puts(Buf *b, const char *s)
+{
+	buf_putn(b, s, (int)strlen(s));
+}
+
+void
+buf_free(Buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+char *
+read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *s = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			s = xrealloc(s, cap + 1);
+		}
+		got = fread(s + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		free(s);
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	s[n] = 0;
+	if (len)
+		*len = n;
+	return s;
+}
+
+int
+write_file_atomic(const char *path, const char *data, size_t len)
+{
+	size_t n = strlen(path) + 32;
+	char *tmp = xmalloc(n);
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		free(tmp);
+		return -1;
+	}
+	ok = fwrite(data, 1, len, f) == len;
+	ok &= fclose(f) == 0;
+	if (!ok || rename(tmp, path) != 0) {
+		int e = errno;
+
+		remove(tmp);
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+uint64_t
+hash_fnv1a(const void *data, size_t len, uint64_t h)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
