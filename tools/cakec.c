@@ -1,1 +1,577 @@
-int main(void) { return 0; }
+/* cakec: the compiler driver. Reads .cake (or IR text), runs the pass pipeline, and emits
+ * IR, LLVM IR, PTX, cubins and host launchers. Every output is built in memory first and
+ * written only when the whole compile succeeded, each file whole or not at all. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../backend_ptx/backend.h"
+#include "../frontend/frontend.h"
+#include "../host/host.h"
+#include "../passes/passes.h"
+
+#define CAKEC_VERSION "0.1.0"
+
+enum {
+	EMIT_AST = 1 << 0,
+	EMIT_IR = 1 << 1,
+	EMIT_LLVM = 1 << 2,
+	EMIT_PTX = 1 << 3,
+	EMIT_CUBIN = 1 << 4,
+	EMIT_HOST = 1 << 5,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} emit_names[] = {
+	{"ast", EMIT_AST}, {"ir", EMIT_IR}, {"llvm", EMIT_LLVM},
+	{"ptx", EMIT_PTX}, {"cubin", EMIT_CUBIN}, {"host", EMIT_HOST},
+};
+
+typedef struct Options {
+	unsigned emit;
+	unsigned targets;       /* from --target; 0 = each kernel's own */
+	const char *outdir;
+	int input_ir;           /* -1: by extension */
+	const char *passes;     /* --passes, or NULL */
+	const char *print_after;
+	int print_after_all;
+	int opt_level;
+	FeDefine *defines;
+	int ndefines, capdefines;
+	const char **files;
+	int nfiles, capfiles;
+} Options;
+
+/* One output file, or one chunk of stdout when there is no -o. */
+typedef struct Output {
+	char *name;
+	char *data;
+	size_t len;
+	int binary;
+} Output;
+
+static Output *outputs;
+static int noutputs, capoutputs;
+
+static void
+add_output(const char *name, char *data, size_t len, int binary)
+{
+	Output o = {xstrdup(name), data, len, binary};
+
+	PUSH(outputs, noutputs, capoutputs, o);
+}
+
+static void
+add_output_buf(const char *name, Buf *b)
+{
+	add_output(name, b->s ? b->s : xstrdup(""), (size_t)b->len, 0);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+static void
+usage(FILE *f)
+{
+	fputs("usage: cakec [options] FILE...\n"
+	      "Compiles .cake kernels (or IR text) to PTX and C99 host launchers.\n"
+	      "\n"
+	      "options:\n"
+	      "  --target T, --target=T  compile for T: sm_90a, sm_100a, sm_103a (repeatable;\n"
+	      "                          default: the targets each kernel lists)\n"
+	      "  -o DIR                  write outputs into DIR (created if missing); without -o,\n"
+	      "                          text outputs go to stdout\n"
+	      "  --emit=LIST             comma list of ast, ir, llvm, ptx, cubin, host\n"
+	      "                          (default: ptx; cubin and host need -o)\n"
+	      "  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
+	      "  --passes=LIST           run exactly these passes, in order (empty: none)\n"
+	      "  --print-after=PASS      print the IR after PASS to stderr\n"
+	      "  --print-after-all       print the IR after every pass to stderr\n"
+	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
+	      "  -O0, -O2                optimization level (default -O2)\n"
+	      "  --help                  show this help\n"
+	      "  --version               show the version\n"
+	      "\n"
+	      "exit status: 0 ok, 1 errors in the input, 2 bad command line, 70 internal error\n",
+	      f);
+}
+
+static _Noreturn void
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "cakec: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\ncakec: try 'cakec --help'\n");
+	exit(EXIT_USAGE);
+}
+
+static void
+parse_emit(Options *o, const char *list)
+{
+	const char *p = list;
+
+	o->emit = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		size_t i;
+		int found = 0;
+
+		for (i = 0; i < sizeof emit_names / sizeof emit_names[0]; i++)
+			if (strlen(emit_names[i].name) == n && strncmp(p, emit_names[i].name, n) == 0) {
+				o->emit |= emit_names[i].bit;
+				found = 1;
+			}
+		if (!found)
+			usage_error("unknown --emit kind in '%s' (expected ast, ir, llvm, ptx, cubin, host)", list);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!o->emit)
+		usage_error("--emit needs at least one kind, got '%s'", list);
+}
+
+static void
+add_define(Options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	FeDefine d;
+
+	if (!eq || eq == arg)
+		usage_error("-D expects NAME=VALUE, got '%s'", arg);
+	d.name = strndup(arg, (size_t)(eq - arg));
+	d.value = eq + 1;
+	PUSH(o->defines, o->ndefines, o->capdefines, d);
+}
+
+/* Returns the value of an option that takes one (`--x=V`, `--x V`, `-xV`, `-x V`), or NULL
+ * when arg is not that option. */
+static const char *
+optval(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *arg = argv[*i];
+
+	if (strncmp(arg, name, n) != 0)
+		return NULL;
+	if (arg[n] == '=' && name[1] == '-')
+		return arg + n + 1;
+	if (arg[n] && name[1] != '-')
+		return arg + n;
+	if (arg[n])
+		return NULL;
+	if (*i + 1 >= argc)
+		usage_error("option '%s' needs a value", name);
+	return argv[++*i];
+}
+
+static void
+parse_args(Options *o, int argc, char **argv)
+{
+	int i, only_files = 0;
+	const char *v;
+
+	o->emit = EMIT_PTX;
+	o->input_ir = -1;
+	o->opt_level = 2;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+			PUSH(o->files, o->nfiles, o->capfiles, a);
+		} else if (strcmp(a, "--") == 0) {
+			only_files = 1;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			exit(EXIT_OK);
+		} else if (strcmp(a, "--version") == 0) {
+			printf("cakec %s (LLVM 22 NVPTX backend; targets sm_90a sm_100a sm_103a)\n", CAKEC_VERSION);
+			exit(EXIT_OK);
+		} else if ((v = optval(argc, argv, &i, "--target"))) {
+			int t = ir_target_from_name(v);
+
+			if (t < 0)
+				usage_error("unknown target '%s' (expected sm_90a, sm_100a or sm_103a)", v);
+			o->targets |= 1u << t;
+		} else if ((v = optval(argc, argv, &i, "--emit"))) {
+			parse_emit(o, v);
+		} else if ((v = optval(argc, argv, &i, "--input"))) {
+			if (strcmp(v, "ir") == 0)
+				o->input_ir = 1;
+			else if (strcmp(v, "cake") == 0)
+				o->input_ir = 0;
+			else
+				usage_error("unknown --input language '%s' (expected cake or ir)", v);
+		} else if ((v = optval(argc, argv, &i, "--passes"))) {
+			o->passes = v;
+		} else if ((v = optval(argc, argv, &i, "--print-after"))) {
+			o->print_after = v;
+		} else if (strcmp(a, "--print-after-all") == 0) {
+			o->print_after_all = 1;
+		} else if ((v = optval(argc, argv, &i, "-o"))) {
+			o->outdir = v;
+		} else if ((v = optval(argc, argv, &i, "-D"))) {
+			add_define(o, v);
+		} else if (strcmp(a, "-O0") == 0) {
+			o->opt_level = 0;
+		} else if (strcmp(a, "-O2") == 0) {
+			o->opt_level = 2;
+		} else {
+			usage_error("unknown option '%s'", a);
+		}
+	}
+	if (o->nfiles == 0)
+		usage_error("%s", "no input file");
+	if ((o->emit & (EMIT_CUBIN | EMIT_HOST)) && !o->outdir)
+		usage_error("%s", "--emit=cubin and --emit=host write several files: give -o DIR");
+	if (o->print_after) {
+		int k, known = 0;
+
+		for (k = 0; pass_names[k]; k++)
+			known |= strcmp(pass_names[k], o->print_after) == 0;
+		if (!known)
+			usage_error("--print-after names an unknown pass '%s'", o->print_after);
+	}
+}
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static char *
+file_stem(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *s, *dot;
+
+	s = xstrdup(base ? base + 1 : path);
+	dot = strrchr(s, '.');
+	if (dot && dot != s)
+		*dot = 0;
+	return s;
+}
+
+/* Reads a file named on the command line ("-" is stdin). */
+static char *
+read_input(const char *path, size_t *len)
+{
+	Buf b = {0};
+	char chunk[65536];
+	size_t n;
+
+	if (strcmp(path, "-") != 0)
+		return read_file(path, len);
+	while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+		buf_putn(&b, chunk, (int)n);
+	*len = (size_t)b.len;
+	return b.s ? b.s : xstrdup("");
+}
+
+static SrcLoc
+file_loc(const IrKernel *k)
+{
+	SrcLoc loc = {k->file, 0, 0};
+
+	return loc;
+}
+
+static int
+needs_layout(const IrKernel *k)
+{
+	int i;
+
+	for (i = 0; i < k->nbufs; i++)
+		if (k->bufs[i].offset < 0)
+			return 1;
+	return 0;
+}
+
+/* Compiles one kernel whose passes have run: backend per target, launcher. */
+static void
+emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
+{
+	Buf ir = {0}, err = {0};
+	HostImages img;
+	Buf ptx[TARGET_COUNT], cubin[TARGET_COUNT];
+	char symbol[512], name[600];
+	uint64_t hash;
+	int t;
+
+	memset(&img, 0, sizeof img);
+	memset(ptx, 0, sizeof ptx);
+	memset(cubin, 0, sizeof cubin);
+	ir_print_kernel(&ir, k);
+	hash = hash_fnv1a(ir.s ? ir.s : "", (size_t)ir.len, HASH_INIT);
+	snprintf(symbol, sizeof symbol, "%s_%012llx", k->name,
+		 (unsigned long long)(hash & 0xffffffffffffull));
+	if (o->emit & EMIT_IR) {
+		snprintf(name, sizeof name, "%s.ir", k->name);
+		add_output_buf(name, &ir);
+	}
+	buf_free(&ir);
+
+	for (t = 0; t < TARGET_COUNT; t++) {
+		Buf llvm = {0};
+
+		if (!(k->targets & (1u << t)))
+			continue;
+		if (!(o->emit & (EMIT_LLVM | EMIT_PTX | EMIT_CUBIN | EMIT_HOST)))
+			continue;
+		if (ptx_emit(k, t, symbol, o->opt_level, (o->emit & EMIT_LLVM) ? &llvm : NULL,
+			     &ptx[t], &err) != 0)
+			ICE("backend failed on kernel '%s' for %s: %s", k->name, ir_target_name(t),
+			    err.s ? err.s : "?");
+		if (o->emit & EMIT_LLVM) {
+			snprintf(name, sizeof name, "%s.%s.ll", k->name, ir_target_name(t));
+			add_output_buf(name, &llvm);
+		}
+		img.ptx[t] = ptx[t].s ? ptx[t].s : "";
+		if (o->emit & EMIT_CUBIN) {
+			Buf log = {0};
+
+			if (!ptx_find_ptxas()) {
+				diag_error(file_loc(k), "--emit=cubin needs ptxas: none found (set CAKEC_PTXAS or install the CUDA toolkit)");
+				return;
+			}
+			if (ptx_assemble(img.ptx[t], (size_t)ptx[t].len, t, &cubin[t], &log) != 0)
+				ICE("ptxas rejected the PTX of kernel '%s' for %s:\n%s", k->name,
+				    ir_target_name(t), log.s ? log.s : "");
+			buf_free(&log);
+			img.cubin[t] = (const unsigned char *)cubin[t].s;
+			img.cubin_len[t] = (size_t)cubin[t].len;
+		}
+	}
+	for (t = 0; t < TARGET_COUNT; t++) {
+		if (!img.ptx[t])
+			continue;
+		if (o->emit & EMIT_PTX) {
+			Buf copy = {0};
+
+			buf_puts(&copy, img.ptx[t]);
+			snprintf(name, sizeof name, "%s.%s.ptx", k->name, ir_target_name(t));
+			add_output_buf(name, &copy);
+		}
+		if (o->emit & EMIT_CUBIN) {
+			snprintf(name, sizeof name, "%s.%s.cubin", k->name, ir_target_name(t));
+			add_output(name, xmalloc(img.cubin_len[t] + 1), img.cubin_len[t], 1);
+			memcpy(outputs[noutputs - 1].data, img.cubin[t], img.cubin_len[t]);
+		}
+	}
+	if (o->emit & EMIT_HOST) {
+		Buf h = {0}, c = {0}, m = {0};
+
+		host_emit(k, symbol, hash, &img, &h, &c, &m);
+		snprintf(name, sizeof name, "%s.h", k->name);
+		add_output_buf(name, &h);
+		snprintf(name, sizeof name, "%s.c", k->name);
+		add_output_buf(name, &c);
+		buf_puts(manifest, manifest->len ? ",\n  " : "[\n  ");
+		buf_puts(manifest, m.s ? m.s : "{}");
+		buf_free(&m);
+	}
+	for (t = 0; t < TARGET_COUNT; t++) {
+		buf_free(&ptx[t]);
+		buf_free(&cubin[t]);
+	}
+	buf_free(&err);
+}
+
+static int
+mkdirs(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int rc = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s == '/' || *s == 0) {
+			char c = *s;
+
+			*s = 0;
+			if (mkdir(p, 0777) != 0 && errno != EEXIST)
+				rc = -1;
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return rc;
+}
+
+static int
+write_outputs(const Options *o)
+{
+	int i;
+
+	if (!o->outdir) {
+		for (i = 0; i < noutputs; i++)
+			fwrite(outputs[i].data, 1, outputs[i].len, stdout);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	if (mkdirs(o->outdir) != 0) {
+		fprintf(stderr, "cakec: error: cannot create output folder '%s': %s\n", o->outdir,
+			strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < noutputs; i++) {
+		size_t n = strlen(o->outdir) + strlen(outputs[i].name) + 2;
+		char *path = xmalloc(n);
+
+		snprintf(path, n, "%s/%s", o->outdir, outputs[i].name);
+		if (write_file_atomic(path, outputs[i].data, outputs[i].len) != 0) {
+			fprintf(stderr, "cakec: error: cannot write '%s': %s\n", path, strerror(errno));
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	Options o;
+	IrModule **mods;
+	Buf manifest = {0}, printed = {0};
+	char **names = NULL;
+	int nnames = 0, capnames = 0;
+	int f, i, j;
+
+	memset(&o, 0, sizeof o);
+	parse_args(&o, argc, argv);
+	mods = xcalloc((size_t)o.nfiles, sizeof *mods);
+
+	for (f = 0; f < o.nfiles; f++) {
+		const char *path = o.files[f];
+		int is_ir = o.input_ir >= 0 ? o.input_ir : has_suffix(path, ".ir");
+		size_t len;
+		char *text = read_input(path, &len);
+
+		if (!text) {
+			fprintf(stderr, "cakec: error: cannot read '%s': %s\n", path, strerror(errno));
+			return EXIT_USER;
+		}
+		if (memchr(text, 0, len)) {
+			int file = diag_add_source(path, NULL, 0);
+			SrcLoc loc = {file, 0, 0};
+
+			diag_error(loc, "input contains a NUL byte; expected %s text", is_ir ? "IR" : ".cake");
+			continue;
+		}
+		if (is_ir) {
+			mods[f] = ir_parse(path, text, len);
+		} else {
+			Buf ast = {0};
+			FeOptions fo;
+
+			memset(&fo, 0, sizeof fo);
+			fo.defines = o.defines;
+			fo.ndefines = o.ndefines;
+			fo.ast_out = (o.emit & EMIT_AST) ? &ast : NULL;
+			mods[f] = fe_compile(path, text, len, &fo);
+			if (o.emit & EMIT_AST) {
+				char *stem = file_stem(path);
+				char name[600];
+
+				snprintf(name, sizeof name, "%s.ast", stem);
+				free(stem);
+				add_output_buf(name, &ast);
+			}
+		}
+		if (!mods[f] && !diag_errors())
+			ICE("the %s reader returned nothing without reporting an error", is_ir ? "IR" : ".cake");
+	}
+	if (diag_errors())
+		return EXIT_USER;
+
+	for (f = 0; f < o.nfiles; f++) {
+		for (i = 0; i < mods[f]->nkernels; i++) {
+			IrKernel *k = mods[f]->kernels[i];
+			PassOptions po;
+			int t, failed;
+
+			for (j = 0; j < nnames; j++)
+				if (strcmp(names[j], k->name) == 0)
+					diag_error(file_loc(k), "kernel '%s' is defined in more than one input", k->name);
+			PUSH(names, nnames, capnames, (char *)k->name);
+			if (o.targets) {
+				for (t = 0; t < TARGET_COUNT; t++)
+					if ((o.targets & (1u << t)) && !(k->targets & (1u << t)))
+						diag_error(file_loc(k), "kernel '%s' does not list target %s in its targets(...)",
+							   k->name, ir_target_name(t));
+				k->targets &= o.targets;
+			}
+			if (ir_verify(k, "before the first pass")) {
+				if (o.input_ir >= 0 ? o.input_ir : has_suffix(o.files[f], ".ir"))
+					continue;
+				ICE("the frontend produced invalid IR for kernel '%s'", k->name);
+			}
+			memset(&po, 0, sizeof po);
+			po.opt_level = o.opt_level;
+			po.verify = 1;
+			po.only = o.passes;
+			po.print_after = o.print_after;
+			po.print_after_all = o.print_after_all;
+			po.print_out = &printed;
+			failed = pass_pipeline(k, &po);
+			if (printed.len) {
+				fwrite(printed.s, 1, (size_t)printed.len, stderr);
+				printed.len = 0;
+			}
+			if (failed) {
+				if (!diag_errors())
+					ICE("pass pipeline failed on kernel '%s' without a diagnostic", k->name);
+				continue;
+			}
+			if (needs_layout(k) && (o.emit & ~(EMIT_AST | EMIT_IR))) {
+				pass_smem_layout(k);
+				if (ir_verify(k, "after pass smem-layout"))
+					continue;
+			}
+		}
+	}
+	if (diag_errors())
+		return EXIT_USER;
+
+	for (f = 0; f < o.nfiles; f++)
+		for (i = 0; i < mods[f]->nkernels; i++)
+			emit_kernel(&o, mods[f]->kernels[i], &manifest);
+	if (diag_errors())
+		return EXIT_USER;
+
+	if (o.emit & EMIT_HOST) {
+		const HostFile *hf;
+
+		buf_puts(&manifest, manifest.len ? "\n]\n" : "[]\n");
+		add_output_buf("manifest.json", &manifest);
+		for (hf = host_runtime_files; hf->name; hf++)
+			add_output(hf->name, xstrdup(hf->text), strlen(hf->text), 0);
+	}
+	if (write_outputs(&o) != 0)
+		return EXIT_USER;
+
+	for (f = 0; f < o.nfiles; f++)
+		ir_module_free(mods[f]);
+	free(mods);
+	for (i = 0; i < noutputs; i++) {
+		free(outputs[i].name);
+		free(outputs[i].data);
+	}
+	free(outputs);
+	free(names);
+	for (i = 0; i < o.ndefines; i++)
+		free((char *)o.defines[i].name);
+	free(o.defines);
+	free(o.files);
+	buf_free(&printed);
+	return EXIT_OK;
+}
