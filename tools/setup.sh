@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Sets up cakec on a fresh Debian 12 machine: installs whatever is missing (needs root or
+# sudo for apt-get), builds cakec into build/, and compiles every kernel in kernels_src/ for
+# sm_90a, sm_100a and sm_103a into out/ (PTX, host launchers, manifest; cubins too when
+# ptxas is installed). Usage: tools/setup.sh [OUTDIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-out}
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v make >/dev/null || need+=(make)
+command -v cc >/dev/null || need+=(gcc libc6-dev)
+command -v flex >/dev/null || need+=(flex)
+command -v bison >/dev/null || need+=(bison)
+command -v python3 >/dev/null || need+=(python3)
+[ -f /usr/lib/llvm-22/lib/cmake/llvm/LLVMConfig.cmake ] || need+=(llvm-22-dev)
+[ -x /usr/lib/llvm-22/bin/FileCheck ] || need+=(llvm-22-tools)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$jobs"
+
+ptxas=${CAKEC_PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+emit=ptx,host
+if [ -x "$ptxas" ]; then emit=ptx,cubin,host; else echo "setup: no ptxas found: writing PTX only (no cubins)"; fi
+
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+for f in $(find kernels_src -name '*.cake' | sort); do
+  family=$(basename "$(dirname "$f")")
+  ./build/cakec --target sm_90a --target sm_100a --target sm_103a --emit=$emit -o "$out/$family" "$f"
+  n=$((n + 1))
+done
+echo "setup: built build/cakec and compiled $n kernel files into $out/ ($emit)"
