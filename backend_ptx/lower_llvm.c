@@ -1,4 +1,508 @@
-/* backend_ptx/lower_llvm.c: being written */
-#include "backend.h"
-int ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level, Buf *llvm_out, Buf *ptx_out, Buf *err)
-{ (void)k; (void)target; (void)symbol; (void)opt_level; (void)llvm_out; (void)ptx_out; buf_puts(err, "backend not written yet"); return -1; }
+/* backend_ptx/lower_llvm.c: IR -> LLVM IR -> PTX through LLVM 22's C API.
+ *
+ * The kernel becomes one `ptx_kernel` function; structured regions become basic blocks with
+ * phi nodes; -O2 runs LLVM's default<O3> pipeline; the NVPTX target prints PTX ISA 8.8,
+ * which LLVM 22 supports for sm_90a, sm_100a and sm_103a alike (sm_103a needs at least
+ * 8.8) and which CUDA 13.0's ptxas accepts for all three. Per-op lowering is in
+ * lower_ops.c. */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#define PTX_TRIPLE "nvptx64-nvidia-cuda"
+#define PTX_FEATURES "+ptx88"
+
+void
+lw_error(Lower *L, const IrOp *op, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (L->failed++)
+		return;
+	if (op && op->loc.line)
+		buf_printf(L->err, "line %d:%d: ", op->loc.line, op->loc.col);
+	if (op)
+		buf_printf(L->err, "'%s': ", ir_opinfo[op->opc].name);
+	va_start(ap, fmt);
+	buf_vprintf(L->err, fmt, ap);
+	va_end(ap);
+}
+
+LLVMTypeRef
+lw_type(Lower *L, IrType t)
+{
+	LLVMTypeRef s;
+
+	switch (t.base) {
+	case IR_VOID: return LLVMVoidTypeInContext(L->ctx);
+	case IR_I1: s = LLVMInt1TypeInContext(L->ctx); break;
+	case IR_I8: s = LLVMInt8TypeInContext(L->ctx); break;
+	case IR_I16: s = LLVMInt16TypeInContext(L->ctx); break;
+	case IR_I32: case IR_U32: s = LLVMInt32TypeInContext(L->ctx); break;
+	case IR_I64: case IR_U64: s = LLVMInt64TypeInContext(L->ctx); break;
+	case IR_F16: s = LLVMHalfTypeInContext(L->ctx); break;
+	case IR_BF16: s = LLVMBFloatTypeInContext(L->ctx); break;
+	case IR_F32: s = LLVMFloatTypeInContext(L->ctx); break;
+	case IR_F64: s = LLVMDoubleTypeInContext(L->ctx); break;
+	case IR_PTR: return LLVMPointerTypeInContext(L->ctx, t.space);
+	default: return LLVMInt32TypeInContext(L->ctx);
+	}
+	return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
+}
+
+LLVMValueRef
+lw_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args,
+	     int nargs, const char *vname)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMValueRef fn;
+
+	if (!id || (LLVMIntrinsicIsOverloaded(id) != 0) != (ntys > 0)) {
+		lw_error(L, NULL, "no LLVM intrinsic %s with %d overload types", name, ntys);
+		return LLVMGetUndef(LLVMInt32TypeInContext(L->ctx));
+	}
+	fn = LLVMGetIntrinsicDeclaration(L->mod, id, tys, (size_t)ntys);
+	return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, vname);
+}
+
+/* ---- structured regions -> basic blocks ---- */
+
+static const IrOp *lower_region(Lower *L, const IrRegion *r);
+
+static LLVMBasicBlockRef
+new_block(Lower *L, const char *name)
+{
+	return LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+}
+
+/* The values a region's terminator passes on (none when the region has no terminator). */
+static int
+term_args(const IrOp *term, int skip, const IrValue **args)
+{
+	if (!term || term->nargs <= skip) {
+		*args = NULL;
+		return 0;
+	}
+	*args = term->args + skip;
+	return term->nargs - skip;
+}
+
+static LLVMValueRef
+value_of(Lower *L, const IrOp *op, IrValue v)
+{
+	if (v > 0 && v < L->k->nvalues && L->vals[v])
+		return L->vals[v];
+	lw_error(L, op, "%%%d has no definition before its use", v);
+	return LLVMGetPoison(lw_type(L, ir_vtype(L->k, v)));
+}
+
+static void
+phi_name(char *nm, int size, IrValue v)
+{
+	snprintf(nm, (size_t)size, "v%d", v);
+}
+
+static void
+lower_if(Lower *L, const IrOp *op)
+{
+	LLVMBasicBlockRef then_bb = new_block(L, "then"), else_bb = new_block(L, "else");
+	LLVMBasicBlockRef join = new_block(L, "endif"), ends[2];
+	const IrValue *ys[2];
+	int ny[2], i, j;
+
+	LLVMBuildCondBr(L->b, value_of(L, op, op->args[0]), then_bb, else_bb);
+	for (i = 0; i < 2; i++) {
+		const IrOp *term;
+
+		LLVMPositionBuilderAtEnd(L->b, i == 0 ? then_bb : else_bb);
+		term = i < op->nregions ? lower_region(L, &op->regions[i]) : NULL;
+		ny[i] = term_args(term, 0, &ys[i]);
+		if (ny[i] != op->nres)
+			lw_error(L, op, "region %d yields %d values for %d results", i, ny[i], op->nres);
+		ends[i] = LLVMGetInsertBlock(L->b);
+		LLVMBuildBr(L->b, join);
+	}
+	LLVMPositionBuilderAtEnd(L->b, join);
+	for (j = 0; j < op->nres; j++) {
+		char nm[32];
+		LLVMValueRef phi, in[2];
+
+		phi_name(nm, sizeof nm, op->res[j]);
+		phi = LLVMBuildPhi(L->b, lw_type(L, ir_vtype(L->k, op->res[j])), nm);
+		for (i = 0; i < 2; i++)
+			in[i] = j < ny[i] ? value_of(L, op, ys[i][j]) : LLVMGetPoison(LLVMTypeOf(phi));
+		LLVMAddIncoming(phi, in, ends, 2);
+		L->vals[op->res[j]] = phi;
+	}
+}
+
+/* llvm.loop metadata for an unroll hint: a distinct self-referencing node (made with a
+ * temporary node that is then replaced by the node itself) plus the hint. */
+static void
+set_unroll_hint(Lower *L, LLVMValueRef br, int64_t hint)
+{
+	LLVMMetadataRef ops[2], prop[2], self;
+	const char *what;
+	int nprop = 1;
+
+	if (hint == 0)
+		return;
+	what = hint == 1 ? "llvm.loop.unroll.disable"
+	     : hint < 0 ? "llvm.loop.unroll.full" : "llvm.loop.unroll.count";
+	prop[0] = LLVMMDStringInContext2(L->ctx, what, strlen(what));
+	if (hint > 1)
+		prop[nprop++] = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(L->ctx),
+								 (unsigned long long)hint, 0));
+	ops[0] = LLVMTemporaryMDNode(L->ctx, NULL, 0);
+	ops[1] = LLVMMDNodeInContext2(L->ctx, prop, (size_t)nprop);
+	self = LLVMMDNodeInContext2(L->ctx, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(ops[0], self);
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(L->ctx, "llvm.loop", 9),
+			LLVMMetadataAsValue(L->ctx, self));
+}
+
+/* for iv = lo; iv < hi; iv += step: a header testing the bound with phis for the induction
+ * variable and the carried values, the body, and a latch branch back that carries the
+ * unroll hint. The increment is nsw, as a C `int` loop's is: it lets LLVM widen the
+ * induction variable and strength-reduce addresses. */
+static void
+lower_for(Lower *L, const IrOp *op)
+{
+	const IrRegion *body = &op->regions[0];
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = new_block(L, "for.head"), loop = new_block(L, "for.body");
+	LLVMBasicBlockRef done = new_block(L, "for.end"), latch;
+	LLVMValueRef *phis, cmp, next, br;
+	const IrValue *ys;
+	const IrOp *term;
+	int ncarry = op->nargs - 3, i, ny;
+
+	if (ncarry < 0 || body->nargs != ncarry + 1 || op->nres != ncarry) {
+		lw_error(L, op, "for with %d operands, %d region args and %d results", op->nargs,
+			 body->nargs, op->nres);
+		return;
+	}
+	phis = xcalloc((size_t)body->nargs, sizeof *phis);
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	for (i = 0; i < body->nargs; i++) {
+		char nm[32];
+		LLVMValueRef init = value_of(L, op, op->args[i == 0 ? 0 : i + 2]);
+
+		phi_name(nm, sizeof nm, body->args[i]);
+		phis[i] = LLVMBuildPhi(L->b, lw_type(L, ir_vtype(L->k, body->args[i])), nm);
+		LLVMAddIncoming(phis[i], &init, &pre, 1);
+		L->vals[body->args[i]] = phis[i];
+	}
+	cmp = LLVMBuildICmp(L->b, LLVMIntSLT, phis[0], value_of(L, op, op->args[1]), "");
+	LLVMBuildCondBr(L->b, cmp, loop, done);
+
+	LLVMPositionBuilderAtEnd(L->b, loop);
+	term = lower_region(L, body);
+	ny = term_args(term, 0, &ys);
+	if (ny != ncarry)
+		lw_error(L, op, "the body yields %d values for %d carried", ny, ncarry);
+	next = LLVMBuildNSWAdd(L->b, phis[0], value_of(L, op, op->args[2]), "");
+	latch = LLVMGetInsertBlock(L->b);
+	LLVMAddIncoming(phis[0], &next, &latch, 1);
+	for (i = 0; i < ncarry; i++) {
+		LLVMValueRef y = i < ny ? value_of(L, op, ys[i]) : LLVMGetPoison(LLVMTypeOf(phis[i + 1]));
+
+		LLVMAddIncoming(phis[i + 1], &y, &latch, 1);
+	}
+	br = LLVMBuildBr(L->b, head);
+	set_unroll_hint(L, br, op->imm);
+
+	LLVMPositionBuilderAtEnd(L->b, done);
+	for (i = 0; i < ncarry; i++)
+		L->vals[op->res[i]] = phis[i + 1];
+	free(phis);
+}
+
+/* while: the before region (phis for the carried values) ends in `condition`, which leaves
+ * or enters the after region; the after region yields the next carried values. The values
+ * `condition` passes on dominate both the after region and the exit, so they need no phis. */
+static void
+lower_while(Lower *L, const IrOp *op)
+{
+	const IrRegion *before = &op->regions[0], *after = &op->regions[1];
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = new_block(L, "while.cond"), loop = new_block(L, "while.body");
+	LLVMBasicBlockRef done = new_block(L, "while.end"), latch;
+	LLVMValueRef *phis;
+	const IrValue *pass, *ys;
+	const IrOp *term;
+	int npass, ny, i;
+
+	if (before->nargs != op->nargs) {
+		lw_error(L, op, "while with %d operands but %d before-region args", op->nargs, before->nargs);
+		return;
+	}
+	phis = xcalloc((size_t)before->nargs + 1, sizeof *phis);
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	for (i = 0; i < before->nargs; i++) {
+		char nm[32];
+		LLVMValueRef init = value_of(L, op, op->args[i]);
+
+		phi_name(nm, sizeof nm, before->args[i]);
+		phis[i] = LLVMBuildPhi(L->b, lw_type(L, ir_vtype(L->k, before->args[i])), nm);
+		LLVMAddIncoming(phis[i], &init, &pre, 1);
+		L->vals[before->args[i]] = phis[i];
+	}
+	term = lower_region(L, before);
+	if (!term || term->opc != IR_CONDITION || term->nargs < 1) {
+		lw_error(L, op, "the before region does not end in condition");
+		free(phis);
+		return;
+	}
+	npass = term_args(term, 1, &pass);
+	if (npass != after->nargs || npass != op->nres)
+		lw_error(L, op, "condition passes %d values for %d after-region args and %d results",
+			 npass, after->nargs, op->nres);
+	LLVMBuildCondBr(L->b, value_of(L, op, term->args[0]), loop, done);
+
+	LLVMPositionBuilderAtEnd(L->b, loop);
+	for (i = 0; i < after->nargs && i < npass; i++)
+		L->vals[after->args[i]] = value_of(L, op, pass[i]);
+	term = lower_region(L, after);
+	ny = term_args(term, 0, &ys);
+	if (ny != before->nargs)
+		lw_error(L, op, "the after region yields %d values for %d carried", ny, before->nargs);
+	latch = LLVMGetInsertBlock(L->b);
+	for (i = 0; i < before->nargs; i++) {
+		LLVMValueRef y = i < ny ? value_of(L, op, ys[i]) : LLVMGetPoison(LLVMTypeOf(phis[i]));
+
+		LLVMAddIncoming(phis[i], &y, &latch, 1);
+	}
+	LLVMBuildBr(L->b, head);
+
+	LLVMPositionBuilderAtEnd(L->b, done);
+	for (i = 0; i < op->nres && i < npass; i++)
+		L->vals[op->res[i]] = value_of(L, op, pass[i]);
+	free(phis);
+}
+
+/* Lowers the ops of r into the current block (and the blocks its control flow adds);
+ * returns r's terminator, which the parent op turns into branches and phis. */
+static const IrOp *
+lower_region(Lower *L, const IrRegion *r)
+{
+	int i;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		switch (op->opc) {
+		case IR_IF: lower_if(L, op); break;
+		case IR_FOR: lower_for(L, op); break;
+		case IR_WHILE: lower_while(L, op); break;
+		case IR_YIELD: case IR_CONDITION: case IR_RET: return op;
+		default: lw_op(L, op); break;
+		}
+	}
+	return NULL;
+}
+
+/* ---- the kernel function ---- */
+
+static void
+add_attr(Lower *L, LLVMValueRef fn, unsigned idx, const char *name)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+
+	LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(L->ctx, kind, 0));
+}
+
+static void
+add_str_attr(Lower *L, LLVMValueRef fn, const char *key, const char *value)
+{
+	LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+				LLVMCreateStringAttribute(L->ctx, key, (unsigned)strlen(key), value,
+							  (unsigned)strlen(value)));
+}
+
+static void
+build_kernel(Lower *L, const char *symbol)
+{
+	const IrKernel *k = L->k;
+	LLVMTypeRef *ptys = xcalloc((size_t)k->nparams + 1, sizeof *ptys);
+	char ntid[64];
+	const IrOp *term;
+	int i;
+
+	for (i = 0; i < k->nparams; i++)
+		ptys[i] = lw_type(L, k->params[i].type);
+	L->fn = LLVMAddFunction(L->mod, symbol,
+				LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), ptys, (unsigned)k->nparams, 0));
+	free(ptys);
+	LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
+	/* The thread count is fixed by the kernel and the launcher uses exactly it: reqntid
+	 * (ptxas rejects .maxntid next to .reqntid, and reqntid implies the maximum). LLVM
+	 * also uses it to bound tid/ntid. */
+	snprintf(ntid, sizeof ntid, "%d,%d,%d", k->threads[0], k->threads[1], k->threads[2]);
+	add_str_attr(L, L->fn, "nvvm.reqntid", ntid);
+	if (k->min_blocks > 0) {
+		snprintf(ntid, sizeof ntid, "%d", k->min_blocks);
+		add_str_attr(L, L->fn, "nvvm.minctasm", ntid);
+	}
+	add_attr(L, L->fn, LLVMAttributeFunctionIndex, "nounwind");
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+		LLVMValueRef arg = LLVMGetParam(L->fn, (unsigned)i);
+
+		LLVMSetValueName2(arg, p->name, strlen(p->name));
+		if (i < k->body.nargs)
+			L->vals[k->body.args[i]] = arg;
+		/* Distinct tensors never overlap (the launcher checks), so noalias; an `in`
+		 * tensor is only read, so readonly, which lets NVPTX use ld.global.nc. */
+		if (p->kind == PARAM_TENSOR && p->type.base == IR_PTR) {
+			add_attr(L, L->fn, (unsigned)i + 1, "noalias");
+			if (p->access == ACC_IN)
+				add_attr(L, L->fn, (unsigned)i + 1, "readonly");
+		}
+	}
+	if (k->body.nargs != k->nparams)
+		lw_error(L, NULL, "the body has %d args for %d params", k->body.nargs, k->nparams);
+	LLVMPositionBuilderAtEnd(L->b, new_block(L, "entry"));
+	term = lower_region(L, &k->body);
+	if (term && term->opc != IR_RET)
+		lw_error(L, term, "the kernel body ends in '%s', not ret", ir_opinfo[term->opc].name);
+	LLVMBuildRetVoid(L->b);
+}
+
+/* ---- target machine, optimization, PTX ---- */
+
+static void
+llvm_fatal(const char *reason)
+{
+	ICE("LLVM: %s", reason);
+}
+
+static LLVMTargetMachineRef
+make_target(int target, int opt_level, Buf *err)
+{
+	static int initialized;
+	static const char *const cpus[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
+	LLVMTargetRef t;
+	char *msg = NULL;
+
+	if (!initialized) {
+		LLVMInitializeNVPTXTargetInfo();
+		LLVMInitializeNVPTXTarget();
+		LLVMInitializeNVPTXTargetMC();
+		LLVMInitializeNVPTXAsmPrinter();
+		/* LLVM's own fatal errors (e.g. a selection failure) are ours to report. */
+		LLVMInstallFatalErrorHandler(llvm_fatal);
+		initialized = 1;
+	}
+	if (target < 0 || target >= TARGET_COUNT) {
+		buf_printf(err, "unknown target %d", target);
+		return NULL;
+	}
+	if (LLVMGetTargetFromTriple(PTX_TRIPLE, &t, &msg)) {
+		buf_printf(err, "no NVPTX target in this LLVM: %s", msg ? msg : "?");
+		LLVMDisposeMessage(msg);
+		return NULL;
+	}
+	return LLVMCreateTargetMachine(t, PTX_TRIPLE, cpus[target], PTX_FEATURES,
+				       opt_level > 0 ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+				       LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+static int
+optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *err)
+{
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, po);
+
+	LLVMDisposePassBuilderOptions(po);
+	if (e) {
+		char *msg = LLVMGetErrorMessage(e);
+
+		buf_printf(err, "LLVM pass pipeline: %s", msg);
+		LLVMDisposeErrorMessage(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+emit_ptx(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *ptx_out, Buf *err)
+{
+	LLVMMemoryBufferRef mb = NULL;
+	char *msg = NULL;
+
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &mb)) {
+		buf_printf(err, "NVPTX code generation: %s", msg ? msg : "?");
+		LLVMDisposeMessage(msg);
+		return -1;
+	}
+	buf_putn(ptx_out, LLVMGetBufferStart(mb), (int)LLVMGetBufferSize(mb));
+	LLVMDisposeMemoryBuffer(mb);
+	return 0;
+}
+
+int
+ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
+	 Buf *llvm_out, Buf *ptx_out, Buf *err)
+{
+	LLVMTargetMachineRef tm;
+	LLVMTargetDataRef td;
+	Lower L;
+	char *msg = NULL;
+	int rc = -1;
+
+	tm = make_target(target, opt_level, err);
+	if (!tm)
+		return -1;
+	memset(&L, 0, sizeof L);
+	L.k = k;
+	L.target = target;
+	L.err = err;
+	L.ctx = LLVMContextCreate();
+	L.mod = LLVMModuleCreateWithNameInContext(k->name, L.ctx);
+	L.b = LLVMCreateBuilderInContext(L.ctx);
+	L.vals = xcalloc((size_t)k->nvalues + 1, sizeof *L.vals);
+	L.sscope_device = LLVMGetSyncScopeID(L.ctx, "device", 6);
+	LLVMSetTarget(L.mod, PTX_TRIPLE);
+	td = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(L.mod, td);
+	LLVMDisposeTargetData(td);
+
+	build_kernel(&L, symbol);
+	if (L.failed)
+		goto out;
+	if (LLVMVerifyModule(L.mod, LLVMReturnStatusAction, &msg)) {
+		buf_printf(err, "invalid LLVM module for kernel '%s': %s", k->name, msg ? msg : "?");
+		goto out;
+	}
+	if (opt_level > 0 && optimize(L.mod, tm, err) != 0)
+		goto out;
+	/* Printed before code generation, which rewrites the module in place. */
+	if (llvm_out) {
+		char *s = LLVMPrintModuleToString(L.mod);
+
+		buf_puts(llvm_out, s);
+		LLVMDisposeMessage(s);
+	}
+	if (ptx_out && emit_ptx(L.mod, tm, ptx_out, err) != 0)
+		goto out;
+	rc = 0;
+out:
+	LLVMDisposeMessage(msg);
+	free(L.vals);
+	LLVMDisposeBuilder(L.b);
+	LLVMDisposeModule(L.mod);
+	LLVMContextDispose(L.ctx);
+	LLVMDisposeTargetMachine(tm);
+	return rc;
+}

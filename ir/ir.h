@@ -199,6 +199,7 @@ typedef struct IrKernel {
 	IrType *vtypes;
 	SrcLoc *vlocs;          /* where each value was defined, if known */
 	IrRegion body;          /* args: one value per parameter, in order */
+	int min_blocks;         /* launch bounds: min resident blocks per SM, 0 if none */
 } IrKernel;
 
 typedef struct IrModule {
