@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Compile-speed benchmark: the median wall time of one `cakec` run from .cake to PTX, for
+every kernel in kernels_src/, for one target (sm_90a) and for all three targets in one run.
+Usage: python3 bench/compile_speed.py [--cakec build/cakec] [--runs 21] [--budget-ms 50]
+Prints a table; exits 1 if any median is over the budget."""
+import argparse
+import glob
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def median_ms(cmd, runs):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        times.append((time.perf_counter() - t0) * 1e3)
+        if r.returncode != 0:
+            sys.exit(f"compile failed: {' '.join(cmd)}\n{r.stderr.decode()}")
+    return statistics.median(times)
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cakec", default=os.path.join(root, "build", "cakec"))
+    ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--budget-ms", type=float, default=50.0)
+    a = ap.parse_args()
+    files = sorted(glob.glob(os.path.join(root, "kernels_src", "**", "*.cake"), recursive=True))
+    over = 0
+    print(f"{'kernel file':44} {'sm_90a ms':>10} {'3 targets ms':>13}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in files:
+            one = median_ms([a.cakec, "--target", "sm_90a", "--emit=ptx", "-o", tmp, f], a.runs)
+            three = median_ms([a.cakec, "--target", "sm_90a", "--target", "sm_100a",
+                               "--target", "sm_103a", "--emit=ptx", "-o", tmp, f], a.runs)
+            flag = "" if one <= a.budget_ms else "  OVER BUDGET"
+            over += one > a.budget_ms
+            print(f"{os.path.relpath(f, root):44} {one:10.1f} {three:13.1f}{flag}")
+    print(f"median of {a.runs} runs each; budget {a.budget_ms:.0f} ms per kernel to PTX; "
+          f"{over} over budget")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
