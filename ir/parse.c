@@ -1,3 +1,1061 @@
-/* ir/parse.c: being written */
+/* parse.c: reads the textual IR (format at the top of ir.h) back into IrModule.
+ *
+ * A hand-written lexer and recursive-descent parser. The first error is reported through
+ * diag with the position in the IR text and the parse stops (longjmp back to ir_parse,
+ * which frees everything built so far): one precise message beats a cascade.
+ * Value ids are taken as written, so print -> parse -> print is the identity. The parser
+ * checks what it must to build well-formed structures (operand counts of fixed-arity ops,
+ * region counts, ids defined once and somewhere); typing, dominance and terminators are
+ * the verifier's. */
 #include "ir.h"
-IrModule *ir_parse(const char *path, const char *text, size_t len) { (void)path; (void)text; (void)len; return NULL; }
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Nested regions deeper than this are refused (the parser, verifier and printer recurse). */
+#define MAX_DEPTH 128
+/* Value ids are indices into per-kernel tables, so they bound memory: cap them per kernel
+ * and in total so that a short input cannot ask for gigabytes. */
+#define MAX_VALUE_ID ((1 << 20) - 1)
+#define MAX_MODULE_VALUES (1 << 22)
+
+enum { T_EOF, T_IDENT, T_VALUE, T_NUMBER, T_STRING, T_PUNCT };
+
+typedef struct Token {
+	int kind;
+	const char *s;  /* the token's text */
+	int n;
+	int line, col;
+	int64_t id;     /* T_VALUE */
+} Token;
+
+typedef struct Use {
+	IrValue v;
+	int line, col;
+} Use;
+
+/* A tensor dimension written as a name, resolved once every parameter is known. */
+typedef struct DimRef {
+	int param, dim;
+	const char *name;
+	int line, col;
+} DimRef;
+
+typedef struct Parser {
+	const char *text;
+	size_t len, pos;
+	int line, col;          /* of text[pos] */
+	int file;               /* diag index of the IR text */
+	Token tok;              /* the lookahead */
+	int prev_line;          /* line of the token before tok */
+	jmp_buf fail;
+
+	IrModule *mod;
+	IrKernel *k;            /* the kernel being parsed, not yet in mod */
+	int depth;
+	int saw_loc;            /* an explicit `!L:C` was read in this kernel */
+	long module_values;
+
+	int *defline;           /* per value id: line of its definition in the text, 0 if none */
+	int capdefline;
+	Use *uses;
+	int nuses, capuses;
+	DimRef *dimrefs;
+	int ndimrefs, capdimrefs;
+	IrType *types;          /* the result types of the op being parsed */
+	int captypes;
+	IrValue *vstack;        /* results and operands of the ops being parsed */
+	int nvstack, capvstack;
+	char *sbuf;             /* the last unescaped string */
+	int slen, scap;
+} Parser;
+
+static _Noreturn void
+fail_at(Parser *p, int line, int col, const char *fmt, ...)
+{
+	SrcLoc loc = {p->file, line, col};
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_verror(loc, fmt, ap);
+	va_end(ap);
+	longjmp(p->fail, 1);
+}
+
+#define fail_tok(p, ...) fail_at((p), (p)->tok.line, (p)->tok.col, __VA_ARGS__)
+
+/* ---- the lexer ---- */
+
+static int
+peekc(const Parser *p, size_t ahead)
+{
+	return p->pos + ahead < p->len ? (unsigned char)p->text[p->pos + ahead] : -1;
+}
+
+static void
+advance(Parser *p)
+{
+	if (p->text[p->pos] == '\n') {
+		p->line++;
+		p->col = 1;
+	} else {
+		p->col++;
+	}
+	p->pos++;
+}
+
+static int
+is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+is_word(int c)
+{
+	return is_alpha(c) || is_digit(c) || c == '.';
+}
+
+/* Reads "(...)" right after "nan" so that `nan(0x...)` is one token. */
+static void
+lex_nan_payload(Parser *p, Token *t)
+{
+	int n = (int)(p->text + p->pos - t->s);
+	int sign = t->s[0] == '-' || t->s[0] == '+';
+
+	if (n == 3 + sign && memcmp(t->s + sign, "nan", 3) == 0 && peekc(p, 0) == '(') {
+		while (peekc(p, 0) >= 0 && peekc(p, 0) != ')' && peekc(p, 0) != '\n')
+			advance(p);
+		if (peekc(p, 0) != ')')
+			fail_at(p, t->line, t->col, "unterminated nan(...) payload");
+		advance(p);
+		t->n = (int)(p->text + p->pos - t->s);
+	}
+}
+
+static void
+describe_char(char *out, size_t size, int c)
+{
+	if (c > 0x20 && c < 0x7f)
+		snprintf(out, size, "'%c'", c);
+	else
+		snprintf(out, size, "byte 0x%02x", (unsigned)c);
+}
+
+static void
+next(Parser *p)
+{
+	Token *t = &p->tok;
+	int c;
+
+	p->prev_line = t->line;
+	for (;;) {
+		c = peekc(p, 0);
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+			advance(p);
+		} else if (c == '#') {
+			while (peekc(p, 0) >= 0 && peekc(p, 0) != '\n')
+				advance(p);
+		} else {
+			break;
+		}
+	}
+	t->s = p->text + p->pos;
+	t->n = 0;
+	t->line = p->line;
+	t->col = p->col;
+	if (c < 0) {
+		t->kind = T_EOF;
+		return;
+	}
+	if (c == '%') {
+		int64_t id = 0;
+
+		advance(p);
+		if (!is_digit(peekc(p, 0)))
+			fail_at(p, t->line, t->col, "expected a value number after '%%'");
+		while (is_digit(peekc(p, 0))) {
+			id = id * 10 + (peekc(p, 0) - '0');
+			if (id > MAX_VALUE_ID)
+				fail_at(p, t->line, t->col, "value id is too large (at most %d)", MAX_VALUE_ID);
+			advance(p);
+		}
+		if (is_word(peekc(p, 0)))
+			fail_at(p, t->line, t->col, "value names are numbers: %%N");
+		t->kind = T_VALUE;
+		t->id = id;
+	} else if (c == '"') {
+		advance(p);
+		for (;;) {
+			c = peekc(p, 0);
+			if (c < 0 || c == '\n')
+				fail_at(p, t->line, t->col, "unterminated string");
+			advance(p);
+			if (c == '"')
+				break;
+			if (c == '\\' && peekc(p, 0) >= 0 && peekc(p, 0) != '\n')
+				advance(p);
+		}
+		t->kind = T_STRING;
+	} else if (is_alpha(c)) {
+		while (is_word(peekc(p, 0)))
+			advance(p);
+		t->kind = T_IDENT;
+		t->n = (int)(p->text + p->pos - t->s);
+		lex_nan_payload(p, t);
+	} else if (is_digit(c) || ((c == '-' || c == '+') && (is_word(peekc(p, 1))))) {
+		advance(p);
+		for (;;) {
+			int d = peekc(p, 0), prev = p->text[p->pos - 1];
+			int exp_sign = (d == '+' || d == '-') &&
+				       (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
+
+			if (!is_word(d) && !exp_sign)
+				break;
+			advance(p);
+		}
+		t->kind = T_NUMBER;
+		t->n = (int)(p->text + p->pos - t->s);
+		lex_nan_payload(p, t);
+	} else if (strchr("{}()[],:=!@", c)) {
+		advance(p);
+		t->kind = T_PUNCT;
+	} else {
+		char what[32];
+
+		describe_char(what, sizeof what, c);
+		fail_at(p, t->line, t->col, "unexpected %s", what);
+	}
+	t->n = (int)(p->text + p->pos - t->s);
+}
+
+/* ---- token helpers ---- */
+
+static int
+is_punct(const Parser *p, char c)
+{
+	return p->tok.kind == T_PUNCT && p->tok.s[0] == c;
+}
+
+static int
+is_kw(const Parser *p, const char *kw)
+{
+	return p->tok.kind == T_IDENT && (int)strlen(kw) == p->tok.n && memcmp(p->tok.s, kw, (size_t)p->tok.n) == 0;
+}
+
+/* A short quotation of the current token for messages. */
+static const char *
+tok_text(const Parser *p)
+{
+	static char s[48];
+
+	if (p->tok.kind == T_EOF)
+		return "end of input";
+	if (p->tok.n > 24)
+		snprintf(s, sizeof s, "'%.24s...'", p->tok.s);
+	else
+		snprintf(s, sizeof s, "'%.*s'", p->tok.n, p->tok.s);
+	return s;
+}
+
+static void
+expect_punct(Parser *p, char c, const char *where)
+{
+	if (!is_punct(p, c))
+		fail_tok(p, "expected '%c' %s, found %s", c, where, tok_text(p));
+	next(p);
+}
+
+static void
+expect_kw(Parser *p, const char *kw, const char *where)
+{
+	if (!is_kw(p, kw))
+		fail_tok(p, "expected '%s' %s, found %s", kw, where, tok_text(p));
+	next(p);
+}
+
+/* A decimal integer in [lo, hi]. */
+static int64_t
+parse_int(Parser *p, int64_t lo, int64_t hi, const char *what)
+{
+	const char *s = p->tok.s, *end = s + p->tok.n;
+	int neg = 0;
+	uint64_t mag = 0, limit;
+
+	if (p->tok.kind != T_NUMBER)
+		fail_tok(p, "expected %s, found %s", what, tok_text(p));
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	if (s == end)
+		fail_tok(p, "expected %s, found %s", what, tok_text(p));
+	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; s < end; s++) {
+		if (!is_digit(*s))
+			fail_tok(p, "expected %s (a decimal integer), found %s", what, tok_text(p));
+		if (mag > (limit - (uint64_t)(*s - '0')) / 10)
+			fail_tok(p, "%s %s is out of range", what, tok_text(p));
+		mag = mag * 10 + (uint64_t)(*s - '0');
+	}
+	{
+		int64_t v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+
+		if (v < lo || v > hi)
+			fail_tok(p, "%s %s is out of range (%" PRId64 " to %" PRId64 ")", what, tok_text(p), lo, hi);
+		next(p);
+		return v;
+	}
+}
+
+/* The current T_STRING unescaped into p->sbuf (NUL-terminated; p->slen bytes). */
+static void
+unescape_string(Parser *p)
+{
+	const char *s = p->tok.s + 1, *end = p->tok.s + p->tok.n - 1;
+
+	p->slen = 0;
+	while (s < end) {
+		int c = (unsigned char)*s++;
+
+		if (c == '\\') {
+			c = (unsigned char)*s++;
+			if (c == 'n') {
+				c = '\n';
+			} else if (c == 't') {
+				c = '\t';
+			} else if (c == 'x') {
+				int i, v = 0;
+
+				for (i = 0; i < 2; i++, s++) {
+					int h = s < end ? *s : 0;
+
+					if (is_digit(h))
+						v = v * 16 + h - '0';
+					else if (h >= 'a' && h <= 'f')
+						v = v * 16 + h - 'a' + 10;
+					else if (h >= 'A' && h <= 'F')
+						v = v * 16 + h - 'A' + 10;
+					else
+						fail_tok(p, "bad \\x escape in string (two hex digits expected)");
+				}
+				if (v == 0)
+					fail_tok(p, "strings cannot contain NUL");
+				c = v;
+			} else if (c != '"' && c != '\\') {
+				fail_tok(p, "unknown escape '\\%c' in string", c);
+			}
+		}
+		p->sbuf = grow(p->sbuf, &p->scap, p->slen + 2, 1);
+		p->sbuf[p->slen++] = (char)c;
+	}
+	p->sbuf = grow(p->sbuf, &p->scap, p->slen + 1, 1);
+	p->sbuf[p->slen] = 0;
+}
+
+static const char *
+parse_string(Parser *p, const char *what)
+{
+	const char *s;
+
+	if (p->tok.kind != T_STRING)
+		fail_tok(p, "expected %s (a quoted string), found %s", what, tok_text(p));
+	unescape_string(p);
+	s = arena_strndup(p->k->arena, p->sbuf, (size_t)p->slen);
+	next(p);
+	return s;
+}
+
+/* A name: an identifier or a quoted string. Leaves it in p->sbuf. */
+static void
+parse_name_buf(Parser *p, const char *what)
+{
+	if (p->tok.kind == T_STRING) {
+		unescape_string(p);
+	} else if (p->tok.kind == T_IDENT) {
+		p->sbuf = grow(p->sbuf, &p->scap, p->tok.n + 1, 1);
+		memcpy(p->sbuf, p->tok.s, (size_t)p->tok.n);
+		p->slen = p->tok.n;
+		p->sbuf[p->slen] = 0;
+	} else {
+		fail_tok(p, "expected %s, found %s", what, tok_text(p));
+	}
+	next(p);
+}
+
+static const char *
+parse_name(Parser *p, const char *what)
+{
+	parse_name_buf(p, what);
+	return arena_strndup(p->k->arena, p->sbuf, (size_t)p->slen);
+}
+
+static IrType
+parse_type(Parser *p)
+{
+	const char *s = p->tok.s;
+	int n = p->tok.n, b;
+	IrType t;
+
+	if (p->tok.kind != T_IDENT)
+		fail_tok(p, "expected a type, found %s", tok_text(p));
+	if (n > 4 && memcmp(s, "ptr.", 4) == 0) {
+		int space = 0;
+
+		if (n > 11 && memcmp(s + 4, "global.", 7) == 0)
+			space = IR_GLOBAL, s += 11, n -= 11;
+		else if (n > 11 && memcmp(s + 4, "shared.", 7) == 0)
+			space = IR_SHARED, s += 11, n -= 11;
+		b = space ? ir_base_from_name(s, n) : -1;
+		if (b < 0)
+			fail_tok(p, "unknown type %s (pointers are ptr.global.T or ptr.shared.T)", tok_text(p));
+		t = ir_ptr((IrSpace)space, (IrBase)b);
+	} else if (n > 2 && s[n - 2] == 'x' && (s[n - 1] == '2' || s[n - 1] == '4') &&
+		   (b = ir_base_from_name(s, n - 2)) >= 0) {
+		t = ir_vector((IrBase)b, s[n - 1] - '0');
+	} else if ((b = ir_base_from_name(s, n)) >= 0) {
+		t = ir_scalar((IrBase)b);
+	} else {
+		fail_tok(p, "unknown type %s", tok_text(p));
+	}
+	next(p);
+	return t;
+}
+
+/* ---- values ---- */
+
+static void
+vpush(Parser *p, IrValue v)
+{
+	PUSH(p->vstack, p->nvstack, p->capvstack, v);
+}
+
+/* Makes id a slot of the kernel's value table (slots never defined stay void). */
+static void
+ensure_value(Parser *p, IrValue id)
+{
+	IrKernel *k = p->k;
+
+	while (k->nvalues <= id) {
+		if (++p->module_values > MAX_MODULE_VALUES)
+			fail_tok(p, "too many values in one module (more than %d)", MAX_MODULE_VALUES);
+		ir_new_value(k, ir_scalar(IR_VOID));
+	}
+	if (p->capdefline <= id) {
+		int old = p->capdefline;
+
+		p->defline = grow(p->defline, &p->capdefline, id + 1, sizeof *p->defline);
+		memset(p->defline + old, 0, sizeof *p->defline * (size_t)(p->capdefline - old));
+	}
+}
+
+/* Reads a %N that the text defines here. */
+static IrValue
+parse_def(Parser *p)
+{
+	IrValue id;
+
+	if (p->tok.kind != T_VALUE)
+		fail_tok(p, "expected a value (%%N), found %s", tok_text(p));
+	id = (IrValue)p->tok.id;
+	if (id == 0)
+		fail_tok(p, "%%0 is not a value (ids start at 1)");
+	ensure_value(p, id);
+	if (p->defline[id])
+		fail_tok(p, "value %%%d is already defined on line %d", id, p->defline[id]);
+	p->defline[id] = p->tok.line;
+	next(p);
+	return id;
+}
+
+static void
+set_vtype(Parser *p, IrValue v, IrType t, SrcLoc loc)
+{
+	p->k->vtypes[v] = t;
+	p->k->vlocs[v] = loc;
+}
+
+/* Reads a %N that the text uses here; checked against the definitions at the kernel's end
+ * so that the verifier, not the parser, reports uses that come too early. */
+static IrValue
+parse_use(Parser *p)
+{
+	Use u;
+
+	if (p->tok.kind != T_VALUE)
+		fail_tok(p, "expected a value (%%N), found %s", tok_text(p));
+	u.v = (IrValue)p->tok.id;
+	u.line = p->tok.line;
+	u.col = p->tok.col;
+	PUSH(p->uses, p->nuses, p->capuses, u);
+	next(p);
+	return u.v;
+}
+
+/* `(%a: T, %b: U)`: region arguments; types set, locations left to the caller. */
+static void
+parse_region_args(Parser *p, IrRegion *r)
+{
+	int base = p->nvstack, n;
+
+	expect_punct(p, '(', "to open the region arguments");
+	while (!is_punct(p, ')')) {
+		SrcLoc here = {p->file, p->tok.line, p->tok.col};
+		IrValue v;
+
+		if (p->nvstack > base)
+			expect_punct(p, ',', "between region arguments");
+		v = parse_def(p);
+		expect_punct(p, ':', "after a region argument");
+		set_vtype(p, v, parse_type(p), here);
+		vpush(p, v);
+	}
+	next(p);
+	n = p->nvstack - base;
+	ir_region_set_args(p->k, r, n, p->vstack + base);
+	p->nvstack = base;
+}
+
+/* ---- ops ---- */
+
+static void parse_region_body(Parser *p, IrRegion *r);
+
+/* The value of `const`, interpreted once the result type is known. */
+static void
+parse_const_value(Parser *p, const Token *vt, IrType t, IrOp *op)
+{
+	char s[128];
+	const char *body;
+	int neg;
+
+	if (vt->n >= (int)sizeof s)
+		fail_at(p, vt->line, vt->col, "constant is too long");
+	memcpy(s, vt->s, (size_t)vt->n);
+	s[vt->n] = 0;
+	neg = s[0] == '-';
+	body = s + (s[0] == '-' || s[0] == '+');
+	if (ir_is_float(t)) {
+		if (strcmp(body, "inf") == 0) {
+			op->fimm = neg ? -INFINITY : INFINITY;
+		} else if (strcmp(body, "nan") == 0 || strncmp(body, "nan(", 4) == 0) {
+			uint64_t bits = neg ? UINT64_C(0xfff8000000000000) : UINT64_C(0x7ff8000000000000);
+
+			if (body[3] == '(') {
+				char *end;
+
+				errno = 0;
+				if (neg || strncmp(body + 4, "0x", 2) != 0)
+					goto bad;
+				bits = strtoull(body + 4, &end, 16);
+				if (errno || strcmp(end, ")") != 0)
+					goto bad;
+			}
+			memcpy(&op->fimm, &bits, sizeof bits);
+			if (!isnan(op->fimm))
+				fail_at(p, vt->line, vt->col, "nan(0x%016" PRIx64 ") is not a NaN bit pattern", bits);
+		} else {
+			char *end;
+
+			if (!is_digit(body[0]) && body[0] != '.')
+				goto bad;
+			errno = 0;
+			op->fimm = strtod(s, &end);
+			if (*end)
+				goto bad;
+			if (errno == ERANGE && isinf(op->fimm))
+				fail_at(p, vt->line, vt->col, "float constant %s is out of range", s);
+		}
+	} else if (ir_is_int(t)) {
+		const char *q;
+		uint64_t mag = 0;
+		int big = 0;
+
+		if (!*body)
+			goto bad;
+		for (q = body; *q; q++) {
+			if (!is_digit(*q))
+				goto bad;
+			if (mag > (UINT64_MAX - (uint64_t)(*q - '0')) / 10)
+				big = 1;
+			mag = mag * 10 + (uint64_t)(*q - '0');
+		}
+		/* int64 range, plus the upper half of u64 spelled as unsigned */
+		if (big || (neg && mag > (uint64_t)INT64_MAX + 1) ||
+		    (!neg && mag > (uint64_t)INT64_MAX && t.base != IR_U64))
+			fail_at(p, vt->line, vt->col, "integer constant %s is out of range for %s", s,
+				ir_base_name((IrBase)t.base));
+		op->imm = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+	} else {
+		char ts[64];
+
+		ir_type_str(t, ts, sizeof ts);
+		fail_at(p, vt->line, vt->col, "const cannot have type %s (integer or float types only)", ts);
+	}
+	return;
+bad:
+	fail_at(p, vt->line, vt->col, "bad %s constant '%s'", ir_is_float(t) ? "float" : "integer", s);
+}
+
+/* `!LINE:COL` after an op, param or buffer; returns the kernel-source location. */
+static int
+parse_loc(Parser *p, SrcLoc *loc)
+{
+	if (!is_punct(p, '!'))
+		return 0;
+	next(p);
+	loc->file = p->k->file;
+	loc->line = (int)parse_int(p, 1, INT_MAX, "a line number");
+	expect_punct(p, ':', "between line and column");
+	loc->col = (int)parse_int(p, 0, INT_MAX, "a column number");
+	p->saw_loc = 1;
+	return 1;
+}
+
+static void
+parse_op(Parser *p, IrRegion *r)
+{
+	IrKernel *k = p->k;
+	const IrOpInfo *info;
+	Token name, cval;
+	SrcLoc loc = {p->file, p->tok.line, p->tok.col};
+	int base = p->nvstack, nres, nargs, ntypes = 0, opc, idx, i;
+	int64_t imm = 0;
+	IrOp op, *o;
+
+	if (p->tok.kind == T_VALUE) {
+		for (;;) {
+			vpush(p, parse_def(p));
+			if (!is_punct(p, ','))
+				break;
+			next(p);
+		}
+		expect_punct(p, '=', "after the results of an op");
+	}
+	nres = p->nvstack - base;
+	if (p->tok.kind != T_IDENT)
+		fail_tok(p, "expected an op, found %s", tok_text(p));
+	name = p->tok;
+	opc = ir_opcode_from_name(name.s, name.n);
+	if (opc < 0)
+		fail_tok(p, "unknown op %s", tok_text(p));
+	info = &ir_opinfo[opc];
+	next(p);
+	if (is_punct(p, '[')) {
+		if (!(info->flags & OPF_IMM))
+			fail_tok(p, "%s takes no [imm]", info->name);
+		next(p);
+		imm = parse_int(p, INT64_MIN, INT64_MAX, "an integer attribute");
+		expect_punct(p, ']', "after the attribute");
+	}
+	memset(&cval, 0, sizeof cval);
+	if (opc == IR_CONST) {
+		if ((p->tok.kind != T_NUMBER && p->tok.kind != T_IDENT) || p->tok.line != p->prev_line)
+			fail_tok(p, "expected the constant's value after const, found %s", tok_text(p));
+		cval = p->tok;
+		next(p);
+	}
+	/* Operands start on the op's line: a following op may begin with a value too. */
+	if (p->tok.kind == T_VALUE && p->tok.line == p->prev_line) {
+		for (;;) {
+			vpush(p, parse_use(p));
+			if (!is_punct(p, ','))
+				break;
+			next(p);
+		}
+	}
+	nargs = p->nvstack - base - nres;
+	if (info->nargs >= 0 && nargs != info->nargs)
+		fail_at(p, name.line, name.col, "%s expects %d operand%s, got %d", info->name, info->nargs,
+			info->nargs == 1 ? "" : "s", nargs);
+	if (is_punct(p, ':')) {
+		next(p);
+		for (;;) {
+			IrType t = parse_type(p);
+
+			PUSH(p->types, ntypes, p->captypes, t);
+			if (!is_punct(p, ','))
+				break;
+			next(p);
+		}
+	}
+	if (ntypes != nres)
+		fail_at(p, name.line, name.col, "%s has %d result%s but %d type%s", info->name, nres,
+			nres == 1 ? "" : "s", ntypes, ntypes == 1 ? "" : "s");
+
+	ir_op_init(k, &op, opc, nargs, nres, info->nregions, loc);
+	memcpy(op.res, p->vstack + base, sizeof(IrValue) * (size_t)nres);
+	memcpy(op.args, p->vstack + base + nres, sizeof(IrValue) * (size_t)nargs);
+	p->nvstack = base;
+	op.imm = imm;
+	for (i = 0; i < nres; i++)
+		set_vtype(p, op.res[i], p->types[i], loc);
+	if (opc == IR_CONST) {
+		if (nres != 1)
+			fail_at(p, name.line, name.col, "const has %d results, expected 1", nres);
+		parse_const_value(p, &cval, p->types[0], &op);
+	}
+	/* In the region first, so the nested op arrays are reachable if parsing fails. */
+	idx = r->nops;
+	o = ir_region_push(r, &op);
+	for (i = 0; i < o->nregions; i++) {
+		IrRegion *sub = &o->regions[i];
+
+		if (i > 0 && (is_kw(p, "else") || is_kw(p, "do")))
+			next(p);
+		if (is_punct(p, '('))
+			parse_region_args(p, sub);
+		if (!is_punct(p, '{'))
+			fail_tok(p, "expected region %d of %s ('{'), found %s", i + 1, info->name, tok_text(p));
+		parse_region_body(p, sub);
+	}
+	if (is_punct(p, '{'))
+		fail_tok(p, "unexpected '{': %s has %d region%s", info->name, info->nregions,
+			 info->nregions == 1 ? "" : "s");
+	o = &r->ops[idx];
+	if (parse_loc(p, &o->loc)) {
+		/* results and region arguments were made where the op is */
+		for (i = 0; i < o->nres; i++)
+			k->vlocs[o->res[i]] = o->loc;
+		for (i = 0; i < o->nregions; i++) {
+			int j;
+
+			for (j = 0; j < o->regions[i].nargs; j++)
+				k->vlocs[o->regions[i].args[j]] = o->loc;
+		}
+	}
+}
+
+/* `{ op* }` */
+static void
+parse_region_body(Parser *p, IrRegion *r)
+{
+	int line = p->tok.line, col = p->tok.col;
+
+	if (++p->depth > MAX_DEPTH)
+		fail_tok(p, "regions are nested too deeply (more than %d levels)", MAX_DEPTH);
+	expect_punct(p, '{', "to open a region");
+	while (!is_punct(p, '}')) {
+		if (p->tok.kind == T_EOF)
+			fail_at(p, line, col, "unexpected end of input: region opened here is not closed");
+		parse_op(p, r);
+	}
+	next(p);
+	p->depth--;
+}
+
+/* ---- kernels ---- */
+
+static const char *const access_names[] = {"in", "out", "inout"};
+
+static void
+parse_param(Parser *p)
+{
+	IrKernel *k = p->k;
+	IrParam prm;
+	int i;
+
+	memset(&prm, 0, sizeof prm);
+	prm.loc.file = p->file;
+	prm.loc.line = p->tok.line;
+	prm.loc.col = p->tok.col;
+	prm.name = parse_name(p, "a parameter name");
+	for (i = 0; i < k->nparams; i++)
+		if (strcmp(k->params[i].name, prm.name) == 0)
+			fail_at(p, prm.loc.line, prm.loc.col, "parameter '%s' is already declared", prm.name);
+	expect_punct(p, ':', "after the parameter name");
+	if (is_kw(p, "tensor")) {
+		int b;
+
+		next(p);
+		prm.kind = PARAM_TENSOR;
+		for (i = 0; i < 3; i++)
+			if (is_kw(p, access_names[i]))
+				break;
+		if (i == 3)
+			fail_tok(p, "expected in, out or inout, found %s", tok_text(p));
+		prm.access = i;
+		next(p);
+		b = p->tok.kind == T_IDENT ? ir_base_from_name(p->tok.s, p->tok.n) : -1;
+		if (b < 0)
+			fail_tok(p, "expected the tensor's element type, found %s", tok_text(p));
+		prm.type = ir_ptr(IR_GLOBAL, (IrBase)b);
+		next(p);
+		expect_punct(p, '[', "to open the tensor's dimensions");
+		while (!is_punct(p, ']')) {
+			IrDim *d;
+
+			if (prm.rank)
+				expect_punct(p, ',', "between dimensions");
+			if (prm.rank == IR_MAX_RANK)
+				fail_tok(p, "a tensor has at most %d dimensions", IR_MAX_RANK);
+			d = &prm.dims[prm.rank];
+			if (p->tok.kind == T_NUMBER) {
+				d->sym = -1;
+				d->size = parse_int(p, 0, INT64_MAX, "a dimension");
+			} else {
+				DimRef dr;
+
+				dr.param = k->nparams;
+				dr.dim = prm.rank;
+				dr.line = p->tok.line;
+				dr.col = p->tok.col;
+				dr.name = parse_name(p, "a dimension (a sym parameter or an integer)");
+				PUSH(p->dimrefs, p->ndimrefs, p->capdimrefs, dr);
+			}
+			prm.rank++;
+		}
+		next(p);
+	} else if (is_kw(p, "scalar")) {
+		next(p);
+		prm.kind = PARAM_SCALAR;
+		prm.type = parse_type(p);
+	} else if (is_kw(p, "sym")) {
+		next(p);
+		prm.kind = PARAM_SYM;
+		prm.type = ir_scalar(IR_I32);
+		if (p->tok.kind == T_IDENT && p->tok.line == p->prev_line)
+			prm.type = parse_type(p);
+	} else {
+		fail_tok(p, "expected tensor, scalar or sym, found %s", tok_text(p));
+	}
+	parse_loc(p, &prm.loc);
+	PUSH(k->params, k->nparams, k->capparams, prm);
+}
+
+static void
+parse_buffer(Parser *p)
+{
+	IrKernel *k = p->k;
+	IrBuffer buf;
+	int b, i;
+
+	memset(&buf, 0, sizeof buf);
+	buf.loc.file = p->file;
+	buf.loc.line = p->tok.line;
+	buf.loc.col = p->tok.col;
+	buf.offset = -1;
+	buf.name = parse_name(p, "a buffer name");
+	for (i = 0; i < k->nbufs; i++)
+		if (strcmp(k->bufs[i].name, buf.name) == 0)
+			fail_at(p, buf.loc.line, buf.loc.col, "shared buffer '%s' is already declared", buf.name);
+	expect_punct(p, ':', "after the buffer name");
+	b = p->tok.kind == T_IDENT ? ir_base_from_name(p->tok.s, p->tok.n) : -1;
+	if (b < 0)
+		fail_tok(p, "expected the buffer's element type, found %s", tok_text(p));
+	buf.elem = (IrBase)b;
+	next(p);
+	expect_punct(p, '[', "to open the buffer's dimensions");
+	buf.count = 1;
+	while (!is_punct(p, ']')) {
+		int64_t d;
+
+		if (buf.rank)
+			expect_punct(p, ',', "between dimensions");
+		if (buf.rank == IR_MAX_RANK)
+			fail_tok(p, "a buffer has at most %d dimensions", IR_MAX_RANK);
+		d = parse_int(p, 0, INT64_MAX, "a dimension");
+		if (d && buf.count > INT64_MAX / d)
+			fail_at(p, buf.loc.line, buf.loc.col, "shared buffer '%s' has more than 2^63 elements", buf.name);
+		buf.count *= d;
+		buf.dims[buf.rank++] = d;
+	}
+	next(p);
+	if (is_kw(p, "align")) {
+		next(p);
+		buf.align = (int)parse_int(p, 0, INT_MAX, "an alignment");
+	}
+	if (is_kw(p, "offset")) {
+		next(p);
+		buf.offset = parse_int(p, 0, INT64_MAX, "an offset");
+	}
+	parse_loc(p, &buf.loc);
+	PUSH(k->bufs, k->nbufs, k->capbufs, buf);
+}
+
+/* Tensor dimensions named by a parameter: every parameter is known by now. */
+static void
+resolve_dims(Parser *p)
+{
+	IrKernel *k = p->k;
+	int i, j;
+
+	for (i = 0; i < p->ndimrefs; i++) {
+		const DimRef *dr = &p->dimrefs[i];
+
+		for (j = 0; j < k->nparams; j++)
+			if (strcmp(k->params[j].name, dr->name) == 0)
+				break;
+		if (j == k->nparams)
+			fail_at(p, dr->line, dr->col, "no parameter named '%s'", dr->name);
+		if (k->params[j].kind != PARAM_SYM)
+			fail_at(p, dr->line, dr->col, "dimension '%s' names a %s parameter, expected a sym",
+				dr->name, k->params[j].kind == PARAM_TENSOR ? "tensor" : "scalar");
+		k->params[dr->param].dims[dr->dim].sym = j;
+		k->params[dr->param].dims[dr->dim].size = 0;
+	}
+	p->ndimrefs = 0;
+}
+
+static void
+parse_body(Parser *p)
+{
+	IrKernel *k = p->k;
+	int i;
+
+	resolve_dims(p);
+	if (is_punct(p, '('))
+		parse_region_args(p, &k->body);
+	for (i = 0; i < k->body.nargs; i++)
+		if (i < k->nparams)
+			k->vlocs[k->body.args[i]] = k->params[i].loc;
+	parse_region_body(p, &k->body);
+}
+
+/* Every use names a value that the kernel defines somewhere. */
+static void
+check_uses(Parser *p)
+{
+	int i;
+
+	for (i = 0; i < p->nuses; i++) {
+		const Use *u = &p->uses[i];
+
+		if (u->v >= p->capdefline || !p->defline[u->v])
+			fail_at(p, u->line, u->col, "use of undefined value %%%d", u->v);
+	}
+	p->nuses = 0;
+}
+
+enum {
+	SEEN_SOURCE = 1 << 0, SEEN_TARGETS = 1 << 1, SEEN_THREADS = 1 << 2, SEEN_GRID = 1 << 3,
+	SEEN_SMEM = 1 << 4,
+};
+
+static void
+once(Parser *p, unsigned *seen, unsigned bit)
+{
+	if (*seen & bit)
+		fail_tok(p, "%s is given twice", tok_text(p));
+	*seen |= bit;
+	next(p);
+}
+
+static void
+parse_kernel(Parser *p)
+{
+	IrKernel *k;
+	int line = p->tok.line, col = p->tok.col, i;
+	unsigned seen = 0;
+
+	expect_kw(p, "kernel", "at the start of a kernel");
+	expect_punct(p, '@', "before the kernel name");
+	parse_name_buf(p, "a kernel name");
+	p->k = k = ir_kernel_new(p->sbuf, -1);
+	p->saw_loc = 0;
+	if (p->capdefline)
+		memset(p->defline, 0, sizeof *p->defline * (size_t)p->capdefline);
+	for (i = 0; i < p->mod->nkernels; i++)
+		if (strcmp(p->mod->kernels[i]->name, k->name) == 0)
+			fail_at(p, line, col, "kernel @%s is already defined", k->name);
+	expect_punct(p, '{', "to open the kernel");
+	for (;;) {
+		if (is_kw(p, "source")) {
+			if (p->saw_loc)
+				fail_tok(p, "source must come before the first !LINE:COL location");
+			once(p, &seen, SEEN_SOURCE);
+			k->source = parse_string(p, "the source path");
+			k->file = diag_add_source(k->source, NULL, 0);
+		} else if (is_kw(p, "targets")) {
+			once(p, &seen, SEEN_TARGETS);
+			while (p->tok.kind == T_IDENT && p->tok.line == p->prev_line) {
+				char s[32];
+				int t;
+
+				snprintf(s, sizeof s, "%.*s", p->tok.n < 31 ? p->tok.n : 31, p->tok.s);
+				t = ir_target_from_name(s);
+				if (t < 0 || p->tok.n > 31)
+					fail_tok(p, "unknown target %s (expected sm_90a, sm_100a or sm_103a)", tok_text(p));
+				k->targets |= 1u << t;
+				next(p);
+			}
+		} else if (is_kw(p, "threads")) {
+			once(p, &seen, SEEN_THREADS);
+			for (i = 0; i < 3; i++)
+				k->threads[i] = (int)parse_int(p, 0, INT_MAX, "a thread count");
+		} else if (is_kw(p, "grid")) {
+			once(p, &seen, SEEN_GRID);
+			for (i = 0; i < 3; i++)
+				k->grid[i] = parse_string(p, "a grid expression");
+		} else if (is_kw(p, "smem_bytes")) {
+			once(p, &seen, SEEN_SMEM);
+			k->smem_bytes = parse_int(p, 0, INT64_MAX, "a byte count");
+		} else if (is_kw(p, "param")) {
+			next(p);
+			parse_param(p);
+		} else if (is_kw(p, "shared")) {
+			next(p);
+			parse_buffer(p);
+		} else if (is_kw(p, "body")) {
+			next(p);
+			parse_body(p);
+			break;
+		} else {
+			fail_tok(p, "expected source, targets, threads, grid, smem_bytes, param, shared or body, found %s",
+				 tok_text(p));
+		}
+	}
+	expect_punct(p, '}', "to close the kernel after its body");
+	check_uses(p);
+	ir_module_add(p->mod, k);
+	p->k = NULL;
+}
+
+static void
+parser_free(Parser *p)
+{
+	free(p->defline);
+	free(p->uses);
+	free(p->dimrefs);
+	free(p->vstack);
+	free(p->types);
+	free(p->sbuf);
+}
+
+IrModule *
+ir_parse(const char *path, const char *text, size_t len)
+{
+	Parser *p = xcalloc(1, sizeof *p);
+	IrModule *m;
+
+	p->text = text;
+	p->len = len;
+	p->line = p->col = 1;
+	p->file = diag_add_source(path, text, len);
+	p->mod = ir_module_new();
+	if (setjmp(p->fail)) {
+		ir_kernel_free(p->k);
+		ir_module_free(p->mod);
+		parser_free(p);
+		free(p);
+		return NULL;
+	}
+	next(p);
+	if (p->tok.kind == T_EOF)
+		fail_tok(p, "expected a kernel, found end of input");
+	while (p->tok.kind != T_EOF)
+		parse_kernel(p);
+	m = p->mod;
+	parser_free(p);
+	free(p);
+	return m;
+}

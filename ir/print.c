@@ -1,4 +1,302 @@
-/* ir/print.c: being written */
+/* print.c: the textual IR printer. The format is specified at the top of ir.h; parse.c reads
+ * it back. The printer is deterministic and prints invalid IR too (the verifier's job is to
+ * complain, the printer's is to show what is there), so every index is bounds-checked. */
 #include "ir.h"
-void ir_print_kernel(Buf *out, const IrKernel *k) { (void)out; (void)k; }
-void ir_print_module(Buf *out, const IrModule *m) { (void)out; (void)m; }
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+static int
+is_ident(const char *s)
+{
+	const char *p;
+
+	if (!s || !*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return 0;
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return 0;
+	return 1;
+}
+
+static void
+print_string(Buf *b, const char *s)
+{
+	const unsigned char *p;
+
+	buf_puts(b, "\"");
+	for (p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(b, "\\x%02x", *p);
+		else
+			buf_putn(b, (const char *)p, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+/* Names are bare when they are C identifiers and quoted otherwise, so any name survives. */
+static void
+print_name(Buf *b, const char *s)
+{
+	if (is_ident(s))
+		buf_puts(b, s);
+	else
+		print_string(b, s);
+}
+
+static void
+print_type(Buf *b, IrType t)
+{
+	char s[64];
+
+	ir_type_str(t, s, sizeof s);
+	buf_puts(b, s);
+}
+
+/* %a round-trips every finite double bit for bit; infinities and NaNs get spellings of
+ * their own, NaNs with their whole bit pattern unless it is the default quiet NaN. */
+static void
+print_float(Buf *b, double d)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &d, sizeof bits);
+	if (isnan(d)) {
+		if (bits == UINT64_C(0x7ff8000000000000))
+			buf_puts(b, "nan");
+		else if (bits == UINT64_C(0xfff8000000000000))
+			buf_puts(b, "-nan");
+		else
+			buf_printf(b, "nan(0x%016" PRIx64 ")", bits);
+	} else if (isinf(d)) {
+		buf_puts(b, d < 0 ? "-inf" : "inf");
+	} else {
+		buf_printf(b, "%a", d);
+	}
+}
+
+/* Only locations in the kernel's own source are part of the IR; the parser gives unlocated
+ * ops their position in the IR text (another file) so that diagnostics point somewhere. */
+static void
+print_loc(Buf *b, const IrKernel *k, SrcLoc loc)
+{
+	if (loc.line > 0 && loc.file == k->file)
+		buf_printf(b, " !%d:%d", loc.line, loc.col);
+}
+
+static void
+print_value(Buf *b, IrValue v)
+{
+	buf_printf(b, "%%%d", v);
+}
+
+static void
+indent(Buf *b, int depth)
+{
+	int i;
+
+	for (i = 0; i < depth; i++)
+		buf_puts(b, "  ");
+}
+
+static void print_region(Buf *b, const IrKernel *k, const IrRegion *r, int depth);
+
+static void
+print_op(Buf *b, const IrKernel *k, const IrOp *op, int depth)
+{
+	const IrOpInfo *info = op->opc >= 0 && op->opc < IR_NOPCODES ? &ir_opinfo[op->opc] : NULL;
+	int i;
+
+	indent(b, depth);
+	for (i = 0; i < op->nres; i++) {
+		buf_puts(b, i ? ", " : "");
+		print_value(b, op->res[i]);
+	}
+	if (op->nres)
+		buf_puts(b, " = ");
+	if (info)
+		buf_puts(b, info->name);
+	else
+		buf_printf(b, "<opcode %d>", op->opc);
+	if (info && (info->flags & OPF_IMM))
+		buf_printf(b, "[%" PRId64 "]", op->imm);
+	if (op->opc == IR_CONST) {
+		buf_puts(b, " ");
+		if (op->nres && ir_is_float(ir_vtype(k, op->res[0])))
+			print_float(b, op->fimm);
+		else
+			buf_printf(b, "%" PRId64, op->imm);
+	}
+	for (i = 0; i < op->nargs; i++) {
+		buf_puts(b, i ? ", " : " ");
+		print_value(b, op->args[i]);
+	}
+	for (i = 0; i < op->nres; i++) {
+		buf_puts(b, i ? ", " : " : ");
+		print_type(b, ir_vtype(k, op->res[i]));
+	}
+	for (i = 0; i < op->nregions; i++) {
+		if (i > 0 && op->opc == IR_IF)
+			buf_puts(b, " else");
+		else if (i > 0 && op->opc == IR_WHILE)
+			buf_puts(b, " do");
+		buf_puts(b, " ");
+		print_region(b, k, &op->regions[i], depth);
+	}
+	print_loc(b, k, op->loc);
+	buf_puts(b, "\n");
+}
+
+static void
+print_region_args(Buf *b, const IrKernel *k, const IrRegion *r)
+{
+	int i;
+
+	buf_puts(b, "(");
+	for (i = 0; i < r->nargs; i++) {
+		buf_puts(b, i ? ", " : "");
+		print_value(b, r->args[i]);
+		buf_puts(b, ": ");
+		print_type(b, ir_vtype(k, r->args[i]));
+	}
+	buf_puts(b, ")");
+}
+
+/* `(args) {`, the ops one level deeper, and `}` at the op's own depth. */
+static void
+print_region(Buf *b, const IrKernel *k, const IrRegion *r, int depth)
+{
+	int i;
+
+	if (r->nargs) {
+		print_region_args(b, k, r);
+		buf_puts(b, " ");
+	}
+	buf_puts(b, "{\n");
+	for (i = 0; i < r->nops; i++)
+		print_op(b, k, &r->ops[i], depth + 1);
+	indent(b, depth);
+	buf_puts(b, "}");
+}
+
+static const char *const access_names[] = {"in", "out", "inout"};
+
+static void
+print_param(Buf *b, const IrKernel *k, const IrParam *p)
+{
+	int i;
+
+	buf_puts(b, "  param ");
+	print_name(b, p->name);
+	buf_puts(b, " : ");
+	switch (p->kind) {
+	case PARAM_TENSOR:
+		buf_printf(b, "tensor %s %s [",
+			   p->access >= 0 && p->access <= ACC_INOUT ? access_names[p->access] : "?",
+			   ir_base_name((IrBase)p->type.elem));
+		for (i = 0; i < p->rank && i < IR_MAX_RANK; i++) {
+			const IrDim *d = &p->dims[i];
+
+			buf_puts(b, i ? ", " : "");
+			if (d->sym < 0)
+				buf_printf(b, "%" PRId64, d->size);
+			else if (d->sym < k->nparams)
+				print_name(b, k->params[d->sym].name);
+			else
+				buf_printf(b, "<param %d>", d->sym);
+		}
+		buf_puts(b, "]");
+		break;
+	case PARAM_SYM:
+		buf_puts(b, "sym");
+		/* syms are i32 by definition; anything else is spelled out for the verifier */
+		if (!ir_type_eq(p->type, ir_scalar(IR_I32))) {
+			buf_puts(b, " ");
+			print_type(b, p->type);
+		}
+		break;
+	case PARAM_SCALAR:
+		buf_puts(b, "scalar ");
+		print_type(b, p->type);
+		break;
+	default:
+		buf_printf(b, "<kind %d>", p->kind);
+		break;
+	}
+	print_loc(b, k, p->loc);
+	buf_puts(b, "\n");
+}
+
+static void
+print_buffer(Buf *b, const IrKernel *k, const IrBuffer *s)
+{
+	int i;
+
+	buf_puts(b, "  shared ");
+	print_name(b, s->name);
+	buf_printf(b, " : %s [", ir_base_name(s->elem));
+	for (i = 0; i < s->rank && i < IR_MAX_RANK; i++)
+		buf_printf(b, "%s%" PRId64, i ? ", " : "", s->dims[i]);
+	buf_printf(b, "] align %d", s->align);
+	if (s->offset >= 0)
+		buf_printf(b, " offset %" PRId64, s->offset);
+	print_loc(b, k, s->loc);
+	buf_puts(b, "\n");
+}
+
+void
+ir_print_kernel(Buf *out, const IrKernel *k)
+{
+	int i;
+
+	buf_puts(out, "kernel @");
+	print_name(out, k->name);
+	buf_puts(out, " {\n");
+	if (k->source) {
+		buf_puts(out, "  source ");
+		print_string(out, k->source);
+		buf_puts(out, "\n");
+	}
+	if (k->targets) {
+		buf_puts(out, "  targets");
+		for (i = 0; i < TARGET_COUNT; i++)
+			if (k->targets & (1u << i))
+				buf_printf(out, " %s", ir_target_name(i));
+		buf_puts(out, "\n");
+	}
+	buf_printf(out, "  threads %d %d %d\n", k->threads[0], k->threads[1], k->threads[2]);
+	buf_puts(out, "  grid");
+	for (i = 0; i < 3; i++) {
+		buf_puts(out, " ");
+		print_string(out, k->grid[i]);
+	}
+	buf_puts(out, "\n");
+	if (k->smem_bytes)
+		buf_printf(out, "  smem_bytes %" PRId64 "\n", k->smem_bytes);
+	for (i = 0; i < k->nparams; i++)
+		print_param(out, k, &k->params[i]);
+	for (i = 0; i < k->nbufs; i++)
+		print_buffer(out, k, &k->bufs[i]);
+	buf_puts(out, "  body");
+	print_region_args(out, k, &k->body);
+	buf_puts(out, " {\n");
+	for (i = 0; i < k->body.nops; i++)
+		print_op(out, k, &k->body.ops[i], 2);
+	buf_puts(out, "  }\n}\n");
+}
+
+void
+ir_print_module(Buf *out, const IrModule *m)
+{
+	int i;
+
+	for (i = 0; i < m->nkernels; i++) {
+		if (i)
+			buf_puts(out, "\n");
+		ir_print_kernel(out, m->kernels[i]);
+	}
+}

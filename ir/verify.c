@@ -1,3 +1,1060 @@
-/* ir/verify.c: being written */
+/* verify.c: the IR verifier. Runs after the frontend, after every pass and on parsed IR.
+ *
+ * Checks, per kernel: the header (threads, targets, params against the body's arguments,
+ * shared buffers); per op: operand and region counts against ops.def, operand and result
+ * types against the op's rule, that every use is dominated by its definition (defined
+ * earlier in the same region or an enclosing one, or an argument of an enclosing region),
+ * that each value is defined once, and that regions end in the terminator their parent
+ * expects, carrying values that match. Each problem is one diagnostic at the op's location
+ * naming the op and `when`; the count is returned. Never trusts an index before checking
+ * it: the verifier's input is whatever a buggy pass or a fuzzer made. */
 #include "ir.h"
-int ir_verify(const IrKernel *k, const char *when) { (void)k; (void)when; return 0; }
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	V_UNSEEN,       /* not defined yet in the walk */
+	V_LIVE,         /* defined in an open region: uses are dominated */
+	V_CLOSED,       /* defined in a region that has ended: uses are not dominated */
+};
+
+typedef enum RegionKind {
+	RK_BODY, RK_IF, RK_FOR, RK_WHILE_BEFORE, RK_WHILE_AFTER, RK_OTHER
+} RegionKind;
+
+typedef struct Verifier {
+	const IrKernel *k;
+	const char *when;
+	int nerr;
+	unsigned char *state;    /* per value */
+	unsigned char *defined;  /* per value: defined somewhere in the kernel */
+	IrValue *scope;          /* values defined in open regions, innermost last */
+	int nscope, capscope;
+	int depth;
+} Verifier;
+
+/* Type names for messages; a few rotating buffers so one message can hold several. */
+static const char *
+tname(IrType t)
+{
+	static char bufs[4][64];
+	static int i;
+
+	i = (i + 1) % 4;
+	if (t.base >= IR_NBASE || t.lanes == 0 || (t.base == IR_PTR && t.elem >= IR_NBASE))
+		snprintf(bufs[i], sizeof bufs[i], "<bad type %u/%u/%u/%u>", t.base, t.lanes, t.space, t.elem);
+	else
+		ir_type_str(t, bufs[i], sizeof bufs[i]);
+	return bufs[i];
+}
+
+static void
+verr(Verifier *v, SrcLoc loc, const char *fmt, ...)
+{
+	Buf msg = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (loc.line <= 0) {
+		/* no location: say which kernel at least */
+		loc.file = v->k->file;
+		loc.line = loc.col = 0;
+		buf_printf(&msg, " (in kernel @%s)", v->k->name ? v->k->name : "");
+	}
+	if (v->when && *v->when)
+		diag_error(loc, "%s: %s", v->when, msg.s);
+	else
+		diag_error(loc, "%s", msg.s);
+	buf_free(&msg);
+	v->nerr++;
+}
+
+static const char *
+opname(const IrOp *op)
+{
+	return op->opc >= 0 && op->opc < IR_NOPCODES ? ir_opinfo[op->opc].name : "?";
+}
+
+/* ---- type predicates ---- */
+
+/* A scalar or vector of i1..f64, 2 or 4 lanes for vectors. */
+static int
+is_data(IrType t)
+{
+	return t.base >= IR_I1 && t.base <= IR_F64 && (t.lanes == 1 || t.lanes == 2 || t.lanes == 4) &&
+	       t.space == 0 && t.elem == 0;
+}
+
+static int
+is_scalar_data(IrType t)
+{
+	return is_data(t) && t.lanes == 1;
+}
+
+static int
+is_ptr(IrType t)
+{
+	return t.base == IR_PTR && t.lanes == 1 && (t.space == IR_GLOBAL || t.space == IR_SHARED) &&
+	       t.elem >= IR_I1 && t.elem <= IR_F64;
+}
+
+static int
+is_int_data(IrType t)
+{
+	return is_data(t) && ir_is_int(t);
+}
+
+static int
+is_float_data(IrType t)
+{
+	return is_data(t) && ir_is_float(t);
+}
+
+static int
+is_i1(IrType t)
+{
+	return ir_type_eq(t, ir_scalar(IR_I1));
+}
+
+static int
+is_32bit_int_scalar(IrType t)
+{
+	return ir_type_eq(t, ir_scalar(IR_I32)) || ir_type_eq(t, ir_scalar(IR_U32));
+}
+
+static int
+bits_of(IrType t)
+{
+	return ir_base_bits((IrBase)t.base);
+}
+
+/* ---- values ---- */
+
+static int
+valid_id(const Verifier *v, IrValue x)
+{
+	return x > 0 && x < v->k->nvalues;
+}
+
+static IrType
+vt(const Verifier *v, IrValue x)
+{
+	return ir_vtype(v->k, x);
+}
+
+/* Defines x here; reports a second definition or a missing type. */
+static void
+define(Verifier *v, IrValue x, SrcLoc loc, const char *what, int index, const char *owner)
+{
+	if (!valid_id(v, x)) {
+		verr(v, loc, "%s %d of %s is not a value (%%%d; the kernel has %d value slots)", what,
+		     index, owner, x, v->k->nvalues - 1);
+		return;
+	}
+	if (v->state[x] != V_UNSEEN) {
+		verr(v, loc, "%%%d is defined more than once (%s %d of %s)", x, what, index, owner);
+		return;
+	}
+	if (!is_data(vt(v, x)) && !is_ptr(vt(v, x)))
+		verr(v, loc, "%s %d of %s (%%%d) has type %s, which is not a value type", what, index,
+		     owner, x, tname(vt(v, x)));
+	v->state[x] = V_LIVE;
+	PUSH(v->scope, v->nscope, v->capscope, x);
+}
+
+/* Returns 1 when the operand names a defined value (its type can be trusted). */
+static int
+check_use(Verifier *v, const IrOp *op, int i)
+{
+	IrValue x = op->args[i];
+
+	if (!valid_id(v, x)) {
+		verr(v, op->loc, "operand %d of %s is not a value (%%%d)", i + 1, opname(op), x);
+		return 0;
+	}
+	if (!v->defined[x]) {
+		verr(v, op->loc, "operand %d of %s uses %%%d, which is never defined", i + 1, opname(op), x);
+		return 0;
+	}
+	if (v->state[x] == V_UNSEEN)
+		verr(v, op->loc, "operand %d of %s uses %%%d before its definition", i + 1, opname(op), x);
+	else if (v->state[x] == V_CLOSED)
+		verr(v, op->loc, "operand %d of %s uses %%%d, whose definition does not dominate it "
+		     "(it is defined inside a region that has ended)", i + 1, opname(op), x);
+	return 1;
+}
+
+static void
+mark_defined(Verifier *v, IrValue x)
+{
+	if (valid_id(v, x))
+		v->defined[x] = 1;
+}
+
+static void
+collect_defs(Verifier *v, const IrRegion *r, int depth)
+{
+	int i, j;
+
+	if (depth > 1000)
+		return;
+	for (i = 0; i < r->nargs; i++)
+		mark_defined(v, r->args[i]);
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		for (j = 0; j < op->nres; j++)
+			mark_defined(v, op->res[j]);
+		for (j = 0; j < op->nregions; j++)
+			collect_defs(v, &op->regions[j], depth + 1);
+	}
+}
+
+/* ---- per-op rules ---- */
+
+/* Operand i must have type want. */
+static void
+want_arg(Verifier *v, const IrOp *op, int i, IrType want)
+{
+	IrType t = vt(v, op->args[i]);
+
+	if (!ir_type_eq(t, want))
+		verr(v, op->loc, "operand %d of %s has type %s, expected %s", i + 1, opname(op), tname(t),
+		     tname(want));
+}
+
+static int
+want_nres(Verifier *v, const IrOp *op, int n)
+{
+	if (op->nres == n)
+		return 1;
+	verr(v, op->loc, "%s has %d result%s, expected %d", opname(op), op->nres, op->nres == 1 ? "" : "s", n);
+	return 0;
+}
+
+static IrType
+rt(const Verifier *v, const IrOp *op, int i)
+{
+	return vt(v, op->res[i]);
+}
+
+static void
+check_arith(Verifier *v, const IrOp *op)
+{
+	IrType t;
+	int i, ok;
+	const char *need;
+
+	if (!want_nres(v, op, 1))
+		return;
+	t = rt(v, op, 0);
+	switch (op->opc) {
+	case IR_REM: case IR_SHL: case IR_SHR:
+		ok = is_int_data(t) && t.base != IR_I1;
+		need = "an integer type other than i1";
+		break;
+	case IR_AND: case IR_OR: case IR_XOR: case IR_NOT:
+		ok = is_int_data(t);
+		need = "an integer type";
+		break;
+	case IR_EXP2: case IR_LOG2: case IR_RSQRT: case IR_SQRT: case IR_FMA:
+		ok = is_float_data(t);
+		need = "a float type";
+		break;
+	default:
+		ok = is_float_data(t) || (is_int_data(t) && t.base != IR_I1);
+		need = "an integer (not i1) or float type";
+		break;
+	}
+	if (!ok)
+		verr(v, op->loc, "%s needs %s, got %s", opname(op), need, tname(t));
+	for (i = 0; i < op->nargs; i++)
+		want_arg(v, op, i, t);
+}
+
+static void
+check_cmp(Verifier *v, const IrOp *op)
+{
+	IrType a = vt(v, op->args[0]), b = vt(v, op->args[1]);
+	int eq = op->opc == IR_CMP_EQ || op->opc == IR_CMP_NE;
+
+	if (!is_data(a) && !(eq && is_ptr(a)))
+		verr(v, op->loc, "%s cannot compare %s", opname(op), tname(a));
+	if (!ir_type_eq(a, b))
+		verr(v, op->loc, "operand 2 of %s has type %s, expected %s", opname(op), tname(b), tname(a));
+	if (want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_vector(IR_I1, a.lanes ? a.lanes : 1)))
+		verr(v, op->loc, "%s gives %s, expected %s", opname(op), tname(rt(v, op, 0)),
+		     tname(ir_vector(IR_I1, a.lanes ? a.lanes : 1)));
+}
+
+static void
+check_select(Verifier *v, const IrOp *op)
+{
+	IrType c = vt(v, op->args[0]), t;
+
+	if (!want_nres(v, op, 1))
+		return;
+	t = rt(v, op, 0);
+	if (!is_data(t) && !is_ptr(t))
+		verr(v, op->loc, "select cannot give %s", tname(t));
+	if (!is_i1(c) && !ir_type_eq(c, ir_vector(IR_I1, t.lanes)))
+		verr(v, op->loc, "operand 1 of select has type %s, expected i1%s", tname(c),
+		     t.lanes > 1 ? " or a vector of i1 with the result's lanes" : "");
+	want_arg(v, op, 1, t);
+	want_arg(v, op, 2, t);
+}
+
+static void
+check_cast(Verifier *v, const IrOp *op)
+{
+	IrType a = vt(v, op->args[0]), t;
+
+	if (!want_nres(v, op, 1))
+		return;
+	t = rt(v, op, 0);
+	if (op->opc == IR_CAST) {
+		if (!is_data(a) || !is_data(t))
+			verr(v, op->loc, "cast converts between integer and float types, not %s to %s",
+			     tname(a), tname(t));
+		else if (a.lanes != t.lanes)
+			verr(v, op->loc, "cast from %s to %s changes the number of lanes", tname(a), tname(t));
+		return;
+	}
+	if ((!is_data(a) && !is_ptr(a)) || (!is_data(t) && !is_ptr(t)) || a.base == IR_I1 || t.base == IR_I1)
+		verr(v, op->loc, "bitcast cannot convert %s to %s", tname(a), tname(t));
+	else if (ir_type_bytes(a) != ir_type_bytes(t))
+		verr(v, op->loc, "bitcast from %s (%d bytes) to %s (%d bytes) changes the size", tname(a),
+		     ir_type_bytes(a), tname(t), ir_type_bytes(t));
+	else if (is_ptr(a) && is_ptr(t) && a.space != t.space)
+		verr(v, op->loc, "bitcast from %s to %s changes the address space", tname(a), tname(t));
+}
+
+static void
+check_vec(Verifier *v, const IrOp *op)
+{
+	IrType t;
+	int i;
+
+	if (!want_nres(v, op, 1))
+		return;
+	t = rt(v, op, 0);
+	if (!is_data(t) || t.lanes < 2) {
+		verr(v, op->loc, "vec builds a vector, not %s", tname(t));
+		return;
+	}
+	if (op->nargs != t.lanes) {
+		verr(v, op->loc, "vec builds %s from %d scalars, got %d operand%s", tname(t), t.lanes,
+		     op->nargs, op->nargs == 1 ? "" : "s");
+		return;
+	}
+	for (i = 0; i < op->nargs; i++)
+		want_arg(v, op, i, ir_scalar((IrBase)t.base));
+}
+
+static void
+check_extract(Verifier *v, const IrOp *op)
+{
+	IrType a = vt(v, op->args[0]);
+
+	if (!is_data(a) || a.lanes < 2) {
+		verr(v, op->loc, "extract needs a vector operand, got %s", tname(a));
+		return;
+	}
+	if (op->imm < 0 || op->imm >= a.lanes)
+		verr(v, op->loc, "extract lane %" PRId64 " is out of range for %s (lanes 0 to %d)", op->imm,
+		     tname(a), a.lanes - 1);
+	if (want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_scalar((IrBase)a.base)))
+		verr(v, op->loc, "extract from %s gives %s, expected %s", tname(a), tname(rt(v, op, 0)),
+		     tname(ir_scalar((IrBase)a.base)));
+}
+
+/* Operand i is a pointer; returns 0 (after reporting) if not. */
+static int
+want_ptr(Verifier *v, const IrOp *op, int i)
+{
+	IrType t = vt(v, op->args[i]);
+
+	if (is_ptr(t))
+		return 1;
+	verr(v, op->loc, "operand %d of %s has type %s, expected a pointer", i + 1, opname(op), tname(t));
+	return 0;
+}
+
+static void
+check_memory(Verifier *v, const IrOp *op)
+{
+	IrType p, t;
+
+	switch (op->opc) {
+	case IR_ELEMPTR:
+		if (!want_ptr(v, op, 0) || !want_nres(v, op, 1))
+			return;
+		p = vt(v, op->args[0]);
+		t = vt(v, op->args[1]);
+		if (!ir_type_eq(t, ir_scalar(IR_I32)) && !ir_type_eq(t, ir_scalar(IR_I64)))
+			verr(v, op->loc, "operand 2 of elemptr has type %s, expected i32 or i64", tname(t));
+		if (!ir_type_eq(rt(v, op, 0), p))
+			verr(v, op->loc, "elemptr gives %s, expected %s (the pointer's type)",
+			     tname(rt(v, op, 0)), tname(p));
+		break;
+	case IR_SMEM:
+		if (!want_nres(v, op, 1))
+			return;
+		if (op->imm < 0 || op->imm >= v->k->nbufs) {
+			verr(v, op->loc, "smem names buffer %" PRId64 ", but the kernel has %d shared buffer%s",
+			     op->imm, v->k->nbufs, v->k->nbufs == 1 ? "" : "s");
+			return;
+		}
+		p = ir_ptr(IR_SHARED, v->k->bufs[op->imm].elem);
+		if (!ir_type_eq(rt(v, op, 0), p))
+			verr(v, op->loc, "smem[%" PRId64 "] gives %s, expected %s (buffer '%s')", op->imm,
+			     tname(rt(v, op, 0)), tname(p), v->k->bufs[op->imm].name);
+		break;
+	case IR_LOAD:
+		if (!want_ptr(v, op, 0) || !want_nres(v, op, 1))
+			return;
+		p = vt(v, op->args[0]);
+		t = rt(v, op, 0);
+		if (!is_data(t) || t.base != p.elem)
+			verr(v, op->loc, "load through %s gives %s, expected %s or a vector of it", tname(p),
+			     tname(t), ir_base_name((IrBase)p.elem));
+		if (op->imm != 0 && op->imm != 1)
+			verr(v, op->loc, "load[%" PRId64 "]: the attribute is 0 or 1 (read-only path)", op->imm);
+		else if (op->imm == 1 && p.space != IR_GLOBAL)
+			verr(v, op->loc, "load[1] (read-only path) needs a global pointer, got %s", tname(p));
+		break;
+	case IR_STORE:
+		if (!want_ptr(v, op, 0) || !want_nres(v, op, 0))
+			return;
+		p = vt(v, op->args[0]);
+		t = vt(v, op->args[1]);
+		if (!is_data(t) || t.base != p.elem)
+			verr(v, op->loc, "operand 2 of store has type %s, expected %s or a vector of it (stored through %s)",
+			     tname(t), ir_base_name((IrBase)p.elem), tname(p));
+		break;
+	}
+}
+
+static void
+check_atomic(Verifier *v, const IrOp *op)
+{
+	IrType p, e;
+	int ok, bits, i;
+	const char *need;
+
+	if (!want_ptr(v, op, 0))
+		return;
+	p = vt(v, op->args[0]);
+	e = ir_scalar((IrBase)p.elem);
+	for (i = 1; i < op->nargs; i++)
+		want_arg(v, op, i, e);
+	bits = bits_of(e);
+	switch (op->opc) {
+	case IR_ATOM_ADD:
+		ok = (ir_is_int(e) && bits >= 32) || ir_is_float(e);
+		need = "a 32- or 64-bit integer or a float";
+		break;
+	case IR_ATOM_XCHG:
+		ok = bits >= 32;
+		need = "a 32- or 64-bit type";
+		break;
+	default:
+		ok = ir_is_int(e) && bits >= 32;
+		need = "a 32- or 64-bit integer";
+		break;
+	}
+	if (!ok)
+		verr(v, op->loc, "%s on %s: the element must be %s", opname(op), tname(e), need);
+	if (op->nres > 1)
+		verr(v, op->loc, "%s has %d results, expected at most 1 (the old value)", opname(op), op->nres);
+	else if (op->nres == 1 && !ir_type_eq(rt(v, op, 0), e))
+		verr(v, op->loc, "%s gives %s, expected %s (the old value)", opname(op), tname(rt(v, op, 0)),
+		     tname(e));
+}
+
+static void
+check_warp(Verifier *v, const IrOp *op)
+{
+	IrType a = vt(v, op->args[0]);
+
+	if (!want_nres(v, op, 1))
+		return;
+	switch (op->opc) {
+	case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:
+		if (!is_scalar_data(a) || bits_of(a) != 32)
+			verr(v, op->loc, "%s moves 32-bit values (i32, u32, f32), got %s", opname(op), tname(a));
+		if (!is_32bit_int_scalar(vt(v, op->args[1])))
+			verr(v, op->loc, "operand 2 of %s has type %s, expected i32", opname(op),
+			     tname(vt(v, op->args[1])));
+		if (!ir_type_eq(rt(v, op, 0), a))
+			verr(v, op->loc, "%s gives %s, expected %s", opname(op), tname(rt(v, op, 0)), tname(a));
+		break;
+	case IR_VOTE_ANY: case IR_VOTE_ALL:
+		want_arg(v, op, 0, ir_scalar(IR_I1));
+		if (!is_i1(rt(v, op, 0)))
+			verr(v, op->loc, "%s gives %s, expected i1", opname(op), tname(rt(v, op, 0)));
+		break;
+	case IR_BALLOT:
+		want_arg(v, op, 0, ir_scalar(IR_I1));
+		if (!is_32bit_int_scalar(rt(v, op, 0)))
+			verr(v, op->loc, "ballot gives %s, expected u32", tname(rt(v, op, 0)));
+		break;
+	}
+}
+
+static void
+check_const(Verifier *v, const IrOp *op)
+{
+	IrType t;
+	int bits;
+
+	if (!want_nres(v, op, 1))
+		return;
+	t = rt(v, op, 0);
+	if (!is_data(t)) {
+		verr(v, op->loc, "const cannot have type %s", tname(t));
+		return;
+	}
+	bits = bits_of(t);
+	if (ir_is_int(t) && bits < 64) {
+		/* either reading of the bits is fine: -1 and 255 are both an i8 */
+		int64_t lo = -(INT64_C(1) << (bits - 1)), hi = (INT64_C(1) << bits) - 1;
+
+		if (bits == 1)
+			lo = -1;
+		if (op->imm < lo || op->imm > hi)
+			verr(v, op->loc, "const %" PRId64 " does not fit in %s", op->imm, tname(t));
+	}
+}
+
+static void verify_region(Verifier *v, const IrRegion *r, RegionKind kind, const IrOp *parent, int index);
+
+/* The terminator of region i of op, if it is the expected one. */
+static const IrOp *
+terminator(const IrOp *op, int i, int opc)
+{
+	const IrRegion *r = &op->regions[i];
+
+	if (r->nops == 0 || r->ops[r->nops - 1].opc != opc)
+		return NULL;
+	return &r->ops[r->nops - 1];
+}
+
+/* The values a terminator passes (from operand `first` on) match `types`. */
+static void
+check_passed(Verifier *v, const IrOp *term, int first, int n, const IrType *types, const IrOp *parent,
+	     int region, const char *what)
+{
+	int i, have = term->nargs - first;
+
+	if (have != n) {
+		verr(v, term->loc, "%s in region %d of %s passes %d value%s, expected %d (%s)", opname(term),
+		     region + 1, opname(parent), have < 0 ? 0 : have, have == 1 ? "" : "s", n, what);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		IrValue x = term->args[first + i];
+		IrType t = vt(v, x);
+
+		if (valid_id(v, x) && v->defined[x] && !ir_type_eq(t, types[i]))
+			verr(v, term->loc, "operand %d of %s has type %s, expected %s (%s)", first + i + 1,
+			     opname(term), tname(t), tname(types[i]), what);
+	}
+}
+
+static void
+want_region_args(Verifier *v, const IrOp *op, int region, int n, const IrType *types, const char *what)
+{
+	const IrRegion *r = &op->regions[region];
+	int i;
+
+	if (r->nargs != n) {
+		verr(v, op->loc, "region %d of %s has %d argument%s, expected %d (%s)", region + 1, opname(op),
+		     r->nargs, r->nargs == 1 ? "" : "s", n, what);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (valid_id(v, r->args[i]) && !ir_type_eq(vt(v, r->args[i]), types[i]))
+			verr(v, op->loc, "argument %d of region %d of %s has type %s, expected %s (%s)", i + 1,
+			     region + 1, opname(op), tname(vt(v, r->args[i])), tname(types[i]), what);
+}
+
+static void
+want_results(Verifier *v, const IrOp *op, int n, const IrType *types, const char *what)
+{
+	int i;
+
+	if (op->nres != n) {
+		verr(v, op->loc, "%s has %d result%s, expected %d (%s)", opname(op), op->nres,
+		     op->nres == 1 ? "" : "s", n, what);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (!ir_type_eq(rt(v, op, i), types[i]))
+			verr(v, op->loc, "result %d of %s has type %s, expected %s (%s)", i + 1, opname(op),
+			     tname(rt(v, op, i)), tname(types[i]), what);
+}
+
+static IrType *
+arg_types(const Verifier *v, const IrValue *vals, int n)
+{
+	IrType *t = xcalloc((size_t)(n ? n : 1), sizeof *t);
+	int i;
+
+	for (i = 0; i < n; i++)
+		t[i] = vt(v, vals[i]);
+	return t;
+}
+
+static void
+check_if(Verifier *v, const IrOp *op)
+{
+	IrType *res = arg_types(v, op->res, op->nres);
+	int i;
+
+	want_arg(v, op, 0, ir_scalar(IR_I1));
+	for (i = 0; i < 2; i++) {
+		const IrOp *y;
+
+		if (op->regions[i].nargs)
+			verr(v, op->loc, "region %d of if has %d arguments, expected none", i + 1,
+			     op->regions[i].nargs);
+		verify_region(v, &op->regions[i], RK_IF, op, i);
+		if ((y = terminator(op, i, IR_YIELD)))
+			check_passed(v, y, 0, op->nres, res, op, i, "the results of if");
+	}
+	free(res);
+}
+
+static void
+check_for(Verifier *v, const IrOp *op)
+{
+	int n = op->nargs - 3, i;
+	IrType iv, *carried, *rargs;
+	const IrOp *y;
+
+	if (op->nargs < 3) {
+		verr(v, op->loc, "for expects lo, hi, step and the initial loop-carried values: at least 3 operands, got %d",
+		     op->nargs);
+		verify_region(v, &op->regions[0], RK_OTHER, op, 0);
+		return;
+	}
+	iv = vt(v, op->args[0]);
+	if (!is_scalar_data(iv) || !ir_is_int(iv) || iv.base == IR_I1)
+		verr(v, op->loc, "operand 1 of for (lo) has type %s, expected an integer scalar", tname(iv));
+	want_arg(v, op, 1, iv);
+	want_arg(v, op, 2, iv);
+	if (op->imm < -1)
+		verr(v, op->loc, "for[%" PRId64 "]: the unroll hint is -1 (full), 0 (none), 1 (no unroll) or N",
+		     op->imm);
+	carried = arg_types(v, op->args + 3, n);
+	rargs = xcalloc((size_t)n + 1, sizeof *rargs);
+	rargs[0] = iv;
+	for (i = 0; i < n; i++)
+		rargs[i + 1] = carried[i];
+	want_results(v, op, n, carried, "the loop-carried values");
+	want_region_args(v, op, 0, n + 1, rargs, "the induction variable and the loop-carried values");
+	verify_region(v, &op->regions[0], RK_FOR, op, 0);
+	if ((y = terminator(op, 0, IR_YIELD)))
+		check_passed(v, y, 0, n, carried, op, 0, "the loop-carried values");
+	free(carried);
+	free(rargs);
+}
+
+static void
+check_while(Verifier *v, const IrOp *op)
+{
+	IrType *carried = arg_types(v, op->args, op->nargs), *passed = NULL;
+	const IrOp *c, *y;
+	int m = 0;
+
+	want_region_args(v, op, 0, op->nargs, carried, "the loop-carried values");
+	verify_region(v, &op->regions[0], RK_WHILE_BEFORE, op, 0);
+	if ((c = terminator(op, 0, IR_CONDITION))) {
+		if (c->nargs < 1) {
+			verr(v, c->loc, "condition needs an i1 operand first");
+		} else {
+			if (valid_id(v, c->args[0]) && v->defined[c->args[0]] && !is_i1(vt(v, c->args[0])))
+				verr(v, c->loc, "operand 1 of condition has type %s, expected i1",
+				     tname(vt(v, c->args[0])));
+			m = c->nargs - 1;
+			passed = arg_types(v, c->args + 1, m);
+			want_region_args(v, op, 1, m, passed, "the values condition passes");
+			want_results(v, op, m, passed, "the values condition passes");
+		}
+	}
+	verify_region(v, &op->regions[1], RK_WHILE_AFTER, op, 1);
+	if ((y = terminator(op, 1, IR_YIELD)))
+		check_passed(v, y, 0, op->nargs, carried, op, 1, "the loop-carried values");
+	free(carried);
+	free(passed);
+}
+
+/* Terminators belong at the end of the region kind that expects them. */
+static void
+check_terminator_place(Verifier *v, const IrOp *op, RegionKind kind)
+{
+	int ok;
+
+	if (kind == RK_OTHER)
+		return;  /* the region's owner is broken already */
+	switch (op->opc) {
+	case IR_YIELD:
+		ok = kind == RK_IF || kind == RK_FOR || kind == RK_WHILE_AFTER;
+		break;
+	case IR_CONDITION:
+		ok = kind == RK_WHILE_BEFORE;
+		break;
+	default:
+		ok = kind == RK_BODY;
+		break;
+	}
+	if (!ok) {
+		static const char *const where[] = {
+			"the kernel body", "an if region", "a for region", "the before region of while",
+			"the after region of while", "this region",
+		};
+		static const char *const allowed[] = {
+			"in if, for and while-after regions", "in while-before regions", "in the kernel body",
+		};
+
+		verr(v, op->loc, "%s cannot end %s (%s is only allowed %s)", opname(op), where[kind],
+		     opname(op), allowed[op->opc == IR_YIELD ? 0 : op->opc == IR_CONDITION ? 1 : 2]);
+	}
+}
+
+static void
+verify_op(Verifier *v, const IrOp *op, RegionKind kind)
+{
+	const IrOpInfo *info;
+	int i, ok = 1;
+
+	if (op->opc < 0 || op->opc >= IR_NOPCODES) {
+		verr(v, op->loc, "unknown opcode %d", op->opc);
+		return;
+	}
+	info = &ir_opinfo[op->opc];
+	if (op->nargs < 0 || (op->nargs > 0 && !op->args) || op->nres < 0 || (op->nres > 0 && !op->res) ||
+	    op->nregions < 0 || (op->nregions > 0 && !op->regions)) {
+		verr(v, op->loc, "%s has corrupt operand, result or region arrays", info->name);
+		return;
+	}
+	for (i = 0; i < op->nargs; i++)
+		ok &= check_use(v, op, i);
+	if (info->nargs >= 0 && op->nargs != info->nargs) {
+		verr(v, op->loc, "%s expects %d operand%s, got %d", info->name, info->nargs,
+		     info->nargs == 1 ? "" : "s", op->nargs);
+		ok = 0;
+	}
+	if (op->nregions != info->nregions) {
+		verr(v, op->loc, "%s has %d region%s, expected %d", info->name, op->nregions,
+		     op->nregions == 1 ? "" : "s", info->nregions);
+		ok = 0;
+	}
+	if (ok) {
+		switch (op->opc) {
+		case IR_CONST:
+			check_const(v, op);
+			break;
+		case IR_TID_X: case IR_TID_Y: case IR_TID_Z: case IR_NTID_X: case IR_NTID_Y:
+		case IR_NTID_Z: case IR_CTAID_X: case IR_CTAID_Y: case IR_CTAID_Z: case IR_NCTAID_X:
+		case IR_NCTAID_Y: case IR_NCTAID_Z: case IR_LANEID: case IR_WARPID:
+			if (want_nres(v, op, 1) && !is_32bit_int_scalar(rt(v, op, 0)))
+				verr(v, op->loc, "%s gives %s, expected i32 or u32", info->name,
+				     tname(rt(v, op, 0)));
+			break;
+		case IR_CMP_EQ: case IR_CMP_NE: case IR_CMP_LT: case IR_CMP_LE: case IR_CMP_GT:
+		case IR_CMP_GE:
+			check_cmp(v, op);
+			break;
+		case IR_SELECT:
+			check_select(v, op);
+			break;
+		case IR_CAST: case IR_BITCAST:
+			check_cast(v, op);
+			break;
+		case IR_VEC:
+			check_vec(v, op);
+			break;
+		case IR_EXTRACT:
+			check_extract(v, op);
+			break;
+		case IR_ELEMPTR: case IR_SMEM: case IR_LOAD: case IR_STORE:
+			check_memory(v, op);
+			break;
+		case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND: case IR_ATOM_OR:
+		case IR_ATOM_XCHG: case IR_ATOM_CAS:
+			check_atomic(v, op);
+			break;
+		case IR_BARRIER:
+			want_nres(v, op, 0);
+			break;
+		case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:
+		case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT:
+			check_warp(v, op);
+			break;
+		case IR_IF:
+			check_if(v, op);
+			break;
+		case IR_FOR:
+			check_for(v, op);
+			break;
+		case IR_WHILE:
+			check_while(v, op);
+			break;
+		case IR_YIELD: case IR_CONDITION: case IR_RET:
+			want_nres(v, op, 0);
+			check_terminator_place(v, op, kind);
+			break;
+		default:
+			if (info->flags & OPF_ARITH)
+				check_arith(v, op);
+			break;
+		}
+	}
+	/* regions the per-op rule did not walk still need their uses checked */
+	if (!ok)
+		for (i = 0; i < op->nregions; i++)
+			verify_region(v, &op->regions[i], RK_OTHER, op, i);
+	for (i = 0; i < op->nres; i++)
+		define(v, op->res[i], op->loc, "result", i + 1, info->name);
+}
+
+static const char *
+expected_terminator(RegionKind kind)
+{
+	switch (kind) {
+	case RK_BODY: return "ret";
+	case RK_WHILE_BEFORE: return "condition";
+	case RK_OTHER: return NULL;
+	default: return "yield";
+	}
+}
+
+static void
+verify_region(Verifier *v, const IrRegion *r, RegionKind kind, const IrOp *parent, int index)
+{
+	int mark = v->nscope, i;
+	const char *term = expected_terminator(kind);
+	SrcLoc where = parent ? parent->loc : (SrcLoc){v->k->file, 0, 0};
+
+	if (++v->depth > 1000) {
+		verr(v, where, "regions are nested too deeply");
+		v->depth--;
+		return;
+	}
+	if (r->nargs < 0 || (r->nargs > 0 && !r->args) || r->nops < 0 || (r->nops > 0 && !r->ops)) {
+		verr(v, where, "region %d of %s has corrupt argument or op arrays", index + 1,
+		     parent ? opname(parent) : "the kernel");
+		v->depth--;
+		return;
+	}
+	for (i = 0; i < r->nargs; i++)
+		define(v, r->args[i], where, "argument", i + 1, parent ? opname(parent) : "the kernel body");
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		if (i < r->nops - 1 && op->opc >= 0 && op->opc < IR_NOPCODES &&
+		    (ir_opinfo[op->opc].flags & OPF_TERM))
+			verr(v, op->loc, "%s must be the last op of its region (%d op%s follow)", opname(op),
+			     r->nops - 1 - i, r->nops - 1 - i == 1 ? "" : "s");
+		verify_op(v, op, kind);
+	}
+	/* A wrong terminator was reported by the op itself; here only a missing one. */
+	if (term) {
+		const IrOp *last = r->nops ? &r->ops[r->nops - 1] : NULL;
+
+		if (!last || last->opc < 0 || last->opc >= IR_NOPCODES || !(ir_opinfo[last->opc].flags & OPF_TERM)) {
+			if (kind == RK_BODY)
+				verr(v, last ? last->loc : where, "the kernel body does not end in ret");
+			else
+				verr(v, where, "region %d of %s does not end in %s", index + 1, opname(parent), term);
+		}
+	}
+	while (v->nscope > mark)
+		v->state[v->scope[--v->nscope]] = V_CLOSED;
+	v->depth--;
+}
+
+/* ---- the kernel header ---- */
+
+static int
+is_pow2(int64_t x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+static void
+verify_params(Verifier *v)
+{
+	const IrKernel *k = v->k;
+	int i, j;
+
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+		const char *name = p->name ? p->name : "";
+
+		if (!*name)
+			verr(v, p->loc, "parameter %d has no name", i + 1);
+		for (j = 0; j < i; j++)
+			if (k->params[j].name && strcmp(k->params[j].name, name) == 0)
+				verr(v, p->loc, "parameter '%s' is declared twice", name);
+		switch (p->kind) {
+		case PARAM_TENSOR:
+			if (!is_ptr(p->type) || p->type.space != IR_GLOBAL)
+				verr(v, p->loc, "tensor parameter '%s' has type %s, expected a global pointer",
+				     name, tname(p->type));
+			if (p->access < ACC_IN || p->access > ACC_INOUT)
+				verr(v, p->loc, "tensor parameter '%s' has access %d (in, out or inout)", name,
+				     p->access);
+			if (p->rank < 0 || p->rank > IR_MAX_RANK) {
+				verr(v, p->loc, "tensor parameter '%s' has rank %d (0 to %d)", name, p->rank,
+				     IR_MAX_RANK);
+				break;
+			}
+			for (j = 0; j < p->rank; j++) {
+				const IrDim *d = &p->dims[j];
+
+				if (d->sym >= 0 && (d->sym >= k->nparams || k->params[d->sym].kind != PARAM_SYM))
+					verr(v, p->loc, "dimension %d of '%s' names parameter %d, which is not a sym",
+					     j + 1, name, d->sym + 1);
+				else if (d->sym < 0 && d->size < 1)
+					verr(v, p->loc, "dimension %d of '%s' is %" PRId64 ", expected at least 1",
+					     j + 1, name, d->size);
+			}
+			break;
+		case PARAM_SYM:
+			if (!ir_type_eq(p->type, ir_scalar(IR_I32)))
+				verr(v, p->loc, "sym parameter '%s' has type %s, expected i32", name, tname(p->type));
+			break;
+		case PARAM_SCALAR:
+			if (!is_scalar_data(p->type))
+				verr(v, p->loc, "scalar parameter '%s' has type %s, expected an integer or float scalar",
+				     name, tname(p->type));
+			break;
+		default:
+			verr(v, p->loc, "parameter '%s' has unknown kind %d", name, p->kind);
+			break;
+		}
+	}
+	if (k->body.nargs != k->nparams) {
+		verr(v, (SrcLoc){k->file, 0, 0}, "the kernel body has %d argument%s but the kernel has %d parameter%s",
+		     k->body.nargs, k->body.nargs == 1 ? "" : "s", k->nparams, k->nparams == 1 ? "" : "s");
+		return;
+	}
+	for (i = 0; i < k->nparams; i++) {
+		IrValue x = k->body.args[i];
+
+		if (valid_id(v, x) && !ir_type_eq(vt(v, x), k->params[i].type))
+			verr(v, k->params[i].loc, "body argument %d (%%%d) has type %s, but parameter '%s' is %s",
+			     i + 1, x, tname(vt(v, x)), k->params[i].name ? k->params[i].name : "",
+			     tname(k->params[i].type));
+	}
+}
+
+static void
+verify_buffers(Verifier *v)
+{
+	const IrKernel *k = v->k;
+	int i, j;
+
+	for (i = 0; i < k->nbufs; i++) {
+		const IrBuffer *b = &k->bufs[i];
+		const char *name = b->name ? b->name : "";
+		int64_t count = 1, align;
+		int overflow = 0;
+
+		if (!*name)
+			verr(v, b->loc, "shared buffer %d has no name", i);
+		for (j = 0; j < i; j++)
+			if (k->bufs[j].name && strcmp(k->bufs[j].name, name) == 0)
+				verr(v, b->loc, "shared buffer '%s' is declared twice", name);
+		if (b->elem < IR_I1 || b->elem > IR_F64) {
+			verr(v, b->loc, "shared buffer '%s' has element type %d, expected a scalar type", name,
+			     (int)b->elem);
+			continue;
+		}
+		if (b->rank < 1 || b->rank > IR_MAX_RANK) {
+			verr(v, b->loc, "shared buffer '%s' has rank %d (1 to %d)", name, b->rank, IR_MAX_RANK);
+			continue;
+		}
+		for (j = 0; j < b->rank; j++) {
+			if (b->dims[j] < 1) {
+				verr(v, b->loc, "dimension %d of shared buffer '%s' is %" PRId64 ", expected at least 1",
+				     j + 1, name, b->dims[j]);
+				overflow = 1;
+			} else if (count > INT64_MAX / b->dims[j]) {
+				overflow = 1;
+			} else {
+				count *= b->dims[j];
+			}
+		}
+		if (!overflow && count != b->count)
+			verr(v, b->loc, "shared buffer '%s' has count %" PRId64 ", but its dimensions make %" PRId64,
+			     name, b->count, count);
+		if (b->align != 0 && !is_pow2(b->align))
+			verr(v, b->loc, "shared buffer '%s' has alignment %d, expected a power of two", name, b->align);
+		align = b->align > 0 ? b->align : ir_type_bytes(ir_scalar(b->elem));
+		if (b->offset < -1 || (b->offset >= 0 && is_pow2(align) && b->offset % align != 0))
+			verr(v, b->loc, "shared buffer '%s' has offset %" PRId64 ", expected -1 (not laid out) or a multiple of %" PRId64,
+			     name, b->offset, align);
+	}
+}
+
+static void
+verify_header(Verifier *v)
+{
+	const IrKernel *k = v->k;
+	SrcLoc kloc = {k->file, 0, 0};
+	int64_t n = 1;
+	int i;
+
+	if (!k->name || !*k->name)
+		verr(v, kloc, "the kernel has no name");
+	if (k->targets & ~((1u << TARGET_COUNT) - 1))
+		verr(v, kloc, "the kernel's target mask 0x%x names unknown targets", k->targets);
+	for (i = 0; i < 3; i++) {
+		if (k->threads[i] < 1)
+			verr(v, kloc, "threads %d %d %d: each dimension must be at least 1", k->threads[0],
+			     k->threads[1], k->threads[2]);
+		else
+			n *= k->threads[i];
+		if (!k->grid[i] || !*k->grid[i])
+			verr(v, kloc, "grid dimension %d is empty", i + 1);
+	}
+	if (n > 1024)
+		verr(v, kloc, "threads %d %d %d make %" PRId64 " threads per block; the limit is 1024",
+		     k->threads[0], k->threads[1], k->threads[2], n);
+	if (k->smem_bytes < 0)
+		verr(v, kloc, "smem_bytes is %" PRId64 ", expected 0 or more", k->smem_bytes);
+	verify_params(v);
+	verify_buffers(v);
+}
+
+int
+ir_verify(const IrKernel *k, const char *when)
+{
+	Verifier v;
+
+	memset(&v, 0, sizeof v);
+	v.k = k;
+	v.when = when;
+	if (k->nvalues < 1 || !k->vtypes) {
+		verr(&v, (SrcLoc){k->file, 0, 0}, "the kernel's value table is corrupt");
+		return v.nerr;
+	}
+	v.state = xcalloc((size_t)k->nvalues, 1);
+	v.defined = xcalloc((size_t)k->nvalues, 1);
+	verify_header(&v);
+	collect_defs(&v, &k->body, 0);
+	verify_region(&v, &k->body, RK_BODY, NULL, 0);
+	free(v.state);
+	free(v.defined);
+	free(v.scope);
+	return v.nerr;
+}
