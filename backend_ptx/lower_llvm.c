@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -392,6 +393,7 @@ make_target(int target, int opt_level, Buf *err)
 {
 	static int initialized;
 	static const char *const cpus[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
+	static const char *const llvm_argv[] = {"cakec", "-nvptx-short-ptr"};
 	LLVMTargetRef t;
 	char *msg = NULL;
 
@@ -400,6 +402,9 @@ make_target(int target, int opt_level, Buf *err)
 		LLVMInitializeNVPTXTarget();
 		LLVMInitializeNVPTXTargetMC();
 		LLVMInitializeNVPTXAsmPrinter();
+		/* 32-bit shared-memory addresses, as nvcc uses: shared offsets fit in 32 bits,
+		 * and 64-bit address arithmetic would cost registers and instructions. */
+		LLVMParseCommandLineOptions(2, llvm_argv, NULL);
 		/* LLVM's own fatal errors (e.g. a selection failure) are ours to report. */
 		LLVMInstallFatalErrorHandler(llvm_fatal);
 		initialized = 1;
