@@ -84,6 +84,15 @@ new_block(Lower *L, const char *name)
 	return LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
 }
 
+/* Continues in bb, moved to the end of the function so that blocks appear in program order
+ * (they are created before the code that branches to them is finished). */
+static void
+enter(Lower *L, LLVMBasicBlockRef bb)
+{
+	LLVMMoveBasicBlockAfter(bb, LLVMGetLastBasicBlock(L->fn));
+	LLVMPositionBuilderAtEnd(L->b, bb);
+}
+
 /* The values a region's terminator passes on (none when the region has no terminator). */
 static int
 term_args(const IrOp *term, int skip, const IrValue **args)
@@ -123,7 +132,7 @@ lower_if(Lower *L, const IrOp *op)
 	for (i = 0; i < 2; i++) {
 		const IrOp *term;
 
-		LLVMPositionBuilderAtEnd(L->b, i == 0 ? then_bb : else_bb);
+		enter(L, i == 0 ? then_bb : else_bb);
 		term = i < op->nregions ? lower_region(L, &op->regions[i]) : NULL;
 		ny[i] = term_args(term, 0, &ys[i]);
 		if (ny[i] != op->nres)
@@ -131,7 +140,7 @@ lower_if(Lower *L, const IrOp *op)
 		ends[i] = LLVMGetInsertBlock(L->b);
 		LLVMBuildBr(L->b, join);
 	}
-	LLVMPositionBuilderAtEnd(L->b, join);
+	enter(L, join);
 	for (j = 0; j < op->nres; j++) {
 		char nm[32];
 		LLVMValueRef phi, in[2];
@@ -193,7 +202,7 @@ lower_for(Lower *L, const IrOp *op)
 	}
 	phis = xcalloc((size_t)body->nargs, sizeof *phis);
 	LLVMBuildBr(L->b, head);
-	LLVMPositionBuilderAtEnd(L->b, head);
+	enter(L, head);
 	for (i = 0; i < body->nargs; i++) {
 		char nm[32];
 		LLVMValueRef init = value_of(L, op, op->args[i == 0 ? 0 : i + 2]);
@@ -206,7 +215,7 @@ lower_for(Lower *L, const IrOp *op)
 	cmp = LLVMBuildICmp(L->b, LLVMIntSLT, phis[0], value_of(L, op, op->args[1]), "");
 	LLVMBuildCondBr(L->b, cmp, loop, done);
 
-	LLVMPositionBuilderAtEnd(L->b, loop);
+	enter(L, loop);
 	term = lower_region(L, body);
 	ny = term_args(term, 0, &ys);
 	if (ny != ncarry)
@@ -222,7 +231,7 @@ lower_for(Lower *L, const IrOp *op)
 	br = LLVMBuildBr(L->b, head);
 	set_unroll_hint(L, br, op->imm);
 
-	LLVMPositionBuilderAtEnd(L->b, done);
+	enter(L, done);
 	for (i = 0; i < ncarry; i++)
 		L->vals[op->res[i]] = phis[i + 1];
 	free(phis);
@@ -249,7 +258,7 @@ lower_while(Lower *L, const IrOp *op)
 	}
 	phis = xcalloc((size_t)before->nargs + 1, sizeof *phis);
 	LLVMBuildBr(L->b, head);
-	LLVMPositionBuilderAtEnd(L->b, head);
+	enter(L, head);
 	for (i = 0; i < before->nargs; i++) {
 		char nm[32];
 		LLVMValueRef init = value_of(L, op, op->args[i]);
@@ -271,7 +280,7 @@ lower_while(Lower *L, const IrOp *op)
 			 npass, after->nargs, op->nres);
 	LLVMBuildCondBr(L->b, value_of(L, op, term->args[0]), loop, done);
 
-	LLVMPositionBuilderAtEnd(L->b, loop);
+	enter(L, loop);
 	for (i = 0; i < after->nargs && i < npass; i++)
 		L->vals[after->args[i]] = value_of(L, op, pass[i]);
 	term = lower_region(L, after);
@@ -286,7 +295,7 @@ lower_while(Lower *L, const IrOp *op)
 	}
 	LLVMBuildBr(L->b, head);
 
-	LLVMPositionBuilderAtEnd(L->b, done);
+	enter(L, done);
 	for (i = 0; i < op->nres && i < npass; i++)
 		L->vals[op->res[i]] = value_of(L, op, pass[i]);
 	free(phis);
