@@ -128,9 +128,11 @@ mark_region(Dce *d, const IrRegion *r, const uint8_t *yield_live)
 	for (i = r->nops - 1; i >= 0; i--) {
 		const IrOp *op = &r->ops[i];
 
-		if (op->opc == IR_YIELD) {
+		if (ir_opinfo[op->opc].flags & OPF_TERM) {
+			/* A condition's operands are all needed: its i1 decides, the rest are the
+			 * while's results and after-region arguments, never trimmed. */
 			for (j = 0; j < op->nargs; j++)
-				if (!yield_live || yield_live[j])
+				if (op->opc != IR_YIELD || !yield_live || yield_live[j])
 					mark(d, op->args[j]);
 			continue;
 		}

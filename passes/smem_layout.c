@@ -53,7 +53,7 @@ static void
 report_overflow(const IrKernel *k, int culprit, int64_t end)
 {
 	Buf table = {0};
-	SrcLoc nowhere = {k->file, 0, 0};
+	SrcLoc file_only = {k->bufs[culprit].loc.file, 0, 0};
 	int i;
 
 	if (end < 0)
@@ -72,7 +72,7 @@ report_overflow(const IrKernel *k, int culprit, int64_t end)
 		buf_printf(&table, "%s%s at offset %lld, %lld bytes", i ? "; " : "",
 			   k->bufs[i].name, (long long)k->bufs[i].offset, (long long)bytes);
 	}
-	diag_note(nowhere, "shared memory layout: %s", table.s ? table.s : "");
+	diag_note(file_only, "shared memory layout: %s", table.s ? table.s : "");
 	buf_free(&table);
 }
 
