@@ -6,10 +6,10 @@
  *     whose value is what the GPU computes: integers wrap to the type's width and keep its
  *     signedness; f32/f64 add/sub/mul/div/fma/sqrt/min/max/neg/abs round as IEEE in the
  *     type's precision; f16/bf16 the same except fma. Left alone on purpose: integer
- *     division or remainder by zero and the overflowing MIN / -1, shifts by the width or
- *     more, abs of the most negative integer, exp2/log2/rsqrt (approximate on the GPU),
+ *     division or remainder by zero and the overflowing MIN / -1 (poison in LLVM), shifts
+ *     by the width or more (poison too), exp2/log2/rsqrt (approximate on the GPU),
  *     anything producing or consuming a NaN (the GPU's NaN payloads are its own), float
- *     min/max of +0 and -0, casts from or to i1 and pointers;
+ *     min/max of +0 and -0 (either is allowed), casts from or to pointers, vectors;
  *   - integer constants are stored normalized (sign-extended for i8..i64, zero-extended
  *     for u32, u64 and i1) and float constants hold a value exactly representable in their
  *     type, so that cse can compare them bit for bit;
@@ -332,8 +332,7 @@ fold_int_arith(Canon *c, IrOp *op, IrType t)
 	case IR_NEG: r = 0 - a; break;
 	case IR_NOT: r = ~a; break;
 	case IR_ABS:
-		if (sgn && a == int_min_of(t))
-			return 0;
+		/* abs(MIN) wraps to MIN, as the backend defines it (llvm.abs, not poison). */
 		r = sgn && as_signed(a) < 0 ? 0 - a : a;
 		break;
 	default:
@@ -428,10 +427,18 @@ fold_cast(Canon *c, IrOp *op, IrType from, IrType to)
 	uint64_t a = (uint64_t)c->cint[op->args[0]];
 	double x = c->cflt[op->args[0]];
 
-	if (from.base == IR_I1 || to.base == IR_I1)
-		return 0;  /* i1 <-> integer could mean zext or sext: leave it to the backend */
 	if (!ir_is_int(to) && !ir_is_float(to))
 		return 0;
+	/* A conversion to i1 is a truth test, as in C; i1 itself is unsigned, so it widens
+	 * to 0 or 1 on the paths below. */
+	if (to.base == IR_I1 && ir_is_int(from)) {
+		make_int(c, op, a != 0);
+		return 1;
+	}
+	if (to.base == IR_I1 && !isnan(x)) {
+		make_int(c, op, x != 0);
+		return 1;
+	}
 	if (ir_is_int(from) && ir_is_int(to)) {
 		make_int(c, op, a);
 		return 1;

@@ -14,9 +14,9 @@ typedef struct PassOptions {
 	Buf *print_out;         /* where --print-after output goes */
 } PassOptions;
 
-/* Runs the pipeline on k. Returns 0, or the number of verifier errors (the pipeline stops
- * at the first pass that breaks the IR). An unknown pass name in `only` is reported through
- * diag with a non-zero return. */
+/* Runs the pipeline on k. Returns 0, or the number of errors: the verifier's, or user errors
+ * a pass reports (smem-layout's budget); the pipeline stops at the first pass with any. An
+ * unknown pass name in `only` is reported through diag with a non-zero return. */
 int pass_pipeline(IrKernel *k, const PassOptions *o);
 /* The names of all passes, NULL-terminated, for --help and --print-after checks. */
 extern const char *const pass_names[];

@@ -48,18 +48,21 @@ find_pass(const char *name, size_t n)
 }
 
 /* Runs one pass, then the verifier and the --print-after output it asks for. Returns the
- * verifier's error count. */
+ * number of errors: the verifier's, or the user errors the pass found (smem-layout's
+ * budget check), after which going on makes no sense either. */
 static int
 run_pass(IrKernel *k, const PassOptions *o, const Pass *p)
 {
 	char when[64];
-	int nerr = 0;
+	int before = diag_errors(), nerr = 0;
 
 	p->run(k);
 	if (o->verify) {
 		snprintf(when, sizeof when, "after pass %s", p->name);
 		nerr = ir_verify(k, when);
 	}
+	if (diag_errors() - before > nerr)
+		nerr = diag_errors() - before;
 	if (o->print_out && (o->print_after_all || (o->print_after && strcmp(o->print_after, p->name) == 0))) {
 		buf_printf(o->print_out, "// -----// IR after %s //-----\n", p->name);
 		ir_print_kernel(o->print_out, k);
