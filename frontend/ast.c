@@ -1,2 +1,625 @@
-/* frontend/ast.c: being written */
-typedef int cake_unused_ast;
+/* ast.c: the AST builders the grammar calls (one per action) and the --emit=ast printer.
+ * Nodes live in the program arena; the builders also track nesting depth so that deeply
+ * nested input is an error here rather than a stack overflow in a later recursive walk. */
+#include "ast.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+Node *
+ast_node(Parser *p, NodeKind kind, SrcLoc loc)
+{
+	Node *n = arena_alloc(p->arena, sizeof *n);
+
+	n->kind = kind;
+	n->loc = loc;
+	n->depth = 1;
+	return n;
+}
+
+NodeList
+ast_list_empty(void)
+{
+	NodeList l = {NULL, NULL, 0};
+
+	return l;
+}
+
+NodeList
+ast_list_one(Node *n)
+{
+	return ast_list_append(ast_list_empty(), n);
+}
+
+NodeList
+ast_list_append(NodeList l, Node *n)
+{
+	if (!n)
+		return l;
+	n->next = NULL;
+	if (l.tail)
+		l.tail->next = n;
+	else
+		l.head = n;
+	l.tail = n;
+	l.n++;
+	return l;
+}
+
+/* Raises n's depth above child's and reports the nesting limit once per file. */
+static void
+deepen(Parser *p, Node *n, const Node *child)
+{
+	if (!child || child->depth + 1 <= n->depth)
+		return;
+	n->depth = child->depth + 1;
+	if (n->depth > FE_MAX_DEPTH && !p->too_deep) {
+		p->too_deep = 1;
+		diag_error(n->loc, "nesting is too deep (more than %d levels)", FE_MAX_DEPTH);
+	}
+}
+
+static void
+deepen_list(Parser *p, Node *n, NodeList l)
+{
+	const Node *c;
+
+	for (c = l.head; c; c = c->next)
+		deepen(p, n, c);
+}
+
+Node *
+ast_program(Parser *p, NodeList decls)
+{
+	SrcLoc loc = {p->file, 0, 0};
+	Node *n = ast_node(p, N_PROGRAM, loc);
+
+	n->list = decls;
+	p->program = n;
+	return n;
+}
+
+Node *
+ast_int(Parser *p, SrcLoc loc, int64_t v)
+{
+	Node *n = ast_node(p, N_INT, loc);
+
+	n->ival = v;
+	return n;
+}
+
+Node *
+ast_float(Parser *p, SrcLoc loc, double v)
+{
+	Node *n = ast_node(p, N_FLOAT, loc);
+
+	n->fval = v;
+	return n;
+}
+
+Node *
+ast_bool(Parser *p, SrcLoc loc, int v)
+{
+	Node *n = ast_node(p, N_BOOL, loc);
+
+	n->ival = v != 0;
+	return n;
+}
+
+Node *
+ast_name(Parser *p, SrcLoc loc, const char *name)
+{
+	Node *n = ast_node(p, N_NAME, loc);
+
+	n->name = name;
+	return n;
+}
+
+Node *
+ast_unary(Parser *p, SrcLoc loc, AstOp op, Node *a)
+{
+	Node *n = ast_node(p, N_UNARY, loc);
+
+	n->op = op;
+	n->lhs = a;
+	deepen(p, n, a);
+	return n;
+}
+
+Node *
+ast_binary(Parser *p, SrcLoc loc, AstOp op, Node *a, Node *b)
+{
+	Node *n = ast_node(p, N_BINARY, loc);
+
+	n->op = op;
+	n->lhs = a;
+	n->rhs = b;
+	deepen(p, n, a);
+	deepen(p, n, b);
+	return n;
+}
+
+Node *
+ast_cond(Parser *p, SrcLoc loc, Node *c, Node *a, Node *b)
+{
+	Node *n = ast_node(p, N_COND, loc);
+
+	n->cond = c;
+	n->lhs = a;
+	n->rhs = b;
+	deepen(p, n, c);
+	deepen(p, n, a);
+	deepen(p, n, b);
+	return n;
+}
+
+Node *
+ast_call(Parser *p, SrcLoc loc, const char *name, NodeList args)
+{
+	Node *n = ast_node(p, N_CALL, loc);
+
+	n->name = name;
+	n->list = args;
+	deepen_list(p, n, args);
+	return n;
+}
+
+Node *
+ast_index(Parser *p, SrcLoc loc, Node *base, NodeList idx, Node *width)
+{
+	Node *n = ast_node(p, N_INDEX, loc);
+
+	n->lhs = base;
+	n->list = idx;
+	n->width = width;
+	deepen(p, n, base);
+	deepen_list(p, n, idx);
+	deepen(p, n, width);
+	return n;
+}
+
+Node *
+ast_member(Parser *p, SrcLoc loc, Node *base, const char *name)
+{
+	Node *n = ast_node(p, N_MEMBER, loc);
+
+	n->lhs = base;
+	n->name = name;
+	deepen(p, n, base);
+	return n;
+}
+
+Node *
+ast_type(Parser *p, SrcLoc loc, const char *name, NodeList dims)
+{
+	Node *n = ast_node(p, N_TYPE, loc);
+
+	n->name = name;
+	n->list = dims;
+	deepen_list(p, n, dims);
+	return n;
+}
+
+Node *
+ast_let(Parser *p, SrcLoc loc, int mutable_, const char *name, Node *type, Node *init)
+{
+	Node *n = ast_node(p, mutable_ ? N_VAR : N_LET, loc);
+
+	n->name = name;
+	n->type = type;
+	n->init = init;
+	deepen(p, n, type);
+	deepen(p, n, init);
+	return n;
+}
+
+Node *
+ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, Node *align)
+{
+	Node *n = ast_node(p, N_SHARED, loc);
+
+	n->name = name;
+	n->type = type;
+	n->lhs = align;
+	deepen(p, n, type);
+	deepen(p, n, align);
+	return n;
+}
+
+Node *
+ast_assign(Parser *p, SrcLoc loc, AstOp op, Node *lhs, Node *rhs)
+{
+	Node *n = ast_node(p, N_ASSIGN, loc);
+
+	n->op = op;
+	n->lhs = lhs;
+	n->rhs = rhs;
+	deepen(p, n, lhs);
+	deepen(p, n, rhs);
+	return n;
+}
+
+Node *
+ast_if(Parser *p, SrcLoc loc, Node *cond, Node *then, Node *els)
+{
+	Node *n = ast_node(p, N_IF, loc);
+
+	n->cond = cond;
+	n->body = then;
+	n->els = els;
+	deepen(p, n, cond);
+	deepen(p, n, then);
+	deepen(p, n, els);
+	return n;
+}
+
+Node *
+ast_unroll(Parser *p, SrcLoc loc, Node *count)
+{
+	Node *n = ast_node(p, N_UNROLL, loc);
+
+	n->lhs = count;
+	deepen(p, n, count);
+	return n;
+}
+
+Node *
+ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, Node *step, Node *unroll,
+	Node *body)
+{
+	Node *n = ast_node(p, N_FOR, loc);
+
+	n->name = iv;
+	n->lo = lo;
+	n->hi = hi;
+	n->step = step;
+	n->op = !unroll ? UNROLL_NONE : unroll->lhs ? UNROLL_COUNT : UNROLL_FULL;
+	n->unroll_n = unroll ? unroll->lhs : NULL;
+	n->body = body;
+	deepen(p, n, lo);
+	deepen(p, n, hi);
+	deepen(p, n, step);
+	deepen(p, n, unroll);
+	deepen(p, n, body);
+	return n;
+}
+
+Node *
+ast_while(Parser *p, SrcLoc loc, Node *cond, Node *body)
+{
+	Node *n = ast_node(p, N_WHILE, loc);
+
+	n->cond = cond;
+	n->body = body;
+	deepen(p, n, cond);
+	deepen(p, n, body);
+	return n;
+}
+
+Node *
+ast_block(Parser *p, SrcLoc loc, NodeList stmts)
+{
+	Node *n = ast_node(p, N_BLOCK, loc);
+
+	n->list = stmts;
+	deepen_list(p, n, stmts);
+	return n;
+}
+
+Node *
+ast_exprstmt(Parser *p, SrcLoc loc, Node *e)
+{
+	Node *n = ast_node(p, N_EXPRSTMT, loc);
+
+	n->lhs = e;
+	deepen(p, n, e);
+	return n;
+}
+
+Node *
+ast_unsupported(Parser *p, SrcLoc loc, const char *keyword)
+{
+	Node *n = ast_node(p, N_UNSUPPORTED, loc);
+
+	n->name = keyword;
+	return n;
+}
+
+Node *
+ast_const(Parser *p, SrcLoc loc, const char *name, Node *type, Node *init)
+{
+	Node *n = ast_node(p, N_CONST, loc);
+
+	n->name = name;
+	n->type = type;
+	n->init = init;
+	deepen(p, n, type);
+	deepen(p, n, init);
+	return n;
+}
+
+Node *
+ast_kernel(Parser *p, SrcLoc loc, const char *name, NodeList params, NodeList attrs, Node *body)
+{
+	Node *n = ast_node(p, N_KERNEL, loc);
+
+	n->name = name;
+	n->list = params;
+	n->attrs = attrs;
+	n->body = body;
+	deepen_list(p, n, params);
+	deepen_list(p, n, attrs);
+	deepen(p, n, body);
+	return n;
+}
+
+Node *
+ast_param(Parser *p, SrcLoc loc, const char *name, const char *access, SrcLoc aloc, Node *type)
+{
+	Node *n = ast_node(p, N_PARAM, loc);
+
+	n->name = name;
+	n->type = type;
+	n->op = ACCESS_NONE;
+	if (access) {
+		if (strcmp(access, "in") == 0)
+			n->op = ACC_IN;
+		else if (strcmp(access, "out") == 0)
+			n->op = ACC_OUT;
+		else if (strcmp(access, "inout") == 0)
+			n->op = ACC_INOUT;
+		else
+			diag_error(aloc, "expected 'in', 'out' or 'inout' before the tensor type, found '%s'",
+				   access);
+	}
+	deepen(p, n, type);
+	return n;
+}
+
+Node *
+ast_attr(Parser *p, SrcLoc loc, NodeKind kind, NodeList args)
+{
+	Node *n = ast_node(p, kind, loc);
+
+	n->list = args;
+	deepen_list(p, n, args);
+	return n;
+}
+
+/* ---- printing ---- */
+
+static const char *const op_text[OP_COUNT] = {
+	[OP_NONE] = "=",
+	[OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_REM] = "%",
+	[OP_AND] = "&", [OP_OR] = "|", [OP_XOR] = "^", [OP_SHL] = "<<", [OP_SHR] = ">>",
+	[OP_LAND] = "&&", [OP_LOR] = "||",
+	[OP_EQ] = "==", [OP_NE] = "!=", [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">",
+	[OP_GE] = ">=",
+	[OP_NEG] = "-", [OP_NOT] = "!", [OP_BITNOT] = "~",
+};
+
+const char *
+ast_op_text(AstOp op)
+{
+	return (unsigned)op < OP_COUNT ? op_text[op] : "?";
+}
+
+void
+fe_type_str(IrType t, char *out, int size)
+{
+	switch (t.base) {
+	case TY_UNTYPED_INT:
+		snprintf(out, (size_t)size, "untyped int");
+		break;
+	case TY_UNTYPED_FLOAT:
+		snprintf(out, (size_t)size, "untyped float");
+		break;
+	case TY_NONVALUE:
+		snprintf(out, (size_t)size, "no value");
+		break;
+	default:
+		ir_type_str(t, out, size);
+	}
+}
+
+/* The shortest %g spelling that reads back as the same double. */
+static void
+put_double(Buf *out, double v)
+{
+	char s[64];
+	int prec;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(s, sizeof s, "%.*g", prec, v);
+		if (strtod(s, NULL) == v)
+			break;
+	}
+	buf_puts(out, s);
+	if (!strpbrk(s, ".eEni"))
+		buf_puts(out, ".0");
+}
+
+static void
+put_const(Buf *out, IrType t, ConstVal v)
+{
+	if (t.base == TY_UNTYPED_FLOAT || ir_is_float(t))
+		put_double(out, v.f);
+	else if (t.base == IR_U64)
+		buf_printf(out, "%llu", (unsigned long long)v.i);
+	else if (t.base == IR_I1)
+		buf_puts(out, v.i ? "true" : "false");
+	else
+		buf_printf(out, "%lld", (long long)v.i);
+}
+
+static void print_node(Buf *out, const Node *n, int indent, const char *label);
+
+static void
+print_list(Buf *out, NodeList l, int indent, const char *label)
+{
+	const Node *c;
+
+	for (c = l.head; c; c = c->next)
+		print_node(out, c, indent, label);
+}
+
+static const char *const access_names[] = {"in", "out", "inout"};
+
+static int
+is_expr(NodeKind k)
+{
+	return k <= N_MEMBER;
+}
+
+static void
+print_node(Buf *out, const Node *n, int indent, const char *label)
+{
+	char ty[64];
+
+	if (!n)
+		return;
+	buf_printf(out, "%*s", indent * 2, "");
+	if (label)
+		buf_printf(out, "%s: ", label);
+	switch (n->kind) {
+	case N_INT: buf_printf(out, "int %lld", (long long)n->ival); break;
+	case N_FLOAT: buf_puts(out, "float "); put_double(out, n->fval); break;
+	case N_BOOL: buf_puts(out, n->ival ? "bool true" : "bool false"); break;
+	case N_NAME: buf_printf(out, "name %s", n->name); break;
+	case N_UNARY: buf_printf(out, "unary %s", ast_op_text(n->op)); break;
+	case N_BINARY: buf_printf(out, "binary %s", ast_op_text(n->op)); break;
+	case N_COND: buf_puts(out, "select"); break;
+	case N_CALL: buf_printf(out, "call %s", n->name); break;
+	case N_INDEX: buf_puts(out, "index"); break;
+	case N_MEMBER: buf_printf(out, "member .%s", n->name); break;
+	case N_LET: buf_printf(out, "let %s", n->name); break;
+	case N_VAR: buf_printf(out, "var %s", n->name); break;
+	case N_SHARED: buf_printf(out, "shared %s", n->name); break;
+	case N_ASSIGN:
+		buf_printf(out, "assign %s%s", n->op ? ast_op_text(n->op) : "", "=");
+		break;
+	case N_IF: buf_puts(out, "if"); break;
+	case N_FOR:
+		buf_printf(out, "for %s", n->name);
+		if (n->op == UNROLL_FULL)
+			buf_puts(out, " unroll");
+		else if (n->op == UNROLL_COUNT)
+			buf_puts(out, " unroll(n)");
+		break;
+	case N_WHILE: buf_puts(out, "while"); break;
+	case N_BLOCK: buf_puts(out, "block"); break;
+	case N_EXPRSTMT: buf_puts(out, "expr"); break;
+	case N_UNSUPPORTED: buf_printf(out, "%s", n->name); break;
+	case N_PROGRAM: buf_printf(out, "program %s", diag_source_path(n->loc.file)); break;
+	case N_CONST: buf_printf(out, "const %s", n->name); break;
+	case N_KERNEL: buf_printf(out, "kernel %s", n->name); break;
+	case N_PARAM:
+		buf_printf(out, "param %s", n->name);
+		if (n->op >= ACC_IN && n->op <= ACC_INOUT)
+			buf_printf(out, " %s", access_names[n->op]);
+		break;
+	case N_TARGETS: buf_puts(out, "targets"); break;
+	case N_THREADS: buf_puts(out, "threads"); break;
+	case N_GRID: buf_puts(out, "grid"); break;
+	case N_TYPE: buf_printf(out, "type %s", n->name); break;
+	case N_UNROLL: buf_puts(out, "unroll"); break;
+	default: buf_puts(out, "?"); break;
+	}
+	if (n->loc.line > 0)
+		buf_printf(out, " @%d:%d", n->loc.line, n->loc.col);
+	if (n->ty.base != IR_VOID && (is_expr(n->kind) || n->kind == N_LET || n->kind == N_VAR ||
+				      n->kind == N_CONST) && n->ty.base != TY_NONVALUE) {
+		fe_type_str(n->ty, ty, sizeof ty);
+		buf_printf(out, " : %s", ty);
+		if (n->isconst) {
+			buf_puts(out, " = ");
+			put_const(out, n->ty, n->cv);
+		}
+	}
+	buf_putn(out, "\n", 1);
+
+	indent++;
+	switch (n->kind) {
+	case N_UNARY:
+		print_node(out, n->lhs, indent, NULL);
+		break;
+	case N_BINARY:
+		print_node(out, n->lhs, indent, NULL);
+		print_node(out, n->rhs, indent, NULL);
+		break;
+	case N_COND:
+		print_node(out, n->cond, indent, "cond");
+		print_node(out, n->lhs, indent, "then");
+		print_node(out, n->rhs, indent, "else");
+		break;
+	case N_CALL:
+		print_list(out, n->list, indent, NULL);
+		break;
+	case N_INDEX:
+		print_node(out, n->lhs, indent, "base");
+		print_list(out, n->list, indent, "index");
+		print_node(out, n->width, indent, "width");
+		break;
+	case N_MEMBER:
+		print_node(out, n->lhs, indent, NULL);
+		break;
+	case N_LET:
+	case N_VAR:
+	case N_CONST:
+		print_node(out, n->type, indent, NULL);
+		print_node(out, n->init, indent, NULL);
+		break;
+	case N_SHARED:
+		print_node(out, n->type, indent, NULL);
+		print_node(out, n->lhs, indent, "align");
+		break;
+	case N_ASSIGN:
+		print_node(out, n->lhs, indent, "to");
+		print_node(out, n->rhs, indent, NULL);
+		break;
+	case N_IF:
+		print_node(out, n->cond, indent, "cond");
+		print_node(out, n->body, indent, "then");
+		print_node(out, n->els, indent, "else");
+		break;
+	case N_FOR:
+		print_node(out, n->lo, indent, "from");
+		print_node(out, n->hi, indent, "to");
+		print_node(out, n->step, indent, "step");
+		print_node(out, n->unroll_n, indent, "unroll");
+		print_node(out, n->body, indent, NULL);
+		break;
+	case N_WHILE:
+		print_node(out, n->cond, indent, "cond");
+		print_node(out, n->body, indent, NULL);
+		break;
+	case N_EXPRSTMT:
+		print_node(out, n->lhs, indent, NULL);
+		break;
+	case N_KERNEL:
+		print_list(out, n->list, indent, NULL);
+		print_list(out, n->attrs, indent, NULL);
+		print_node(out, n->body, indent, NULL);
+		break;
+	case N_PARAM:
+		print_node(out, n->type, indent, NULL);
+		break;
+	case N_BLOCK:
+	case N_PROGRAM:
+	case N_TARGETS:
+	case N_THREADS:
+	case N_GRID:
+	case N_TYPE:
+		print_list(out, n->list, indent, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+ast_print(Buf *out, const Node *program)
+{
+	print_node(out, program, 0, NULL);
+}

@@ -1,4 +1,35 @@
-/* frontend/frontend.c: being written */
-#include "frontend.h"
-IrModule *fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
-{ (void)path; (void)text; (void)len; (void)opt; return 0; }
+/* frontend.c: fe_compile, the frontend's one entry point: parse, check, print the AST if
+ * asked, lower each kernel to IR. The AST lives in one program arena, freed on return;
+ * the IR copies what it keeps into each kernel's own arena. */
+#include "ast.h"
+
+#include <string.h>
+
+IrModule *
+fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
+{
+	static const FeOptions none;
+	Parser p;
+	IrModule *m = NULL;
+	const Node *d;
+	int errors = diag_errors();
+
+	if (!opt)
+		opt = &none;
+	memset(&p, 0, sizeof p);
+	p.arena = arena_new();
+	p.file = diag_add_source(path, text, len);
+	fe_parse(&p, text, len);
+	if (diag_errors() == errors && p.program)
+		sema_program(&p, p.program, opt);
+	if (diag_errors() == errors && p.program) {
+		if (opt->ast_out)
+			ast_print(opt->ast_out, p.program);
+		m = ir_module_new();
+		for (d = p.program->list.head; d; d = d->next)
+			if (d->kind == N_KERNEL)
+				ir_module_add(m, lower_kernel(&p, (Node *)d, d->kinfo, path));
+	}
+	arena_free(p.arena);
+	return m;
+}

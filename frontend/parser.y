@@ -1,4 +1,305 @@
+/* parser.y: the .cake grammar. Pure, with locations and detailed syntax errors (lookahead
+ * correction keeps the "expecting" lists exact). Each action is one builder call from
+ * ast.c carrying the location of the construct. Recovery: a broken statement is skipped up
+ * to its ';' (or the block's '}'), a broken declaration up to the next 'kernel' or 'const',
+ * so one run reports several syntax errors. */
 %define api.pure full
+%locations
+%define parse.error detailed
+%define parse.lac full
+%expect 0
+
+%code requires {
+#include "ast.h"
+#ifndef YY_TYPEDEF_YY_SCANNER_T
+#define YY_TYPEDEF_YY_SCANNER_T
+typedef void *yyscan_t;
+#endif
+}
+
+%code {
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lexer.h"
+
+#define L(at) loc_of(p, &(at))
+
+static SrcLoc
+loc_of(const Parser *p, const YYLTYPE *at)
+{
+	SrcLoc s = {p->file, at->first_line, at->first_column};
+
+	return s;
+}
+
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, Parser *p, const char *msg);
+
+/* The parser's stack grows only with nesting that the lexer does not count (prefix
+ * operators); past this it reports "memory exhausted", which yyerror rewords. */
+#define YYMAXDEPTH 4000
+}
+
+%param {yyscan_t scanner}
+%parse-param {Parser *p}
+
+%union {
+	Node *node;
+	NodeList list;
+	const char *str;
+	int64_t ival;
+	double fval;
+	int op;
+}
+
+%token <str> IDENT "identifier"
+%token <ival> INT "integer literal"
+%token <fval> FLOAT "float literal"
+%token <op> OPASSIGN "compound assignment"
+%token KERNEL "'kernel'" CONST "'const'" LET "'let'" VAR "'var'" SHARED "'shared'"
+%token IF "'if'" ELSE "'else'" FOR "'for'" IN "'in'" STEP "'step'" UNROLL "'unroll'" WHILE "'while'"
+%token TRUE "'true'" FALSE "'false'" TARGETS "'targets'" THREADS "'threads'" GRID "'grid'"
+%token ALIGN "'align'" BREAK "'break'" CONTINUE "'continue'" RETURN "'return'"
+%token DOTDOT "'..'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" ANDAND "'&&'" OROR "'||'" SHL "'<<'" SHR "'>>'"
+
+%type <list> decls params params_opt attrs stmts exprs
+%type <node> decl const_decl kernel param attr type type_opt block stmt if_stmt
+%type <node> align_opt step_opt unroll_opt expr postfix primary
+
+%right '?' ':'
+%left OROR
+%left ANDAND
+%nonassoc EQ NE '<' '>' LE GE
+%left '|'
+%left '^'
+%left '&'
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
 %%
-start: %empty ;
+
+program:
+	decls                           { ast_program(p, $1); }
+	;
+
+decls:
+	%empty                          { $$ = ast_list_empty(); }
+	| decls decl                    { $$ = ast_list_append($1, $2); }
+	| decls error                   { $$ = $1; }
+	;
+
+decl:
+	const_decl
+	| kernel
+	;
+
+const_decl:
+	CONST IDENT type_opt '=' expr ';'       { $$ = ast_const(p, L(@1), $2, $3, $5); }
+	;
+
+type_opt:
+	%empty                          { $$ = NULL; }
+	| ':' type                      { $$ = $2; }
+	;
+
+type:
+	IDENT                           { $$ = ast_type(p, L(@1), $1, ast_list_empty()); }
+	| IDENT '[' exprs ']'           { $$ = ast_type(p, L(@1), $1, $3); }
+	;
+
+kernel:
+	KERNEL IDENT '(' params_opt ')' attrs block
+					{ $$ = ast_kernel(p, L(@2), $2, $4, $6, $7); }
+	;
+
+params_opt:
+	%empty                          { $$ = ast_list_empty(); }
+	| params
+	;
+
+params:
+	param                           { $$ = ast_list_one($1); }
+	| params ',' param              { $$ = ast_list_append($1, $3); }
+	;
+
+param:
+	IDENT ':' type                  { $$ = ast_param(p, L(@1), $1, NULL, L(@3), $3); }
+	| IDENT ':' IN type             { $$ = ast_param(p, L(@1), $1, "in", L(@3), $4); }
+	| IDENT ':' IDENT type          { $$ = ast_param(p, L(@1), $1, $3, L(@3), $4); }
+	;
+
+attrs:
+	%empty                          { $$ = ast_list_empty(); }
+	| attrs attr                    { $$ = ast_list_append($1, $2); }
+	;
+
+attr:
+	TARGETS '(' exprs ')'           { $$ = ast_attr(p, L(@1), N_TARGETS, $3); }
+	| THREADS '(' exprs ')'         { $$ = ast_attr(p, L(@1), N_THREADS, $3); }
+	| GRID '(' exprs ')'            { $$ = ast_attr(p, L(@1), N_GRID, $3); }
+	;
+
+block:
+	'{' stmts '}'                   { $$ = ast_block(p, L(@1), $2); }
+	| '{' stmts error '}'           { $$ = ast_block(p, L(@1), $2); }
+	;
+
+stmts:
+	%empty                          { $$ = ast_list_empty(); }
+	| stmts stmt                    { $$ = ast_list_append($1, $2); }
+	| stmts error ';'               { $$ = $1; }
+	;
+
+stmt:
+	LET IDENT type_opt '=' expr ';' { $$ = ast_let(p, L(@1), 0, $2, $3, $5); }
+	| VAR IDENT type_opt '=' expr ';'
+					{ $$ = ast_let(p, L(@1), 1, $2, $3, $5); }
+	| SHARED IDENT ':' type align_opt ';'
+					{ $$ = ast_shared(p, L(@1), $2, $4, $5); }
+	| expr '=' expr ';'             { $$ = ast_assign(p, L(@2), OP_NONE, $1, $3); }
+	| expr OPASSIGN expr ';'        { $$ = ast_assign(p, L(@2), $2, $1, $3); }
+	| expr ';'                      { $$ = ast_exprstmt(p, L(@1), $1); }
+	| if_stmt
+	| FOR '(' IDENT IN expr DOTDOT expr step_opt ')' unroll_opt block
+					{ $$ = ast_for(p, L(@1), $3, $5, $7, $8, $10, $11); }
+	| WHILE '(' expr ')' block      { $$ = ast_while(p, L(@1), $3, $5); }
+	| block
+	| BREAK ';'                     { $$ = ast_unsupported(p, L(@1), "break"); }
+	| CONTINUE ';'                  { $$ = ast_unsupported(p, L(@1), "continue"); }
+	| RETURN ';'                    { $$ = ast_unsupported(p, L(@1), "return"); }
+	| RETURN expr ';'               { $$ = ast_unsupported(p, L(@1), "return"); }
+	;
+
+align_opt:
+	%empty                          { $$ = NULL; }
+	| ALIGN '(' expr ')'            { $$ = $3; }
+	;
+
+step_opt:
+	%empty                          { $$ = NULL; }
+	| STEP expr                     { $$ = $2; }
+	;
+
+unroll_opt:
+	%empty                          { $$ = NULL; }
+	| UNROLL                        { $$ = ast_unroll(p, L(@1), NULL); }
+	| UNROLL '(' expr ')'           { $$ = ast_unroll(p, L(@1), $3); }
+	;
+
+if_stmt:
+	IF '(' expr ')' block           { $$ = ast_if(p, L(@1), $3, $5, NULL); }
+	| IF '(' expr ')' block ELSE block
+					{ $$ = ast_if(p, L(@1), $3, $5, $7); }
+	| IF '(' expr ')' block ELSE if_stmt
+					{ $$ = ast_if(p, L(@1), $3, $5, $7); }
+	;
+
+exprs:
+	expr                            { $$ = ast_list_one($1); }
+	| exprs ',' expr                { $$ = ast_list_append($1, $3); }
+	;
+
+expr:
+	expr '?' expr ':' expr          { $$ = ast_cond(p, L(@2), $1, $3, $5); }
+	| expr OROR expr                { $$ = ast_binary(p, L(@2), OP_LOR, $1, $3); }
+	| expr ANDAND expr              { $$ = ast_binary(p, L(@2), OP_LAND, $1, $3); }
+	| expr EQ expr                  { $$ = ast_binary(p, L(@2), OP_EQ, $1, $3); }
+	| expr NE expr                  { $$ = ast_binary(p, L(@2), OP_NE, $1, $3); }
+	| expr '<' expr                 { $$ = ast_binary(p, L(@2), OP_LT, $1, $3); }
+	| expr LE expr                  { $$ = ast_binary(p, L(@2), OP_LE, $1, $3); }
+	| expr '>' expr                 { $$ = ast_binary(p, L(@2), OP_GT, $1, $3); }
+	| expr GE expr                  { $$ = ast_binary(p, L(@2), OP_GE, $1, $3); }
+	| expr '|' expr                 { $$ = ast_binary(p, L(@2), OP_OR, $1, $3); }
+	| expr '^' expr                 { $$ = ast_binary(p, L(@2), OP_XOR, $1, $3); }
+	| expr '&' expr                 { $$ = ast_binary(p, L(@2), OP_AND, $1, $3); }
+	| expr SHL expr                 { $$ = ast_binary(p, L(@2), OP_SHL, $1, $3); }
+	| expr SHR expr                 { $$ = ast_binary(p, L(@2), OP_SHR, $1, $3); }
+	| expr '+' expr                 { $$ = ast_binary(p, L(@2), OP_ADD, $1, $3); }
+	| expr '-' expr                 { $$ = ast_binary(p, L(@2), OP_SUB, $1, $3); }
+	| expr '*' expr                 { $$ = ast_binary(p, L(@2), OP_MUL, $1, $3); }
+	| expr '/' expr                 { $$ = ast_binary(p, L(@2), OP_DIV, $1, $3); }
+	| expr '%' expr                 { $$ = ast_binary(p, L(@2), OP_REM, $1, $3); }
+	| '-' expr %prec UNARY          { $$ = ast_unary(p, L(@1), OP_NEG, $2); }
+	| '!' expr %prec UNARY          { $$ = ast_unary(p, L(@1), OP_NOT, $2); }
+	| '~' expr %prec UNARY          { $$ = ast_unary(p, L(@1), OP_BITNOT, $2); }
+	| postfix
+	;
+
+postfix:
+	primary
+	| postfix '[' exprs ']'         { $$ = ast_index(p, L(@2), $1, $3, NULL); }
+	| postfix '[' exprs ':' expr ']'
+					{ $$ = ast_index(p, L(@2), $1, $3, $5); }
+	| postfix '.' IDENT             { $$ = ast_member(p, L(@3), $1, $3); }
+	;
+
+primary:
+	INT                             { $$ = ast_int(p, L(@1), $1); }
+	| FLOAT                         { $$ = ast_float(p, L(@1), $1); }
+	| TRUE                          { $$ = ast_bool(p, L(@1), 1); }
+	| FALSE                         { $$ = ast_bool(p, L(@1), 0); }
+	| IDENT                         { $$ = ast_name(p, L(@1), $1); }
+	| IDENT '(' ')'                 { $$ = ast_call(p, L(@1), $1, ast_list_empty()); }
+	| IDENT '(' exprs ')'           { $$ = ast_call(p, L(@1), $1, $3); }
+	| '(' expr ')'                  { $$ = $2; }
+	;
+
 %%
+
+/* Bison's message, with the text of a name or number it found, and the stack-depth
+ * failure said in the user's terms. */
+static void
+yyerror(YYLTYPE *loc, yyscan_t scanner, Parser *p, const char *msg)
+{
+	static const char *const kinds[] = {"identifier", "integer literal", "float literal",
+					     "compound assignment"};
+	const char *at;
+	size_t i;
+
+	(void)scanner;
+	if (p->stop)
+		return;
+	if (strcmp(msg, "memory exhausted") == 0) {
+		diag_error(L(*loc), "nesting is too deep (the parser's stack is full)");
+		p->stop = 1;
+		return;
+	}
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		char word[64];
+
+		snprintf(word, sizeof word, "unexpected %s", kinds[i]);
+		at = strstr(msg, word);
+		if (at) {
+			int n = (int)(at - msg) + (int)strlen(word);
+
+			diag_error(L(*loc), "%.*s '%s'%s", n, msg, p->tok, msg + n);
+			return;
+		}
+	}
+	diag_error(L(*loc), "%s", msg);
+}
+
+void
+fe_parse(Parser *p, const char *text, size_t len)
+{
+	yyscan_t scanner;
+	YY_BUFFER_STATE buf;
+
+	if (len > INT_MAX / 2) {
+		SrcLoc loc = {p->file, 0, 0};
+
+		diag_error(loc, "the file is too large (%zu bytes)", len);
+		return;
+	}
+	p->line = 1;
+	p->col = 1;
+	if (yylex_init_extra(p, &scanner) != 0)
+		ICE("cannot start the lexer");
+	buf = yy_scan_bytes(text, (int)len, scanner);
+	yyparse(scanner, p);
+	yy_delete_buffer(buf, scanner);
+	yylex_destroy(scanner);
+}

@@ -1,0 +1,254 @@
+/* frontend-internal interfaces: the AST (ast.c), the parser state shared by the lexer and
+ * the grammar, semantic analysis (sema.c) and lowering to IR (lower.c). Nothing outside
+ * frontend/ includes this; the public entry point is frontend.h. */
+#ifndef CAKE_AST_H
+#define CAKE_AST_H
+
+#include "frontend.h"
+
+/* Deeper expression or statement nesting than this is an error, so that the recursive
+ * walks in sema, lowering and the printer never come near the C stack's limit. */
+#define FE_MAX_DEPTH 256
+
+/* Shared memory one block may use on sm_90a/sm_100a/sm_103a: 227 KiB. */
+#define FE_SMEM_LIMIT 232448
+
+typedef enum NodeKind {
+	/* expressions */
+	N_INT,        /* ival */
+	N_FLOAT,      /* fval */
+	N_BOOL,       /* ival 0 or 1 */
+	N_NAME,       /* name */
+	N_UNARY,      /* op lhs */
+	N_BINARY,     /* lhs op rhs */
+	N_COND,       /* cond ? lhs : rhs */
+	N_CALL,       /* name(list) */
+	N_INDEX,      /* lhs[list] or lhs[list : width] */
+	N_MEMBER,     /* lhs.name */
+	/* statements */
+	N_LET,        /* let name [: type] = init */
+	N_VAR,        /* var name [: type] = init */
+	N_SHARED,     /* shared name: type [align(lhs)] */
+	N_ASSIGN,     /* lhs op= rhs (op 0 for plain =) */
+	N_IF,         /* if (cond) body [else els] */
+	N_FOR,        /* for (name in lo .. hi [step step]) [unroll[(unroll_n)]] body */
+	N_WHILE,      /* while (cond) body */
+	N_BLOCK,      /* { list } */
+	N_EXPRSTMT,   /* lhs; */
+	N_UNSUPPORTED,/* break, continue, return: name is the keyword */
+	/* declarations */
+	N_PROGRAM,    /* list of N_CONST and N_KERNEL */
+	N_CONST,      /* const name [: type] = init */
+	N_KERNEL,     /* kernel name(list) attrs body */
+	N_PARAM,      /* name: [access] type */
+	N_TARGETS,    /* targets(list of N_NAME) */
+	N_THREADS,    /* threads(list) */
+	N_GRID,       /* grid(list) */
+	N_TYPE,       /* name[list] (list empty for a scalar or vector type) */
+	N_UNROLL,     /* unroll or unroll(lhs), only while parsing a for */
+	N_NKINDS
+} NodeKind;
+
+/* Operators, shared by unary, binary and compound-assignment nodes. */
+typedef enum AstOp {
+	OP_NONE,
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_REM,
+	OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
+	OP_LAND, OP_LOR,
+	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+	OP_NEG, OP_NOT, OP_BITNOT,
+	OP_COUNT
+} AstOp;
+
+/* Parameter access qualifiers (N_PARAM.op): scalars have none. */
+enum { ACCESS_NONE = -1 };
+
+typedef struct Node Node;
+typedef struct Symbol Symbol;
+typedef struct KernelInfo KernelInfo;
+
+/* A singly linked list of nodes through Node.next, built by appending. */
+typedef struct NodeList {
+	Node *head, *tail;
+	int n;
+} NodeList;
+
+/* A compile-time value: integers (any width, unsigned ones as their bits) in i, floats
+ * in f. The type that goes with it says which. */
+typedef struct ConstVal {
+	int64_t i;
+	double f;
+} ConstVal;
+
+/* Frontend-only type bases beyond IrBase: untyped literals (which take the type their
+ * context needs), and names that are not values. */
+enum {
+	TY_UNTYPED_INT = IR_NBASE + 1,
+	TY_UNTYPED_FLOAT,
+	TY_NONVALUE,   /* a tensor, shared array, builtin namespace or function */
+	TY_ERROR,      /* an expression that already has an error: checks stay quiet */
+};
+
+/* One AST node. A single struct for every kind keeps the builders and walks simple; the
+ * comment on each NodeKind says which fields it uses. Allocated from the program arena. */
+struct Node {
+	NodeKind kind;
+	SrcLoc loc;
+	Node *next;
+	int depth;            /* 1 + the deepest child, for the nesting limit */
+	int op;               /* AstOp; the access of an N_PARAM; unroll mode of an N_FOR */
+	const char *name;
+	int64_t ival;
+	double fval;
+	Node *lhs, *rhs, *cond;
+	Node *type, *init;
+	Node *body, *els;
+	Node *lo, *hi, *step, *width, *unroll_n;
+	NodeList list;
+	NodeList attrs;
+
+	/* filled in by sema */
+	IrType ty;            /* the value's type (base may be a TY_* value) */
+	int isconst;          /* ty with cv is a compile-time value */
+	ConstVal cv;
+	Symbol *sym;          /* names, declarations */
+	int slot_base;        /* statements: first local slot declared inside */
+	int lane;             /* N_INDEX/N_MEMBER on a vector: the lane */
+	int builtin;          /* N_CALL/N_MEMBER: which builtin (sema.c's tables) */
+	int indexkind;        /* N_INDEX: IDX_* below */
+	KernelInfo *kinfo;    /* N_KERNEL */
+};
+
+/* What an N_INDEX reads or writes. */
+enum { IDX_TENSOR = 1, IDX_SHARED, IDX_LANE };
+
+/* Unroll modes of an N_FOR (Node.op). */
+enum { UNROLL_NONE, UNROLL_FULL, UNROLL_COUNT };
+
+typedef enum SymKind {
+	SYM_CONST,     /* file-level compile-time constant */
+	SYM_TENSOR,    /* tensor parameter */
+	SYM_SCALAR,    /* scalar parameter */
+	SYM_SHAPE,     /* shape symbol (an i32 parameter bound from tensor shapes) */
+	SYM_LET,       /* immutable local */
+	SYM_VAR,       /* mutable local */
+	SYM_ITER,      /* for-loop index */
+	SYM_SHARED,    /* shared array */
+	SYM_BUILTIN,   /* lane, warp, thread, block, ... and the builtin functions */
+} SymKind;
+
+struct Symbol {
+	SymKind kind;
+	const char *name;
+	SrcLoc loc;
+	IrType type;          /* value type; the element type of tensors and shared arrays */
+	ConstVal val;         /* SYM_CONST */
+	int param;            /* SYM_TENSOR/SCALAR/SHAPE: the IR parameter index */
+	int access;           /* SYM_TENSOR: IrAccess */
+	int rank;             /* SYM_TENSOR, SYM_SHARED */
+	Symbol *dimsym[IR_MAX_RANK];   /* SYM_TENSOR: the shape symbol of each dim, or NULL */
+	int64_t dims[IR_MAX_RANK];     /* fixed dims (tensors when dimsym is NULL; shared) */
+	int slot;             /* locals: index into the lowering's value table */
+	int buf;              /* SYM_SHARED: the IR buffer number */
+	int align;            /* SYM_SHARED */
+	int builtin;          /* SYM_BUILTIN */
+	Node *decl;
+};
+
+/* The state shared by the lexer and the parser of one file (flex's yyextra). */
+typedef struct Parser {
+	Arena *arena;         /* the program arena: the AST and its strings */
+	int file;             /* diag file index */
+	Node *program;
+	int too_deep;         /* the nesting error was reported once */
+	int stop;             /* the input was abandoned: no further syntax errors */
+	int nest;             /* open ( [ { in the lexer */
+	SrcLoc comment_loc;   /* where an open block comment started */
+	int line, col;        /* the lexer's position */
+	char tok[48];         /* the text of the last token, for syntax errors */
+} Parser;
+
+/* ---- parser.y ---- */
+/* Parses text into p->program; syntax errors go through diag. */
+void fe_parse(Parser *p, const char *text, size_t len);
+
+/* ---- ast.c: builders (one per grammar action) and the printer ---- */
+Node *ast_node(Parser *p, NodeKind kind, SrcLoc loc);
+NodeList ast_list_empty(void);
+NodeList ast_list_one(Node *n);
+NodeList ast_list_append(NodeList l, Node *n);
+Node *ast_program(Parser *p, NodeList decls);
+Node *ast_int(Parser *p, SrcLoc loc, int64_t v);
+Node *ast_float(Parser *p, SrcLoc loc, double v);
+Node *ast_bool(Parser *p, SrcLoc loc, int v);
+Node *ast_name(Parser *p, SrcLoc loc, const char *name);
+Node *ast_unary(Parser *p, SrcLoc loc, AstOp op, Node *a);
+Node *ast_binary(Parser *p, SrcLoc loc, AstOp op, Node *a, Node *b);
+Node *ast_cond(Parser *p, SrcLoc loc, Node *c, Node *a, Node *b);
+Node *ast_call(Parser *p, SrcLoc loc, const char *name, NodeList args);
+Node *ast_index(Parser *p, SrcLoc loc, Node *base, NodeList idx, Node *width);
+Node *ast_member(Parser *p, SrcLoc loc, Node *base, const char *name);
+Node *ast_type(Parser *p, SrcLoc loc, const char *name, NodeList dims);
+Node *ast_let(Parser *p, SrcLoc loc, int mutable_, const char *name, Node *type, Node *init);
+Node *ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, Node *align);
+Node *ast_assign(Parser *p, SrcLoc loc, AstOp op, Node *lhs, Node *rhs);
+Node *ast_if(Parser *p, SrcLoc loc, Node *cond, Node *then, Node *els);
+Node *ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, Node *step,
+	      Node *unroll, Node *body);
+Node *ast_unroll(Parser *p, SrcLoc loc, Node *count);
+Node *ast_while(Parser *p, SrcLoc loc, Node *cond, Node *body);
+Node *ast_block(Parser *p, SrcLoc loc, NodeList stmts);
+Node *ast_exprstmt(Parser *p, SrcLoc loc, Node *e);
+Node *ast_unsupported(Parser *p, SrcLoc loc, const char *keyword);
+Node *ast_const(Parser *p, SrcLoc loc, const char *name, Node *type, Node *init);
+Node *ast_kernel(Parser *p, SrcLoc loc, const char *name, NodeList params, NodeList attrs,
+		 Node *body);
+Node *ast_param(Parser *p, SrcLoc loc, const char *name, const char *access, SrcLoc aloc,
+		Node *type);
+Node *ast_attr(Parser *p, SrcLoc loc, NodeKind kind, NodeList args);
+
+const char *ast_op_text(AstOp op);
+void ast_print(Buf *out, const Node *program);
+/* The printable name of a type, including the frontend-only bases ("untyped int"). */
+void fe_type_str(IrType t, char *out, int size);
+
+/* ---- sema.c ---- */
+/* Checks the program and annotates the AST (types, constants, symbols, slots). Applies the
+ * -D overrides. Reports through diag; returns the number of errors. */
+int sema_program(Parser *p, Node *program, const FeOptions *opt);
+/* Builtins referenced by Node.builtin after sema. */
+typedef enum Builtin {
+	BI_NONE,
+	/* values */
+	BI_LANE, BI_WARP,
+	/* namespaces with .x .y .z */
+	BI_THREAD, BI_BLOCK, BI_BLOCK_DIM, BI_GRID_DIM,
+	/* functions */
+	BI_EXP2, BI_LOG2, BI_RSQRT, BI_SQRT, BI_FMA, BI_MIN, BI_MAX, BI_ABS, BI_CDIV,
+	BI_BARRIER,
+	BI_SHFL_XOR, BI_SHFL_DOWN, BI_SHFL_UP, BI_SHFL_IDX,
+	BI_ANY, BI_ALL, BI_BALLOT,
+	BI_ATOMIC_ADD, BI_ATOMIC_MIN, BI_ATOMIC_MAX, BI_ATOMIC_AND, BI_ATOMIC_OR,
+	BI_ATOMIC_XCHG, BI_ATOMIC_CAS,
+	/* calls that are not builtins: casts and vector constructors */
+	BI_CAST, BI_VECTOR,
+	BI_COUNT
+} Builtin;
+
+/* The per-kernel facts sema gathers for lowering. */
+struct KernelInfo {
+	unsigned targets;
+	int threads[3];
+	const char *grid[3];      /* program arena */
+	int nsyms;                /* shape symbols, in first-appearance order */
+	Symbol **syms;            /* program arena */
+	int nshared;
+	Symbol **shared;          /* program arena */
+	int nslots;               /* locals */
+};
+
+/* ---- lower.c ---- */
+/* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */
+IrKernel *lower_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path);
+
+#endif
