@@ -1,1 +1,820 @@
-/* cakert.c: being written */
+/* cakert.c: the runtime behind cakec's generated launchers (see cakert.h).
+ *
+ * Three parts: checks that need no GPU (tensor views, scalars, the grid), the driver
+ * loader (dlopen once, entry points by version), and the per-context module cache with
+ * the launch itself. Nothing here aborts or prints: every failure becomes a status code
+ * and a message in the caller's CakeError. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "cakert.h"
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The kernels index in i32: every dimension and element count must stay below this. */
+#define I32_LIMIT ((int64_t)1 << 31)
+/* Dynamic shared memory beyond this needs the per-function opt-in. */
+#define SMEM_DEFAULT_LIMIT (48 * 1024)
+/* cakert's driver prototypes are those of CUDA 12.0; ask cuGetProcAddress for them. */
+#define DRIVER_ABI 12000
+
+static const char *const status_names[CAKE_STATUS_COUNT] = {
+	"CAKE_OK", "CAKE_ERR_NULL", "CAKE_ERR_DTYPE", "CAKE_ERR_NDIM", "CAKE_ERR_SHAPE",
+	"CAKE_ERR_STRIDE", "CAKE_ERR_ALIGN", "CAKE_ERR_LIMIT", "CAKE_ERR_RANGE",
+	"CAKE_ERR_DEVICE", "CAKE_ERR_OVERLAP", "CAKE_ERR_GRID", "CAKE_ERR_NO_DRIVER",
+	"CAKE_ERR_DRIVER", "CAKE_ERR_CONTEXT", "CAKE_ERR_ARCH", "CAKE_ERR_SMEM",
+	"CAKE_ERR_NOMEM",
+};
+
+static const char *const target_names[CAKERT_TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
+
+const char *
+cakert_status_name(int status)
+{
+	if (status < 0 || status >= CAKE_STATUS_COUNT)
+		return "CAKE_ERR_?";
+	return status_names[status];
+}
+
+void
+cakert_clear(CakeError *err)
+{
+	if (err) {
+		err->status = CAKE_OK;
+		err->msg[0] = 0;
+	}
+}
+
+int
+cakert_fail(CakeError *err, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->status = status;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		va_end(ap);
+	}
+	return status;
+}
+
+/* ---- checks that need no GPU ---- */
+
+static const char *
+dtype_name(int code, int bits)
+{
+	switch (code) {
+	case CAKE_DTYPE_INT:
+		return bits == 8 ? "i8" : bits == 16 ? "i16" : bits == 32 ? "i32" : bits == 64 ? "i64" : NULL;
+	case CAKE_DTYPE_UINT:
+		return bits == 8 ? "u8" : bits == 16 ? "u16" : bits == 32 ? "u32" : bits == 64 ? "u64" : NULL;
+	case CAKE_DTYPE_FLOAT:
+		return bits == 16 ? "f16" : bits == 32 ? "f32" : bits == 64 ? "f64" : NULL;
+	case CAKE_DTYPE_BFLOAT:
+		return bits == 16 ? "bf16" : NULL;
+	case CAKE_DTYPE_BOOL:
+		return bits == 8 ? "bool" : NULL;
+	default:
+		return NULL;
+	}
+}
+
+static const char *
+access_name(int access)
+{
+	return access == CAKERT_OUT ? "out" : access == CAKERT_INOUT ? "inout" : "in";
+}
+
+/* Writes "[a, b, c]" of n values into out. */
+static void
+format_dims(char *out, size_t size, const int64_t *v, int n)
+{
+	size_t len = 0;
+	int i;
+
+	out[0] = 0;
+	for (i = 0; i < n && len < size; i++) {
+		int w = snprintf(out + len, size - len, "%s%" PRId64, i ? ", " : "[", v[i]);
+
+		if (w < 0)
+			return;
+		len += (size_t)w;
+	}
+	if (len < size)
+		snprintf(out + len, size - len, n ? "]" : "[]");
+}
+
+/* Where symbol s was first bound: the first tensor dimension that names it. */
+static void
+sym_binder(const CakertKernel *k, int s, const char **tensor, int *dim)
+{
+	int i, d;
+
+	for (i = 0; i < k->ntensors; i++)
+		for (d = 0; d < k->tensors[i].rank; d++)
+			if (k->tensors[i].dims[d].sym == s) {
+				*tensor = k->tensors[i].name;
+				*dim = d;
+				return;
+			}
+	*tensor = "?";
+	*dim = 0;
+}
+
+/* Element count of t once its shape has passed the limits (each dim < 2^31). */
+static int64_t
+numel_of(const CakeTensor *t)
+{
+	int64_t n = 1;
+	int i;
+
+	for (i = 0; i < t->ndim; i++)
+		n *= t->shape[i];
+	return n;
+}
+
+static int
+check_tensor(const CakertKernel *k, const CakertTensorSpec *s, const CakeTensor *t,
+	     int64_t *sym, CakeError *err)
+{
+	char want[160], found[160];
+	const char *tname;
+	int64_t numel, expect;
+	uint64_t addr;
+	int i;
+
+	if (!t)
+		return cakert_fail(err, CAKE_ERR_NULL, "%s: parameter '%s': tensor view is NULL",
+				   k->name, s->name);
+	if (t->device.device_type != CAKE_DEVICE_CUDA)
+		return cakert_fail(err, CAKE_ERR_DEVICE,
+				   "%s: parameter '%s': expected a CUDA tensor (device type %d), found device type %d",
+				   k->name, s->name, CAKE_DEVICE_CUDA, (int)t->device.device_type);
+	if (t->dtype.code != s->code || t->dtype.bits != s->bits || t->dtype.lanes != 1) {
+		tname = dtype_name(t->dtype.code, t->dtype.bits);
+		return cakert_fail(err, CAKE_ERR_DTYPE,
+				   "%s: parameter '%s': expected dtype %s (code %d, bits %d, lanes 1), found %s (code %d, bits %d, lanes %d)",
+				   k->name, s->name, dtype_name(s->code, s->bits), s->code, s->bits,
+				   tname ? tname : "unknown", (int)t->dtype.code, (int)t->dtype.bits,
+				   (int)t->dtype.lanes);
+	}
+	if (t->ndim != s->rank)
+		return cakert_fail(err, CAKE_ERR_NDIM,
+				   "%s: parameter '%s': expected ndim %d, found %d",
+				   k->name, s->name, s->rank, (int)t->ndim);
+	if (s->rank > 0 && !t->shape)
+		return cakert_fail(err, CAKE_ERR_NULL, "%s: parameter '%s': shape is NULL",
+				   k->name, s->name);
+	for (i = 0; i < s->rank; i++) {
+		const CakertDim *d = &s->dims[i];
+		int64_t v = t->shape[i];
+
+		if (v < 0)
+			return cakert_fail(err, CAKE_ERR_SHAPE,
+					   "%s: parameter '%s': shape[%d] is negative (%" PRId64 ")",
+					   k->name, s->name, i, v);
+		if (v >= I32_LIMIT)
+			return cakert_fail(err, CAKE_ERR_LIMIT,
+					   "%s: parameter '%s': shape[%d] = %" PRId64 " is not below 2^31 (the kernel indexes in i32)",
+					   k->name, s->name, i, v);
+		if (d->sym < 0) {
+			if (v != d->size)
+				return cakert_fail(err, CAKE_ERR_SHAPE,
+						   "%s: parameter '%s': expected shape[%d] = %" PRId64 ", found %" PRId64,
+						   k->name, s->name, i, d->size, v);
+		} else if (sym[d->sym] < 0) {
+			sym[d->sym] = v;
+		} else if (sym[d->sym] != v) {
+			const char *by;
+			int bydim;
+
+			sym_binder(k, d->sym, &by, &bydim);
+			return cakert_fail(err, CAKE_ERR_SHAPE,
+					   "%s: parameter '%s': expected shape[%d] = %s = %" PRId64 " (bound by '%s' shape[%d]), found %" PRId64,
+					   k->name, s->name, i, k->syms[d->sym], sym[d->sym], by, bydim, v);
+		}
+	}
+	numel = 1;
+	for (i = 0; i < s->rank; i++) {
+		numel *= t->shape[i];
+		if (numel >= I32_LIMIT)
+			break;
+	}
+	for (i = 0; i < s->rank; i++)
+		if (t->shape[i] == 0)
+			numel = 0;
+	if (numel >= I32_LIMIT) {
+		format_dims(found, sizeof found, t->shape, t->ndim);
+		return cakert_fail(err, CAKE_ERR_LIMIT,
+				   "%s: parameter '%s': %s elements is not below 2^31 (the kernel indexes in i32)",
+				   k->name, s->name, found);
+	}
+	if (!t->data && numel > 0)
+		return cakert_fail(err, CAKE_ERR_NULL, "%s: parameter '%s': data is NULL",
+				   k->name, s->name);
+	if (t->strides) {
+		int64_t want_strides[CAKERT_MAX_RANK];
+
+		expect = 1;
+		for (i = s->rank - 1; i >= 0; i--) {
+			want_strides[i] = expect;
+			expect *= t->shape[i];
+		}
+		for (i = 0; i < s->rank; i++) {
+			/* A dimension of extent 1 is never stepped over, so its stride is free
+			 * (frameworks report such strides inconsistently). */
+			if (t->shape[i] != 1 && t->strides[i] != want_strides[i]) {
+				format_dims(want, sizeof want, want_strides, s->rank);
+				format_dims(found, sizeof found, t->strides, s->rank);
+				return cakert_fail(err, CAKE_ERR_STRIDE,
+						   "%s: parameter '%s': expected row-major contiguous strides %s (elements), found %s",
+						   k->name, s->name, want, found);
+			}
+		}
+	}
+	addr = (uint64_t)(uintptr_t)t->data + t->byte_offset;
+	if (numel > 0 && s->align > 1 && addr % (uint64_t)s->align != 0)
+		return cakert_fail(err, CAKE_ERR_ALIGN,
+				   "%s: parameter '%s': expected data + byte_offset aligned to %d bytes (%s), found address 0x%" PRIx64,
+				   k->name, s->name, s->align,
+				   s->align > s->bits / 8 ? "the kernel uses vector loads/stores on it" : "the element size",
+				   addr);
+	return CAKE_OK;
+}
+
+/* The byte range [lo, hi) a tensor covers; empty when it has no elements. */
+static void
+tensor_range(const CakertTensorSpec *s, const CakeTensor *t, uint64_t *lo, uint64_t *hi)
+{
+	*lo = (uint64_t)(uintptr_t)t->data + t->byte_offset;
+	*hi = *lo + (uint64_t)numel_of(t) * (uint64_t)(s->bits / 8);
+}
+
+static int
+check_overlap(const CakertKernel *k, const CakeTensor *const *t, CakeError *err)
+{
+	uint64_t alo, ahi, blo, bhi;
+	int i, j;
+
+	for (i = 0; i < k->ntensors; i++) {
+		const CakertTensorSpec *a = &k->tensors[i];
+
+		if (a->access == CAKERT_IN)
+			continue;
+		tensor_range(a, t[i], &alo, &ahi);
+		if (alo == ahi)
+			continue;
+		for (j = 0; j < k->ntensors; j++) {
+			const CakertTensorSpec *b = &k->tensors[j];
+
+			if (j == i)
+				continue;
+			tensor_range(b, t[j], &blo, &bhi);
+			if (blo == bhi || ahi <= blo || bhi <= alo)
+				continue;
+			return cakert_fail(err, CAKE_ERR_OVERLAP,
+					   "%s: parameter '%s' (%s, bytes 0x%" PRIx64 "..0x%" PRIx64 ") overlaps parameter '%s' (%s, bytes 0x%" PRIx64 "..0x%" PRIx64 "); expected disjoint tensors (the kernel assumes they do not alias)",
+					   k->name, a->name, access_name(a->access), alo, ahi,
+					   b->name, access_name(b->access), blo, bhi);
+		}
+	}
+	return CAKE_OK;
+}
+
+int
+cakert_check_tensors(const CakertKernel *k, const CakeTensor *const *t, int64_t *sym,
+		     CakeError *err)
+{
+	int i, rc;
+
+	for (i = 0; i < k->ntensors; i++)
+		if ((rc = check_tensor(k, &k->tensors[i], t[i], sym, err)) != CAKE_OK)
+			return rc;
+	return check_overlap(k, t, err);
+}
+
+int
+cakert_check_int(const CakertKernel *k, const char *param, int64_t v, int64_t lo, int64_t hi,
+		 const char *type, CakeError *err)
+{
+	if (v < lo || v > hi)
+		return cakert_fail(err, CAKE_ERR_RANGE,
+				   "%s: parameter '%s': expected a value in %s range [%" PRId64 ", %" PRId64 "], found %" PRId64,
+				   k->name, param, type, lo, hi, v);
+	return CAKE_OK;
+}
+
+int
+cakert_check_grid(const CakertKernel *k, const int64_t grid[3], CakeError *err)
+{
+	static const int64_t limit[3] = {((int64_t)1 << 31) - 1, 65535, 65535};
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (grid[i] < 0 || grid[i] > limit[i])
+			return cakert_fail(err, CAKE_ERR_GRID,
+					   "%s: grid %c = %s = %" PRId64 ": expected 0..%" PRId64,
+					   k->name, "xyz"[i], k->grid[i], grid[i], limit[i]);
+		if (k->cluster[i] > 1 && grid[i] % k->cluster[i] != 0)
+			return cakert_fail(err, CAKE_ERR_GRID,
+					   "%s: grid %c = %s = %" PRId64 ": expected a multiple of the cluster's %u",
+					   k->name, "xyz"[i], k->grid[i], grid[i], k->cluster[i]);
+	}
+	return CAKE_OK;
+}
+
+int
+cakert_grid_error(const CakertKernel *k, int axis, CakeError *err)
+{
+	return cakert_fail(err, CAKE_ERR_GRID,
+			   "%s: grid %c = %s: expected an int64 value, found division by zero or overflow",
+			   k->name, "xyz"[axis % 3], k->grid[axis % 3]);
+}
+
+int64_t
+cakert_gadd(int64_t a, int64_t b, int *ok)
+{
+	if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) {
+		*ok = 0;
+		return 0;
+	}
+	return a + b;
+}
+
+int64_t
+cakert_gsub(int64_t a, int64_t b, int *ok)
+{
+	if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) {
+		*ok = 0;
+		return 0;
+	}
+	return a - b;
+}
+
+int64_t
+cakert_gmul(int64_t a, int64_t b, int *ok)
+{
+	int bad;
+
+	if (a > 0)
+		bad = b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a;
+	else if (a < 0)
+		bad = b > 0 ? a < INT64_MIN / b : b != 0 && b < INT64_MAX / a;
+	else
+		bad = 0;
+	if (bad) {
+		*ok = 0;
+		return 0;
+	}
+	return a * b;
+}
+
+int64_t
+cakert_gdiv(int64_t a, int64_t b, int *ok)
+{
+	if (b == 0 || (a == INT64_MIN && b == -1)) {
+		*ok = 0;
+		return 0;
+	}
+	return a / b;
+}
+
+int64_t
+cakert_grem(int64_t a, int64_t b, int *ok)
+{
+	if (b == 0 || (a == INT64_MIN && b == -1)) {
+		*ok = 0;
+		return 0;
+	}
+	return a % b;
+}
+
+int64_t
+cakert_gcdiv(int64_t a, int64_t b, int *ok)
+{
+	int64_t q;
+
+	if (b == 0 || (a == INT64_MIN && b == -1)) {
+		*ok = 0;
+		return 0;
+	}
+	q = a / b;
+	/* C truncates toward zero; round up when the exact quotient is positive. */
+	if (a % b != 0 && (a < 0) == (b < 0))
+		q++;
+	return q;
+}
+
+int64_t
+cakert_gmin(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+int64_t
+cakert_gmax(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+int64_t
+cakert_gu64(uint64_t a, int *ok)
+{
+	if (a > (uint64_t)INT64_MAX) {
+		*ok = 0;
+		return 0;
+	}
+	return (int64_t)a;
+}
+
+CUdeviceptr
+cakert_tensor_ptr(const CakeTensor *t)
+{
+	return (CUdeviceptr)((uintptr_t)t->data + t->byte_offset);
+}
+
+/* ---- the driver ---- */
+
+typedef CUresult (*GetProcAddressFn)(const char *symbol, void **pfn, int version,
+				     cuuint64_t flags, CUdriverProcAddressQueryResult *status);
+
+/* Each entry point: its name for cuGetProcAddress, the versioned library symbol for
+ * dlsym (older drivers), and where it goes in the table. */
+static const struct {
+	const char *name, *versioned;
+	size_t offset;
+	int optional;
+} driver_syms[] = {
+	{"cuInit", "cuInit", offsetof(CakertDriver, init), 0},
+	{"cuDriverGetVersion", "cuDriverGetVersion", offsetof(CakertDriver, driver_get_version), 0},
+	{"cuGetErrorString", "cuGetErrorString", offsetof(CakertDriver, get_error_string), 0},
+	{"cuGetErrorName", "cuGetErrorName", offsetof(CakertDriver, get_error_name), 0},
+	{"cuDeviceGet", "cuDeviceGet", offsetof(CakertDriver, device_get), 0},
+	{"cuDeviceGetCount", "cuDeviceGetCount", offsetof(CakertDriver, device_get_count), 0},
+	{"cuDeviceGetAttribute", "cuDeviceGetAttribute", offsetof(CakertDriver, device_get_attribute), 0},
+	{"cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", offsetof(CakertDriver, device_primary_ctx_retain), 0},
+	{"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", offsetof(CakertDriver, device_primary_ctx_release), 0},
+	{"cuCtxGetCurrent", "cuCtxGetCurrent", offsetof(CakertDriver, ctx_get_current), 0},
+	{"cuCtxSetCurrent", "cuCtxSetCurrent", offsetof(CakertDriver, ctx_set_current), 0},
+	{"cuCtxGetDevice", "cuCtxGetDevice", offsetof(CakertDriver, ctx_get_device), 0},
+	{"cuCtxSynchronize", "cuCtxSynchronize", offsetof(CakertDriver, ctx_synchronize), 0},
+	{"cuModuleLoadDataEx", "cuModuleLoadDataEx", offsetof(CakertDriver, module_load_data_ex), 0},
+	{"cuModuleUnload", "cuModuleUnload", offsetof(CakertDriver, module_unload), 0},
+	{"cuModuleGetFunction", "cuModuleGetFunction", offsetof(CakertDriver, module_get_function), 0},
+	{"cuFuncGetAttribute", "cuFuncGetAttribute", offsetof(CakertDriver, func_get_attribute), 0},
+	{"cuFuncSetAttribute", "cuFuncSetAttribute", offsetof(CakertDriver, func_set_attribute), 0},
+	{"cuLaunchKernelEx", "cuLaunchKernelEx", offsetof(CakertDriver, launch_kernel_ex), 0},
+	{"cuMemAlloc", "cuMemAlloc_v2", offsetof(CakertDriver, mem_alloc), 0},
+	{"cuMemFree", "cuMemFree_v2", offsetof(CakertDriver, mem_free), 0},
+	{"cuMemcpyHtoD", "cuMemcpyHtoD_v2", offsetof(CakertDriver, memcpy_htod), 0},
+	{"cuMemcpyDtoH", "cuMemcpyDtoH_v2", offsetof(CakertDriver, memcpy_dtoh), 0},
+	{"cuMemsetD8", "cuMemsetD8_v2", offsetof(CakertDriver, memset_d8), 0},
+	{"cuStreamCreate", "cuStreamCreate", offsetof(CakertDriver, stream_create), 0},
+	{"cuStreamDestroy", "cuStreamDestroy_v2", offsetof(CakertDriver, stream_destroy), 0},
+	{"cuStreamSynchronize", "cuStreamSynchronize", offsetof(CakertDriver, stream_synchronize), 0},
+	{"cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled", offsetof(CakertDriver, tensor_map_encode_tiled), 1},
+};
+
+static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
+static CakertDriver driver;
+static int driver_status = CAKE_ERR_NO_DRIVER;
+static char driver_msg[CAKE_ERROR_MSG_SIZE];
+
+/* ISO C has no conversion between object and function pointers; dlsym and
+ * cuGetProcAddress hand back a void * that POSIX guarantees holds one, so copy the bits. */
+static void
+set_entry(size_t offset, void *p)
+{
+	memcpy((char *)&driver + offset, &p, sizeof p);
+}
+
+static void
+driver_load(void)
+{
+	GetProcAddressFn get_proc = NULL;
+	void *lib, *p;
+	CUresult r;
+	size_t i;
+
+	lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		driver_status = CAKE_ERR_NO_DRIVER;
+		snprintf(driver_msg, sizeof driver_msg, "no CUDA driver (libcuda.so.1 not found)");
+		return;
+	}
+	p = dlsym(lib, "cuGetProcAddress_v2");
+	if (p)
+		memcpy(&get_proc, &p, sizeof p);
+	for (i = 0; i < sizeof driver_syms / sizeof driver_syms[0]; i++) {
+		CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+
+		p = NULL;
+		if (get_proc && (get_proc(driver_syms[i].name, &p, DRIVER_ABI,
+					  CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found) != CUDA_SUCCESS ||
+				 found != CU_GET_PROC_ADDRESS_SUCCESS))
+			p = NULL;
+		if (!p)
+			p = dlsym(lib, driver_syms[i].versioned);
+		if (!p && !driver_syms[i].optional) {
+			driver_status = CAKE_ERR_DRIVER;
+			snprintf(driver_msg, sizeof driver_msg,
+				 "the CUDA driver lacks %s (cakert needs a CUDA 12.0 or newer driver)",
+				 driver_syms[i].versioned);
+			return;
+		}
+		set_entry(driver_syms[i].offset, p);
+	}
+	if (driver.driver_get_version(&driver.version) != CUDA_SUCCESS || driver.version < DRIVER_ABI) {
+		driver_status = CAKE_ERR_DRIVER;
+		snprintf(driver_msg, sizeof driver_msg,
+			 "the CUDA driver is version %d.%d; cakert needs 12.0 or newer",
+			 driver.version / 1000, driver.version % 1000 / 10);
+		return;
+	}
+	r = driver.init(0);
+	if (r != CUDA_SUCCESS) {
+		char why[256];
+
+		driver_status = CAKE_ERR_DRIVER;
+		cakert_result_string(r, why, sizeof why);
+		snprintf(driver_msg, sizeof driver_msg, "cuInit failed: %s", why);
+		return;
+	}
+	/* The library stays loaded for the life of the process: the table points into it. */
+	driver_status = CAKE_OK;
+}
+
+const CakertDriver *
+cakert_driver(void)
+{
+	pthread_once(&driver_once, driver_load);
+	return driver_status == CAKE_OK ? &driver : NULL;
+}
+
+int
+cakert_driver_status(CakeError *err)
+{
+	pthread_once(&driver_once, driver_load);
+	if (driver_status != CAKE_OK)
+		return cakert_fail(err, driver_status, "%s", driver_msg);
+	return CAKE_OK;
+}
+
+void
+cakert_result_string(CUresult r, char *out, size_t size)
+{
+	const char *name = NULL, *text = NULL;
+
+	if (driver.get_error_name)
+		driver.get_error_name(r, &name);
+	if (driver.get_error_string)
+		driver.get_error_string(r, &text);
+	if (name && text)
+		snprintf(out, size, "%s: %s", name, text);
+	else
+		snprintf(out, size, "CUresult %d", (int)r);
+}
+
+static int
+driver_fail(CakeError *err, const CakertKernel *k, const char *call, CUresult r)
+{
+	char why[256];
+
+	cakert_result_string(r, why, sizeof why);
+	return cakert_fail(err, CAKE_ERR_DRIVER, "%s: %s failed: %s", k->name, call, why);
+}
+
+/* ---- the module cache and the launch ---- */
+
+/* One loaded kernel: modules are per context, so the key is (context, kernel). */
+typedef struct CacheEntry {
+	CUcontext ctx;
+	const CakertKernel *k;
+	CUmodule module;
+	CUfunction fn;
+} CacheEntry;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static CacheEntry *cache;
+static size_t cache_len, cache_cap;
+
+static int
+target_of(int major, int minor)
+{
+	if (major == 9 && minor == 0)
+		return CAKERT_SM_90A;
+	if (major == 10 && minor == 0)
+		return CAKERT_SM_100A;
+	if (major == 10 && minor == 3)
+		return CAKERT_SM_103A;
+	return -1;
+}
+
+static int
+arch_error(const CakertKernel *k, CUdevice dev, int major, int minor, CakeError *err)
+{
+	char built[64];
+	size_t len = 0;
+	int i;
+
+	built[0] = 0;
+	for (i = 0; i < k->nimages && len < sizeof built; i++) {
+		int w = snprintf(built + len, sizeof built - len, "%s%s", i ? ", " : "",
+				 target_names[k->images[i].target]);
+
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	return cakert_fail(err, CAKE_ERR_ARCH,
+			   "%s: device %d is sm_%d%d (compute capability %d.%d); expected one of the targets built: %s",
+			   k->name, (int)dev, major, minor, major, minor, k->nimages ? built : "none");
+}
+
+/* Loads k's module into the current context ctx and prepares its function. Called with
+ * cache_lock held, so each (context, kernel) loads once. */
+static int
+load_function(const CakertKernel *k, CUcontext ctx, CUdevice dev, CacheEntry *e, CakeError *err)
+{
+	const CakertImage *img = NULL;
+	CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+	void *optval[2];
+	char log[1024], why[256];
+	int major = 0, minor = 0, target, i;
+	CUresult r;
+
+	r = driver.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+	if (r == CUDA_SUCCESS)
+		r = driver.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuDeviceGetAttribute(compute capability)", r);
+	target = target_of(major, minor);
+	for (i = 0; i < k->nimages; i++)
+		if (k->images[i].target == target)
+			img = &k->images[i];
+	if (!img)
+		return arch_error(k, dev, major, minor, err);
+
+	log[0] = 0;
+	optval[0] = log;
+	optval[1] = (void *)(uintptr_t)sizeof log;
+	r = driver.module_load_data_ex(&e->module, img->cubin ? (const void *)img->cubin
+						  : (const void *)img->ptx, 2, opt, optval);
+	if (r != CUDA_SUCCESS) {
+		cakert_result_string(r, why, sizeof why);
+		log[sizeof log - 1] = 0;
+		return cakert_fail(err, CAKE_ERR_DRIVER, "%s: cuModuleLoadDataEx (%s for %s) failed: %s%s%s",
+				   k->name, img->cubin ? "cubin" : "PTX", target_names[target], why,
+				   log[0] ? ": " : "", log);
+	}
+	r = driver.module_get_function(&e->fn, e->module, k->symbol);
+	if (r != CUDA_SUCCESS) {
+		driver.module_unload(e->module);
+		return driver_fail(err, k, "cuModuleGetFunction", r);
+	}
+	if (k->smem_bytes > 0) {
+		int optin = 0, static_smem = 0;
+
+		r = driver.device_get_attribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev);
+		if (r == CUDA_SUCCESS)
+			r = driver.func_get_attribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, e->fn);
+		if (r != CUDA_SUCCESS) {
+			driver.module_unload(e->module);
+			return driver_fail(err, k, "shared memory query", r);
+		}
+		if (k->smem_bytes + (size_t)static_smem > (size_t)optin) {
+			driver.module_unload(e->module);
+			return cakert_fail(err, CAKE_ERR_SMEM,
+					   "%s: needs %zu bytes of dynamic shared memory (plus %d static) per block; device %d allows at most %d",
+					   k->name, k->smem_bytes, static_smem, (int)dev, optin);
+		}
+		if (k->smem_bytes + (size_t)static_smem > SMEM_DEFAULT_LIMIT) {
+			r = driver.func_set_attribute(e->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+						      (int)k->smem_bytes);
+			if (r != CUDA_SUCCESS) {
+				driver.module_unload(e->module);
+				return driver_fail(err, k, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
+			}
+		}
+	}
+	e->ctx = ctx;
+	e->k = k;
+	return CAKE_OK;
+}
+
+static int
+get_function(const CakertKernel *k, CUcontext ctx, CUdevice dev, CUfunction *fn, CakeError *err)
+{
+	CacheEntry e;
+	size_t i;
+	int rc = CAKE_OK;
+
+	pthread_mutex_lock(&cache_lock);
+	for (i = 0; i < cache_len; i++)
+		if (cache[i].ctx == ctx && cache[i].k == k) {
+			*fn = cache[i].fn;
+			pthread_mutex_unlock(&cache_lock);
+			return CAKE_OK;
+		}
+	if (cache_len == cache_cap) {
+		size_t cap = cache_cap ? cache_cap * 2 : 16;
+		CacheEntry *p = realloc(cache, cap * sizeof *p);
+
+		if (!p) {
+			pthread_mutex_unlock(&cache_lock);
+			return cakert_fail(err, CAKE_ERR_NOMEM, "%s: out of host memory", k->name);
+		}
+		cache = p;
+		cache_cap = cap;
+	}
+	rc = load_function(k, ctx, dev, &e, err);
+	if (rc == CAKE_OK) {
+		cache[cache_len++] = e;
+		*fn = e.fn;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return rc;
+}
+
+void
+cakert_forget_context(CUcontext ctx)
+{
+	size_t i, j = 0;
+
+	if (!cakert_driver())
+		return;
+	pthread_mutex_lock(&cache_lock);
+	for (i = 0; i < cache_len; i++) {
+		if (cache[i].ctx == ctx)
+			driver.module_unload(cache[i].module);
+		else
+			cache[j++] = cache[i];
+	}
+	cache_len = j;
+	pthread_mutex_unlock(&cache_lock);
+}
+
+int
+cakert_launch(const CakertKernel *k, const CakeTensor *const *t, const int64_t grid[3],
+	      CUstream stream, void **params, CakeError *err)
+{
+	CUlaunchConfig cfg;
+	CUlaunchAttribute attr[1];
+	CUcontext ctx = NULL;
+	CUdevice dev;
+	CUfunction fn = NULL;
+	CUresult r;
+	int i, rc;
+
+	pthread_once(&driver_once, driver_load);
+	if (driver_status != CAKE_OK)
+		return cakert_fail(err, driver_status, "%s: %s", k->name, driver_msg);
+	r = driver.ctx_get_current(&ctx);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuCtxGetCurrent", r);
+	if (!ctx)
+		return cakert_fail(err, CAKE_ERR_CONTEXT,
+				   "%s: expected a current CUDA context, found none (make one current first, e.g. the device's primary context)",
+				   k->name);
+	r = driver.ctx_get_device(&dev);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuCtxGetDevice", r);
+	for (i = 0; i < k->ntensors; i++)
+		if (t[i]->device.device_id != (int32_t)dev)
+			return cakert_fail(err, CAKE_ERR_DEVICE,
+					   "%s: parameter '%s': expected a tensor on CUDA device %d (the current context's), found device %d",
+					   k->name, k->tensors[i].name, (int)dev, (int)t[i]->device.device_id);
+	if ((rc = get_function(k, ctx, dev, &fn, err)) != CAKE_OK)
+		return rc;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.gridDimX = (unsigned int)grid[0];
+	cfg.gridDimY = (unsigned int)grid[1];
+	cfg.gridDimZ = (unsigned int)grid[2];
+	cfg.blockDimX = k->threads[0];
+	cfg.blockDimY = k->threads[1];
+	cfg.blockDimZ = k->threads[2];
+	cfg.sharedMemBytes = (unsigned int)k->smem_bytes;
+	cfg.hStream = stream;
+	if (k->cluster[0] * k->cluster[1] * k->cluster[2] > 1) {
+		memset(attr, 0, sizeof attr);
+		attr[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+		attr[0].value.clusterDim.x = k->cluster[0];
+		attr[0].value.clusterDim.y = k->cluster[1];
+		attr[0].value.clusterDim.z = k->cluster[2];
+		cfg.attrs = attr;
+		cfg.numAttrs = 1;
+	}
+	r = driver.launch_kernel_ex(&cfg, fn, params, NULL);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuLaunchKernelEx", r);
+	return CAKE_OK;
+}
