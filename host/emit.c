@@ -1,4 +1,929 @@
-/* host/emit.c: being written */
+/* emit.c: writes a kernel's C99 launcher (<kernel>.h and <kernel>.c) and its manifest
+ * entry.
+ *
+ * The launcher is mostly tables: a CakertKernel descriptor with the embedded images and
+ * one CakertTensorSpec per tensor parameter, which the runtime's shared checks read (see
+ * runtime/cakert.h). What is specific to a kernel is emitted as code: the typed argument
+ * struct, the scalar range checks, the grid formulas translated to checked int64
+ * arithmetic, and the kernel parameter array. Output depends only on the inputs (no
+ * timestamps, no addresses), so regenerating a folder gives the same bytes. */
 #include "host.h"
-void host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages *img, Buf *h, Buf *c, Buf *manifest)
-{ (void)k; (void)symbol; (void)hash; (void)img; (void)h; (void)c; (void)manifest; }
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names and literals ---- */
+
+/* C99's keywords and the names of the standard macros a field could collide with. */
+static const char *const c_reserved[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
+	"_Complex", "_Imaginary", "bool", "true", "false", "NULL", "errno", "assert",
+	"offsetof", "stdin", "stdout", "stderr", NULL,
+};
+
+/* The C field name for a parameter: its own name, or with a '_' appended where the name
+ * is a C keyword (a DSL parameter may be called `default`; the struct must still compile). */
+static const char *
+field_name(const IrKernel *k, const char *name)
+{
+	int i;
+
+	for (i = 0; c_reserved[i]; i++)
+		if (strcmp(name, c_reserved[i]) == 0)
+			return arena_printf(k->arena, "%s_", name);
+	return name;
+}
+
+/* Appends s as the body of a C string literal. */
+static void
+put_cstr(Buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			buf_printf(b, "\\%c", ch);
+		else if (ch == '\n')
+			buf_puts(b, "\\n");
+		else if (ch < 0x20 || ch >= 0x7f)
+			buf_printf(b, "\\%03o", ch);
+		else
+			buf_putn(b, (const char *)&ch, 1);
+	}
+}
+
+/* Appends s as a JSON string, quotes included. */
+static void
+put_json(Buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			buf_printf(b, "\\%c", ch);
+		else if (ch < 0x20)
+			buf_printf(b, "\\u%04x", ch);
+		else
+			buf_putn(b, (const char *)&ch, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+/* Appends n bytes as a C initializer list, 20 to a line. */
+static void
+put_bytes(Buf *b, const unsigned char *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char line[20 * 5 + 4];
+	size_t i;
+	int len = 0;
+
+	for (i = 0; i < n; i++) {
+		if (len == 0)
+			line[len++] = '\t';
+		line[len++] = '0';
+		line[len++] = 'x';
+		line[len++] = hex[p[i] >> 4];
+		line[len++] = hex[p[i] & 15];
+		line[len++] = ',';
+		if (i % 20 == 19 || i + 1 == n) {
+			line[len++] = '\n';
+			buf_putn(b, line, len);
+			len = 0;
+		}
+	}
+}
+
+/* ---- types ---- */
+
+/* The DLPack type of a tensor element: code (CAKE_DTYPE_*) and bits. */
+static void
+dlpack_dtype(IrBase b, const char **code, int *bits)
+{
+	*bits = ir_base_bits(b);
+	switch (b) {
+	case IR_I1: *code = "CAKE_DTYPE_BOOL"; *bits = 8; break;
+	case IR_I8: case IR_I16: case IR_I32: case IR_I64: *code = "CAKE_DTYPE_INT"; break;
+	case IR_U32: case IR_U64: *code = "CAKE_DTYPE_UINT"; break;
+	case IR_BF16: *code = "CAKE_DTYPE_BFLOAT"; break;
+	case IR_F16: case IR_F32: case IR_F64: *code = "CAKE_DTYPE_FLOAT"; break;
+	default: ICE("tensor of element type %s has no DLPack type", ir_base_name(b));
+	}
+}
+
+/* How a scalar parameter travels: the field type users fill, the type the kernel
+ * receives, and for integers the range checked between them. Integers up to 32 bits are
+ * taken as int64_t so that an out-of-range value is caught instead of truncated. */
+typedef struct ScalarABI {
+	const char *field;
+	const char *pass;
+	int checked;
+	const char *lo, *hi;
+} ScalarABI;
+
+static ScalarABI
+scalar_abi(IrBase b)
+{
+	ScalarABI a = {NULL, NULL, 0, NULL, NULL};
+
+	switch (b) {
+	case IR_I1: a = (ScalarABI){"int64_t", "uint8_t", 1, "0", "1"}; break;
+	case IR_I8: a = (ScalarABI){"int64_t", "int8_t", 1, "INT8_MIN", "INT8_MAX"}; break;
+	case IR_I16: a = (ScalarABI){"int64_t", "int16_t", 1, "INT16_MIN", "INT16_MAX"}; break;
+	case IR_I32: a = (ScalarABI){"int64_t", "int32_t", 1, "INT32_MIN", "INT32_MAX"}; break;
+	case IR_U32: a = (ScalarABI){"int64_t", "uint32_t", 1, "0", "INT64_C(4294967295)"}; break;
+	case IR_I64: a = (ScalarABI){"int64_t", "int64_t", 0, NULL, NULL}; break;
+	case IR_U64: a = (ScalarABI){"uint64_t", "uint64_t", 0, NULL, NULL}; break;
+	/* half types travel as their bit patterns: C99 has no 16-bit float */
+	case IR_F16: case IR_BF16: a = (ScalarABI){"uint16_t", "uint16_t", 0, NULL, NULL}; break;
+	case IR_F32: a = (ScalarABI){"float", "float", 0, NULL, NULL}; break;
+	case IR_F64: a = (ScalarABI){"double", "double", 0, NULL, NULL}; break;
+	default: ICE("scalar parameter of type %s has no host type", ir_base_name(b));
+	}
+	return a;
+}
+
+static const char *
+access_name(int acc)
+{
+	return acc == ACC_OUT ? "out" : acc == ACC_INOUT ? "inout" : "in";
+}
+
+/* ---- which tensors the kernel reads or writes with vector accesses ---- */
+
+typedef struct VecScan {
+	const IrKernel *k;
+	const IrOp **def;       /* value -> defining op */
+	unsigned char *vec;     /* param -> accessed with a vector type */
+} VecScan;
+
+static void
+index_defs(VecScan *vs, const IrRegion *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		for (j = 0; j < op->nres; j++)
+			if (op->res[j] > 0 && op->res[j] < vs->k->nvalues)
+				vs->def[op->res[j]] = op;
+		for (j = 0; j < op->nregions; j++)
+			index_defs(vs, &op->regions[j]);
+	}
+}
+
+/* Marks the tensor parameters the pointer v derives from through elemptr chains (and
+ * bitcasts and selects, which keep the base). */
+static void
+mark_root(VecScan *vs, IrValue v, int depth)
+{
+	const IrOp *op;
+	int i;
+
+	if (v <= 0 || v >= vs->k->nvalues || depth > 256)
+		return;
+	for (i = 0; i < vs->k->body.nargs; i++)
+		if (vs->k->body.args[i] == v) {
+			if (i < vs->k->nparams)
+				vs->vec[i] = 1;
+			return;
+		}
+	op = vs->def[v];
+	if (!op)
+		return;
+	switch (op->opc) {
+	case IR_ELEMPTR:
+	case IR_BITCAST:
+		mark_root(vs, op->args[0], depth + 1);
+		break;
+	case IR_SELECT:
+		mark_root(vs, op->args[1], depth + 1);
+		mark_root(vs, op->args[2], depth + 1);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+scan_vector_access(VecScan *vs, const IrRegion *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+		IrType t = {0, 0, 0, 0};
+
+		if (op->opc == IR_LOAD && op->nres == 1)
+			t = ir_vtype(vs->k, op->res[0]);
+		else if (op->opc == IR_STORE && op->nargs == 2)
+			t = ir_vtype(vs->k, op->args[1]);
+		if (t.lanes > 1)
+			mark_root(vs, op->args[0], 0);
+		for (j = 0; j < op->nregions; j++)
+			scan_vector_access(vs, &op->regions[j]);
+	}
+}
+
+/* ---- grid formulas ---- */
+
+/* A recursive-descent translator from the grid language (ir.h) to C: names become the
+ * launcher's int64 locals v_<name>, operators become cakert's checked helpers. */
+typedef struct Grid {
+	const IrKernel *k;
+	Arena *a;
+	const char *src, *p;
+	unsigned char *used;    /* param -> named in the formula (may be NULL) */
+	Buf *err;
+	int failed;
+} Grid;
+
+static char *grid_expr(Grid *g);
+
+static void
+grid_fail(Grid *g, const char *fmt, const char *arg)
+{
+	if (!g->failed && g->err) {
+		buf_printf(g->err, "grid formula \"%s\" at offset %d: ", g->src, (int)(g->p - g->src));
+		buf_printf(g->err, fmt, arg);
+	}
+	g->failed = 1;
+}
+
+static void
+grid_space(Grid *g)
+{
+	while (*g->p == ' ' || *g->p == '\t')
+		g->p++;
+}
+
+static int
+grid_accept(Grid *g, char ch)
+{
+	grid_space(g);
+	if (*g->p != ch)
+		return 0;
+	g->p++;
+	return 1;
+}
+
+static int
+is_ident(int ch, int first)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
+	       (!first && ch >= '0' && ch <= '9');
+}
+
+/* The C expression for the parameter `name`, which starts at `at` in the formula. */
+static char *
+grid_name(Grid *g, const char *name, const char *at)
+{
+	int i;
+
+	for (i = 0; i < g->k->nparams; i++) {
+		const IrParam *pr = &g->k->params[i];
+
+		if (strcmp(pr->name, name) != 0)
+			continue;
+		if (pr->kind == PARAM_TENSOR ||
+		    (pr->kind == PARAM_SCALAR && !(ir_is_int(pr->type) && pr->type.lanes == 1))) {
+			g->p = at;
+			grid_fail(g, "'%s' is not a sym or integer scalar parameter", name);
+			return NULL;
+		}
+		/* a u64 converts where it is used, so the formula that needs it reports it */
+		if (pr->kind == PARAM_SCALAR && pr->type.base == IR_U64)
+			return arena_printf(g->a, "cakert_gu64(args->%s, &ok)", field_name(g->k, name));
+		if (g->used)
+			g->used[i] = 1;
+		return arena_printf(g->a, "v_%s", name);
+	}
+	g->p = at;
+	grid_fail(g, "'%s' is not a parameter", name);
+	return NULL;
+}
+
+static char *
+grid_primary(Grid *g)
+{
+	char *l, *r, *name;
+	const char *start;
+
+	grid_space(g);
+	if (*g->p >= '0' && *g->p <= '9') {
+		int64_t v = 0;
+
+		for (; *g->p >= '0' && *g->p <= '9'; g->p++) {
+			if (v > (INT64_MAX - (*g->p - '0')) / 10) {
+				grid_fail(g, "%s", "integer literal overflows int64");
+				return NULL;
+			}
+			v = v * 10 + (*g->p - '0');
+		}
+		if (v <= INT32_MAX)
+			return arena_printf(g->a, "%lld", (long long)v);
+		return arena_printf(g->a, "INT64_C(%lld)", (long long)v);
+	}
+	if (grid_accept(g, '(')) {
+		l = grid_expr(g);
+		if (!l)
+			return NULL;
+		if (!grid_accept(g, ')')) {
+			grid_fail(g, "%s", "expected ')'");
+			return NULL;
+		}
+		return l;
+	}
+	if (!is_ident((unsigned char)*g->p, 1)) {
+		grid_fail(g, "%s", *g->p ? "expected a number, a name or '('" : "unexpected end");
+		return NULL;
+	}
+	start = g->p;
+	while (is_ident((unsigned char)*g->p, 0))
+		g->p++;
+	name = arena_strndup(g->a, start, (size_t)(g->p - start));
+	if (!grid_accept(g, '('))
+		return grid_name(g, name, start);
+	if (strcmp(name, "cdiv") != 0 && strcmp(name, "min") != 0 && strcmp(name, "max") != 0) {
+		g->p = start;
+		grid_fail(g, "unknown function '%s' (expected cdiv, min or max)", name);
+		return NULL;
+	}
+	l = grid_expr(g);
+	if (!l)
+		return NULL;
+	if (!grid_accept(g, ',')) {
+		grid_fail(g, "%s", "expected ',' between two arguments");
+		return NULL;
+	}
+	r = grid_expr(g);
+	if (!r)
+		return NULL;
+	if (!grid_accept(g, ')')) {
+		grid_fail(g, "%s", "expected ')' after two arguments");
+		return NULL;
+	}
+	if (strcmp(name, "cdiv") == 0)
+		return arena_printf(g->a, "cakert_gcdiv(%s, %s, &ok)", l, r);
+	return arena_printf(g->a, "cakert_g%s(%s, %s)", name, l, r);
+}
+
+static char *
+grid_unary(Grid *g)
+{
+	char *v;
+
+	if (grid_accept(g, '-')) {
+		v = grid_unary(g);
+		return v ? arena_printf(g->a, "cakert_gsub(0, %s, &ok)", v) : NULL;
+	}
+	if (grid_accept(g, '+'))
+		return grid_unary(g);
+	return grid_primary(g);
+}
+
+static char *
+grid_term(Grid *g)
+{
+	char *l = grid_unary(g), *r;
+	const char *fn;
+
+	while (l) {
+		if (grid_accept(g, '*'))
+			fn = "gmul";
+		else if (grid_accept(g, '/'))
+			fn = "gdiv";
+		else if (grid_accept(g, '%'))
+			fn = "grem";
+		else
+			break;
+		r = grid_unary(g);
+		l = r ? arena_printf(g->a, "cakert_%s(%s, %s, &ok)", fn, l, r) : NULL;
+	}
+	return l;
+}
+
+static char *
+grid_expr(Grid *g)
+{
+	char *l = grid_term(g), *r;
+	const char *fn;
+
+	while (l) {
+		if (grid_accept(g, '+'))
+			fn = "gadd";
+		else if (grid_accept(g, '-'))
+			fn = "gsub";
+		else
+			break;
+		r = grid_term(g);
+		l = r ? arena_printf(g->a, "cakert_%s(%s, %s, &ok)", fn, l, r) : NULL;
+	}
+	return l;
+}
+
+/* Translates formula src to a C expression in arena a; NULL with a message in err. */
+static char *
+grid_translate(const IrKernel *k, Arena *a, const char *src, unsigned char *used, Buf *err)
+{
+	Grid g;
+	char *e;
+
+	memset(&g, 0, sizeof g);
+	g.k = k;
+	g.a = a;
+	g.src = g.p = src ? src : "";
+	g.used = used;
+	g.err = err;
+	e = grid_expr(&g);
+	grid_space(&g);
+	if (e && *g.p) {
+		grid_fail(&g, "%s", "unexpected text after the expression");
+		e = NULL;
+	}
+	return g.failed ? NULL : e;
+}
+
+int
+host_grid_check(const IrKernel *k, const char *expr, Buf *err)
+{
+	Arena *a = arena_new();
+	char *e = grid_translate(k, a, expr, NULL, err);
+
+	arena_free(a);
+	return e ? 0 : -1;
+}
+
+/* ---- the emitter ---- */
+
+typedef struct Emit {
+	const IrKernel *k;
+	const char *name;       /* the kernel's name, the prefix of every generated name */
+	const char **field;     /* param -> C field name */
+	int *symno;             /* param -> symbol number (syms), tensor number (tensors) */
+	int *bound;             /* sym number -> bound by a tensor shape */
+	int *align;             /* tensor number -> required alignment */
+	int nsyms, ntensors;
+	char hash[17];
+} Emit;
+
+static void
+emit_header(Emit *e, Buf *h)
+{
+	const IrKernel *k = e->k;
+	char upper[256];
+	int i, d, nfields = 0;
+
+	for (i = 0; k->name[i] && i < (int)sizeof upper - 1; i++)
+		upper[i] = (char)(k->name[i] >= 'a' && k->name[i] <= 'z' ? k->name[i] - 32 : k->name[i]);
+	upper[i] = 0;
+	buf_printf(h, "/* %s.h: launcher for the cakec kernel %s (generated by cakec; do not edit). */\n",
+		   e->name, e->name);
+	buf_printf(h, "#ifndef CAKE_KERNEL_%s_H\n#define CAKE_KERNEL_%s_H\n\n", upper, upper);
+	buf_puts(h, "#include \"cakert.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+
+	buf_printf(h, "/* The arguments of %s, in parameter order. Tensors are DLPack-layout views\n"
+		   " * (row-major contiguous, on the current context's device); shape symbols are\n"
+		   " * bound from the tensors' shapes. */\n", e->name);
+	buf_printf(h, "typedef struct %s_args {\n", e->name);
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		if (p->kind == PARAM_TENSOR) {
+			buf_printf(h, "\tCakeTensor %s;\t/* %s %s [", e->field[i], access_name(p->access),
+				   ir_base_name((IrBase)p->type.elem));
+			for (d = 0; d < p->rank; d++) {
+				if (p->dims[d].sym >= 0)
+					buf_printf(h, "%s%s", d ? ", " : "", k->params[p->dims[d].sym].name);
+				else
+					buf_printf(h, "%s%lld", d ? ", " : "", (long long)p->dims[d].size);
+			}
+			buf_puts(h, "] */\n");
+			nfields++;
+		} else if (p->kind == PARAM_SCALAR) {
+			ScalarABI a = scalar_abi((IrBase)p->type.base);
+
+			buf_printf(h, "\t%s %s;\t/* %s", a.field, e->field[i], ir_base_name((IrBase)p->type.base));
+			if (a.checked)
+				buf_puts(h, ", range-checked");
+			if (p->type.base == IR_F16 || p->type.base == IR_BF16)
+				buf_puts(h, " bit pattern");
+			buf_puts(h, " */\n");
+			nfields++;
+		} else if (!e->bound[e->symno[i]]) {
+			buf_printf(h, "\tint64_t %s;\t/* shape symbol no tensor binds: 0..INT32_MAX */\n",
+				   e->field[i]);
+			nfields++;
+		}
+	}
+	if (nfields == 0)
+		buf_puts(h, "\tchar unused_;\t/* C has no empty structs */\n");
+	buf_printf(h, "} %s_args;\n\n", e->name);
+
+	buf_printf(h, "/* Validates args, computes the grid and launches %s on stream in the current\n"
+		   " * CUDA context. Returns CAKE_OK (0) or a CakeStatus, with a message naming the\n"
+		   " * parameter in err->msg (err may be NULL). An empty grid launches nothing. */\n",
+		   e->name);
+	buf_printf(h, "int %s_launch(const %s_args *args, CUstream stream, CakeError *err);\n\n",
+		   e->name, e->name);
+	buf_printf(h, "/* Validates args without touching the driver and computes the grid the launch\n"
+		   " * would use (x, y, z). Returns CAKE_OK or a CakeStatus as %s_launch does. */\n",
+		   e->name);
+	buf_printf(h, "int %s_grid(const %s_args *args, int64_t grid[3], CakeError *err);\n\n",
+		   e->name, e->name);
+	buf_puts(h, "/* The kernel's descriptor: symbol, images, threads, shared memory, parameters. */\n");
+	buf_printf(h, "extern const CakertKernel %s_kernel;\n\n", e->name);
+	buf_printf(h, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+}
+
+static void
+emit_images(Emit *e, const HostImages *img, Buf *c, int *nimages)
+{
+	static const char *const target_enum[TARGET_COUNT] = {
+		"CAKERT_SM_90A", "CAKERT_SM_100A", "CAKERT_SM_103A",
+	};
+	int t, n = 0;
+
+	for (t = 0; t < TARGET_COUNT; t++) {
+		size_t len;
+
+		if (!img || !img->ptx[t])
+			continue;
+		len = strlen(img->ptx[t]);
+		buf_printf(c, "/* PTX for %s: %zu bytes and a NUL. */\n", ir_target_name(t), len);
+		buf_printf(c, "static const unsigned char %s_ptx_%s[%zu] = {\n", e->name,
+			   ir_target_name(t), len + 1);
+		put_bytes(c, (const unsigned char *)img->ptx[t], len + 1);
+		buf_puts(c, "};\n\n");
+		if (img->cubin[t] && img->cubin_len[t]) {
+			buf_printf(c, "/* cubin for %s: %zu bytes. */\n", ir_target_name(t), img->cubin_len[t]);
+			buf_printf(c, "static const unsigned char %s_cubin_%s[%zu] = {\n", e->name,
+				   ir_target_name(t), img->cubin_len[t]);
+			put_bytes(c, img->cubin[t], img->cubin_len[t]);
+			buf_puts(c, "};\n\n");
+		}
+	}
+	for (t = 0; t < TARGET_COUNT; t++) {
+		if (!img || !img->ptx[t])
+			continue;
+		if (n++ == 0)
+			buf_printf(c, "static const CakertImage %s_images[] = {\n", e->name);
+		buf_printf(c, "\t{%s, (const char *)%s_ptx_%s, ", target_enum[t], e->name, ir_target_name(t));
+		if (img->cubin[t] && img->cubin_len[t])
+			buf_printf(c, "%s_cubin_%s, sizeof %s_cubin_%s},\n", e->name, ir_target_name(t),
+				   e->name, ir_target_name(t));
+		else
+			buf_puts(c, "NULL, 0},\n");
+	}
+	if (n)
+		buf_puts(c, "};\n\n");
+	*nimages = n;
+}
+
+static void
+emit_descriptor(Emit *e, const HostImages *img, const char *symbol, Buf *c)
+{
+	const IrKernel *k = e->k;
+	int i, d, n, nimages;
+
+	emit_images(e, img, c, &nimages);
+	if (e->ntensors) {
+		buf_puts(c, "/* name, dtype code and bits, access, alignment, rank, dims ({sym, 0} or\n"
+			 " * {-1, size}) */\n");
+		buf_printf(c, "static const CakertTensorSpec %s_tensors[%d] = {\n", e->name, e->ntensors);
+		for (i = 0; i < k->nparams; i++) {
+			const IrParam *p = &k->params[i];
+			const char *code;
+			int bits;
+
+			if (p->kind != PARAM_TENSOR)
+				continue;
+			dlpack_dtype((IrBase)p->type.elem, &code, &bits);
+			buf_puts(c, "\t{\"");
+			put_cstr(c, p->name);
+			buf_printf(c, "\", %s, %d, CAKERT_%s, %d, %d, {", code, bits,
+				   p->access == ACC_OUT ? "OUT" : p->access == ACC_INOUT ? "INOUT" : "IN",
+				   e->align[e->symno[i]], p->rank);
+			for (d = 0; d < IR_MAX_RANK; d++) {
+				if (d < p->rank && p->dims[d].sym >= 0)
+					buf_printf(c, "%s{%d, 0}", d ? ", " : "", e->symno[p->dims[d].sym]);
+				else
+					buf_printf(c, "%s{-1, %lld}", d ? ", " : "",
+						   d < p->rank ? (long long)p->dims[d].size : 0LL);
+			}
+			buf_puts(c, "}},\n");
+		}
+		buf_puts(c, "};\n\n");
+	}
+	if (e->nsyms) {
+		buf_printf(c, "static const char *const %s_syms[%d] = {", e->name, e->nsyms);
+		for (i = n = 0; i < k->nparams; i++) {
+			if (k->params[i].kind != PARAM_SYM)
+				continue;
+			buf_puts(c, n++ ? ", \"" : "\"");
+			put_cstr(c, k->params[i].name);
+			buf_puts(c, "\"");
+		}
+		buf_puts(c, "};\n\n");
+	}
+	buf_printf(c, "const CakertKernel %s_kernel = {\n\t\"%s\",\n\t\"", e->name, e->name);
+	put_cstr(c, symbol);
+	buf_printf(c, "\",\n\t\"%s\",\n", e->hash);
+	buf_printf(c, "\t{%d, %d, %d},\t/* threads */\n", k->threads[0], k->threads[1], k->threads[2]);
+	buf_puts(c, "\t{1, 1, 1},\t/* cluster */\n");
+	buf_printf(c, "\t%lld,\t/* dynamic shared memory bytes */\n", (long long)k->smem_bytes);
+	buf_puts(c, "\t{");
+	for (i = 0; i < 3; i++) {
+		buf_puts(c, i ? ", \"" : "\"");
+		put_cstr(c, k->grid[i] ? k->grid[i] : "1");
+		buf_puts(c, "\"");
+	}
+	buf_puts(c, "},\n");
+	if (nimages)
+		buf_printf(c, "\t%d, %s_images,\n", nimages, e->name);
+	else
+		buf_puts(c, "\t0, NULL,\n");
+	if (e->ntensors)
+		buf_printf(c, "\t%d, %s_tensors,\n", e->ntensors, e->name);
+	else
+		buf_puts(c, "\t0, NULL,\n");
+	if (e->nsyms)
+		buf_printf(c, "\t%d, %s_syms,\n", e->nsyms, e->name);
+	else
+		buf_puts(c, "\t0, NULL,\n");
+	buf_puts(c, "};\n\n");
+}
+
+/* The validation and grid code shared by _grid and _launch; expr holds the translated
+ * grid formulas and used the parameters they name. */
+static void
+emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
+{
+	const IrKernel *k = e->k;
+	int i;
+
+	buf_puts(c, "/* Checks args (no driver needed), binds the shape symbols and computes the grid. */\n");
+	buf_printf(c, "static int\n%s_prepare(const %s_args *args, const CakeTensor **t, int64_t *sym,\n"
+		   "\t\tint64_t grid[3], CakeError *err)\n{\n", e->name, e->name);
+	if (strstr(expr[0], "&ok") || strstr(expr[1], "&ok") || strstr(expr[2], "&ok"))
+		buf_puts(c, "\tint ok = 1;\n");
+	buf_puts(c, "\tint rc;\n\n");
+	buf_printf(c, "\tif (!args)\n\t\treturn cakert_fail(err, CAKE_ERR_NULL, \"%s: args is NULL\");\n",
+		   e->name);
+	for (i = 0; i < k->nparams; i++)
+		if (k->params[i].kind == PARAM_TENSOR)
+			buf_printf(c, "\tt[%d] = &args->%s;\n", e->symno[i], e->field[i]);
+	buf_printf(c, "\tif ((rc = cakert_check_tensors(&%s_kernel, t, sym, err)) != CAKE_OK)\n"
+		   "\t\treturn rc;\n", e->name);
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		if (p->kind == PARAM_SCALAR) {
+			ScalarABI sa = scalar_abi((IrBase)p->type.base);
+
+			if (!sa.checked)
+				continue;
+			buf_printf(c, "\tif ((rc = cakert_check_int(&%s_kernel, \"", e->name);
+			put_cstr(c, p->name);
+			buf_printf(c, "\", args->%s, %s, %s, \"%s\", err)) != CAKE_OK)\n\t\treturn rc;\n",
+				   e->field[i], sa.lo, sa.hi, ir_base_name((IrBase)p->type.base));
+		} else if (p->kind == PARAM_SYM && !e->bound[e->symno[i]]) {
+			buf_printf(c, "\tif ((rc = cakert_check_int(&%s_kernel, \"", e->name);
+			put_cstr(c, p->name);
+			buf_printf(c, "\", args->%s, 0, INT32_MAX, \"sym\", err)) != CAKE_OK)\n\t\treturn rc;\n"
+				   "\tsym[%d] = args->%s;\n", e->field[i], e->symno[i], e->field[i]);
+		}
+	}
+	buf_puts(c, "\t{\n");
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		if (!used[i])
+			continue;
+		if (p->kind == PARAM_SYM)
+			buf_printf(c, "\t\tconst int64_t v_%s = sym[%d];\n", p->name, e->symno[i]);
+		else
+			buf_printf(c, "\t\tconst int64_t v_%s = args->%s;\n", p->name, e->field[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		/* a formula that parsed cannot contain a comment delimiter */
+		buf_printf(c, "\n\t\t/* %c: %s */\n\t\tgrid[%d] = %s;\n", "xyz"[i],
+			   k->grid[i] ? k->grid[i] : "1", i, expr[i]);
+		if (strstr(expr[i], "&ok"))
+			buf_printf(c, "\t\tif (!ok)\n\t\t\treturn cakert_grid_error(&%s_kernel, %d, err);\n",
+				   e->name, i);
+	}
+	buf_puts(c, "\t}\n");
+	buf_printf(c, "\treturn cakert_check_grid(&%s_kernel, grid, err);\n}\n\n", e->name);
+}
+
+static void
+emit_entry_points(Emit *e, Buf *c)
+{
+	const IrKernel *k = e->k;
+	int i, nt = e->ntensors ? e->ntensors : 1, ns = e->nsyms ? e->nsyms : 1;
+	int np = k->nparams ? k->nparams : 1;
+
+	/* sym[] starts unbound (-1); t[] is filled by _prepare */
+	buf_printf(c, "int\n%s_grid(const %s_args *args, int64_t grid[3], CakeError *err)\n{\n",
+		   e->name, e->name);
+	buf_printf(c, "\tconst CakeTensor *t[%d] = {NULL};\n\tint64_t sym[%d] = {", nt, ns);
+	for (i = 0; i < ns; i++)
+		buf_puts(c, i ? ", -1" : "-1");
+	buf_printf(c, "};\n\n\tcakert_clear(err);\n\treturn %s_prepare(args, t, sym, grid, err);\n}\n\n",
+		   e->name);
+
+	buf_printf(c, "int\n%s_launch(const %s_args *args, CUstream stream, CakeError *err)\n{\n",
+		   e->name, e->name);
+	buf_printf(c, "\tconst CakeTensor *t[%d] = {NULL};\n\tint64_t sym[%d] = {", nt, ns);
+	for (i = 0; i < ns; i++)
+		buf_puts(c, i ? ", -1" : "-1");
+	buf_puts(c, "};\n\tint64_t grid[3];\n");
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		if (p->kind == PARAM_TENSOR)
+			buf_printf(c, "\tCUdeviceptr p_%s;\n", p->name);
+		else if (p->kind == PARAM_SYM)
+			buf_printf(c, "\tint32_t p_%s;\n", p->name);
+		else
+			buf_printf(c, "\t%s p_%s;\n", scalar_abi((IrBase)p->type.base).pass, p->name);
+	}
+	buf_printf(c, "\tvoid *params[%d];\n\tint rc;\n\n", np);
+	buf_printf(c, "\tcakert_clear(err);\n"
+		   "\tif ((rc = %s_prepare(args, t, sym, grid, err)) != CAKE_OK)\n\t\treturn rc;\n"
+		   "\tif (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)\n"
+		   "\t\treturn CAKE_OK;\t/* an empty grid: nothing to do */\n", e->name);
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		if (p->kind == PARAM_TENSOR)
+			buf_printf(c, "\tp_%s = cakert_tensor_ptr(&args->%s);\n", p->name, e->field[i]);
+		else if (p->kind == PARAM_SYM)
+			buf_printf(c, "\tp_%s = (int32_t)sym[%d];\n", p->name, e->symno[i]);
+		else
+			buf_printf(c, "\tp_%s = (%s)args->%s;\n", p->name,
+				   scalar_abi((IrBase)p->type.base).pass, e->field[i]);
+	}
+	if (k->nparams == 0)
+		buf_puts(c, "\tparams[0] = NULL;\n");
+	for (i = 0; i < k->nparams; i++)
+		buf_printf(c, "\tparams[%d] = &p_%s;\n", i, k->params[i].name);
+	buf_printf(c, "\treturn cakert_launch(&%s_kernel, t, grid, stream, params, err);\n}\n",
+		   e->name);
+}
+
+/* The entry is indented to sit inside the driver's top-level array. */
+static void
+emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
+{
+	const IrKernel *k = e->k;
+	int i, d, t, n;
+
+	buf_puts(m, "{\n    \"kernel\": ");
+	put_json(m, k->name);
+	buf_puts(m, ",\n    \"symbol\": ");
+	put_json(m, symbol);
+	buf_printf(m, ",\n    \"hash\": \"%s\",\n", e->hash);
+	if (k->source) {
+		buf_puts(m, "    \"source\": ");
+		put_json(m, k->source);
+		buf_puts(m, ",\n");
+	}
+	buf_puts(m, "    \"targets\": [");
+	for (t = n = 0; t < TARGET_COUNT; t++)
+		if (img && img->ptx[t])
+			buf_printf(m, "%s\"%s\"", n++ ? ", " : "", ir_target_name(t));
+	buf_puts(m, "],\n    \"cubins\": [");
+	for (t = n = 0; t < TARGET_COUNT; t++)
+		if (img && img->ptx[t] && img->cubin[t] && img->cubin_len[t])
+			buf_printf(m, "%s\"%s\"", n++ ? ", " : "", ir_target_name(t));
+	buf_printf(m, "],\n    \"threads\": [%d, %d, %d],\n", k->threads[0], k->threads[1], k->threads[2]);
+	buf_puts(m, "    \"cluster\": [1, 1, 1],\n    \"grid\": [");
+	for (i = 0; i < 3; i++) {
+		if (i)
+			buf_puts(m, ", ");
+		put_json(m, k->grid[i] ? k->grid[i] : "1");
+	}
+	buf_printf(m, "],\n    \"smem_bytes\": %lld,\n    \"params\": [", (long long)k->smem_bytes);
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		buf_puts(m, i ? ",\n      {\"name\": " : "\n      {\"name\": ");
+		put_json(m, p->name);
+		if (p->kind == PARAM_TENSOR) {
+			buf_printf(m, ", \"kind\": \"tensor\", \"dtype\": \"%s\", \"access\": \"%s\", \"shape\": [",
+				   ir_base_name((IrBase)p->type.elem), access_name(p->access));
+			for (d = 0; d < p->rank; d++) {
+				if (d)
+					buf_puts(m, ", ");
+				if (p->dims[d].sym >= 0)
+					put_json(m, k->params[p->dims[d].sym].name);
+				else
+					buf_printf(m, "%lld", (long long)p->dims[d].size);
+			}
+			buf_printf(m, "], \"align\": %d}", e->align[e->symno[i]]);
+		} else {
+			buf_printf(m, ", \"kind\": \"%s\", \"dtype\": \"%s\"}",
+				   p->kind == PARAM_SYM ? "sym" : "scalar",
+				   ir_base_name((IrBase)p->type.base));
+		}
+	}
+	buf_puts(m, k->nparams ? "\n    ]\n  }" : "]\n  }");
+}
+
+void
+host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages *img,
+	  Buf *h, Buf *c, Buf *manifest)
+{
+	Emit e;
+	VecScan vs;
+	Arena *a;
+	unsigned char *used;
+	char *expr[3];
+	Buf err = {0};
+	int i, d;
+
+	/* A formula naming something that is not a sym or integer scalar is the user's
+	 * error (the verifier does not parse formulas): report it and emit nothing. */
+	a = arena_new();
+	used = arena_alloc(a, (size_t)k->nparams + 1);
+	for (i = 0; i < 3; i++) {
+		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err);
+		if (!expr[i]) {
+			SrcLoc loc = {k->file, 0, 0};
+
+			diag_error(loc, "kernel %s: %s", k->name, err.s);
+			buf_free(&err);
+			arena_free(a);
+			return;
+		}
+	}
+
+	memset(&e, 0, sizeof e);
+	e.k = k;
+	e.name = k->name;
+	snprintf(e.hash, sizeof e.hash, "%016llx", (unsigned long long)hash);
+	e.field = arena_alloc(k->arena, sizeof *e.field * (size_t)(k->nparams + 1));
+	e.symno = arena_alloc(k->arena, sizeof *e.symno * (size_t)(k->nparams + 1));
+	e.bound = arena_alloc(k->arena, sizeof *e.bound * (size_t)(k->nparams + 1));
+	e.align = arena_alloc(k->arena, sizeof *e.align * (size_t)(k->nparams + 1));
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		e.field[i] = field_name(k, p->name);
+		if (p->kind == PARAM_SYM)
+			e.symno[i] = e.nsyms++;
+		else if (p->kind == PARAM_TENSOR)
+			e.symno[i] = e.ntensors++;
+	}
+	for (i = 0; i < k->nparams; i++)
+		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
+			int s = k->params[i].dims[d].sym;
+
+			if (s >= 0 && (s >= k->nparams || k->params[s].kind != PARAM_SYM))
+				ICE("kernel %s: tensor '%s' dim %d names parameter %d, which is not a sym",
+				    k->name, k->params[i].name, d, s);
+			if (s >= 0)
+				e.bound[e.symno[s]] = 1;
+		}
+
+	/* Alignment: 16 bytes where the kernel uses vector accesses, else the element size. */
+	memset(&vs, 0, sizeof vs);
+	vs.k = k;
+	vs.def = xcalloc((size_t)k->nvalues + 1, sizeof *vs.def);
+	vs.vec = arena_alloc(k->arena, (size_t)k->nparams + 1);
+	index_defs(&vs, &k->body);
+	scan_vector_access(&vs, &k->body);
+	for (i = 0; i < k->nparams; i++)
+		if (k->params[i].kind == PARAM_TENSOR)
+			e.align[e.symno[i]] = vs.vec[i] ? 16 : ir_type_bytes(ir_scalar((IrBase)k->params[i].type.elem));
+	free(vs.def);
+
+	emit_header(&e, h);
+
+	buf_printf(c, "/* %s.c: launcher for the cakec kernel %s (generated by cakec; do not edit).\n",
+		   e.name, e.name);
+	if (k->source) {
+		buf_puts(c, " * Source: ");
+		put_cstr(c, k->source);
+		buf_puts(c, "\n");
+	}
+	buf_puts(c, " * Device symbol: ");
+	put_cstr(c, symbol);
+	buf_printf(c, "; content hash: %s. */\n", e.hash);
+	buf_printf(c, "#include \"%s.h\"\n\n", e.name);
+	buf_puts(c, "#include <stddef.h>\n#include <stdint.h>\n\n");
+	buf_puts(c, "#if CAKERT_ABI_VERSION != 1\n#error \"generated for cakert ABI version 1\"\n#endif\n\n");
+	emit_descriptor(&e, img, symbol, c);
+	emit_prepare(&e, expr, used, c);
+	emit_entry_points(&e, c);
+	emit_manifest(&e, img, symbol, manifest);
+	arena_free(a);
+}

@@ -14,9 +14,16 @@ typedef struct HostImages {
 } HostImages;
 
 /* Writes the launcher header and source for k, whose device symbol is `symbol`, and its
- * manifest entry (a JSON object, no trailing newline). */
+ * manifest entry (a JSON object, no trailing newline). A grid formula that does not parse
+ * or names something other than a sym or integer scalar is reported through diag_error
+ * and nothing is written. */
 void host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages *img,
 	       Buf *h, Buf *c, Buf *manifest);
+
+/* Checks a grid formula (IrKernel.grid's language) against k's parameters: returns 0, or
+ * -1 with a message in err ("grid formula \"cdiv(x, 4)\" at offset 6: 'x' is not a
+ * parameter"). Front ends can call it to report a bad formula at the user's line. */
+int host_grid_check(const IrKernel *k, const char *expr, Buf *err);
 
 /* The runtime files the output folder needs beside the launchers (name, contents),
  * NULL-terminated. */
