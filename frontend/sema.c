@@ -1172,11 +1172,17 @@ check_call(Sema *S, Node *e)
 		e->ty = args[0]->ty;
 		break;
 	case BI_FMA:
-		ok = unify_args(e, args, 3) &&
-		     want_types(e, args[0], 1, ir_scalar(IR_F32), f32f64, "f32 or f64");
-		for (i = 1; ok && i < 3; i++)
-			ok = convert(args[i], args[0]->ty, "an argument of 'fma'");
-		e->ty = args[0]->ty;
+		ok = unify_args(e, args, 3);
+		for (i = 0; ok && i < 3; i++)
+			if (is_untyped(args[i]->ty))
+				ok = convert(args[i], ir_scalar(IR_F32), "an argument of 'fma'");
+		t = args[0]->ty;
+		if (ok && t.base != IR_F32 && t.base != IR_F64) {
+			diag_error(e->loc, "the arguments of 'fma' must be f32 or f64 (scalars or vectors), found %s",
+				   tname(t));
+			ok = 0;
+		}
+		e->ty = t;
 		break;
 	case BI_MIN: case BI_MAX: case BI_CDIV:
 		ok = unify_args(e, args, 2);
