@@ -158,6 +158,7 @@ static void
 next(Parser *p)
 {
 	Token *t = &p->tok;
+	int end_line = p->line, end_col = p->col;
 	int c;
 
 	p->prev_line = t->line;
@@ -177,6 +178,9 @@ next(Parser *p)
 	t->line = p->line;
 	t->col = p->col;
 	if (c < 0) {
+		/* where the text stops, not on a line past it, so the caret has a line to sit on */
+		t->line = end_line;
+		t->col = end_col;
 		t->kind = T_EOF;
 		return;
 	}
@@ -688,13 +692,18 @@ parse_op(Parser *p, IrRegion *r)
 			next(p);
 		}
 	}
+	if (nres && !ntypes)
+		fail_tok(p, "expected ':' and the result type%s of %s, found %s", nres == 1 ? "" : "s",
+			 info->name, tok_text(p));
 	if (ntypes != nres)
 		fail_at(p, name.line, name.col, "%s has %d result%s but %d type%s", info->name, nres,
 			nres == 1 ? "" : "s", ntypes, ntypes == 1 ? "" : "s");
 
 	ir_op_init(k, &op, opc, nargs, nres, info->nregions, loc);
-	memcpy(op.res, p->vstack + base, sizeof(IrValue) * (size_t)nres);
-	memcpy(op.args, p->vstack + base + nres, sizeof(IrValue) * (size_t)nargs);
+	if (nres)
+		memcpy(op.res, p->vstack + base, sizeof(IrValue) * (size_t)nres);
+	if (nargs)
+		memcpy(op.args, p->vstack + base + nres, sizeof(IrValue) * (size_t)nargs);
 	p->nvstack = base;
 	op.imm = imm;
 	for (i = 0; i < nres; i++)
@@ -710,8 +719,10 @@ parse_op(Parser *p, IrRegion *r)
 	for (i = 0; i < o->nregions; i++) {
 		IrRegion *sub = &o->regions[i];
 
-		if (i > 0 && (is_kw(p, "else") || is_kw(p, "do")))
-			next(p);
+		if (i > 0 && opc == IR_IF)
+			expect_kw(p, "else", "between the regions of if");
+		else if (i > 0 && opc == IR_WHILE)
+			expect_kw(p, "do", "between the regions of while");
 		if (is_punct(p, '('))
 			parse_region_args(p, sub);
 		if (!is_punct(p, '{'))
