@@ -22,6 +22,9 @@ config.substitutions.append(("%builddir", config.build_dir))
 config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_exe))
+# C test programs linked with cakec's static libraries need the flags they were built with.
+sanitized = str(getattr(config, "sanitize", "")).upper() in ("ON", "1", "TRUE", "YES")
+config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized else ""))
 
 ptxas = os.environ.get("CAKEC_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
