@@ -861,8 +861,8 @@ verify_region(Verifier *v, const IrRegion *r, RegionKind kind, const IrOp *paren
 
 		if (i < r->nops - 1 && op->opc >= 0 && op->opc < IR_NOPCODES &&
 		    (ir_opinfo[op->opc].flags & OPF_TERM))
-			verr(v, op->loc, "%s must be the last op of its region (%d op%s follow)", opname(op),
-			     r->nops - 1 - i, r->nops - 1 - i == 1 ? "" : "s");
+			verr(v, op->loc, "%s must be the last op of its region (%d op%s)", opname(op),
+			     r->nops - 1 - i, r->nops - 1 - i == 1 ? " follows" : "s follow");
 		verify_op(v, op, kind);
 	}
 	/* A wrong terminator was reported by the op itself; here only a missing one. */
@@ -870,10 +870,13 @@ verify_region(Verifier *v, const IrRegion *r, RegionKind kind, const IrOp *paren
 		const IrOp *last = r->nops ? &r->ops[r->nops - 1] : NULL;
 
 		if (!last || last->opc < 0 || last->opc >= IR_NOPCODES || !(ir_opinfo[last->opc].flags & OPF_TERM)) {
+			/* at the op where the terminator should have been, if the region has one */
+			SrcLoc at = last && last->loc.line > 0 ? last->loc : where;
+
 			if (kind == RK_BODY)
-				verr(v, last ? last->loc : where, "the kernel body does not end in ret");
+				verr(v, at, "the kernel body does not end in ret");
 			else
-				verr(v, where, "region %d of %s does not end in %s", index + 1, opname(parent), term);
+				verr(v, at, "region %d of %s does not end in %s", index + 1, opname(parent), term);
 		}
 	}
 	while (v->nscope > mark)
