@@ -1,10 +1,13 @@
 /* backend_ptx/lower_llvm.c: IR -> LLVM IR -> PTX through LLVM 22's C API.
  *
  * The kernel becomes one `ptx_kernel` function; structured regions become basic blocks with
- * phi nodes; -O2 runs LLVM's default<O3> pipeline; the NVPTX target prints PTX ISA 8.8,
- * which LLVM 22 supports for sm_90a, sm_100a and sm_103a alike (sm_103a needs at least
- * 8.8) and which CUDA 13.0's ptxas accepts for all three. Per-op lowering is in
- * lower_ops.c. */
+ * phi nodes; -O2 runs LLVM's default<O3> pipeline (with the NVPTX target's passes), -O0
+ * runs none; the NVPTX target prints the PTX. Per-op lowering is in lower_ops.c.
+ *
+ * PTX ISA: +ptx88 for every target. LLVM 22's defaults differ per CPU (8.0 for sm_90a,
+ * 8.6 for sm_100a, 8.8 for sm_103a, which is also the least it accepts for sm_103a); it
+ * supports up to 9.0. CUDA 13.0's ptxas accepts 8.8 and 9.0 for all three targets, so 8.8
+ * is the one version that works everywhere without needing the newest ptxas. */
 #include "lower.h"
 
 #include <stdio.h>

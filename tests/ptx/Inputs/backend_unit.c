@@ -84,6 +84,39 @@ main(int argc, char **argv)
 	ir_kernel_free(k);
 	buf_free(&a);
 
+	/* IR the verifier would reject, caught by LLVM's verifier: an if yielding an i32 for
+	 * an f32 result (the phi's operand types differ) */
+	k = smem_kernel(0);
+	{
+		IrBuilder B = {k, &k->body, {0, 0, 0}};
+		IrRegion *rg, *r;
+		IrType f = ir_scalar(IR_F32);
+		IrValue c, tid = k->body.ops[0].res[0];
+
+		k->body.nops--;  /* drop ret, append the if, then ret again */
+		c = irb_op2(&B, IR_CMP_EQ, ir_scalar(IR_I1), tid, tid);
+		irb_region_op(&B, IR_IF, 1, &c, 1, &f, &rg);
+		r = &rg[0];
+		B.r = r;
+		irb_op(&B, IR_YIELD, ir_scalar(IR_VOID), 1, &tid);
+		B.r = &rg[1];
+		irb_op(&B, IR_YIELD, ir_scalar(IR_VOID), 1, &tid);
+		B.r = &k->body;
+		irb_op(&B, IR_RET, ir_scalar(IR_VOID), 0, NULL);
+	}
+	emit("bad-phi", k, 0, NULL, &a);
+	ir_kernel_free(k);
+	buf_free(&a);
+
+	/* min blocks per SM: .minnctapersm next to .reqntid */
+	k = smem_kernel(0);
+	k->min_blocks = 3;
+	emit("min-blocks", k, 1, NULL, &a);
+	printf("min-blocks: %d %d\n", strstr(a.s, ".reqntid 32, 1, 1\n.minnctapersm 3\n") != NULL,
+	       strstr(a.s, ".maxntid") != NULL);
+	ir_kernel_free(k);
+	buf_free(&a);
+
 	/* an unknown target */
 	k = smem_kernel(0);
 	emit("bad-target", k, 7, NULL, &a);
