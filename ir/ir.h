@@ -5,47 +5,88 @@
  * while) pass values out through `yield`/`condition` terminators, in the style of MLIR's
  * scf dialect; there is no CFG until the backend.
  *
- * Textual form (printed by ir_print_*, read back by ir_parse; the round trip is exact):
+ * Textual form (printed by ir_print_*, read back by ir_parse; print(parse(print(x))) is
+ * print(x) byte for byte):
  *
  *   kernel @vadd {
  *     source "kernels_src/elementwise/vadd.cake"
  *     targets sm_90a sm_100a sm_103a
  *     threads 256 1 1
  *     grid "cdiv(n, 256)" "1" "1"
- *     param a : tensor in f32 [n]              # value %1: ptr.global.f32
+ *     smem_bytes 1024                          # only when non-zero
+ *     param a : tensor in f32 [n] !3:5         # value %1: ptr.global.f32
  *     param o : tensor out f32 [n, 4]          # dims: a sym param's name or an integer
  *     param n : sym                            # value %3: i32, bound from tensor shapes
  *     param alpha : scalar f32                 # value %4
- *     shared tile : f32 [256] align 16         # buffer 0; "offset N" once laid out
+ *     shared tile : f32 [256] align 16 offset 0  # buffer 0; no offset before layout
  *     body(%1: ptr.global.f32, %2: ptr.global.f32, %3: i32, %4: f32) {
- *       %5 = tid.x : i32
+ *       %5 = tid.x : i32 !7:13
  *       %6 = const 256 : i32
- *       %7 = const 0x1p-1 : f32                # floats print as C99 hex floats (%a)
+ *       %7 = const 0x1p-1 : f32
  *       %8 = cmp.lt %5, %3 : i1
  *       %9 = if %8 : f32 {
  *         yield %7
  *       } else {
- *         yield %7
+ *         yield %4
  *       }
- *       %10, %11 = for[4] %lo, %hi, %step, %init0 : i32 (%12: i32, %13: f32, ...) {
+ *       %10, %11 = for[4] %lo, %hi, %step, %i0, %f0 : i32, f32 (%12: i32, %13: i32, %14: f32) {
  *         ...
- *         yield %x
+ *         yield %x, %y
  *       }
- *       %14 = smem[0] : ptr.shared.f32
- *       %15 = load[1] %p : f32x4
+ *       %15 = while %init : i32 (%16: i32) {
+ *         condition %c, %16
+ *       } do (%17: i32) {
+ *         yield %z
+ *       }
+ *       %18 = smem[0] : ptr.shared.f32
+ *       %19 = load[1] %p : f32x4
  *       store %p, %v
  *       ret
- *     } loc
+ *     }
  *   }
  *
- * - Each op: results (if any) `=`, the op name, `[imm]` for OPF_IMM ops, the operands,
- *   then `: type, type` (the result types, omitted when there are none), then regions.
- *   `const` prints its value in place of operands: decimal for integer types, %a hex for
- *   float types. Region args are written `(%v: type, ...)` before a region's `{`;
- *   `while` prints its regions as `{...} do {...}`; `if` as `{...} else {...}`.
- * - An op with a source location ends with ` !LINE:COL` (file = the kernel's source).
- * - Value ids are kept as numbered; the parser accepts any unique ids.
- * - Comments start with `#` and run to the end of the line.
+ * Kernel header, one item per line, printed in this order (the parser takes them in any
+ * order, each at most once, params and shared buffers in ABI/buffer order; body is last):
+ * - `source "PATH"`, `targets T...` and `smem_bytes N` appear only when set. `threads X Y Z`
+ *   and `grid "X" "Y" "Z"` always print (the parser defaults them to 1 and "1").
+ * - `param NAME : tensor in|out|inout ELEM [DIM, ...]` (type ptr.global.ELEM; a DIM is a
+ *   sym parameter's name or a decimal size), `param NAME : sym` (i32; any other type is
+ *   spelled `sym TYPE`), `param NAME : scalar TYPE`.
+ * - `shared NAME : ELEM [DIM, ...] align A [offset N]`: offset only once laid out (>= 0);
+ *   the element count is the product of the dims.
+ * - `body(%v: TYPE, ...) { ops }`: the body's arguments, one per parameter in order.
+ * - Names (kernel, params, buffers) are bare when they are C identifiers, otherwise quoted.
+ *   Strings escape `"` and `\` with a backslash and bytes below 0x20 and 0x7f as `\xHH`;
+ *   the parser also takes `\n` and `\t`.
+ * Ops, one per line:
+ * - results (if any) `%a, %b =`, the op name, `[imm]` for OPF_IMM ops (always printed; the
+ *   parser reads a missing one as 0), the operands `%x, %y`, then `: type, type` (the
+ *   result types, omitted when there are none), then the regions, then the location.
+ *   The operands begin on the op's own line (a list may continue after a comma).
+ * - `const` prints its value before the `:`: integers in decimal (the int64 in IrOp.imm;
+ *   a u64 constant may also be written up to 18446744073709551615); floats (IrOp.fimm)
+ *   as C99 hex floats (`%a`: 0x1.8p+1, -0x0p+0), `inf`, `-inf`, `nan` and `-nan` for the
+ *   default quiet NaNs, `nan(0xHHHHHHHHHHHHHHHH)` with the whole 64-bit pattern for any
+ *   other NaN, so that every double round-trips bit for bit. The parser also takes
+ *   decimal floats. A vector-typed const is a splat.
+ * - Types: i1 i8 i16 i32 i64 u32 u64 f16 bf16 f32 f64, vectors `f32x2` `f32x4`, pointers
+ *   `ptr.global.f32` `ptr.shared.bf16`.
+ * - Regions: `(%v: type, ...)` (the region's arguments, omitted when it has none), then
+ *   `{`, the ops one level deeper, `}`. if: `{...} else {...}`; while: `{...} do {...}`;
+ *   for: one region whose arguments are the induction variable and the carried values.
+ * - Locations: ` !LINE:COL` at the end of an op, param or shared line, in the kernel's
+ *   source file. Only locations in that file print (line > 0 and loc.file == k->file);
+ *   the parser gives items without one their position in the IR text (a different file)
+ *   so that diagnostics point into the .ir file, and these never print back. `source`
+ *   must come before the first location. IrKernel.vlocs is not printed: the parser sets a
+ *   value's location to its defining op's (body arguments: their parameter's).
+ * - Value ids are kept as written, never renumbered: ids the text does not define are
+ *   unused slots with void type. Ids are limited to 1048575.
+ * - Comments start with `#` and run to the end of the line; layout is otherwise free.
+ * - ir_parse reports the first error (file:line:col in the IR text) and returns NULL. It
+ *   checks the syntax, operand counts of fixed-arity ops, region counts, that each id is
+ *   defined once and every used id somewhere; ir_verify checks the rest. Regions nest at
+ *   most 128 deep.
  */
 #ifndef CAKE_IR_H
 #define CAKE_IR_H
@@ -253,7 +294,9 @@ void ir_print_kernel(Buf *out, const IrKernel *k);
 void ir_print_module(Buf *out, const IrModule *m);
 
 /* ---- parse.c ---- */
-/* Parses IR text; reports errors through diag (file:line:col) and returns NULL on error. */
+/* Parses IR text; reports errors through diag (file:line:col) and returns NULL on error.
+ * The text is registered with diag_add_source as is, so it must stay valid as long as
+ * diagnostics may point into it (ops without a source location point into the text). */
 IrModule *ir_parse(const char *path, const char *text, size_t len);
 
 /* ---- verify.c ---- */
