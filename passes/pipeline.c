@@ -56,6 +56,8 @@ run_pass(IrKernel *k, const PassOptions *o, const Pass *p)
 	char when[64];
 	int before = diag_errors(), nerr = 0;
 
+	if (!p)
+		ICE("the pipeline names a pass that does not exist");
 	p->run(k);
 	if (o->verify) {
 		snprintf(when, sizeof when, "after pass %s", p->name);
