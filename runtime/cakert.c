@@ -481,6 +481,23 @@ static const struct {
 	{"cuStreamDestroy", "cuStreamDestroy_v2", offsetof(CakertDriver, stream_destroy), 0},
 	{"cuStreamSynchronize", "cuStreamSynchronize", offsetof(CakertDriver, stream_synchronize), 0},
 	{"cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled", offsetof(CakertDriver, tensor_map_encode_tiled), 1},
+	/* for test programs and tools (see cakert.h): optional */
+	{"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", offsetof(CakertDriver, memcpy_htod_async), 1},
+	{"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", offsetof(CakertDriver, memcpy_dtoh_async), 1},
+	{"cuMemcpyDtoD", "cuMemcpyDtoD_v2", offsetof(CakertDriver, memcpy_dtod), 1},
+	{"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", offsetof(CakertDriver, memcpy_dtod_async), 1},
+	{"cuMemsetD8Async", "cuMemsetD8Async", offsetof(CakertDriver, memset_d8_async), 1},
+	{"cuEventCreate", "cuEventCreate", offsetof(CakertDriver, event_create), 1},
+	{"cuEventDestroy", "cuEventDestroy_v2", offsetof(CakertDriver, event_destroy), 1},
+	{"cuEventRecord", "cuEventRecord", offsetof(CakertDriver, event_record), 1},
+	{"cuEventSynchronize", "cuEventSynchronize", offsetof(CakertDriver, event_synchronize), 1},
+	{"cuEventElapsedTime", "cuEventElapsedTime", offsetof(CakertDriver, event_elapsed_time), 1},
+	{"cuStreamBeginCapture", "cuStreamBeginCapture_v2", offsetof(CakertDriver, stream_begin_capture), 1},
+	{"cuStreamEndCapture", "cuStreamEndCapture", offsetof(CakertDriver, stream_end_capture), 1},
+	{"cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags", offsetof(CakertDriver, graph_instantiate), 1},
+	{"cuGraphLaunch", "cuGraphLaunch", offsetof(CakertDriver, graph_launch), 1},
+	{"cuGraphExecDestroy", "cuGraphExecDestroy", offsetof(CakertDriver, graph_exec_destroy), 1},
+	{"cuGraphDestroy", "cuGraphDestroy", offsetof(CakertDriver, graph_destroy), 1},
 };
 
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT;

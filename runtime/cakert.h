@@ -161,6 +161,29 @@ typedef struct CakertDriver {
 					    CUtensorMapSwizzle swizzle,
 					    CUtensorMapL2promotion l2,
 					    CUtensorMapFloatOOBfill oob);
+	/* Asynchronous copies, events and CUDA graphs, for test programs and tools. The
+	 * launchers never use them, so they are optional: NULL on a driver that lacks one
+	 * (every 12.0 or newer driver has them all). stream_begin_capture is the _v2 entry
+	 * (with a capture mode); graph_instantiate is cuGraphInstantiateWithFlags. */
+	CUresult (*memcpy_htod_async)(CUdeviceptr dst, const void *src, size_t bytes,
+				      CUstream stream);
+	CUresult (*memcpy_dtoh_async)(void *dst, CUdeviceptr src, size_t bytes, CUstream stream);
+	CUresult (*memcpy_dtod)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+	CUresult (*memcpy_dtod_async)(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+				      CUstream stream);
+	CUresult (*memset_d8_async)(CUdeviceptr dst, unsigned char value, size_t n,
+				    CUstream stream);
+	CUresult (*event_create)(CUevent *event, unsigned int flags);
+	CUresult (*event_destroy)(CUevent event);
+	CUresult (*event_record)(CUevent event, CUstream stream);
+	CUresult (*event_synchronize)(CUevent event);
+	CUresult (*event_elapsed_time)(float *ms, CUevent start, CUevent end);
+	CUresult (*stream_begin_capture)(CUstream stream, CUstreamCaptureMode mode);
+	CUresult (*stream_end_capture)(CUstream stream, CUgraph *graph);
+	CUresult (*graph_instantiate)(CUgraphExec *exec, CUgraph graph, unsigned long long flags);
+	CUresult (*graph_launch)(CUgraphExec exec, CUstream stream);
+	CUresult (*graph_exec_destroy)(CUgraphExec exec);
+	CUresult (*graph_destroy)(CUgraph graph);
 } CakertDriver;
 
 /* Loads the driver on first call (thread-safe) and returns its table, or NULL when there
