@@ -15,18 +15,30 @@
 
 /* ---- names and literals ---- */
 
-/* C99's keywords and the names of the standard macros a field could collide with. */
+/* Names a struct field cannot take: C11's keywords, C++'s (the headers are usable from
+ * C++), standard macros, and the GNU mode's predefined `linux` and `unix`. */
 static const char *const c_reserved[] = {
 	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
 	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
 	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
-	"_Complex", "_Imaginary", "bool", "true", "false", "NULL", "errno", "assert",
-	"offsetof", "stdin", "stdout", "stderr", NULL,
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas",
+	"_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+	"_Static_assert", "_Thread_local",
+	"alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch",
+	"char8_t", "char16_t", "char32_t", "class", "co_await", "co_return", "co_yield",
+	"compl", "concept", "const_cast", "consteval", "constexpr", "constinit", "decltype",
+	"delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable",
+	"namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+	"private", "protected", "public", "reinterpret_cast", "requires", "static_assert",
+	"static_cast", "template", "this", "thread_local", "throw", "true", "try", "typeid",
+	"typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+	"NULL", "EOF", "errno", "assert", "offsetof", "stdin", "stdout", "stderr", "linux",
+	"unix", NULL,
 };
 
 /* The C field name for a parameter: its own name, or with a '_' appended where the name
- * is a C keyword (a DSL parameter may be called `default`; the struct must still compile). */
+ * is reserved (a DSL parameter may be called `default` or `new`; the struct must still
+ * compile as C and C++). */
 static const char *
 field_name(const IrKernel *k, const char *name)
 {
