@@ -274,10 +274,11 @@ main(void)
 	expect("grid-range", rc, &err, CAKE_ERR_GRID, "vscale: grid y = m = 70000: expected 0..65535");
 
 	/* An empty grid launches nothing, so it succeeds even without a driver; empty tensors
-	 * may have NULL data. */
+	 * may have NULL data and any strides. */
 	valid(&c);
 	c.xs[0] = c.ys[0] = 0;
 	c.a.x.data = c.a.y.data = NULL;
+	c.a.x.strides = column_major;
 	rc = vscale_launch(&c.a, NULL, &err);
 	expect("empty-grid", rc, &err, CAKE_OK, "");
 
