@@ -336,6 +336,44 @@ main(int argc, char **argv)
 	counter_is("threads-load-once", "load", 1);
 	counter_is("threads-launches", "launch", 400);
 
+	/* The cluster seam: a descriptor with a cluster shape launches with the attribute, and
+	 * grids must be multiples of it. */
+	{
+		CakertKernel k2 = kitchen_kernel;
+		const CakeTensor *t[5];
+		int64_t sym[3] = {-1, -1, -1}, grid[3] = {4, 7, 11};
+		void *params[16];
+		CUdeviceptr ptrs[5];
+		int64_t scratch[16];
+
+		k2.cluster[0] = 2;
+		valid(&c, 0);
+		t[0] = &c.a.x;
+		t[1] = &c.a.y;
+		t[2] = &c.a.acc;
+		t[3] = &c.a.mask;
+		t[4] = &c.a.w;
+		rc = cakert_check_tensors(&k2, t, sym, &err);
+		if (rc == CAKE_OK)
+			rc = cakert_check_grid(&k2, grid, &err);
+		status_is("cluster-grid", rc, &err, CAKE_OK, NULL);
+		for (i = 0; i < 5; i++) {
+			ptrs[i] = cakert_tensor_ptr(t[i]);
+			params[i] = &ptrs[i];
+		}
+		memset(scratch, 0, sizeof scratch);
+		for (i = 5; i < 16; i++)
+			params[i] = &scratch[i];
+		rc = cakert_launch(&k2, t, grid, stream, params, &err);
+		status_is("cluster-launch", rc, &err, CAKE_OK, NULL);
+		counter_is("cluster-attr", "nattrs", 1);
+		counter_is("cluster-x", "cluster_x", 2);
+		grid[0] = 3;
+		rc = cakert_check_grid(&k2, grid, &err);
+		status_is("cluster-divides", rc, &err, CAKE_ERR_GRID,
+			  "kitchen: grid x = cdiv(n, 128) + big % 3 = 3: expected a multiple of the cluster's 2");
+	}
+
 	/* The driver table works for test programs too. */
 	{
 		CUdeviceptr p;

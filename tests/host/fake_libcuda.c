@@ -44,7 +44,7 @@ static struct {
 	{"load_error", 0}, {"launch_error", 0}, {"static_smem", 0},
 	{"grid_x", 0}, {"grid_y", 0}, {"grid_z", 0}, {"block_x", 0}, {"block_y", 0},
 	{"block_z", 0}, {"smem", 0}, {"stream", 0}, {"nattrs", 0}, {"last_cubin", 0},
-	{"last_setattr", 0}, {"optin0", 0},
+	{"last_setattr", 0}, {"optin0", 0}, {"cluster_x", 0},
 	{NULL, 0},
 };
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -328,6 +328,8 @@ cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **ex
 	*var("smem") = c->sharedMemBytes;
 	*var("stream") = (long)(intptr_t)c->hStream;
 	*var("nattrs") = c->numAttrs;
+	*var("cluster_x") = c->numAttrs && c->attrs[0].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ?
+			    (long)c->attrs[0].value.clusterDim.x : 0;
 	if (on_launch)
 		on_launch(params);
 	pthread_mutex_unlock(&lock);
