@@ -423,21 +423,27 @@ fe_type_str(IrType t, char *out, int size)
 	}
 }
 
-/* The shortest %g spelling that reads back as the same double. */
+void
+fe_double_str(char *out, size_t size, double v)
+{
+	int prec;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(out, size, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			break;
+	}
+	if (!strpbrk(out, ".eEni") && strlen(out) + 2 < size)
+		strcat(out, ".0");
+}
+
 static void
 put_double(Buf *out, double v)
 {
 	char s[64];
-	int prec;
 
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(s, sizeof s, "%.*g", prec, v);
-		if (strtod(s, NULL) == v)
-			break;
-	}
+	fe_double_str(s, sizeof s, v);
 	buf_puts(out, s);
-	if (!strpbrk(s, ".eEni"))
-		buf_puts(out, ".0");
 }
 
 static void

@@ -211,6 +211,8 @@ const char *ast_op_text(AstOp op);
 void ast_print(Buf *out, const Node *program);
 /* The printable name of a type, including the frontend-only bases ("untyped int"). */
 void fe_type_str(IrType t, char *out, int size);
+/* The shortest decimal spelling of v that reads back exactly, with a '.' or exponent. */
+void fe_double_str(char *out, size_t size, double v);
 
 /* ---- sema.c ---- */
 /* Checks the program and annotates the AST (types, constants, symbols, slots). Applies the

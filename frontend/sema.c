@@ -152,7 +152,7 @@ static void
 const_str(char *out, size_t size, IrType t, ConstVal v)
 {
 	if (is_floatnum(t))
-		snprintf(out, size, "%g", v.f);
+		fe_double_str(out, size, v.f);
 	else if (t.base == IR_U64)
 		snprintf(out, size, "%llu", (unsigned long long)v.i);
 	else if (t.base == IR_I1)
@@ -729,9 +729,9 @@ check_element(Sema *S, Node *e, Symbol *s, int read, int write)
 		ok = 0;
 	}
 	if (e->list.n != s->rank) {
-		diag_error(e->loc, "wrong number of indices for '%s': it has %d dimension%s, found %d index%s",
+		diag_error(e->loc, "wrong number of indices for '%s': it has %d dimension%s, found %d ind%s",
 			   s->name, s->rank, s->rank == 1 ? "" : "s", e->list.n,
-			   e->list.n == 1 ? "" : "es");
+			   e->list.n == 1 ? "ex" : "ices");
 		ok = 0;
 	}
 	for (ix = e->list.head; ix; ix = ix->next, i++) {
@@ -1680,6 +1680,7 @@ check_const(Sema *S, Node *c, int *used)
 {
 	Symbol *sym;
 	IrType t = ty_base(TY_ERROR);
+	ConstVal v;
 	int ok = 1, i;
 	char what[96];
 
@@ -1716,7 +1717,7 @@ check_const(Sema *S, Node *c, int *used)
 		used[i] = 1;
 		if (!ok)
 			continue;
-		if (!parse_define(d->value, sym->type, &sym->val)) {
+		if (!parse_define(d->value, sym->type, &v)) {
 			diag_error(c->loc, "-D %s=%s: expected %s value for the %s constant '%s'%s",
 				   d->name, d->value, ir_is_float(sym->type) ? "a float" :
 				   sym->type.base == IR_I1 ? "a true or false" : "an integer",
@@ -1724,7 +1725,7 @@ check_const(Sema *S, Node *c, int *used)
 				   ir_is_int(sym->type) && sym->type.base != IR_I1 ? " in its range" : "");
 			continue;
 		}
-		c->cv = sym->val;
+		sym->val = c->cv = v;
 	}
 }
 
@@ -1918,8 +1919,8 @@ grid_text(Sema *S, Node *e, Buf *out, int *isconst, int64_t *val)
 		if (is_error(s->type))
 			return 0;
 		if ((s->kind == SYM_SCALAR || s->kind == SYM_CONST) && !is_intnum(s->type))
-			diag_error(e->loc, "a grid size must be an integer, but '%s' is a %s %s", s->name,
-				   tname(s->type), sym_what(s));
+			diag_error(e->loc, "a grid size must be an integer, but the %s '%s' has type %s",
+				   sym_what(s), s->name, tname(s->type));
 		else
 			diag_error(e->loc, "grid(...) cannot use the %s '%s'; it takes shape symbols, integer scalar parameters and constants",
 				   sym_what(s), s->name);
