@@ -233,7 +233,7 @@ next(Parser *p)
 		t->kind = T_NUMBER;
 		t->n = (int)(p->text + p->pos - t->s);
 		lex_nan_payload(p, t);
-	} else if (strchr("{}()[],:=!@", c)) {
+	} else if (c && strchr("{}()[],:=!@", c)) {
 		advance(p);
 		t->kind = T_PUNCT;
 	} else {
@@ -526,7 +526,7 @@ parse_region_args(Parser *p, IrRegion *r)
 	}
 	next(p);
 	n = p->nvstack - base;
-	ir_region_set_args(p->k, r, n, p->vstack + base);
+	ir_region_set_args(p->k, r, n, n ? p->vstack + base : NULL);
 	p->nvstack = base;
 }
 
