@@ -166,6 +166,10 @@ typedef struct Parser {
 	SrcLoc comment_loc;   /* where an open block comment started */
 	int line, col;        /* the lexer's position */
 	char tok[48];         /* the text of the last token, for syntax errors */
+	int prev_tok;         /* the token before the lookahead, and where it ended */
+	SrcLoc prev_end;
+	int cur_tok;
+	SrcLoc cur_end;
 } Parser;
 
 /* ---- parser.y ---- */

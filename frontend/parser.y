@@ -36,6 +36,24 @@ loc_of(const Parser *p, const YYLTYPE *at)
 
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, Parser *p, const char *msg);
 
+/* The lexer, remembering the previous token and where it ended: a syntax error at the
+ * start of a line right after what could end a statement is most likely a missing ';'. */
+static int
+lex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner)
+{
+	Parser *p = yyget_extra(scanner);
+	int t = yylex(val, loc, scanner);
+
+	p->prev_tok = p->cur_tok;
+	p->prev_end = p->cur_end;
+	p->cur_tok = t;
+	p->cur_end.file = p->file;
+	p->cur_end.line = loc->last_line;
+	p->cur_end.col = loc->last_column;
+	return t;
+}
+#define yylex lex
+
 /* The parser's stack grows only with nesting that the lexer does not count (prefix
  * operators); past this it reports "memory exhausted", which yyerror rewords. */
 #define YYMAXDEPTH 4000
@@ -276,10 +294,19 @@ yyerror(YYLTYPE *loc, yyscan_t scanner, Parser *p, const char *msg)
 			int n = (int)(at - msg) + (int)strlen(word);
 
 			diag_error(L(*loc), "%.*s '%s'%s", n, msg, p->tok, msg + n);
-			return;
+			break;
 		}
 	}
-	diag_error(L(*loc), "%s", msg);
+	if (i == sizeof kinds / sizeof kinds[0])
+		diag_error(L(*loc), "%s", msg);
+	switch (p->prev_tok) {
+	case IDENT: case INT: case FLOAT: case TRUE: case FALSE: case ')': case ']':
+		if (p->prev_end.line > 0 && p->prev_end.line < loc->first_line && !strstr(msg, "expecting"))
+			diag_note(p->prev_end, "is a ';' missing here?");
+		break;
+	default:
+		break;
+	}
 }
 
 void

@@ -6,6 +6,7 @@
  * poison the expression (TY_ERROR) so that one mistake gives one message. */
 #include "ast.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -718,6 +719,13 @@ check_element(Sema *S, Node *e, Symbol *s, int read, int write)
 
 	e->sym = s;
 	e->indexkind = s->kind == SYM_TENSOR ? IDX_TENSOR : IDX_SHARED;
+	if (is_error(s->type)) {
+		/* its declaration was reported; still check the indices themselves */
+		for (ix = e->list.head; ix; ix = ix->next)
+			check_expr(S, ix);
+		set_error(e);
+		return 0;
+	}
 	if (s->kind == SYM_TENSOR && write && s->access == ACC_IN) {
 		diag_error(e->lhs->loc, "cannot write to '%s': it is an 'in' tensor (declare it 'inout' to read and write it)",
 			   s->name);
@@ -1441,8 +1449,10 @@ check_shared(Sema *S, Node *s)
 		}
 	}
 	sym->align = (int)align;
-	if (!ok)
+	if (!ok) {
+		sym->type = ty_base(TY_ERROR);
 		return;
+	}
 	bytes = count * ir_type_bytes(t);
 	S->smem = (S->smem + align - 1) / align * align + bytes;
 	if (S->smem > FE_SMEM_LIMIT) {
@@ -1640,7 +1650,8 @@ check_stmt(Sema *S, Node *s)
 
 /* ---- constants and -D ---- */
 
-/* Parses the text of a -D value as a constant of type t. */
+/* Parses the text of a -D value as a constant of type t: 1 if it is one, 0 if it is not
+ * spelled as one, -1 if it is out of the type's range. */
 static int
 parse_define(const char *text, IrType t, ConstVal *v)
 {
@@ -1648,7 +1659,7 @@ parse_define(const char *text, IrType t, ConstVal *v)
 
 	v->i = 0;
 	v->f = 0;
-	if (!*text)
+	if (!*text || isspace((unsigned char)*text))
 		return 0;
 	errno = 0;
 	if (t.base == IR_I1) {
@@ -1660,19 +1671,39 @@ parse_define(const char *text, IrType t, ConstVal *v)
 	}
 	if (ir_is_float(t)) {
 		v->f = strtod(text, &end);
-		if (*end || errno == ERANGE || isnan(v->f) || fabs(v->f) > float_max(t.base))
+		if (*end || isnan(v->f))
 			return 0;
+		if (errno == ERANGE || fabs(v->f) > float_max(t.base))
+			return -1;
 		v->f = round_float(t.base, v->f);
 		return 1;
 	}
-	if (t.base == IR_U64) {
-		if (text[0] == '-')
-			return 0;
-		v->i = (int64_t)strtoull(text, &end, 0);
-	} else {
-		v->i = strtoll(text, &end, 0);
+	if (t.base == IR_U64 && text[0] == '-') {
+		strtoll(text, &end, 0);
+		return *end ? 0 : -1;
 	}
-	return !*end && errno != ERANGE && int_fits(t.base, v->i);
+	if (t.base == IR_U64)
+		v->i = (int64_t)strtoull(text, &end, 0);
+	else
+		v->i = strtoll(text, &end, 0);
+	if (*end)
+		return 0;
+	return errno != ERANGE && int_fits(t.base, v->i) ? 1 : -1;
+}
+
+/* The range of an integer type, for messages. */
+static const char *
+int_range(int base)
+{
+	switch (base) {
+	case IR_I8: return "-128 to 127";
+	case IR_I16: return "-32768 to 32767";
+	case IR_I32: return "-2147483648 to 2147483647";
+	case IR_I64: return "-9223372036854775808 to 9223372036854775807";
+	case IR_U32: return "0 to 4294967295";
+	case IR_U64: return "0 to 18446744073709551615";
+	default: return "its range";
+	}
 }
 
 static void
@@ -1717,13 +1748,23 @@ check_const(Sema *S, Node *c, int *used)
 		used[i] = 1;
 		if (!ok)
 			continue;
-		if (!parse_define(d->value, sym->type, &v)) {
-			diag_error(c->loc, "-D %s=%s: expected %s value for the %s constant '%s'%s",
-				   d->name, d->value, ir_is_float(sym->type) ? "a float" :
-				   sym->type.base == IR_I1 ? "a true or false" : "an integer",
-				   tname(sym->type), c->name,
-				   ir_is_int(sym->type) && sym->type.base != IR_I1 ? " in its range" : "");
+		switch (parse_define(d->value, sym->type, &v)) {
+		case 0:
+			diag_error(c->loc, "-D %s=%s: expected %s for the %s constant '%s'",
+				   d->name, d->value, ir_is_float(sym->type) ? "a number" :
+				   sym->type.base == IR_I1 ? "true or false" : "an integer",
+				   tname(sym->type), c->name);
 			continue;
+		case -1:
+			if (ir_is_float(sym->type))
+				diag_error(c->loc, "-D %s=%s: the value overflows %s", d->name, d->value,
+					   tname(sym->type));
+			else
+				diag_error(c->loc, "-D %s=%s: the value is out of range for %s (%s)",
+					   d->name, d->value, tname(sym->type), int_range(sym->type.base));
+			continue;
+		default:
+			break;
 		}
 		sym->val = c->cv = v;
 	}
