@@ -1,0 +1,913 @@
+/* emu_libcuda.c: a stand-in libcuda.so.1 that runs the GPU tests without a GPU.
+ *
+ * It lets CI exercise the whole GPU test harness (tests/gpu: set-up, poison, guards,
+ * comparisons, the thread and graph tests) and prove that the tests can fail: device
+ * memory is host memory, streams run their work at once, stream capture records kernel
+ * launches into a graph that cuGraphLaunch replays, and a launch of one of the five
+ * kernels of kernels_src runs a CPU version of it in f32 (found by the device symbol's
+ * prefix). It checks what the harness relies on: copies and kernel operands inside live
+ * allocations, the grid and block each launcher should compute, no stream work while
+ * capturing other than launches.
+ *
+ * It emulates the harness's view of a GPU, not the kernels' PTX: the real kernels are
+ * only tested on a GPU (bench/run_gpu.sh).
+ *
+ * Environment:
+ *   EMU_BUG=tail|oob|value|input   break every kernel (or EMU_BUG_KERNEL's) on purpose:
+ *       leave the last output unwritten, write one element past the end, scale output 0
+ *       by 1.05, or change input element 0
+ *   EMU_CC=100                      the device's compute capability (default 90)
+ *   EMU_NO_DEVICE=1                 cuInit fails with CUDA_ERROR_NO_DEVICE
+ *   EMU_CAPTURE_LOAD_FAILS=1        module loads fail while a stream captures (global) */
+#define _POSIX_C_SOURCE 200809L
+
+#include <cuda.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* cuda.h maps this name to the _v2 entry (CUDA 12.8+); cakert resolves the original. */
+#undef cuEventElapsedTime
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent start, CUevent end);
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char primary_ctx;
+static int primary_refs;
+static _Thread_local CUcontext current;
+static int global_captures;
+
+static void
+emu_log(const char *what)
+{
+	fprintf(stderr, "emu_libcuda: %s\n", what);
+}
+
+/* ---- memory: host allocations, with their ranges kept for checking ---- */
+
+typedef struct Alloc {
+	uintptr_t lo, hi;
+} Alloc;
+
+static Alloc *allocs;
+static size_t nallocs, capallocs;
+
+/* 1 when [p, p + n) lies inside one live allocation. */
+static int
+in_alloc(uintptr_t p, size_t n)
+{
+	size_t i;
+	int ok = 0;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nallocs && !ok; i++)
+		ok = p >= allocs[i].lo && p + n <= allocs[i].hi && p + n >= p;
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
+CUresult CUDAAPI
+cuMemAlloc(CUdeviceptr *dptr, size_t bytes)
+{
+	void *p;
+
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (bytes == 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (global_captures)
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	/* 256-byte aligned, as cuMemAlloc's results are */
+	p = aligned_alloc(256, (bytes + 255) / 256 * 256);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_lock(&lock);
+	if (nallocs == capallocs) {
+		size_t cap = capallocs ? capallocs * 2 : 64;
+		Alloc *a = realloc(allocs, cap * sizeof *a);
+
+		if (!a) {
+			pthread_mutex_unlock(&lock);
+			free(p);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		allocs = a;
+		capallocs = cap;
+	}
+	allocs[nallocs].lo = (uintptr_t)p;
+	allocs[nallocs].hi = (uintptr_t)p + bytes;
+	nallocs++;
+	pthread_mutex_unlock(&lock);
+	*dptr = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuMemFree(CUdeviceptr dptr)
+{
+	size_t i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nallocs; i++)
+		if (allocs[i].lo == (uintptr_t)dptr) {
+			allocs[i] = allocs[--nallocs];
+			pthread_mutex_unlock(&lock);
+			free((void *)(uintptr_t)dptr);
+			return CUDA_SUCCESS;
+		}
+	pthread_mutex_unlock(&lock);
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- streams, events and graphs ---- */
+
+typedef struct Launch {
+	int kind;
+	unsigned int grid[3], block[3];
+	unsigned char args[8][8];
+} Launch;
+
+typedef struct Graph {
+	Launch *l;
+	int n, cap;
+} Graph;
+
+typedef struct Stream {
+	Graph *capture;         /* non-NULL while capturing */
+	int mode;
+	int invalid;            /* the capture was invalidated */
+} Stream;
+
+static int run_launch(const Launch *l);
+
+/* Stream work other than launches cannot be captured here. */
+static CUresult
+stream_work(CUstream s)
+{
+	Stream *st = (Stream *)s;
+
+	if (st && st->capture) {
+		st->invalid = 1;
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	if (global_captures && !st)
+		return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+copy(uintptr_t dst, int dst_dev, uintptr_t src, int src_dev, size_t n, CUstream s)
+{
+	CUresult r = stream_work(s);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if ((dst_dev && !in_alloc(dst, n)) || (src_dev && !in_alloc(src, n))) {
+		emu_log("a copy outside any allocation");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	memmove((void *)dst, (const void *)src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+	return copy((uintptr_t)dst, 1, (uintptr_t)src, 0, n, NULL);
+}
+
+CUresult CUDAAPI
+cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+	return copy((uintptr_t)dst, 0, (uintptr_t)src, 1, n, NULL);
+}
+
+CUresult CUDAAPI
+cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return copy((uintptr_t)dst, 1, (uintptr_t)src, 1, n, NULL);
+}
+
+CUresult CUDAAPI
+cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+	return copy((uintptr_t)dst, 1, (uintptr_t)src, 0, n, s);
+}
+
+CUresult CUDAAPI
+cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+	return copy((uintptr_t)dst, 0, (uintptr_t)src, 1, n, s);
+}
+
+CUresult CUDAAPI
+cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+	return copy((uintptr_t)dst, 1, (uintptr_t)src, 1, n, s);
+}
+
+static CUresult
+set(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
+{
+	CUresult r = stream_work(s);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!in_alloc((uintptr_t)dst, n)) {
+		emu_log("a memset outside any allocation");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	memset((void *)(uintptr_t)dst, v, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n)
+{
+	return set(dst, v, n, NULL);
+}
+
+CUresult CUDAAPI
+cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
+{
+	return set(dst, v, n, s);
+}
+
+CUresult CUDAAPI
+cuStreamCreate(CUstream *s, unsigned int flags)
+{
+	(void)flags;
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*s = calloc(1, sizeof(Stream));
+	return *s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult CUDAAPI
+cuStreamDestroy(CUstream s)
+{
+	Stream *st = (Stream *)s;
+
+	if (st && st->capture)
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	free(st);
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuStreamSynchronize(CUstream s)
+{
+	return stream_work(s);
+}
+
+CUresult CUDAAPI
+cuCtxSynchronize(void)
+{
+	return global_captures ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode)
+{
+	Stream *st = (Stream *)s;
+
+	if (!st || st->capture)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	st->capture = calloc(1, sizeof(Graph));
+	if (!st->capture)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	st->mode = (int)mode;
+	st->invalid = 0;
+	if (mode == CU_STREAM_CAPTURE_MODE_GLOBAL) {
+		pthread_mutex_lock(&lock);
+		global_captures++;
+		pthread_mutex_unlock(&lock);
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuStreamEndCapture(CUstream s, CUgraph *graph)
+{
+	Stream *st = (Stream *)s;
+	Graph *g;
+
+	if (!st || !st->capture)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	g = st->capture;
+	st->capture = NULL;
+	if (st->mode == CU_STREAM_CAPTURE_MODE_GLOBAL) {
+		pthread_mutex_lock(&lock);
+		global_captures--;
+		pthread_mutex_unlock(&lock);
+	}
+	if (st->invalid) {
+		free(g->l);
+		free(g);
+		*graph = NULL;
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	}
+	*graph = (CUgraph)g;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph, unsigned long long flags)
+{
+	Graph *g = (Graph *)graph, *e;
+
+	(void)flags;
+	e = calloc(1, sizeof *e);
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (g->n) {
+		e->l = malloc((size_t)g->n * sizeof *e->l);
+		if (!e->l) {
+			free(e);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		memcpy(e->l, g->l, (size_t)g->n * sizeof *e->l);
+	}
+	e->n = e->cap = g->n;
+	*exec = (CUgraphExec)e;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuGraphLaunch(CUgraphExec exec, CUstream s)
+{
+	Graph *e = (Graph *)exec;
+	CUresult r = stream_work(s);
+	int i;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	for (i = 0; i < e->n; i++)
+		if (run_launch(&e->l[i]) != 0)
+			return CUDA_ERROR_LAUNCH_FAILED;
+	return CUDA_SUCCESS;
+}
+
+static void
+graph_free(Graph *g)
+{
+	if (g) {
+		free(g->l);
+		free(g);
+	}
+}
+
+CUresult CUDAAPI
+cuGraphExecDestroy(CUgraphExec exec)
+{
+	graph_free((Graph *)exec);
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuGraphDestroy(CUgraph graph)
+{
+	graph_free((Graph *)graph);
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuEventCreate(CUevent *ev, unsigned int flags)
+{
+	(void)flags;
+	*ev = calloc(1, sizeof(double));
+	return *ev ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult CUDAAPI
+cuEventDestroy(CUevent ev)
+{
+	free(ev);
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuEventRecord(CUevent ev, CUstream s)
+{
+	struct timespec ts;
+
+	(void)s;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*(double *)ev = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuEventSynchronize(CUevent ev)
+{
+	(void)ev;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuEventElapsedTime(float *ms, CUevent start, CUevent end)
+{
+	*ms = (float)(*(double *)end - *(double *)start);
+	return CUDA_SUCCESS;
+}
+
+/* ---- driver, device, context ---- */
+
+CUresult CUDAAPI
+cuInit(unsigned int flags)
+{
+	(void)flags;
+	return getenv("EMU_NO_DEVICE") ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuDriverGetVersion(int *v)
+{
+	*v = 12080;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuGetErrorName(CUresult r, const char **s)
+{
+	switch (r) {
+	case CUDA_SUCCESS: *s = "CUDA_SUCCESS"; break;
+	case CUDA_ERROR_INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; break;
+	case CUDA_ERROR_OUT_OF_MEMORY: *s = "CUDA_ERROR_OUT_OF_MEMORY"; break;
+	case CUDA_ERROR_NO_DEVICE: *s = "CUDA_ERROR_NO_DEVICE"; break;
+	case CUDA_ERROR_INVALID_CONTEXT: *s = "CUDA_ERROR_INVALID_CONTEXT"; break;
+	case CUDA_ERROR_NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; break;
+	case CUDA_ERROR_LAUNCH_FAILED: *s = "CUDA_ERROR_LAUNCH_FAILED"; break;
+	case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: *s = "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"; break;
+	case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: *s = "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"; break;
+	case CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: *s = "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"; break;
+	case CUDA_ERROR_ILLEGAL_STATE: *s = "CUDA_ERROR_ILLEGAL_STATE"; break;
+	default: *s = NULL; return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuGetErrorString(CUresult r, const char **s)
+{
+	const char *name;
+
+	if (cuGetErrorName(r, &name) != CUDA_SUCCESS) {
+		*s = NULL;
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	*s = r == CUDA_ERROR_NO_DEVICE ? "no CUDA-capable device is detected"
+				       : "emulated error (emu_libcuda)";
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuDeviceGetCount(int *n)
+{
+	*n = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuDeviceGet(CUdevice *d, int ordinal)
+{
+	if (ordinal != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*d = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+	const char *cc = getenv("EMU_CC");
+	int c = cc ? atoi(cc) : 90;
+
+	if (d != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	switch (a) {
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = c / 10; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = c % 10; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
+	default: *v = 0; break;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d)
+{
+	if (d != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	pthread_mutex_lock(&lock);
+	primary_refs++;
+	pthread_mutex_unlock(&lock);
+	*ctx = (CUcontext)(void *)&primary_ctx;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuDevicePrimaryCtxRelease(CUdevice d)
+{
+	(void)d;
+	pthread_mutex_lock(&lock);
+	primary_refs--;
+	pthread_mutex_unlock(&lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuCtxGetCurrent(CUcontext *ctx)
+{
+	*ctx = current;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuCtxSetCurrent(CUcontext ctx)
+{
+	if (ctx && ctx != (CUcontext)(void *)&primary_ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	current = ctx;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuCtxGetDevice(CUdevice *d)
+{
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*d = 0;
+	return CUDA_SUCCESS;
+}
+
+/* ---- modules and kernels ---- */
+
+enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_COUNT };
+
+/* Each kernel: the device symbol's prefix and the sizes of its parameters, in order. */
+static const struct {
+	const char *prefix;
+	int nargs;
+	int size[8];
+} kernels[K_COUNT] = {
+	{"axpby_", 5, {8, 8, 4, 4, 4}},                 /* x, y, a, b, n */
+	{"silu_mul_", 4, {8, 8, 8, 4}},                 /* gate, up, out, n */
+	{"rmsnorm_", 6, {8, 8, 8, 4, 4, 4}},            /* x, w, y, eps, M, N */
+	{"softmax_", 4, {8, 8, 4, 4}},                  /* x, y, M, N */
+	{"sgemm_tiled_", 6, {8, 8, 8, 4, 4, 4}},        /* A, B, C, M, K, N */
+};
+
+static int modules_live;
+
+CUresult CUDAAPI
+cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *o, void **v)
+{
+	(void)image;
+	(void)n;
+	(void)o;
+	(void)v;
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (global_captures && getenv("EMU_CAPTURE_LOAD_FAILS"))
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	pthread_mutex_lock(&lock);
+	modules_live++;
+	pthread_mutex_unlock(&lock);
+	*m = (CUmodule)malloc(1);
+	return *m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult CUDAAPI
+cuModuleUnload(CUmodule m)
+{
+	pthread_mutex_lock(&lock);
+	modules_live--;
+	pthread_mutex_unlock(&lock);
+	free(m);
+	return CUDA_SUCCESS;
+}
+
+/* A function handle is the address of its entry in `kernels`. */
+CUresult CUDAAPI
+cuModuleGetFunction(CUfunction *fn, CUmodule m, const char *name)
+{
+	int k;
+
+	(void)m;
+	for (k = 0; k < K_COUNT; k++)
+		if (strncmp(name, kernels[k].prefix, strlen(kernels[k].prefix)) == 0) {
+			*fn = (CUfunction)(void *)&kernels[k];
+			return CUDA_SUCCESS;
+		}
+	return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult CUDAAPI
+cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction fn)
+{
+	(void)a;
+	(void)fn;
+	*v = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuFuncSetAttribute(CUfunction fn, CUfunction_attribute a, int v)
+{
+	(void)fn;
+	(void)a;
+	(void)v;
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI
+cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction fn, void **params, void **extra)
+{
+	Stream *st = (Stream *)cfg->hStream;
+	Launch l;
+	int i;
+
+	(void)extra;
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	memset(&l, 0, sizeof l);
+	l.kind = (int)(((const char *)(void *)fn - (const char *)(void *)kernels) / (ptrdiff_t)sizeof kernels[0]);
+	if (l.kind < 0 || l.kind >= K_COUNT)
+		return CUDA_ERROR_INVALID_HANDLE;
+	l.grid[0] = cfg->gridDimX;
+	l.grid[1] = cfg->gridDimY;
+	l.grid[2] = cfg->gridDimZ;
+	l.block[0] = cfg->blockDimX;
+	l.block[1] = cfg->blockDimY;
+	l.block[2] = cfg->blockDimZ;
+	/* copy the parameters by value, as the driver does at launch */
+	for (i = 0; i < kernels[l.kind].nargs; i++)
+		memcpy(l.args[i], params[i], (size_t)kernels[l.kind].size[i]);
+	if (st && st->capture) {
+		Graph *g = st->capture;
+
+		if (g->n == g->cap) {
+			int cap = g->cap ? g->cap * 2 : 8;
+			Launch *p = realloc(g->l, (size_t)cap * sizeof *p);
+
+			if (!p)
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			g->l = p;
+			g->cap = cap;
+		}
+		g->l[g->n++] = l;
+		return CUDA_SUCCESS;
+	}
+	if (global_captures && !st)
+		return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	return run_launch(&l) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+}
+
+/* ---- the kernels on the CPU ---- */
+
+#define LOG2E 1.4426950408889634f
+
+static float
+bf16_to_f(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint16_t
+f_to_bf16(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		return (uint16_t)((u >> 16) | 0x40);
+	u += 0x7fffu + ((u >> 16) & 1);
+	return (uint16_t)(u >> 16);
+}
+
+/* A row reduction as the kernels do it: BLOCK threads each sum a strided share
+ * (part[t]), then a tree over them. */
+#define BLOCK 256
+
+static float
+block_sum(float *part)
+{
+	int w;
+
+	for (w = BLOCK / 2; w > 0; w /= 2) {
+		int t;
+
+		for (t = 0; t < w; t++)
+			part[t] += part[t + w];
+	}
+	return part[0];
+}
+
+static int32_t
+arg_i32(const Launch *l, int i)
+{
+	int32_t v;
+
+	memcpy(&v, l->args[i], 4);
+	return v;
+}
+
+static float
+arg_f32(const Launch *l, int i)
+{
+	float v;
+
+	memcpy(&v, l->args[i], 4);
+	return v;
+}
+
+static void *
+arg_ptr(const Launch *l, int i, size_t bytes, int *ok)
+{
+	CUdeviceptr p;
+
+	memcpy(&p, l->args[i], 8);
+	if (bytes && !in_alloc((uintptr_t)p, bytes)) {
+		fprintf(stderr, "emu_libcuda: %s operand %d: %zu bytes at 0x%llx are outside any allocation\n",
+			kernels[l->kind].prefix, i, bytes, (unsigned long long)p);
+		*ok = 0;
+	}
+	return (void *)(uintptr_t)p;
+}
+
+static int
+expect_dims(const Launch *l, unsigned int gx, unsigned int gy, unsigned int bx, unsigned int by)
+{
+	if (l->grid[0] == gx && l->grid[1] == gy && l->grid[2] == 1 && l->block[0] == bx &&
+	    l->block[1] == by && l->block[2] == 1)
+		return 1;
+	fprintf(stderr, "emu_libcuda: %slaunch: grid (%u, %u, %u) block (%u, %u, %u); expected grid (%u, %u, 1) block (%u, %u, 1)\n",
+		kernels[l->kind].prefix, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+		l->block[1], l->block[2], gx, gy, bx, by);
+	return 0;
+}
+
+static const char *
+bug_for(int kind)
+{
+	const char *bug = getenv("EMU_BUG"), *only = getenv("EMU_BUG_KERNEL");
+
+	if (!bug || !*bug)
+		return "";
+	if (only && *only && strncmp(kernels[kind].prefix, only, strlen(only)) != 0)
+		return "";
+	return bug;
+}
+
+static unsigned int
+cdiv(int64_t a, int64_t b)
+{
+	return (unsigned int)((a + b - 1) / b);
+}
+
+/* Runs one launch; nonzero when an operand or the launch shape was wrong. */
+static int
+run_launch(const Launch *l)
+{
+	const char *bug = bug_for(l->kind);
+	int ok = 1, tail = strcmp(bug, "tail") == 0, oob = strcmp(bug, "oob") == 0;
+	int64_t i, j, p;
+
+	switch (l->kind) {
+	case K_AXPBY: {
+		int64_t n = arg_i32(l, 4);
+		float *x = arg_ptr(l, 0, (size_t)n * 4, &ok), *y = arg_ptr(l, 1, (size_t)n * 4, &ok);
+		float a = arg_f32(l, 2), b = arg_f32(l, 3);
+
+		if (!ok || !expect_dims(l, n > 1024 ? cdiv(n, 1024) : 1, 1, 256, 1))
+			return 1;
+		for (i = 0; i < n - tail; i++)
+			y[i] = a * x[i] + b * y[i];
+		if (oob)
+			y[n] = 0.0f;
+		if (strcmp(bug, "value") == 0)
+			y[0] *= 1.05f;
+		if (strcmp(bug, "input") == 0)
+			x[0] += 1.0f;
+		break;
+	}
+	case K_SILU_MUL: {
+		int64_t n = arg_i32(l, 3);
+		uint16_t *g = arg_ptr(l, 0, (size_t)n * 2, &ok), *u = arg_ptr(l, 1, (size_t)n * 2, &ok);
+		uint16_t *o = arg_ptr(l, 2, (size_t)n * 2, &ok);
+
+		if (!ok || !expect_dims(l, n > 1024 ? cdiv(n, 1024) : 1, 1, 256, 1))
+			return 1;
+		for (i = 0; i < n - tail; i++) {
+			float gv = bf16_to_f(g[i]);
+
+			o[i] = f_to_bf16(gv / (1.0f + exp2f(-gv * LOG2E)) * bf16_to_f(u[i]));
+		}
+		if (oob)
+			o[n] = 0;
+		if (strcmp(bug, "value") == 0)
+			o[0] = f_to_bf16(bf16_to_f(o[0]) * 1.05f);
+		if (strcmp(bug, "input") == 0)
+			g[0] ^= 1;
+		break;
+	}
+	case K_RMSNORM: {
+		int64_t m = arg_i32(l, 4), n = arg_i32(l, 5);
+		uint16_t *x = arg_ptr(l, 0, (size_t)(m * n) * 2, &ok), *w = arg_ptr(l, 1, (size_t)n * 2, &ok);
+		uint16_t *y = arg_ptr(l, 2, (size_t)(m * n) * 2, &ok);
+		float eps = arg_f32(l, 3);
+
+		if (!ok || !expect_dims(l, (unsigned int)m, 1, 256, 1))
+			return 1;
+		for (i = 0; i < m; i++) {
+			float part[BLOCK] = {0.0f}, acc, scale;
+
+			for (j = 0; j < n; j++) {
+				float v = bf16_to_f(x[i * n + j]);
+
+				part[j % BLOCK] += v * v;
+			}
+			acc = block_sum(part);
+			scale = 1.0f / sqrtf(acc / (float)n + eps);
+			for (j = 0; j < n; j++) {
+				if (tail && i == m - 1 && j == n - 1)
+					break;
+				y[i * n + j] = f_to_bf16(bf16_to_f(x[i * n + j]) * scale * bf16_to_f(w[j]));
+			}
+		}
+		if (oob)
+			y[m * n] = 0;
+		if (strcmp(bug, "value") == 0)
+			y[0] = f_to_bf16(bf16_to_f(y[0]) * 1.05f);
+		if (strcmp(bug, "input") == 0)
+			w[0] ^= 1;
+		break;
+	}
+	case K_SOFTMAX: {
+		int64_t m = arg_i32(l, 2), n = arg_i32(l, 3);
+		float *x = arg_ptr(l, 0, (size_t)(m * n) * 4, &ok), *y = arg_ptr(l, 1, (size_t)(m * n) * 4, &ok);
+
+		if (!ok || !expect_dims(l, (unsigned int)m, 1, 256, 1))
+			return 1;
+		for (i = 0; i < m; i++) {
+			const float *r = x + i * n;
+			float mx = -3.4028234663852886e38f, part[BLOCK] = {0.0f}, bias, inv;
+
+			for (j = 0; j < n; j++)
+				mx = r[j] > mx ? r[j] : mx;
+			bias = mx * LOG2E;
+			for (j = 0; j < n; j++)
+				part[j % BLOCK] += exp2f(fmaf(r[j], LOG2E, -bias));
+			inv = 1.0f / block_sum(part);
+			for (j = 0; j < n; j++) {
+				if (tail && i == m - 1 && j == n - 1)
+					break;
+				y[i * n + j] = exp2f(fmaf(r[j], LOG2E, -bias)) * inv;
+			}
+		}
+		if (oob)
+			y[m * n] = 0.0f;
+		if (strcmp(bug, "value") == 0)
+			y[0] *= 1.05f;
+		if (strcmp(bug, "input") == 0)
+			x[0] += 1.0f;
+		break;
+	}
+	case K_SGEMM: {
+		int64_t m = arg_i32(l, 3), k = arg_i32(l, 4), n = arg_i32(l, 5);
+		float *a = arg_ptr(l, 0, (size_t)(m * k) * 4, &ok), *b = arg_ptr(l, 1, (size_t)(k * n) * 4, &ok);
+		float *c = arg_ptr(l, 2, (size_t)(m * n) * 4, &ok);
+
+		if (!ok || !expect_dims(l, cdiv(n, 64), cdiv(m, 64), 16, 16))
+			return 1;
+		for (i = 0; i < m; i++)
+			for (j = 0; j < n; j++) {
+				float acc = 0.0f;
+
+				if (tail && i == m - 1 && j == n - 1)
+					break;
+				for (p = 0; p < k; p++)
+					acc = fmaf(a[i * k + p], b[p * n + j], acc);
+				c[i * n + j] = acc;
+			}
+		if (oob)
+			c[m * n] = 0.0f;
+		if (strcmp(bug, "value") == 0)
+			c[0] *= 1.05f;
+		if (strcmp(bug, "input") == 0)
+			b[0] += 1.0f;
+		break;
+	}
+	}
+	return 0;
+}
