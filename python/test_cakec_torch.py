@@ -1,0 +1,269 @@
+"""Tests of cakec_torch (python/cakec_torch.py).
+
+    python3 python/test_cakec_torch.py --gen build/gen/elementwise [--gen ...]
+        [--cc CC] [--cuda-include DIR]
+
+Everywhere (no torch or GPU needed): builds each folder's library into a fresh cache folder
+(and finds it cached the second time), checks the C layout of every args struct against
+the manifest (done by load), computes grids and checks that validation errors and a
+launch without a driver raise CakeError with the launcher's message; stand-in tensors
+(duck-typed like torch's) carry made-up device addresses, never dereferenced.
+
+With torch and a CUDA device: also launches every known kernel on random CUDA tensors on
+torch's current stream and compares with torch (docs/testing.md has the thresholds).
+"""
+
+import argparse
+import ctypes
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cakec_torch  # noqa: E402
+
+failures = []
+
+
+def check(cond, what):
+    print("%s %s" % ("PASS" if cond else "FAIL", what))
+    if not cond:
+        failures.append(what)
+
+
+class FakeDType(object):
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return "torch." + self.name
+
+
+class FakeDevice(object):
+    def __init__(self, type_, index):
+        self.type = type_
+        self.index = index
+
+
+class FakeTensor(object):
+    """Duck-typed like a contiguous torch tensor, at a made-up device address."""
+
+    def __init__(self, addr, shape, dtype, device=("cuda", 0)):
+        self.shape = tuple(shape)
+        self.dtype = FakeDType(dtype)
+        self.device = FakeDevice(*device)
+        self._addr = addr
+        st, acc = [], 1
+        for s in reversed(self.shape):
+            st.append(acc)
+            acc *= s
+        self._stride = tuple(reversed(st))
+
+    def data_ptr(self):
+        return self._addr
+
+    def stride(self):
+        return self._stride
+
+
+def expect_error(fn, status_name, text, what):
+    try:
+        fn()
+    except cakec_torch.CakeError as e:
+        ok = e.status_name == status_name and text in e.message
+        check(ok, "%s: %s: %s" % (what, e.status_name, e.message))
+        return
+    except TypeError as e:
+        check(status_name == "TypeError" and text in str(e), "%s: TypeError: %s" % (what, e))
+        return
+    check(False, "%s: expected %s, no error raised" % (what, status_name))
+
+
+def driver_present():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+def test_without_gpu(lib, has_driver):
+    base = 0x7F0000000000
+    if "axpby" in lib.kernels:
+        n = 1000003
+        x = FakeTensor(base, [n], "float32")
+        y = FakeTensor(base + 0x10000000, [n], "float32")
+        check(lib.axpby.grid(x=x, y=y, a=2.0, b=0.5) == ((n + 1023) // 1024, 1, 1),
+              "axpby.grid n=%d" % n)
+        expect_error(lambda: lib.axpby.grid(x=x, y=FakeTensor(base + 0x10000000, [n], "bfloat16"),
+                                            a=1.0, b=1.0),
+                     "CAKE_ERR_DTYPE", "axpby: parameter 'y': expected dtype f32", "axpby dtype")
+        expect_error(lambda: lib.axpby(x=x, y=FakeTensor(base + 0x10000000, [n - 1], "float32"),
+                                       a=1.0, b=1.0),
+                     "CAKE_ERR_SHAPE", "parameter 'y': expected shape[0] = n = %d" % n,
+                     "axpby shape")
+        expect_error(lambda: lib.axpby(x=x, y=FakeTensor(base + 4, [n], "float32"), a=1.0, b=1.0),
+                     "CAKE_ERR_ALIGN", "aligned to 16 bytes", "axpby alignment")
+        expect_error(lambda: lib.axpby(x=x, y=x, a=1.0, b=1.0),
+                     "CAKE_ERR_OVERLAP", "overlaps parameter 'x'", "axpby overlap")
+        expect_error(lambda: lib.axpby(x=FakeTensor(base, [n], "float32", ("cpu", None)), y=y,
+                                       a=1.0, b=1.0),
+                     "CAKE_ERR_DEVICE", "expected a CUDA tensor", "axpby cpu tensor")
+        expect_error(lambda: lib.axpby(x=x, y=y, a=1.0), "TypeError", "missing parameter(s) b",
+                     "axpby missing scalar")
+        expect_error(lambda: lib.axpby(x=x, y=y, a=1.0, b=1.0, c=3), "TypeError",
+                     "unknown parameter(s) c", "axpby unknown parameter")
+        if not has_driver:
+            expect_error(lambda: lib.axpby(x=x, y=y, a=2.0, b=0.5),
+                         "CAKE_ERR_NO_DRIVER", "axpby: no CUDA driver (libcuda.so.1 not found)",
+                         "axpby launch without a driver")
+    if "silu_mul" in lib.kernels:
+        n = 4099
+        g = FakeTensor(base, [n], "bfloat16")
+        u = FakeTensor(base + 0x100000, [n], "bfloat16")
+        o = FakeTensor(base + 0x200000, [n], "bfloat16")
+        check(lib.silu_mul.grid(gate=g, up=u, out=o) == (5, 1, 1), "silu_mul.grid n=%d" % n)
+        expect_error(lambda: lib.silu_mul.grid(gate=g, up=u, out=FakeTensor(base + 0x200000, [n], "float16")),
+                     "CAKE_ERR_DTYPE", "parameter 'out': expected dtype bf16", "silu_mul dtype")
+        if not has_driver:
+            expect_error(lambda: lib.silu_mul(gate=g, up=u, out=o),
+                         "CAKE_ERR_NO_DRIVER", "no CUDA driver", "silu_mul launch without a driver")
+    if "rmsnorm" in lib.kernels:
+        x = FakeTensor(base, [7, 1027], "bfloat16")
+        w = FakeTensor(base + 0x100000, [1027], "bfloat16")
+        y = FakeTensor(base + 0x200000, [7, 1027], "bfloat16")
+        check(lib.rmsnorm.grid(x=x, w=w, y=y, eps=1e-5) == (7, 1, 1), "rmsnorm.grid")
+        expect_error(lambda: lib.rmsnorm.grid(x=x, w=FakeTensor(base + 0x100000, [1026], "bfloat16"),
+                                              y=y, eps=1e-5),
+                     "CAKE_ERR_SHAPE", "parameter 'w'", "rmsnorm shape")
+    if "softmax" in lib.kernels:
+        x = FakeTensor(base, [9, 100], "float32")
+        y = FakeTensor(base + 0x100000, [9, 100], "float32")
+        check(lib.softmax.grid(x=x, y=y) == (9, 1, 1), "softmax.grid")
+    if "sgemm_tiled" in lib.kernels:
+        a = FakeTensor(base, [130, 33], "float32")
+        b = FakeTensor(base + 0x100000, [33, 65], "float32")
+        c = FakeTensor(base + 0x200000, [130, 65], "float32")
+        check(lib.sgemm_tiled.grid(A=a, B=b, C=c) == (2, 3, 1), "sgemm_tiled.grid")
+
+
+def test_conversions():
+    check(cakec_torch._bits_bf16(1.0) == 0x3F80, "bf16 bits of 1.0")
+    check(cakec_torch._bits_bf16(-2.5) == 0xC020, "bf16 bits of -2.5")
+    # 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: ties to even gives 1
+    check(cakec_torch._bits_bf16(1.0 + 2.0 ** -8) == 0x3F80, "bf16 rounds halfway to even")
+    check(cakec_torch._bits_f16(1.0) == 0x3C00, "f16 bits of 1.0")
+
+
+def test_with_torch(libs):
+    import torch
+    torch.manual_seed(1234)
+    dev = torch.device("cuda", 0)
+    s = torch.cuda.Stream(dev)
+    for lib in libs:
+        k = lib.kernels
+        if "axpby" in k:
+            for n in (1, 5, 1023, 1000003):
+                x = torch.rand(n, device=dev) * 2 - 1
+                y = torch.rand(n, device=dev) * 2 - 1
+                ref = 1.25 * x.double() - 0.75 * y.double()
+                with torch.cuda.stream(s):
+                    lib.axpby(x=x, y=y, a=1.25, b=-0.75)
+                s.synchronize()
+                err = ((y.double() - ref).abs() / ref.abs().clamp(min=1.0)).max().item()
+                check(err <= 1e-6, "torch axpby n=%d: max_rel_err %.3g <= 1e-06" % (n, err))
+        if "silu_mul" in k:
+            for n in (1, 7, 4099, 1 << 20):
+                g = (torch.rand(n, device=dev) * 12 - 6).bfloat16()
+                u = (torch.rand(n, device=dev) * 4 - 2).bfloat16()
+                o = torch.full((n,), float("nan"), device=dev, dtype=torch.bfloat16)
+                lib.silu_mul(gate=g, up=u, out=o)
+                torch.cuda.synchronize()
+                ref = torch.nn.functional.silu(g.double()) * u.double()
+                err = ((o.double() - ref).abs() / ref.abs().clamp(min=1e-6)).max().item()
+                check(err <= 1e-2, "torch silu_mul n=%d: max_rel_err %.3g <= 0.01" % (n, err))
+        if "rmsnorm" in k:
+            for m, n in ((1, 1), (7, 1027), (64, 4096)):
+                x = (torch.rand(m, n, device=dev) * 4 - 2).bfloat16()
+                w = (torch.rand(n, device=dev) + 0.5).bfloat16()
+                y = torch.full((m, n), float("nan"), device=dev, dtype=torch.bfloat16)
+                lib.rmsnorm(x=x, w=w, y=y, eps=1e-5)
+                torch.cuda.synchronize()
+                xd = x.double()
+                ref = xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + 1e-5) * w.double()
+                err = ((y.double() - ref).abs() / ref.abs().clamp(min=1e-6)).max().item()
+                check(err <= 1e-2, "torch rmsnorm M=%d N=%d: max_rel_err %.3g <= 0.01" % (m, n, err))
+        if "softmax" in k:
+            for m, n in ((1, 1), (5, 1000), (16, 4097)):
+                x = torch.rand(m, n, device=dev) * 16 - 8
+                y = torch.full((m, n), float("nan"), device=dev)
+                lib.softmax(x=x, y=y)
+                torch.cuda.synchronize()
+                ref = torch.softmax(x.double(), -1)
+                err = ((y.double() - ref).abs() / ref.abs().clamp(min=1e-15)).max().item()
+                check(err <= 2e-5, "torch softmax M=%d N=%d: max_rel_err %.3g <= 2e-05" % (m, n, err))
+        if "sgemm_tiled" in k:
+            for m, n, kk in ((1, 1, 1), (65, 67, 33), (256, 300, 512)):
+                a = torch.rand(m, kk, device=dev) * 2 - 1
+                b = torch.rand(kk, n, device=dev) * 2 - 1
+                c = torch.full((m, n), float("nan"), device=dev)
+                lib.sgemm_tiled(A=a, B=b, C=c)
+                torch.cuda.synchronize()
+                ref = a.double() @ b.double()
+                sk = kk ** 0.5
+                err = ((c.double() - ref).abs() / ref.abs().clamp(min=sk)).max().item()
+                check(err <= 1e-6 * sk, "torch sgemm_tiled M=%d N=%d K=%d: max_rel_err %.3g <= %.3g"
+                      % (m, n, kk, err, 1e-6 * sk))
+        # a strided (non-contiguous) view is refused with the launcher's message
+        if "softmax" in k:
+            x = torch.rand(8, 16, device=dev)
+            y = torch.empty(16, 8, device=dev).t()
+            expect_error(lambda: lib.softmax(x=x, y=y), "CAKE_ERR_STRIDE",
+                         "expected row-major contiguous strides", "torch softmax strided output")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gen", action="append", required=True)
+    ap.add_argument("--cc")
+    ap.add_argument("--cuda-include")
+    a = ap.parse_args()
+
+    has_driver = driver_present()
+    test_conversions()
+    libs = []
+    with tempfile.TemporaryDirectory(prefix="cakec_torch-test-") as cache:
+        for gen in a.gen:
+            path = cakec_torch.build(gen, cache_dir=cache, cc=a.cc, cuda_include=a.cuda_include)
+            mtime = os.stat(path).st_mtime_ns
+            again = cakec_torch.build(gen, cache_dir=cache, cc=a.cc, cuda_include=a.cuda_include)
+            check(again == path and os.stat(path).st_mtime_ns == mtime,
+                  "%s: built once, then found in the cache (%s)" % (gen, os.path.basename(path)))
+            lib = cakec_torch.load(gen, cache_dir=cache)
+            check(sorted(lib.kernels) == sorted(e["kernel"] for e in lib.manifest),
+                  "%s: kernels %s, args layouts match the manifest" % (gen, ", ".join(sorted(lib.kernels))))
+            try:
+                lib.no_such_kernel
+                check(False, "unknown kernel raises AttributeError")
+            except AttributeError:
+                check(True, "unknown kernel raises AttributeError")
+            test_without_gpu(lib, has_driver)
+            libs.append(lib)
+
+        gpu = False
+        try:
+            import torch
+            gpu = torch.cuda.is_available()
+        except ImportError:
+            pass
+        if gpu:
+            test_with_torch(libs)
+        else:
+            print("note: no torch with CUDA here: the launches on real tensors were not run")
+    print("cakec_torch: %d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
