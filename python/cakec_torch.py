@@ -389,7 +389,10 @@ def _stream_handle(stream, device):
     if stream is None:
         if device is None:
             return None
-        import torch
+        try:
+            import torch
+        except ImportError:
+            return None     # no torch: the legacy default stream
         return torch.cuda.current_stream(device).cuda_stream or None
     if hasattr(stream, "cuda_stream"):
         return stream.cuda_stream or None

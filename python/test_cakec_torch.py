@@ -156,6 +156,128 @@ def test_conversions():
     check(cakec_torch._bits_f16(1.0) == 0x3C00, "f16 bits of 1.0")
 
 
+def _rand(n, lo, hi, seed):
+    import random
+    r = random.Random(seed)
+    return [r.uniform(lo, hi) for _ in range(n)]
+
+
+def _bf16_value(bits):
+    return ctypes.c_float.from_buffer_copy(ctypes.c_uint32(bits << 16)).value
+
+
+def _max_rel(got, ref, floor):
+    return max(abs(g - r) / max(abs(r), floor) for g, r in zip(got, ref))
+
+
+def test_emulated(libs):
+    """Against tests/gpu/emu_libcuda.c (found through LD_LIBRARY_PATH): its device memory
+    is host memory, so real data goes through the Python wrapper, the launcher and the
+    emulated kernels and comes back to be checked."""
+    import math
+    import threading
+    cu = ctypes.CDLL("libcuda.so.1")
+    cu.cuMemAlloc_v2.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]
+    cu.cuDevicePrimaryCtxRetain.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]
+    cu.cuCtxSetCurrent.argtypes = [ctypes.c_void_p]
+    cu.cuStreamCreate.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint]
+    ctx = ctypes.c_void_p()
+    check(cu.cuInit(0) == 0 and cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), 0) == 0 and
+          cu.cuCtxSetCurrent(ctx) == 0, "emulated driver: primary context current")
+
+    def alloc(values, ctype):
+        n = max(len(values), 1)
+        p = ctypes.c_uint64()
+        assert cu.cuMemAlloc_v2(ctypes.byref(p), ctypes.sizeof(ctype) * n) == 0
+        ctypes.memmove(p.value, (ctype * n)(*values), ctypes.sizeof(ctype) * n)
+        return p.value
+
+    def read(addr, n, ctype):
+        return list((ctype * n).from_address(addr))
+
+    for lib in libs:
+        k = lib.kernels
+        if "axpby" in k:
+            n = 1003
+            xs, ys = _rand(n, -1, 1, 1), _rand(n, -1, 1, 2)
+            px, py = alloc(xs, ctypes.c_float), alloc(ys, ctypes.c_float)
+            xs, ys = read(px, n, ctypes.c_float), read(py, n, ctypes.c_float)   # as f32
+            stream = ctypes.c_void_p()
+            cu.cuStreamCreate(ctypes.byref(stream), 0)
+            lib.axpby(x=FakeTensor(px, [n], "float32"), y=FakeTensor(py, [n], "float32"),
+                      a=1.5, b=-0.5, stream=stream.value)
+            err = _max_rel(read(py, n, ctypes.c_float),
+                           [1.5 * x - 0.5 * y for x, y in zip(xs, ys)], 1.0)
+            check(err <= 1e-6, "emulated axpby n=%d on a given stream: max_rel_err %.3g" % (n, err))
+            # a thread with no current context: the shim makes the primary one current
+            result = []
+            t = threading.Thread(target=lambda: result.append(
+                lib.axpby(x=FakeTensor(px, [n], "float32"), y=FakeTensor(py, [n], "float32"),
+                          a=0.0, b=2.0)))
+            t.start()
+            t.join()
+            err = _max_rel(read(py, n, ctypes.c_float),
+                           [2.0 * (1.5 * x - 0.5 * y) for x, y in zip(xs, ys)], 1.0)
+            check(result == [None] and err <= 1e-6,
+                  "emulated axpby from a thread without a context: max_rel_err %.3g" % err)
+        if "silu_mul" in k:
+            n = 517
+            g = [cakec_torch._bits_bf16(v) for v in _rand(n, -6, 6, 3)]
+            u = [cakec_torch._bits_bf16(v) for v in _rand(n, -2, 2, 4)]
+            pg, pu, po = (alloc(g, ctypes.c_uint16), alloc(u, ctypes.c_uint16),
+                          alloc([0xFFFF] * n, ctypes.c_uint16))
+            lib.silu_mul(gate=FakeTensor(pg, [n], "bfloat16"), up=FakeTensor(pu, [n], "bfloat16"),
+                         out=FakeTensor(po, [n], "bfloat16"))
+            ref = []
+            for gb, ub in zip(g, u):
+                gv, uv = _bf16_value(gb), _bf16_value(ub)
+                ref.append(gv / (1 + math.exp(-gv)) * uv)
+            err = _max_rel([_bf16_value(b) for b in read(po, n, ctypes.c_uint16)], ref, 1e-6)
+            check(err <= 1e-2, "emulated silu_mul n=%d: max_rel_err %.3g" % (n, err))
+        if "rmsnorm" in k:
+            m, n = 3, 101
+            x = [cakec_torch._bits_bf16(v) for v in _rand(m * n, -2, 2, 5)]
+            w = [cakec_torch._bits_bf16(v) for v in _rand(n, 0.5, 1.5, 6)]
+            px, pw, py = (alloc(x, ctypes.c_uint16), alloc(w, ctypes.c_uint16),
+                          alloc([0xFFFF] * (m * n), ctypes.c_uint16))
+            lib.rmsnorm(x=FakeTensor(px, [m, n], "bfloat16"), w=FakeTensor(pw, [n], "bfloat16"),
+                        y=FakeTensor(py, [m, n], "bfloat16"), eps=1e-5)
+            xv, wv = [_bf16_value(b) for b in x], [_bf16_value(b) for b in w]
+            ref = []
+            for i in range(m):
+                row = xv[i * n:(i + 1) * n]
+                inv = 1 / math.sqrt(sum(v * v for v in row) / n + 1e-5)
+                ref += [v * inv * wj for v, wj in zip(row, wv)]
+            err = _max_rel([_bf16_value(b) for b in read(py, m * n, ctypes.c_uint16)], ref, 1e-6)
+            check(err <= 1e-2, "emulated rmsnorm M=%d N=%d: max_rel_err %.3g" % (m, n, err))
+        if "softmax" in k:
+            m, n = 4, 33
+            x = _rand(m * n, -8, 8, 7)
+            px, py = alloc(x, ctypes.c_float), alloc([0.0] * (m * n), ctypes.c_float)
+            lib.softmax(x=FakeTensor(px, [m, n], "float32"), y=FakeTensor(py, [m, n], "float32"))
+            xf = read(px, m * n, ctypes.c_float)
+            ref = []
+            for i in range(m):
+                row = xf[i * n:(i + 1) * n]
+                e = [math.exp(v - max(row)) for v in row]
+                ref += [v / sum(e) for v in e]
+            err = _max_rel(read(py, m * n, ctypes.c_float), ref, 1e-15)
+            check(err <= 2e-5, "emulated softmax M=%d N=%d: max_rel_err %.3g" % (m, n, err))
+        if "sgemm_tiled" in k:
+            m, n, kk = 5, 7, 9
+            a, b = _rand(m * kk, -1, 1, 8), _rand(kk * n, -1, 1, 9)
+            pa, pb, pc = (alloc(a, ctypes.c_float), alloc(b, ctypes.c_float),
+                          alloc([0.0] * (m * n), ctypes.c_float))
+            lib.sgemm_tiled(A=FakeTensor(pa, [m, kk], "float32"), B=FakeTensor(pb, [kk, n], "float32"),
+                            C=FakeTensor(pc, [m, n], "float32"))
+            af, bf = read(pa, m * kk, ctypes.c_float), read(pb, kk * n, ctypes.c_float)
+            ref = [sum(af[i * kk + p] * bf[p * n + j] for p in range(kk))
+                   for i in range(m) for j in range(n)]
+            err = _max_rel(read(pc, m * n, ctypes.c_float), ref, kk ** 0.5)
+            check(err <= 1e-6 * kk ** 0.5, "emulated sgemm_tiled M=%d N=%d K=%d: max_rel_err %.3g"
+                  % (m, n, kk, err))
+
+
 def test_with_torch(libs):
     import torch
     torch.manual_seed(1234)
@@ -228,9 +350,13 @@ def main():
     ap.add_argument("--gen", action="append", required=True)
     ap.add_argument("--cc")
     ap.add_argument("--cuda-include")
+    ap.add_argument("--emulated", action="store_true",
+                    help="libcuda.so.1 is tests/gpu/emu_libcuda.c: run real data through it")
     a = ap.parse_args()
 
     has_driver = driver_present()
+    if a.emulated and not has_driver:
+        check(False, "--emulated: libcuda.so.1 not found (set LD_LIBRARY_PATH)")
     test_conversions()
     libs = []
     with tempfile.TemporaryDirectory(prefix="cakec_torch-test-") as cache:
@@ -251,6 +377,8 @@ def main():
             test_without_gpu(lib, has_driver)
             libs.append(lib)
 
+        if a.emulated:
+            test_emulated(libs)
         gpu = False
         try:
             import torch
