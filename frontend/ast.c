@@ -214,16 +214,28 @@ ast_let(Parser *p, SrcLoc loc, int mutable_, const char *name, Node *type, Node 
 	return n;
 }
 
+/* Reports a contextual keyword (step, unroll, align) spelled wrong. Returns 0 then. */
+static int
+want_word(const char *word, SrcLoc loc, const char *expected, const char *where)
+{
+	if (strcmp(word, expected) == 0)
+		return 1;
+	diag_error(loc, "expected '%s' %s, found '%s'", expected, where, word);
+	return 0;
+}
+
 Node *
-ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, Node *align)
+ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, const char *word, SrcLoc wloc,
+	   Node *align)
 {
 	Node *n = ast_node(p, N_SHARED, loc);
 
 	n->name = name;
 	n->type = type;
-	n->lhs = align;
+	if (word && want_word(word, wloc, "align", "after the shared array's type"))
+		n->lhs = align;
 	deepen(p, n, type);
-	deepen(p, n, align);
+	deepen(p, n, n->lhs);
 	return n;
 }
 
@@ -255,31 +267,34 @@ ast_if(Parser *p, SrcLoc loc, Node *cond, Node *then, Node *els)
 }
 
 Node *
-ast_unroll(Parser *p, SrcLoc loc, Node *count)
+ast_unroll(Parser *p, SrcLoc loc, const char *word, Node *count)
 {
 	Node *n = ast_node(p, N_UNROLL, loc);
 
+	if (!want_word(word, loc, "unroll", "or a block after the loop header"))
+		return NULL;
 	n->lhs = count;
 	deepen(p, n, count);
 	return n;
 }
 
 Node *
-ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, Node *step, Node *unroll,
-	Node *body)
+ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, const char *word, SrcLoc wloc,
+	Node *step, Node *unroll, Node *body)
 {
 	Node *n = ast_node(p, N_FOR, loc);
 
 	n->name = iv;
 	n->lo = lo;
 	n->hi = hi;
-	n->step = step;
+	if (word && want_word(word, wloc, "step", "or ')' after the loop bounds"))
+		n->step = step;
 	n->op = !unroll ? UNROLL_NONE : unroll->lhs ? UNROLL_COUNT : UNROLL_FULL;
 	n->unroll_n = unroll ? unroll->lhs : NULL;
 	n->body = body;
 	deepen(p, n, lo);
 	deepen(p, n, hi);
-	deepen(p, n, step);
+	deepen(p, n, n->step);
 	deepen(p, n, unroll);
 	deepen(p, n, body);
 	return n;
@@ -378,10 +393,23 @@ ast_param(Parser *p, SrcLoc loc, const char *name, const char *access, SrcLoc al
 }
 
 Node *
-ast_attr(Parser *p, SrcLoc loc, NodeKind kind, NodeList args)
+ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 {
-	Node *n = ast_node(p, kind, loc);
+	static const struct {
+		const char *name;
+		NodeKind kind;
+	} clauses[] = {{"targets", N_TARGETS}, {"threads", N_THREADS}, {"grid", N_GRID}};
+	Node *n;
+	size_t i;
 
+	for (i = 0; i < sizeof clauses / sizeof clauses[0]; i++)
+		if (strcmp(name, clauses[i].name) == 0)
+			break;
+	if (i == sizeof clauses / sizeof clauses[0]) {
+		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads or grid)", name);
+		return NULL;
+	}
+	n = ast_node(p, clauses[i].kind, loc);
 	n->list = args;
 	deepen_list(p, n, args);
 	return n;

@@ -194,12 +194,13 @@ Node *ast_index(Parser *p, SrcLoc loc, Node *base, NodeList idx, Node *width);
 Node *ast_member(Parser *p, SrcLoc loc, Node *base, const char *name);
 Node *ast_type(Parser *p, SrcLoc loc, const char *name, NodeList dims);
 Node *ast_let(Parser *p, SrcLoc loc, int mutable_, const char *name, Node *type, Node *init);
-Node *ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, Node *align);
+Node *ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, const char *word,
+		 SrcLoc wloc, Node *align);
 Node *ast_assign(Parser *p, SrcLoc loc, AstOp op, Node *lhs, Node *rhs);
 Node *ast_if(Parser *p, SrcLoc loc, Node *cond, Node *then, Node *els);
-Node *ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, Node *step,
-	      Node *unroll, Node *body);
-Node *ast_unroll(Parser *p, SrcLoc loc, Node *count);
+Node *ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, const char *word,
+	      SrcLoc wloc, Node *step, Node *unroll, Node *body);
+Node *ast_unroll(Parser *p, SrcLoc loc, const char *word, Node *count);
 Node *ast_while(Parser *p, SrcLoc loc, Node *cond, Node *body);
 Node *ast_block(Parser *p, SrcLoc loc, NodeList stmts);
 Node *ast_exprstmt(Parser *p, SrcLoc loc, Node *e);
@@ -209,7 +210,7 @@ Node *ast_kernel(Parser *p, SrcLoc loc, const char *name, NodeList params, NodeL
 		 Node *body);
 Node *ast_param(Parser *p, SrcLoc loc, const char *name, const char *access, SrcLoc aloc,
 		Node *type);
-Node *ast_attr(Parser *p, SrcLoc loc, NodeKind kind, NodeList args);
+Node *ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args);
 
 const char *ast_op_text(AstOp op);
 void ast_print(Buf *out, const Node *program);

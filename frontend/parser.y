@@ -76,14 +76,13 @@ lex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner)
 %token <fval> FLOAT "float literal"
 %token <op> OPASSIGN "compound assignment"
 %token KERNEL "'kernel'" CONST "'const'" LET "'let'" VAR "'var'" SHARED "'shared'"
-%token IF "'if'" ELSE "'else'" FOR "'for'" IN "'in'" STEP "'step'" UNROLL "'unroll'" WHILE "'while'"
-%token TRUE "'true'" FALSE "'false'" TARGETS "'targets'" THREADS "'threads'" GRID "'grid'"
-%token ALIGN "'align'" BREAK "'break'" CONTINUE "'continue'" RETURN "'return'"
+%token IF "'if'" ELSE "'else'" FOR "'for'" IN "'in'" WHILE "'while'"
+%token TRUE "'true'" FALSE "'false'" BREAK "'break'" CONTINUE "'continue'" RETURN "'return'"
 %token DOTDOT "'..'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" ANDAND "'&&'" OROR "'||'" SHL "'<<'" SHR "'>>'"
 
 %type <list> decls params params_opt attrs stmts exprs
 %type <node> decl const_decl kernel param attr type type_opt block stmt if_stmt
-%type <node> align_opt step_opt unroll_opt expr postfix primary
+%type <node> unroll_opt expr postfix primary
 
 %right '?' ':'
 %left OROR
@@ -155,9 +154,7 @@ attrs:
 	;
 
 attr:
-	TARGETS '(' exprs ')'           { $$ = ast_attr(p, L(@1), N_TARGETS, $3); }
-	| THREADS '(' exprs ')'         { $$ = ast_attr(p, L(@1), N_THREADS, $3); }
-	| GRID '(' exprs ')'            { $$ = ast_attr(p, L(@1), N_GRID, $3); }
+	IDENT '(' exprs ')'             { $$ = ast_clause(p, L(@1), $1, $3); }
 	;
 
 block:
@@ -175,14 +172,17 @@ stmt:
 	LET IDENT type_opt '=' expr ';' { $$ = ast_let(p, L(@1), 0, $2, $3, $5); }
 	| VAR IDENT type_opt '=' expr ';'
 					{ $$ = ast_let(p, L(@1), 1, $2, $3, $5); }
-	| SHARED IDENT ':' type align_opt ';'
-					{ $$ = ast_shared(p, L(@1), $2, $4, $5); }
+	| SHARED IDENT ':' type ';'     { $$ = ast_shared(p, L(@1), $2, $4, NULL, L(@1), NULL); }
+	| SHARED IDENT ':' type IDENT '(' expr ')' ';'
+					{ $$ = ast_shared(p, L(@1), $2, $4, $5, L(@5), $7); }
 	| expr '=' expr ';'             { $$ = ast_assign(p, L(@2), OP_NONE, $1, $3); }
 	| expr OPASSIGN expr ';'        { $$ = ast_assign(p, L(@2), $2, $1, $3); }
 	| expr ';'                      { $$ = ast_exprstmt(p, L(@1), $1); }
 	| if_stmt
-	| FOR '(' IDENT IN expr DOTDOT expr step_opt ')' unroll_opt block
-					{ $$ = ast_for(p, L(@1), $3, $5, $7, $8, $10, $11); }
+	| FOR '(' IDENT IN expr DOTDOT expr ')' unroll_opt block
+					{ $$ = ast_for(p, L(@1), $3, $5, $7, NULL, L(@1), NULL, $9, $10); }
+	| FOR '(' IDENT IN expr DOTDOT expr IDENT expr ')' unroll_opt block
+					{ $$ = ast_for(p, L(@1), $3, $5, $7, $8, L(@8), $9, $11, $12); }
 	| WHILE '(' expr ')' block      { $$ = ast_while(p, L(@1), $3, $5); }
 	| block
 	| BREAK ';'                     { $$ = ast_unsupported(p, L(@1), "break"); }
@@ -191,20 +191,10 @@ stmt:
 	| RETURN expr ';'               { $$ = ast_unsupported(p, L(@1), "return"); }
 	;
 
-align_opt:
-	%empty                          { $$ = NULL; }
-	| ALIGN '(' expr ')'            { $$ = $3; }
-	;
-
-step_opt:
-	%empty                          { $$ = NULL; }
-	| STEP expr                     { $$ = $2; }
-	;
-
 unroll_opt:
 	%empty                          { $$ = NULL; }
-	| UNROLL                        { $$ = ast_unroll(p, L(@1), NULL); }
-	| UNROLL '(' expr ')'           { $$ = ast_unroll(p, L(@1), $3); }
+	| IDENT                         { $$ = ast_unroll(p, L(@1), $1, NULL); }
+	| IDENT '(' expr ')'            { $$ = ast_unroll(p, L(@1), $1, $3); }
 	;
 
 if_stmt:

@@ -914,7 +914,10 @@ check_name(Sema *S, Node *e)
 	}
 	switch (s->kind) {
 	case SYM_CONST:
-		set_const(e, s->type, s->val);
+		if (is_error(s->type))
+			set_error(e);
+		else
+			set_const(e, s->type, s->val);
 		break;
 	case SYM_SCALAR: case SYM_SHAPE: case SYM_LET: case SYM_VAR: case SYM_ITER:
 		e->ty = s->type;
