@@ -48,7 +48,7 @@ static LLVMValueRef
 const_op(Lower *L, const IrOp *op, IrType t)
 {
 	LLVMTypeRef st = lw_type(L, ir_scalar((IrBase)t.base));
-	LLVMValueRef c, lanes[4];
+	LLVMValueRef c, lanes[IR_FRAG_MAX];
 	int i;
 
 	if (ir_is_float(t)) {
@@ -72,6 +72,10 @@ const_op(Lower *L, const IrOp *op, IrType t)
 	}
 	if (t.lanes == 1)
 		return c;
+	if (t.lanes > IR_FRAG_MAX) {
+		lw_error(L, op, "const with %d lanes", t.lanes);
+		return LLVMGetPoison(lw_type(L, t));
+	}
 	for (i = 0; i < t.lanes; i++)
 		lanes[i] = c;
 	return LLVMConstVector(lanes, t.lanes);

@@ -23,7 +23,7 @@ ir_opcode_from_name(const char *s, int n)
 }
 
 static const char *const base_names[IR_NBASE] = {
-	"void", "i1", "i8", "i16", "i32", "i64", "u32", "u64", "f16", "bf16", "f32", "f64", "ptr",
+	"void", "i1", "i8", "i16", "i32", "i64", "u32", "u64", "f16", "bf16", "f32", "f64", "ptr", "tmap",
 };
 
 IrType
@@ -75,6 +75,13 @@ ir_is_float(IrType t)
 }
 
 int
+ir_is_frag(IrType t)
+{
+	return t.base == IR_F32 && t.lanes >= IR_FRAG_MIN && t.lanes <= IR_FRAG_MAX && t.lanes % 4 == 0 &&
+	       t.space == 0 && t.elem == 0;
+}
+
+int
 ir_base_bits(IrBase b)
 {
 	switch (b) {
@@ -92,6 +99,8 @@ ir_type_bytes(IrType t)
 {
 	int bits = ir_base_bits((IrBase)t.base);
 
+	if (t.base == IR_TMAP)
+		return 128;
 	return (bits < 8 ? 1 : bits / 8) * t.lanes;
 }
 
@@ -116,7 +125,8 @@ void
 ir_type_str(IrType t, char *out, int size)
 {
 	if (t.base == IR_PTR)
-		snprintf(out, (size_t)size, "ptr.%s.%s", t.space == IR_SHARED ? "shared" : "global",
+		snprintf(out, (size_t)size, "ptr.%s.%s",
+			 t.space == IR_SHARED ? "shared" : t.space == IR_CLUSTER ? "cluster" : "global",
 			 ir_base_name((IrBase)t.elem));
 	else if (t.lanes > 1)
 		snprintf(out, (size_t)size, "%sx%d", ir_base_name((IrBase)t.base), t.lanes);
@@ -130,6 +140,51 @@ const char *
 ir_target_name(int t)
 {
 	return t >= 0 && t < TARGET_COUNT ? target_names[t] : "?";
+}
+
+unsigned
+ir_op_targets(int opc)
+{
+	unsigned all = (1u << TARGET_COUNT) - 1, f;
+
+	if (opc < 0 || opc >= IR_NOPCODES)
+		return 0;
+	f = ir_opinfo[opc].flags;
+	if (f & OPF_SM90)
+		return 1u << TARGET_SM90A;
+	if (f & OPF_SM100)
+		return (1u << TARGET_SM100A) | (1u << TARGET_SM103A);
+	return all;
+}
+
+static const char *const pipe_source_names[PIPE_SRC_COUNT] = {"tma", "thread", "warp", "warpgroup"};
+
+const char *
+ir_pipe_source_name(int src)
+{
+	return src >= 0 && src < PIPE_SRC_COUNT ? pipe_source_names[src] : "?";
+}
+
+int
+ir_pipe_source_from_name(const char *s)
+{
+	int i;
+
+	for (i = 0; i < PIPE_SRC_COUNT; i++)
+		if (strcmp(s, pipe_source_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int
+ir_pipe_source_count(int src, int mult)
+{
+	switch (src) {
+	case PIPE_SRC_TMA: case PIPE_SRC_THREAD: return mult;
+	case PIPE_SRC_WARP: return 32 * mult;
+	case PIPE_SRC_WARPGROUP: return 128 * mult;
+	default: return 0;
+	}
 }
 
 int
@@ -155,6 +210,7 @@ ir_kernel_new(const char *name, int file)
 	for (i = 0; i < 3; i++) {
 		k->threads[i] = 1;
 		k->grid[i] = "1";
+		k->cluster[i] = 1;
 	}
 	k->nvalues = 1;  /* id 0 is "no value" */
 	k->capvalues = 64;
@@ -184,6 +240,8 @@ ir_kernel_free(IrKernel *k)
 	ir_region_free(&k->body);
 	free(k->params);
 	free(k->bufs);
+	free(k->barriers);
+	free(k->pipelines);
 	free(k->vtypes);
 	free(k->vlocs);
 	arena_free(k->arena);
@@ -257,8 +315,29 @@ ir_add_param(IrKernel *k, IrParam p)
 int
 ir_add_buffer(IrKernel *k, IrBuffer b)
 {
+	if (b.stages == 0) {
+		b.stages = 1;
+		b.pipeline = -1;
+		b.alias = -1;
+	}
 	PUSH(k->bufs, k->nbufs, k->capbufs, b);
 	return k->nbufs - 1;
+}
+
+int
+ir_add_barrier(IrKernel *k, IrBarrier b)
+{
+	if (b.n == 0)
+		b.n = 1;
+	PUSH(k->barriers, k->nbarriers, k->capbarriers, b);
+	return k->nbarriers - 1;
+}
+
+int
+ir_add_pipeline(IrKernel *k, IrPipeline p)
+{
+	PUSH(k->pipelines, k->npipelines, k->cappipelines, p);
+	return k->npipelines - 1;
 }
 
 IrOp *

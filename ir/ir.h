@@ -49,11 +49,19 @@
  * order, each at most once, params and shared buffers in ABI/buffer order; body is last):
  * - `source "PATH"`, `targets T...` and `smem_bytes N` appear only when set. `threads X Y Z`
  *   and `grid "X" "Y" "Z"` always print (the parser defaults them to 1 and "1").
+ *   `cluster X Y Z` prints when it is not 1 1 1, `min_blocks N` when non-zero.
  * - `param NAME : tensor in|out|inout ELEM [DIM, ...]` (type ptr.global.ELEM; a DIM is a
  *   sym parameter's name or a decimal size), `param NAME : sym` (i32; any other type is
- *   spelled `sym TYPE`), `param NAME : scalar TYPE`.
- * - `shared NAME : ELEM [DIM, ...] align A [offset N]`: offset only once laid out (>= 0);
- *   the element count is the product of the dims.
+ *   spelled `sym TYPE`), `param NAME : scalar TYPE`, `param NAME : tmap TENSOR box [D, ...]
+ *   swizzle S oob zero|nan` (type tmap; TENSOR names a tensor param; box dims row-major).
+ * - `mbarrier NAME count C [n N] [offset O]`: n only when not 1, offset once laid out.
+ * - `pipeline NAME stages N full BAR SRC MULT empty BAR SRC MULT`: BAR names an mbarrier,
+ *   SRC is tma, thread, warp or warpgroup. Printed after the params, barriers first.
+ * - `shared NAME : ELEM [DIM, ...] align A [stages S] [pipeline P] [swizzle W] [alias B]
+ *   [stage_stride T] [offset N]`: each optional item prints only when not its default
+ *   (stages 1, no pipeline, swizzle 0, no alias, stride 0, offset -1); the element count
+ *   (one stage) is the product of the dims. Names of params, buffers, barriers and
+ *   pipelines may be used before the item that declares them.
  * - `body(%v: TYPE, ...) { ops }`: the body's arguments, one per parameter in order.
  * - Names (kernel, params, buffers) are bare when they are C identifiers, otherwise quoted.
  *   Strings escape `"` and `\` with a backslash and bytes below 0x20 and 0x7f as `\xHH`;
@@ -69,11 +77,16 @@
  *   default quiet NaNs, `nan(0xHHHHHHHHHHHHHHHH)` with the whole 64-bit pattern for any
  *   other NaN, so that every double round-trips bit for bit. The parser also takes
  *   decimal floats. A vector-typed const is a splat.
- * - Types: i1 i8 i16 i32 i64 u32 u64 f16 bf16 f32 f64, vectors `f32x2` `f32x4`, pointers
- *   `ptr.global.f32` `ptr.shared.bf16`.
+ * - Types: i1 i8 i16 i32 i64 u32 u64 f16 bf16 f32 f64, vectors `f32x2` `f32x4`, accumulator
+ *   fragments `f32x8` .. `f32x128` (a multiple of 4), pointers `ptr.global.f32`
+ *   `ptr.shared.bf16` `ptr.cluster.bf16`, and `tmap` (tensor-map params only).
  * - Regions: `(%v: type, ...)` (the region's arguments, omitted when it has none), then
  *   `{`, the ops one level deeper, `}`. if: `{...} else {...}`; while: `{...} do {...}`;
- *   for: one region whose arguments are the induction variable and the carried values.
+ *   for: one region whose arguments are the induction variable and the carried values;
+ *   role, elect, produce, consume: one region without arguments ending in `yield`:
+ *     role %lo, %hi, %regs { ... yield }
+ *     %r = elect %init : T { ... yield %x }
+ *     %acc2 = consume[PIPE] %stage, %phase : f32x128 { ... yield %acc1 }
  * - Locations: ` !LINE:COL` at the end of an op, param or shared line, in the kernel's
  *   source file. Only locations in that file print (line > 0 and loc.file == k->file);
  *   the parser gives items without one their position in the IR text (a different file)
@@ -100,16 +113,24 @@ typedef enum IrBase {
 	IR_I1, IR_I8, IR_I16, IR_I32, IR_I64, IR_U32, IR_U64,
 	IR_F16, IR_BF16, IR_F32, IR_F64,
 	IR_PTR,
+	IR_TMAP,        /* an opaque CUtensorMap (128 bytes); only tmap params have it */
 	IR_NBASE
 } IrBase;
 
-typedef enum IrSpace { IR_GLOBAL = 1, IR_SHARED = 3 } IrSpace;
+/* IR_CLUSTER: shared::cluster (distributed shared memory, addresses from mapa). */
+typedef enum IrSpace { IR_GLOBAL = 1, IR_SHARED = 3, IR_CLUSTER = 7 } IrSpace;
 
-/* A value type: a scalar, a vector of 2 or 4 scalars, or a pointer into an address space
- * with the scalar type it points to. */
+/* The lane counts of wgmma accumulator fragments: f32 vectors of IR_FRAG_MIN..IR_FRAG_MAX
+ * lanes, a multiple of 4 (N/2 lanes for wgmma m64nNk16; N = 8 gives the ordinary f32x4). */
+#define IR_FRAG_MIN 8
+#define IR_FRAG_MAX 128
+
+/* A value type: a scalar, a vector of 2 or 4 scalars (or an f32 accumulator fragment of
+ * 8..128 lanes, a multiple of 4), a pointer into an address space with the scalar type it
+ * points to, or tmap. */
 typedef struct IrType {
 	uint8_t base;   /* IrBase */
-	uint8_t lanes;  /* 1, 2 or 4; 1 for pointers and void */
+	uint8_t lanes;  /* 1, 2 or 4 (f32: also 8..128, multiple of 4); 1 for pointers and void */
 	uint8_t space;  /* IrSpace, pointers only */
 	uint8_t elem;   /* IrBase of the pointee, pointers only */
 } IrType;
@@ -121,11 +142,12 @@ int ir_type_eq(IrType a, IrType b);
 int ir_is_int(IrType t);        /* i1..u64, scalar or vector */
 int ir_is_signed(IrType t);     /* i8..i64 (i1 is not) */
 int ir_is_float(IrType t);      /* f16, bf16, f32, f64, scalar or vector */
+int ir_is_frag(IrType t);       /* an f32 accumulator fragment: f32x8 .. f32x128 */
 int ir_base_bits(IrBase b);     /* 1, 8, 16, 32, 64; pointers 64 */
 int ir_type_bytes(IrType t);    /* storage size; i1 counts as 1 byte */
 const char *ir_base_name(IrBase b);   /* "f32" */
 int ir_base_from_name(const char *s, int n);  /* -1 if not a scalar name */
-void ir_type_str(IrType t, char *out, int size);  /* "f32x4", "ptr.global.bf16" */
+void ir_type_str(IrType t, char *out, int size);  /* "f32x4", "ptr.global.bf16", "tmap" */
 
 typedef enum IrOpcode {
 #define OP(id, name, nargs, nregions, flags, meaning) IR_##id,
@@ -144,6 +166,10 @@ enum {
 	OPF_MEMWRITE = 1 << 6,
 	OPF_SYNC = 1 << 7,
 	OPF_ARITH = 1 << 8,
+	OPF_SM90 = 1 << 9,      /* sm_90a only (wgmma) */
+	OPF_ASYNC = 1 << 10,    /* async proxy / mbarrier machinery (TMA, mbar.*) */
+	OPF_SM100 = 1 << 11,    /* sm_100a / sm_103a only (tcgen05; none yet) */
+	OPF_HIGH = 1 << 12,     /* high-level region op, lowered before the backend */
 };
 
 typedef struct IrOpInfo {
@@ -182,9 +208,11 @@ struct IrRegion {
 
 typedef enum IrTarget { TARGET_SM90A, TARGET_SM100A, TARGET_SM103A, TARGET_COUNT } IrTarget;
 const char *ir_target_name(int t);          /* "sm_90a" */
+/* The targets (bit 1 << IrTarget each) on which opcode opc exists, from its flags. */
+unsigned ir_op_targets(int opc);
 int ir_target_from_name(const char *s);     /* -1 if unknown */
 
-typedef enum IrParamKind { PARAM_TENSOR, PARAM_SCALAR, PARAM_SYM } IrParamKind;
+typedef enum IrParamKind { PARAM_TENSOR, PARAM_SCALAR, PARAM_SYM, PARAM_TMAP } IrParamKind;
 typedef enum IrAccess { ACC_IN, ACC_OUT, ACC_INOUT } IrAccess;
 
 #define IR_MAX_RANK 8
@@ -197,28 +225,74 @@ typedef struct IrDim {
 
 /* Kernel parameters, in ABI order. Tensors are contiguous, row-major, and passed as a
  * global pointer; a sym is an i32 bound from tensor shapes by the launcher; a scalar is
- * passed by value. */
+ * passed by value. A tmap is a TMA tensor map over tensor parameter tmap_tensor, encoded by
+ * the launcher and passed by value (128 bytes, a grid constant); its rank/dims are the box
+ * dims in elements (sym -1, row-major like the tensor), rank 1..5. */
 typedef struct IrParam {
 	const char *name;
 	int kind;        /* IrParamKind */
-	IrType type;     /* the ABI type: ptr.global.T for tensors; i32 for syms */
+	IrType type;     /* the ABI type: ptr.global.T for tensors; i32 for syms; tmap */
 	int access;      /* tensors: IrAccess */
 	int rank;
 	IrDim dims[IR_MAX_RANK];
 	SrcLoc loc;
+	int tmap_tensor; /* tmaps: the index of the tensor parameter */
+	int swizzle;     /* tmaps: 0, 32, 64 or 128 (bytes) */
+	int oob_nan;     /* tmaps: out-of-bounds elements read as NaN (else zero) */
 } IrParam;
 
-/* A statically sized shared-memory buffer. */
+/* A statically sized shared-memory buffer. A staged buffer (stages > 1, or any buffer of a
+ * pipeline) has one copy of dims per stage; stage s is at offset + s * stage_stride. */
 typedef struct IrBuffer {
 	const char *name;
 	IrBase elem;
 	int rank;
 	int64_t dims[IR_MAX_RANK];
-	int64_t count;     /* elements, product of dims */
+	int64_t count;     /* elements, product of dims (one stage) */
 	int align;         /* bytes */
-	int64_t offset;    /* byte offset once laid out; -1 before */
+	int64_t offset;    /* byte offset once laid out (of stage 0); -1 before */
 	SrcLoc loc;
+	int stages;        /* 1 = unstaged */
+	int pipeline;      /* index into IrKernel.pipelines, or -1 */
+	int swizzle;       /* 0, 32, 64 or 128: the TMA/wgmma swizzle of the data in it */
+	int alias;         /* index of the buffer whose storage it shares, or -1 */
+	int64_t stage_stride;  /* bytes between stages, set by layout; 0 before */
 } IrBuffer;
+
+/* An mbarrier (or an array of n of them: a pipeline's full/empty barriers, one per stage).
+ * Each object is 8 bytes of shared memory, initialised by generated code at kernel entry
+ * with its arrival count. */
+typedef struct IrBarrier {
+	const char *name;  /* a pipeline's barriers are named "PIPE.full" and "PIPE.empty" */
+	int count;         /* arrival count */
+	int n;             /* array length, >= 1 */
+	int64_t offset;    /* byte offset of element 0 once laid out; -1 before */
+	SrcLoc loc;
+} IrBarrier;
+
+/* Who arrives on a pipeline's barrier in each phase. */
+typedef enum IrPipeSource {
+	PIPE_SRC_TMA,        /* one elected arrive.expect_tx, completed by TMA bytes (count 1) */
+	PIPE_SRC_THREAD,     /* one (elected) thread per unit */
+	PIPE_SRC_WARP,       /* 32 threads per unit */
+	PIPE_SRC_WARPGROUP,  /* 128 threads per unit */
+	PIPE_SRC_COUNT
+} IrPipeSource;
+const char *ir_pipe_source_name(int src);        /* "tma", "thread", "warp", "warpgroup" */
+int ir_pipe_source_from_name(const char *s);     /* -1 if unknown */
+/* The arrival count a source times mult gives a barrier (tma: 1 per mult). */
+int ir_pipe_source_count(int src, int mult);
+
+/* A pipeline: stages, a full and an empty barrier array (n = stages each) and the sources
+ * arriving on them. */
+typedef struct IrPipeline {
+	const char *name;
+	int stages;
+	int full, empty;            /* indices into IrKernel.barriers */
+	int full_src, full_mult;    /* IrPipeSource and multiplier (>= 1) */
+	int empty_src, empty_mult;
+	SrcLoc loc;
+} IrPipeline;
 
 typedef struct IrKernel {
 	Arena *arena;      /* the kernel's lifetime: names, args, regions */
@@ -241,6 +315,11 @@ typedef struct IrKernel {
 	SrcLoc *vlocs;          /* where each value was defined, if known */
 	IrRegion body;          /* args: one value per parameter, in order */
 	int min_blocks;         /* launch bounds: min resident blocks per SM, 0 if none */
+	int cluster[3];         /* cluster dims (CTAs), 1 1 1 for none */
+	int nbarriers, capbarriers;
+	IrBarrier *barriers;
+	int npipelines, cappipelines;
+	IrPipeline *pipelines;
 } IrKernel;
 
 typedef struct IrModule {
@@ -257,7 +336,11 @@ void ir_module_free(IrModule *m);
 IrValue ir_new_value(IrKernel *k, IrType t);
 IrType ir_vtype(const IrKernel *k, IrValue v);
 int ir_add_param(IrKernel *k, IrParam p);      /* also adds its body argument; returns index */
-int ir_add_buffer(IrKernel *k, IrBuffer b);    /* returns the buffer number */
+/* Returns the buffer number. A buffer with stages == 0 (zero-initialised by a caller that
+ * does not set the staging fields) gets stages 1, pipeline -1 and alias -1. */
+int ir_add_buffer(IrKernel *k, IrBuffer b);
+int ir_add_barrier(IrKernel *k, IrBarrier b);      /* returns the barrier index */
+int ir_add_pipeline(IrKernel *k, IrPipeline p);    /* returns the pipeline index */
 
 /* Appends a copy of op to r and returns a pointer to it, valid until r grows again. */
 IrOp *ir_region_push(IrRegion *r, const IrOp *op);

@@ -47,6 +47,16 @@ typedef struct DimRef {
 	int line, col;
 } DimRef;
 
+/* A reference by name from a header item to a param, buffer, barrier or pipeline, resolved
+ * once the whole header is read (the header items come in any order). */
+enum { REF_TMAP_TENSOR, REF_BUF_PIPELINE, REF_BUF_ALIAS, REF_PIPE_FULL, REF_PIPE_EMPTY };
+
+typedef struct NameRef {
+	int kind, index;
+	const char *name;
+	int line, col;
+} NameRef;
+
 typedef struct Parser {
 	const char *text;
 	size_t len, pos;
@@ -68,6 +78,8 @@ typedef struct Parser {
 	int nuses, capuses;
 	DimRef *dimrefs;
 	int ndimrefs, capdimrefs;
+	NameRef *namerefs;
+	int nnamerefs, capnamerefs;
 	IrType *types;          /* the result types of the op being parsed */
 	int captypes;
 	IrValue *vstack;        /* results and operands of the ops being parsed */
@@ -420,13 +432,30 @@ parse_type(Parser *p)
 			space = IR_GLOBAL, s += 11, n -= 11;
 		else if (n > 11 && memcmp(s + 4, "shared.", 7) == 0)
 			space = IR_SHARED, s += 11, n -= 11;
+		else if (n > 12 && memcmp(s + 4, "cluster.", 8) == 0)
+			space = IR_CLUSTER, s += 12, n -= 12;
 		b = space ? ir_base_from_name(s, n) : -1;
 		if (b < 0)
-			fail_tok(p, "unknown type %s (pointers are ptr.global.T or ptr.shared.T)", tok_text(p));
+			fail_tok(p, "unknown type %s (pointers are ptr.global.T, ptr.shared.T or ptr.cluster.T)",
+				 tok_text(p));
 		t = ir_ptr((IrSpace)space, (IrBase)b);
 	} else if (n > 2 && s[n - 2] == 'x' && (s[n - 1] == '2' || s[n - 1] == '4') &&
 		   (b = ir_base_from_name(s, n - 2)) >= 0) {
 		t = ir_vector((IrBase)b, s[n - 1] - '0');
+	} else if (n > 4 && memcmp(s, "f32x", 4) == 0 && is_digit(s[4]) && s[4] != '0' && n <= 7) {
+		int lanes = 0, i;
+
+		for (i = 4; i < n; i++) {
+			if (!is_digit(s[i]))
+				fail_tok(p, "unknown type %s", tok_text(p));
+			lanes = lanes * 10 + s[i] - '0';
+		}
+		t = ir_vector(IR_F32, lanes);
+		if (!ir_is_frag(t))
+			fail_tok(p, "unknown type %s (f32 vectors have 2 or 4 lanes, accumulator fragments "
+				 "%d to %d, a multiple of 4)", tok_text(p), IR_FRAG_MIN, IR_FRAG_MAX);
+	} else if (n == 4 && memcmp(s, "tmap", 4) == 0) {
+		t = ir_scalar(IR_TMAP);
 	} else if ((b = ir_base_from_name(s, n)) >= 0) {
 		t = ir_scalar((IrBase)b);
 	} else {
@@ -768,6 +797,20 @@ parse_region_body(Parser *p, IrRegion *r)
 
 static const char *const access_names[] = {"in", "out", "inout"};
 
+/* Reads a name that refers to another header item of the given kind. */
+static void
+add_nameref(Parser *p, int kind, int index, const char *what)
+{
+	NameRef r;
+
+	r.kind = kind;
+	r.index = index;
+	r.line = p->tok.line;
+	r.col = p->tok.col;
+	r.name = parse_name(p, what);
+	PUSH(p->namerefs, p->nnamerefs, p->capnamerefs, r);
+}
+
 static void
 parse_param(Parser *p)
 {
@@ -830,6 +873,36 @@ parse_param(Parser *p)
 		next(p);
 		prm.kind = PARAM_SCALAR;
 		prm.type = parse_type(p);
+	} else if (is_kw(p, "tmap")) {
+		next(p);
+		prm.kind = PARAM_TMAP;
+		prm.type = ir_scalar(IR_TMAP);
+		prm.tmap_tensor = -1;
+		add_nameref(p, REF_TMAP_TENSOR, k->nparams, "the tensor parameter of the map");
+		expect_kw(p, "box", "after the map's tensor");
+		expect_punct(p, '[', "to open the box dimensions");
+		while (!is_punct(p, ']')) {
+			if (prm.rank)
+				expect_punct(p, ',', "between box dimensions");
+			if (prm.rank == IR_MAX_RANK)
+				fail_tok(p, "a box has at most %d dimensions", IR_MAX_RANK);
+			prm.dims[prm.rank].sym = -1;
+			prm.dims[prm.rank].size = parse_int(p, 0, INT64_MAX, "a box dimension");
+			prm.rank++;
+		}
+		next(p);
+		if (is_kw(p, "swizzle")) {
+			next(p);
+			prm.swizzle = (int)parse_int(p, 0, INT_MAX, "a swizzle");
+		}
+		if (is_kw(p, "oob")) {
+			next(p);
+			if (is_kw(p, "nan"))
+				prm.oob_nan = 1;
+			else if (!is_kw(p, "zero"))
+				fail_tok(p, "expected zero or nan after oob, found %s", tok_text(p));
+			next(p);
+		}
 	} else if (is_kw(p, "sym")) {
 		next(p);
 		prm.kind = PARAM_SYM;
@@ -837,7 +910,7 @@ parse_param(Parser *p)
 		if (p->tok.kind == T_IDENT && p->tok.line == p->prev_line)
 			prm.type = parse_type(p);
 	} else {
-		fail_tok(p, "expected tensor, scalar or sym, found %s", tok_text(p));
+		fail_tok(p, "expected tensor, tmap, scalar or sym, found %s", tok_text(p));
 	}
 	parse_loc(p, &prm.loc);
 	PUSH(k->params, k->nparams, k->capparams, prm);
@@ -881,9 +954,32 @@ parse_buffer(Parser *p)
 		buf.dims[buf.rank++] = d;
 	}
 	next(p);
+	buf.stages = 1;
+	buf.pipeline = -1;
+	buf.alias = -1;
 	if (is_kw(p, "align")) {
 		next(p);
 		buf.align = (int)parse_int(p, 0, INT_MAX, "an alignment");
+	}
+	if (is_kw(p, "stages")) {
+		next(p);
+		buf.stages = (int)parse_int(p, INT_MIN, INT_MAX, "a stage count");
+	}
+	if (is_kw(p, "pipeline")) {
+		next(p);
+		add_nameref(p, REF_BUF_PIPELINE, k->nbufs, "a pipeline name");
+	}
+	if (is_kw(p, "swizzle")) {
+		next(p);
+		buf.swizzle = (int)parse_int(p, INT_MIN, INT_MAX, "a swizzle");
+	}
+	if (is_kw(p, "alias")) {
+		next(p);
+		add_nameref(p, REF_BUF_ALIAS, k->nbufs, "a buffer name");
+	}
+	if (is_kw(p, "stage_stride")) {
+		next(p);
+		buf.stage_stride = parse_int(p, INT64_MIN, INT64_MAX, "a stage stride");
 	}
 	if (is_kw(p, "offset")) {
 		next(p);
@@ -891,6 +987,133 @@ parse_buffer(Parser *p)
 	}
 	parse_loc(p, &buf.loc);
 	PUSH(k->bufs, k->nbufs, k->capbufs, buf);
+}
+
+static void
+parse_barrier(Parser *p)
+{
+	IrKernel *k = p->k;
+	IrBarrier bar;
+	int i;
+
+	memset(&bar, 0, sizeof bar);
+	bar.loc.file = p->file;
+	bar.loc.line = p->tok.line;
+	bar.loc.col = p->tok.col;
+	bar.offset = -1;
+	bar.n = 1;
+	bar.name = parse_name(p, "a barrier name");
+	for (i = 0; i < k->nbarriers; i++)
+		if (strcmp(k->barriers[i].name, bar.name) == 0)
+			fail_at(p, bar.loc.line, bar.loc.col, "mbarrier '%s' is already declared", bar.name);
+	expect_kw(p, "count", "after the barrier name");
+	bar.count = (int)parse_int(p, INT_MIN, INT_MAX, "an arrival count");
+	if (is_kw(p, "n")) {
+		next(p);
+		bar.n = (int)parse_int(p, INT_MIN, INT_MAX, "an array length");
+	}
+	if (is_kw(p, "offset")) {
+		next(p);
+		bar.offset = parse_int(p, 0, INT64_MAX, "an offset");
+	}
+	parse_loc(p, &bar.loc);
+	PUSH(k->barriers, k->nbarriers, k->capbarriers, bar);
+}
+
+/* `tma 1`: an arrival source and its multiplier. */
+static void
+parse_source(Parser *p, int *src, int *mult)
+{
+	char s[16];
+
+	if (p->tok.kind != T_IDENT || p->tok.n >= (int)sizeof s)
+		fail_tok(p, "expected tma, thread, warp or warpgroup, found %s", tok_text(p));
+	snprintf(s, sizeof s, "%.*s", p->tok.n, p->tok.s);
+	if ((*src = ir_pipe_source_from_name(s)) < 0)
+		fail_tok(p, "expected tma, thread, warp or warpgroup, found %s", tok_text(p));
+	next(p);
+	*mult = (int)parse_int(p, INT_MIN, INT_MAX, "a multiplier");
+}
+
+static void
+parse_pipeline(Parser *p)
+{
+	IrKernel *k = p->k;
+	IrPipeline pl;
+	int i;
+
+	memset(&pl, 0, sizeof pl);
+	pl.loc.file = p->file;
+	pl.loc.line = p->tok.line;
+	pl.loc.col = p->tok.col;
+	pl.full = pl.empty = -1;
+	pl.name = parse_name(p, "a pipeline name");
+	for (i = 0; i < k->npipelines; i++)
+		if (strcmp(k->pipelines[i].name, pl.name) == 0)
+			fail_at(p, pl.loc.line, pl.loc.col, "pipeline '%s' is already declared", pl.name);
+	expect_kw(p, "stages", "after the pipeline name");
+	pl.stages = (int)parse_int(p, INT_MIN, INT_MAX, "a stage count");
+	expect_kw(p, "full", "after the stage count");
+	add_nameref(p, REF_PIPE_FULL, k->npipelines, "the full barrier's name");
+	parse_source(p, &pl.full_src, &pl.full_mult);
+	expect_kw(p, "empty", "after the full barrier");
+	add_nameref(p, REF_PIPE_EMPTY, k->npipelines, "the empty barrier's name");
+	parse_source(p, &pl.empty_src, &pl.empty_mult);
+	parse_loc(p, &pl.loc);
+	PUSH(k->pipelines, k->npipelines, k->cappipelines, pl);
+}
+
+/* Names of other header items, all known by now. */
+static void
+resolve_names(Parser *p)
+{
+	IrKernel *k = p->k;
+	int i, j;
+
+	for (i = 0; i < p->nnamerefs; i++) {
+		const NameRef *r = &p->namerefs[i];
+
+		switch (r->kind) {
+		case REF_TMAP_TENSOR:
+			for (j = 0; j < k->nparams; j++)
+				if (strcmp(k->params[j].name, r->name) == 0)
+					break;
+			if (j == k->nparams)
+				fail_at(p, r->line, r->col, "no parameter named '%s'", r->name);
+			if (k->params[j].kind != PARAM_TENSOR)
+				fail_at(p, r->line, r->col, "tensor map over '%s', which is not a tensor parameter", r->name);
+			k->params[r->index].tmap_tensor = j;
+			break;
+		case REF_BUF_PIPELINE:
+			for (j = 0; j < k->npipelines; j++)
+				if (strcmp(k->pipelines[j].name, r->name) == 0)
+					break;
+			if (j == k->npipelines)
+				fail_at(p, r->line, r->col, "no pipeline named '%s'", r->name);
+			k->bufs[r->index].pipeline = j;
+			break;
+		case REF_BUF_ALIAS:
+			for (j = 0; j < k->nbufs; j++)
+				if (strcmp(k->bufs[j].name, r->name) == 0)
+					break;
+			if (j == k->nbufs)
+				fail_at(p, r->line, r->col, "no shared buffer named '%s'", r->name);
+			k->bufs[r->index].alias = j;
+			break;
+		default:
+			for (j = 0; j < k->nbarriers; j++)
+				if (strcmp(k->barriers[j].name, r->name) == 0)
+					break;
+			if (j == k->nbarriers)
+				fail_at(p, r->line, r->col, "no mbarrier named '%s'", r->name);
+			if (r->kind == REF_PIPE_FULL)
+				k->pipelines[r->index].full = j;
+			else
+				k->pipelines[r->index].empty = j;
+			break;
+		}
+	}
+	p->nnamerefs = 0;
 }
 
 /* Tensor dimensions named by a parameter: every parameter is known by now. */
@@ -924,6 +1147,7 @@ parse_body(Parser *p)
 	int i;
 
 	resolve_dims(p);
+	resolve_names(p);
 	if (is_punct(p, '('))
 		parse_region_args(p, &k->body);
 	for (i = 0; i < k->body.nargs; i++)
@@ -949,7 +1173,7 @@ check_uses(Parser *p)
 
 enum {
 	SEEN_SOURCE = 1 << 0, SEEN_TARGETS = 1 << 1, SEEN_THREADS = 1 << 2, SEEN_GRID = 1 << 3,
-	SEEN_SMEM = 1 << 4,
+	SEEN_SMEM = 1 << 4, SEEN_CLUSTER = 1 << 5, SEEN_MIN_BLOCKS = 1 << 6,
 };
 
 static void
@@ -1007,6 +1231,19 @@ parse_kernel(Parser *p)
 			once(p, &seen, SEEN_GRID);
 			for (i = 0; i < 3; i++)
 				k->grid[i] = parse_string(p, "a grid expression");
+		} else if (is_kw(p, "cluster")) {
+			once(p, &seen, SEEN_CLUSTER);
+			for (i = 0; i < 3; i++)
+				k->cluster[i] = (int)parse_int(p, 0, INT_MAX, "a cluster dimension");
+		} else if (is_kw(p, "min_blocks")) {
+			once(p, &seen, SEEN_MIN_BLOCKS);
+			k->min_blocks = (int)parse_int(p, 0, INT_MAX, "a block count");
+		} else if (is_kw(p, "mbarrier")) {
+			next(p);
+			parse_barrier(p);
+		} else if (is_kw(p, "pipeline")) {
+			next(p);
+			parse_pipeline(p);
 		} else if (is_kw(p, "smem_bytes")) {
 			once(p, &seen, SEEN_SMEM);
 			k->smem_bytes = parse_int(p, 0, INT64_MAX, "a byte count");
@@ -1021,7 +1258,8 @@ parse_kernel(Parser *p)
 			parse_body(p);
 			break;
 		} else {
-			fail_tok(p, "expected source, targets, threads, grid, smem_bytes, param, shared or body, found %s",
+			fail_tok(p, "expected source, targets, threads, grid, cluster, min_blocks, smem_bytes, param, "
+				 "mbarrier, pipeline, shared or body, found %s",
 				 tok_text(p));
 		}
 	}
@@ -1037,6 +1275,7 @@ parser_free(Parser *p)
 	free(p->defline);
 	free(p->uses);
 	free(p->dimrefs);
+	free(p->namerefs);
 	free(p->vstack);
 	free(p->types);
 	free(p->sbuf);

@@ -223,6 +223,17 @@ print_param(Buf *b, const IrKernel *k, const IrParam *p)
 		buf_puts(b, "scalar ");
 		print_type(b, p->type);
 		break;
+	case PARAM_TMAP:
+		buf_puts(b, "tmap ");
+		if (p->tmap_tensor >= 0 && p->tmap_tensor < k->nparams)
+			print_name(b, k->params[p->tmap_tensor].name);
+		else
+			buf_printf(b, "<param %d>", p->tmap_tensor);
+		buf_puts(b, " box [");
+		for (i = 0; i < p->rank && i < IR_MAX_RANK; i++)
+			buf_printf(b, "%s%" PRId64, i ? ", " : "", p->dims[i].size);
+		buf_printf(b, "] swizzle %d oob %s", p->swizzle, p->oob_nan ? "nan" : "zero");
+		break;
 	default:
 		buf_printf(b, "<kind %d>", p->kind);
 		break;
@@ -242,9 +253,64 @@ print_buffer(Buf *b, const IrKernel *k, const IrBuffer *s)
 	for (i = 0; i < s->rank && i < IR_MAX_RANK; i++)
 		buf_printf(b, "%s%" PRId64, i ? ", " : "", s->dims[i]);
 	buf_printf(b, "] align %d", s->align);
+	if (s->stages != 1)
+		buf_printf(b, " stages %d", s->stages);
+	if (s->pipeline >= 0 && s->pipeline < k->npipelines) {
+		buf_puts(b, " pipeline ");
+		print_name(b, k->pipelines[s->pipeline].name);
+	} else if (s->pipeline != -1) {
+		buf_printf(b, " pipeline <pipeline %d>", s->pipeline);
+	}
+	if (s->swizzle)
+		buf_printf(b, " swizzle %d", s->swizzle);
+	if (s->alias >= 0 && s->alias < k->nbufs) {
+		buf_puts(b, " alias ");
+		print_name(b, k->bufs[s->alias].name);
+	} else if (s->alias != -1) {
+		buf_printf(b, " alias <buffer %d>", s->alias);
+	}
+	if (s->stage_stride)
+		buf_printf(b, " stage_stride %" PRId64, s->stage_stride);
 	if (s->offset >= 0)
 		buf_printf(b, " offset %" PRId64, s->offset);
 	print_loc(b, k, s->loc);
+	buf_puts(b, "\n");
+}
+
+static void
+print_barrier(Buf *b, const IrKernel *k, const IrBarrier *r)
+{
+	buf_puts(b, "  mbarrier ");
+	print_name(b, r->name);
+	buf_printf(b, " count %d", r->count);
+	if (r->n != 1)
+		buf_printf(b, " n %d", r->n);
+	if (r->offset >= 0)
+		buf_printf(b, " offset %" PRId64, r->offset);
+	print_loc(b, k, r->loc);
+	buf_puts(b, "\n");
+}
+
+static void
+print_barrier_ref(Buf *b, const IrKernel *k, int i)
+{
+	if (i >= 0 && i < k->nbarriers)
+		print_name(b, k->barriers[i].name);
+	else
+		buf_printf(b, "<mbarrier %d>", i);
+}
+
+static void
+print_pipeline(Buf *b, const IrKernel *k, const IrPipeline *p)
+{
+	buf_puts(b, "  pipeline ");
+	print_name(b, p->name);
+	buf_printf(b, " stages %d full ", p->stages);
+	print_barrier_ref(b, k, p->full);
+	buf_printf(b, " %s %d empty ", ir_pipe_source_name(p->full_src), p->full_mult);
+	print_barrier_ref(b, k, p->empty);
+	buf_printf(b, " %s %d", ir_pipe_source_name(p->empty_src), p->empty_mult);
+	print_loc(b, k, p->loc);
 	buf_puts(b, "\n");
 }
 
@@ -275,10 +341,18 @@ ir_print_kernel(Buf *out, const IrKernel *k)
 		print_string(out, k->grid[i]);
 	}
 	buf_puts(out, "\n");
+	if (k->cluster[0] != 1 || k->cluster[1] != 1 || k->cluster[2] != 1)
+		buf_printf(out, "  cluster %d %d %d\n", k->cluster[0], k->cluster[1], k->cluster[2]);
+	if (k->min_blocks)
+		buf_printf(out, "  min_blocks %d\n", k->min_blocks);
 	if (k->smem_bytes)
 		buf_printf(out, "  smem_bytes %" PRId64 "\n", k->smem_bytes);
 	for (i = 0; i < k->nparams; i++)
 		print_param(out, k, &k->params[i]);
+	for (i = 0; i < k->nbarriers; i++)
+		print_barrier(out, k, &k->barriers[i]);
+	for (i = 0; i < k->npipelines; i++)
+		print_pipeline(out, k, &k->pipelines[i]);
 	for (i = 0; i < k->nbufs; i++)
 		print_buffer(out, k, &k->bufs[i]);
 	buf_puts(out, "  body");

@@ -22,7 +22,8 @@ enum {
 };
 
 typedef enum RegionKind {
-	RK_BODY, RK_IF, RK_FOR, RK_WHILE_BEFORE, RK_WHILE_AFTER, RK_OTHER
+	RK_BODY, RK_IF, RK_FOR, RK_WHILE_BEFORE, RK_WHILE_AFTER, RK_OTHER,
+	RK_ASYNC,       /* the region of role, elect, produce or consume */
 } RegionKind;
 
 typedef struct Verifier {
@@ -82,12 +83,19 @@ opname(const IrOp *op)
 
 /* ---- type predicates ---- */
 
-/* A scalar or vector of i1..f64, 2 or 4 lanes for vectors. */
+/* A scalar or vector of i1..f64, 2 or 4 lanes for vectors, or an f32 accumulator
+ * fragment (f32x8 .. f32x128). */
 static int
 is_data(IrType t)
 {
-	return t.base >= IR_I1 && t.base <= IR_F64 && (t.lanes == 1 || t.lanes == 2 || t.lanes == 4) &&
-	       t.space == 0 && t.elem == 0;
+	return (t.base >= IR_I1 && t.base <= IR_F64 && (t.lanes == 1 || t.lanes == 2 || t.lanes == 4) &&
+		t.space == 0 && t.elem == 0) || ir_is_frag(t);
+}
+
+static int
+is_tmap(IrType t)
+{
+	return ir_type_eq(t, ir_scalar(IR_TMAP));
 }
 
 static int
@@ -99,7 +107,8 @@ is_scalar_data(IrType t)
 static int
 is_ptr(IrType t)
 {
-	return t.base == IR_PTR && t.lanes == 1 && (t.space == IR_GLOBAL || t.space == IR_SHARED) &&
+	return t.base == IR_PTR && t.lanes == 1 &&
+	       (t.space == IR_GLOBAL || t.space == IR_SHARED || t.space == IR_CLUSTER) &&
 	       t.elem >= IR_I1 && t.elem <= IR_F64;
 }
 
@@ -160,7 +169,7 @@ define(Verifier *v, IrValue x, SrcLoc loc, const char *what, int index, const ch
 		verr(v, loc, "%%%d is defined more than once (%s %d of %s)", x, what, index, owner);
 		return;
 	}
-	if (!is_data(vt(v, x)) && !is_ptr(vt(v, x)))
+	if (!is_data(vt(v, x)) && !is_ptr(vt(v, x)) && !is_tmap(vt(v, x)))
 		verr(v, loc, "%s %d of %s (%%%d) has type %s, which is not a value type", what, index,
 		     owner, x, tname(vt(v, x)));
 	v->state[x] = V_LIVE;
@@ -695,6 +704,39 @@ check_while(Verifier *v, const IrOp *op)
 	free(passed);
 }
 
+/* role, elect, produce, consume: one region without arguments that yields the results.
+ * role and elect take one initial value per result after their fixed operands (what the
+ * threads that do not run the region get), so those must match the results too. */
+static void
+check_async_region(Verifier *v, const IrOp *op)
+{
+	int fixed = op->opc == IR_ROLE ? 3 : op->opc == IR_ELECT ? 0 : op->nargs;
+	IrType *res = arg_types(v, op->res, op->nres);
+	const IrOp *y;
+	int i;
+
+	if (op->nargs < fixed || (fixed < op->nargs && op->nargs - fixed != op->nres)) {
+		verr(v, op->loc, "%s has %d operand%s, expected %s%d initial value%s for its %d result%s",
+		     opname(op), op->nargs, op->nargs == 1 ? "" : "s",
+		     op->opc == IR_ROLE ? "lo, hi, regs and " : "", op->nres, op->nres == 1 ? "" : "s",
+		     op->nres, op->nres == 1 ? "" : "s");
+	} else if (op->opc == IR_ROLE || op->opc == IR_ELECT) {
+		if (op->nargs - fixed != op->nres)
+			verr(v, op->loc, "%s has %d result%s but %d initial value%s", opname(op), op->nres,
+			     op->nres == 1 ? "" : "s", op->nargs - fixed, op->nargs - fixed == 1 ? "" : "s");
+		else
+			for (i = 0; i < op->nres; i++)
+				want_arg(v, op, fixed + i, res[i]);
+	}
+	if (op->regions[0].nargs)
+		verr(v, op->loc, "the region of %s has %d arguments, expected none", opname(op),
+		     op->regions[0].nargs);
+	verify_region(v, &op->regions[0], RK_ASYNC, op, 0);
+	if ((y = terminator(op, 0, IR_YIELD)))
+		check_passed(v, y, 0, op->nres, res, op, 0, "the results");
+	free(res);
+}
+
 /* Terminators belong at the end of the region kind that expects them. */
 static void
 check_terminator_place(Verifier *v, const IrOp *op, RegionKind kind)
@@ -705,7 +747,7 @@ check_terminator_place(Verifier *v, const IrOp *op, RegionKind kind)
 		return;  /* the region's owner is broken already */
 	switch (op->opc) {
 	case IR_YIELD:
-		ok = kind == RK_IF || kind == RK_FOR || kind == RK_WHILE_AFTER;
+		ok = kind == RK_IF || kind == RK_FOR || kind == RK_WHILE_AFTER || kind == RK_ASYNC;
 		break;
 	case IR_CONDITION:
 		ok = kind == RK_WHILE_BEFORE;
@@ -718,9 +760,10 @@ check_terminator_place(Verifier *v, const IrOp *op, RegionKind kind)
 		static const char *const where[] = {
 			"the kernel body", "an if region", "a for region", "the before region of while",
 			"the after region of while", "this region",
+			"a role, elect, produce or consume region",
 		};
 		static const char *const allowed[] = {
-			"in if, for and while-after regions", "in while-before regions", "in the kernel body",
+			"in if, for, while-after, role, elect, produce and consume regions", "in while-before regions", "in the kernel body",
 		};
 
 		verr(v, op->loc, "%s cannot end %s (%s is only allowed %s)", opname(op), where[kind],
@@ -806,6 +849,9 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 			break;
 		case IR_WHILE:
 			check_while(v, op);
+			break;
+		case IR_ROLE: case IR_ELECT: case IR_PRODUCE: case IR_CONSUME:
+			check_async_region(v, op);
 			break;
 		case IR_YIELD: case IR_CONDITION: case IR_RET:
 			want_nres(v, op, 0);
@@ -934,6 +980,15 @@ verify_params(Verifier *v)
 		case PARAM_SYM:
 			if (!ir_type_eq(p->type, ir_scalar(IR_I32)))
 				verr(v, p->loc, "sym parameter '%s' has type %s, expected i32", name, tname(p->type));
+			break;
+		case PARAM_TMAP:
+			if (!is_tmap(p->type))
+				verr(v, p->loc, "tensor map parameter '%s' has type %s, expected tmap", name,
+				     tname(p->type));
+			if (p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams ||
+			    k->params[p->tmap_tensor].kind != PARAM_TENSOR)
+				verr(v, p->loc, "tensor map '%s' names parameter %d, which is not a tensor", name,
+				     p->tmap_tensor + 1);
 			break;
 		case PARAM_SCALAR:
 			if (!is_scalar_data(p->type))
