@@ -223,6 +223,91 @@ void fe_double_str(char *out, size_t size, double v);
 /* Checks the program and annotates the AST (types, constants, symbols, slots). Applies the
  * -D overrides. Reports through diag; returns the number of errors. */
 int sema_program(Parser *p, Node *program, const FeOptions *opt);
+
+/* The checker's state, shared by sema.c and expr.c. */
+#define SEMA_BUCKETS 1024
+
+typedef struct Sema {
+	Parser *p;
+	const FeOptions *opt;
+	/* Visible names: a stack (scopes pop from its top) and, to find them fast, a hash of
+	 * chains through `chain`: the top entry is always the head of its chain. */
+	Symbol **scope;
+	int nscope, capscope;
+	int *chain;
+	int capchain;
+	int heads[SEMA_BUCKETS];
+	int *marks;
+	int nmarks, capmarks;
+	/* the kernel being checked */
+	Node *kernel;
+	int nparams;            /* its declared parameters; shape symbols come after */
+	Symbol **syms;
+	int nsyms, capsyms;
+	Symbol **shared;
+	int nshared, capshared;
+	int64_t smem;
+	int nslots;
+	int depth;              /* block nesting: 1 is the kernel body */
+} Sema;
+
+Symbol *sema_lookup(Sema *S, const char *name);
+void sema_push_name(Sema *S, Symbol *s);
+const char *sema_sym_what(const Symbol *s);   /* "tensor parameter", "'let' binding" */
+
+/* ---- expr.c ---- */
+void sema_add_builtins(Sema *S);
+void sema_expr(Sema *S, Node *e);
+/* sema_expr, then insists on a value (not a tensor, namespace, function or void call);
+ * returns 0 after an error. */
+int sema_value(Sema *S, Node *e);
+/* A compile-time integer; returns 0 after an error naming `what`. */
+int sema_const_int(Sema *S, Node *e, const char *what, int64_t *v);
+/* The tensor or shared array an N_INDEX's base names, or NULL. */
+Symbol *sema_element_base(Sema *S, Node *e);
+/* Checks an element access of s (indices, width, access rights) and types it. */
+int sema_element(Sema *S, Node *e, Symbol *s, int read, int write);
+
+/* ---- types.c ---- */
+static inline IrType
+fe_ty(int base)
+{
+	IrType t = {(uint8_t)base, 1, 0, 0};
+
+	return t;
+}
+
+static inline int fe_untyped(IrType t) { return t.base == TY_UNTYPED_INT || t.base == TY_UNTYPED_FLOAT; }
+static inline int fe_is_error(IrType t) { return t.base == TY_ERROR; }
+static inline int fe_scalar(IrType t) { return t.lanes == 1 && t.base >= IR_I1 && t.base <= IR_F64; }
+static inline int fe_vector(IrType t) { return t.lanes > 1; }
+static inline int fe_unsigned(IrType t) { return t.base == IR_U32 || t.base == IR_U64; }
+/* An integer type other than i1, scalar or vector, or an untyped integer. */
+static inline int fe_intnum(IrType t) { return t.base == TY_UNTYPED_INT || (t.base > IR_I1 && t.base <= IR_U64); }
+static inline int fe_floatnum(IrType t) { return t.base == TY_UNTYPED_FLOAT || (t.base >= IR_F16 && t.base <= IR_F64); }
+static inline int fe_is_compare(AstOp op) { return op >= OP_EQ && op <= OP_GE; }
+
+/* A scalar ("f32") or a 2- or 4-wide vector of a non-i1 scalar ("bf16x4"); 0 if none. */
+int fe_type_from_name(const char *s, IrType *t);
+const char *fe_tname(IrType t);    /* for messages; a few rotating buffers */
+double fe_float_max(int base);
+int fe_int_fits(int base, int64_t v);
+void fe_const_str(char *out, size_t size, IrType t, ConstVal v);
+double fe_round_float(int base, double v);
+void fe_set_const(Node *e, IrType t, ConstVal v);
+void fe_set_error(Node *e);
+/* Gives the untyped constant e the type t if its value fits (else reports). */
+int fe_convert_untyped(Node *e, IrType t);
+/* Makes the checked e a value of type want (untyped constants convert, anything else
+ * must match); `what` names the context. Returns 0 after an error. */
+int fe_convert(Node *e, IrType want, const char *what);
+int fe_default_type(Node *e);      /* untyped: i32 or f32 */
+ConstVal fe_cast_const(IrType from, IrType to, ConstVal v);
+int fe_fold_int(Node *e, AstOp op, IrType t, int64_t a, int64_t b, int64_t *r);
+int fe_fold_binary(Node *e, AstOp op, IrType t, ConstVal a, ConstVal b);
+int fe_binary_ok(AstOp op, IrType t);
+int fe_unify(Node *e, Node *a, Node *b, const char *what);
+
 /* Builtins referenced by Node.builtin after sema. */
 typedef enum Builtin {
 	BI_NONE,
