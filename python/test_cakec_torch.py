@@ -141,6 +141,15 @@ def test_without_gpu(lib, has_driver):
         x = FakeTensor(base, [9, 100], "float32")
         y = FakeTensor(base + 0x100000, [9, 100], "float32")
         check(lib.softmax.grid(x=x, y=y) == (9, 1, 1), "softmax.grid")
+    if "rmsnorm_rows" in lib.kernels:
+        x = FakeTensor(base, [17, 100], "bfloat16")
+        w = FakeTensor(base + 0x100000, [100], "bfloat16")
+        y = FakeTensor(base + 0x200000, [17, 100], "bfloat16")
+        check(lib.rmsnorm_rows.grid(x=x, w=w, y=y, eps=1e-5) == (3, 1, 1), "rmsnorm_rows.grid")
+    if "softmax_rows" in lib.kernels:
+        x = FakeTensor(base, [16, 100], "float32")
+        y = FakeTensor(base + 0x100000, [16, 100], "float32")
+        check(lib.softmax_rows.grid(x=x, y=y) == (2, 1, 1), "softmax_rows.grid")
     if "sgemm_tiled" in lib.kernels:
         a = FakeTensor(base, [130, 33], "float32")
         b = FakeTensor(base + 0x100000, [33, 65], "float32")
@@ -193,6 +202,8 @@ def test_emulated(libs):
         return p.value
 
     def read(addr, n, ctype):
+        # the emulated streams run their work when waited for, as a GPU's do
+        assert cu.cuCtxSynchronize() == 0
         return list((ctype * n).from_address(addr))
 
     for lib in libs:
@@ -234,14 +245,16 @@ def test_emulated(libs):
                 ref.append(gv / (1 + math.exp(-gv)) * uv)
             err = _max_rel([_bf16_value(b) for b in read(po, n, ctypes.c_uint16)], ref, 1e-6)
             check(err <= 1e-2, "emulated silu_mul n=%d: max_rel_err %.3g" % (n, err))
-        if "rmsnorm" in k:
-            m, n = 3, 101
+        for name in ("rmsnorm", "rmsnorm_rows"):
+            if name not in k:
+                continue
+            m, n = 11, 101
             x = [cakec_torch._bits_bf16(v) for v in _rand(m * n, -2, 2, 5)]
             w = [cakec_torch._bits_bf16(v) for v in _rand(n, 0.5, 1.5, 6)]
             px, pw, py = (alloc(x, ctypes.c_uint16), alloc(w, ctypes.c_uint16),
                           alloc([0xFFFF] * (m * n), ctypes.c_uint16))
-            lib.rmsnorm(x=FakeTensor(px, [m, n], "bfloat16"), w=FakeTensor(pw, [n], "bfloat16"),
-                        y=FakeTensor(py, [m, n], "bfloat16"), eps=1e-5)
+            k[name](x=FakeTensor(px, [m, n], "bfloat16"), w=FakeTensor(pw, [n], "bfloat16"),
+                    y=FakeTensor(py, [m, n], "bfloat16"), eps=1e-5)
             xv, wv = [_bf16_value(b) for b in x], [_bf16_value(b) for b in w]
             ref = []
             for i in range(m):
@@ -249,12 +262,14 @@ def test_emulated(libs):
                 inv = 1 / math.sqrt(sum(v * v for v in row) / n + 1e-5)
                 ref += [v * inv * wj for v, wj in zip(row, wv)]
             err = _max_rel([_bf16_value(b) for b in read(py, m * n, ctypes.c_uint16)], ref, 1e-6)
-            check(err <= 1e-2, "emulated rmsnorm M=%d N=%d: max_rel_err %.3g" % (m, n, err))
-        if "softmax" in k:
-            m, n = 4, 33
+            check(err <= 1e-2, "emulated %s M=%d N=%d: max_rel_err %.3g" % (name, m, n, err))
+        for name in ("softmax", "softmax_rows"):
+            if name not in k:
+                continue
+            m, n = 9, 33
             x = _rand(m * n, -8, 8, 7)
             px, py = alloc(x, ctypes.c_float), alloc([0.0] * (m * n), ctypes.c_float)
-            lib.softmax(x=FakeTensor(px, [m, n], "float32"), y=FakeTensor(py, [m, n], "float32"))
+            k[name](x=FakeTensor(px, [m, n], "float32"), y=FakeTensor(py, [m, n], "float32"))
             xf = read(px, m * n, ctypes.c_float)
             ref = []
             for i in range(m):
@@ -262,7 +277,7 @@ def test_emulated(libs):
                 e = [math.exp(v - max(row)) for v in row]
                 ref += [v / sum(e) for v in e]
             err = _max_rel(read(py, m * n, ctypes.c_float), ref, 1e-15)
-            check(err <= 2e-5, "emulated softmax M=%d N=%d: max_rel_err %.3g" % (m, n, err))
+            check(err <= 2e-5, "emulated %s M=%d N=%d: max_rel_err %.3g" % (name, m, n, err))
         if "sgemm_tiled" in k:
             m, n, kk = 5, 7, 9
             a, b = _rand(m * kk, -1, 1, 8), _rand(kk * n, -1, 1, 9)
@@ -305,26 +320,30 @@ def test_with_torch(libs):
                 ref = torch.nn.functional.silu(g.double()) * u.double()
                 err = ((o.double() - ref).abs() / ref.abs().clamp(min=1e-6)).max().item()
                 check(err <= 1e-2, "torch silu_mul n=%d: max_rel_err %.3g <= 0.01" % (n, err))
-        if "rmsnorm" in k:
-            for m, n in ((1, 1), (7, 1027), (64, 4096)):
+        for name in ("rmsnorm", "rmsnorm_rows"):
+            if name not in k:
+                continue
+            for m, n in ((1, 1), (7, 1027), (64, 4096), (1000, 1024)):
                 x = (torch.rand(m, n, device=dev) * 4 - 2).bfloat16()
                 w = (torch.rand(n, device=dev) + 0.5).bfloat16()
                 y = torch.full((m, n), float("nan"), device=dev, dtype=torch.bfloat16)
-                lib.rmsnorm(x=x, w=w, y=y, eps=1e-5)
+                k[name](x=x, w=w, y=y, eps=1e-5)
                 torch.cuda.synchronize()
                 xd = x.double()
                 ref = xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + 1e-5) * w.double()
                 err = ((y.double() - ref).abs() / ref.abs().clamp(min=1e-6)).max().item()
-                check(err <= 1e-2, "torch rmsnorm M=%d N=%d: max_rel_err %.3g <= 0.01" % (m, n, err))
-        if "softmax" in k:
-            for m, n in ((1, 1), (5, 1000), (16, 4097)):
+                check(err <= 1e-2, "torch %s M=%d N=%d: max_rel_err %.3g <= 0.01" % (name, m, n, err))
+        for name in ("softmax", "softmax_rows"):
+            if name not in k:
+                continue
+            for m, n in ((1, 1), (5, 1000), (16, 2049), (1000, 1024)):
                 x = torch.rand(m, n, device=dev) * 16 - 8
                 y = torch.full((m, n), float("nan"), device=dev)
-                lib.softmax(x=x, y=y)
+                k[name](x=x, y=y)
                 torch.cuda.synchronize()
                 ref = torch.softmax(x.double(), -1)
                 err = ((y.double() - ref).abs() / ref.abs().clamp(min=1e-15)).max().item()
-                check(err <= 2e-5, "torch softmax M=%d N=%d: max_rel_err %.3g <= 2e-05" % (m, n, err))
+                check(err <= 2e-5, "torch %s M=%d N=%d: max_rel_err %.3g <= 2e-05" % (name, m, n, err))
         if "sgemm_tiled" in k:
             for m, n, kk in ((1, 1, 1), (65, 67, 33), (256, 300, 512)):
                 a = torch.rand(m, kk, device=dev) * 2 - 1

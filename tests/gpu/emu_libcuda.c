@@ -2,7 +2,7 @@
  *
  * It lets CI exercise the whole GPU test harness (tests/gpu: set-up, poison, guards,
  * comparisons, the thread and graph tests) and prove that the tests can fail: device
- * memory is host memory, streams run their work at once, stream capture records kernel
+ * memory is host memory, streams queue their work until something waits, stream capture records kernel
  * launches into a graph that cuGraphLaunch replays, and a launch of one of the five
  * kernels of kernels_src runs a CPU version of it in f32 (found by the device symbol's
  * prefix). It checks what the harness relies on: copies and kernel operands inside live
@@ -18,7 +18,8 @@
  *       by 1.05, or change input element 0
  *   EMU_CC=100                      the device's compute capability (default 90)
  *   EMU_NO_DEVICE=1                 cuInit fails with CUDA_ERROR_NO_DEVICE
- *   EMU_CAPTURE_LOAD_FAILS=1        module loads fail while a stream captures (global) */
+ *   EMU_CAPTURE_LOAD_FAILS=1        module loads fail while a stream captures (global)
+ *   EMU_EAGER=1                     run stream work at once instead of at the next wait */
 #define _POSIX_C_SOURCE 200809L
 
 #include <cuda.h>
@@ -137,42 +138,151 @@ typedef struct Graph {
 	int n, cap;
 } Graph;
 
+/* Work on a created stream is queued and runs when something waits for it (a stream,
+ * context or event synchronization, or destroying the stream), as a GPU runs it later:
+ * a test that reads results without synchronizing reads stale memory here too.
+ * EMU_EAGER=1 runs everything at once instead. The legacy stream (NULL) runs its work at
+ * once, after the queues of the streams created without CU_STREAM_NON_BLOCKING. */
+enum { OP_COPY, OP_SET, OP_LAUNCH };
+
+typedef struct Op {
+	int kind;
+	uintptr_t dst, src;
+	size_t n;
+	unsigned char v;
+	unsigned char *staged;  /* a host source, copied at submission as the driver does */
+	Launch l;
+} Op;
+
 typedef struct Stream {
+	pthread_mutex_t mu;
+	unsigned int flags;
 	Graph *capture;         /* non-NULL while capturing */
 	int mode;
 	int invalid;            /* the capture was invalidated */
+	Op *q;
+	size_t nq, capq;
+	int failed;             /* a queued launch failed: reported by the next wait */
+	struct Stream *next;
 } Stream;
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* before Stream.mu, before lock */
+static Stream *streams;
 
 static int run_launch(const Launch *l);
 
-/* Stream work other than launches cannot be captured here. */
+static int
+exec_op(Op *op)
+{
+	int bad = 0;
+
+	switch (op->kind) {
+	case OP_COPY:
+		memmove((void *)op->dst, op->staged ? (const void *)op->staged : (const void *)op->src, op->n);
+		break;
+	case OP_SET:
+		memset((void *)op->dst, op->v, op->n);
+		break;
+	default:
+		bad = run_launch(&op->l);
+		break;
+	}
+	free(op->staged);
+	op->staged = NULL;
+	return bad;
+}
+
 static CUresult
-stream_work(CUstream s)
+flush(Stream *st)
+{
+	CUresult r;
+	size_t i;
+
+	pthread_mutex_lock(&st->mu);
+	for (i = 0; i < st->nq; i++)
+		if (exec_op(&st->q[i]))
+			st->failed = 1;
+	st->nq = 0;
+	r = st->failed ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+	st->failed = 0;
+	pthread_mutex_unlock(&st->mu);
+	return r;
+}
+
+/* Runs the queues of every stream (blocking_only: of those the legacy stream waits for). */
+static CUresult
+flush_all(int blocking_only)
+{
+	CUresult r = CUDA_SUCCESS;
+	Stream *st;
+
+	pthread_mutex_lock(&reg_lock);
+	for (st = streams; st; st = st->next)
+		if ((!blocking_only || !(st->flags & CU_STREAM_NON_BLOCKING)) && flush(st) != CUDA_SUCCESS)
+			r = CUDA_ERROR_LAUNCH_FAILED;
+	pthread_mutex_unlock(&reg_lock);
+	return r;
+}
+
+/* Queues op on s, or runs it at once on the legacy stream. Stream work other than
+ * launches cannot be captured here. */
+static CUresult
+submit(CUstream s, Op *op)
 {
 	Stream *st = (Stream *)s;
 
 	if (st && st->capture) {
 		st->invalid = 1;
+		free(op->staged);
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
-	if (global_captures && !st)
-		return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-	return CUDA_SUCCESS;
+	if (!st) {
+		if (global_captures) {
+			free(op->staged);
+			return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+		}
+		flush_all(1);
+		return exec_op(op) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+	}
+	pthread_mutex_lock(&st->mu);
+	if (st->nq == st->capq) {
+		size_t cap = st->capq ? st->capq * 2 : 16;
+		Op *q = realloc(st->q, cap * sizeof *q);
+
+		if (!q) {
+			pthread_mutex_unlock(&st->mu);
+			free(op->staged);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		st->q = q;
+		st->capq = cap;
+	}
+	st->q[st->nq++] = *op;
+	pthread_mutex_unlock(&st->mu);
+	return getenv("EMU_EAGER") ? flush(st) : CUDA_SUCCESS;
 }
 
 static CUresult
 copy(uintptr_t dst, int dst_dev, uintptr_t src, int src_dev, size_t n, CUstream s)
 {
-	CUresult r = stream_work(s);
+	Op op;
 
-	if (r != CUDA_SUCCESS)
-		return r;
 	if ((dst_dev && !in_alloc(dst, n)) || (src_dev && !in_alloc(src, n))) {
 		emu_log("a copy outside any allocation");
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	memmove((void *)dst, (const void *)src, n);
-	return CUDA_SUCCESS;
+	memset(&op, 0, sizeof op);
+	op.kind = OP_COPY;
+	op.dst = dst;
+	op.src = src;
+	op.n = n;
+	if (!src_dev && s) {
+		op.staged = malloc(n ? n : 1);
+		if (!op.staged)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		memcpy(op.staged, (const void *)src, n);
+	}
+	return submit(s, &op);
 }
 
 CUresult CUDAAPI
@@ -214,16 +324,18 @@ cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 static CUresult
 set(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
 {
-	CUresult r = stream_work(s);
+	Op op;
 
-	if (r != CUDA_SUCCESS)
-		return r;
 	if (!in_alloc((uintptr_t)dst, n)) {
 		emu_log("a memset outside any allocation");
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	memset((void *)(uintptr_t)dst, v, n);
-	return CUDA_SUCCESS;
+	memset(&op, 0, sizeof op);
+	op.kind = OP_SET;
+	op.dst = (uintptr_t)dst;
+	op.n = n;
+	op.v = v;
+	return submit(s, &op);
 }
 
 CUresult CUDAAPI
@@ -241,20 +353,42 @@ cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
 CUresult CUDAAPI
 cuStreamCreate(CUstream *s, unsigned int flags)
 {
-	(void)flags;
+	Stream *st;
+
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	*s = calloc(1, sizeof(Stream));
-	return *s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+	st = calloc(1, sizeof *st);
+	if (!st)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_init(&st->mu, NULL);
+	st->flags = flags;
+	pthread_mutex_lock(&reg_lock);
+	st->next = streams;
+	streams = st;
+	pthread_mutex_unlock(&reg_lock);
+	*s = (CUstream)st;
+	return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI
 cuStreamDestroy(CUstream s)
 {
-	Stream *st = (Stream *)s;
+	Stream *st = (Stream *)s, **p;
 
-	if (st && st->capture)
+	if (!st)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (st->capture)
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	flush(st);
+	pthread_mutex_lock(&reg_lock);
+	for (p = &streams; *p; p = &(*p)->next)
+		if (*p == st) {
+			*p = st->next;
+			break;
+		}
+	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_destroy(&st->mu);
+	free(st->q);
 	free(st);
 	return CUDA_SUCCESS;
 }
@@ -262,13 +396,21 @@ cuStreamDestroy(CUstream s)
 CUresult CUDAAPI
 cuStreamSynchronize(CUstream s)
 {
-	return stream_work(s);
+	Stream *st = (Stream *)s;
+
+	if (st && st->capture) {
+		st->invalid = 1;
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	if (!st)
+		return global_captures ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : flush_all(1);
+	return flush(st);
 }
 
 CUresult CUDAAPI
 cuCtxSynchronize(void)
 {
-	return global_captures ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
+	return global_captures ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : flush_all(0);
 }
 
 CUresult CUDAAPI
@@ -342,15 +484,18 @@ CUresult CUDAAPI
 cuGraphLaunch(CUgraphExec exec, CUstream s)
 {
 	Graph *e = (Graph *)exec;
-	CUresult r = stream_work(s);
+	CUresult r = CUDA_SUCCESS;
 	int i;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	for (i = 0; i < e->n; i++)
-		if (run_launch(&e->l[i]) != 0)
-			return CUDA_ERROR_LAUNCH_FAILED;
-	return CUDA_SUCCESS;
+	for (i = 0; i < e->n && r == CUDA_SUCCESS; i++) {
+		Op op;
+
+		memset(&op, 0, sizeof op);
+		op.kind = OP_LAUNCH;
+		op.l = e->l[i];
+		r = submit(s, &op);
+	}
+	return r;
 }
 
 static void
@@ -396,7 +541,8 @@ cuEventRecord(CUevent ev, CUstream s)
 {
 	struct timespec ts;
 
-	(void)s;
+	if (s)
+		flush((Stream *)s);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	*(double *)ev = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 	return CUDA_SUCCESS;
@@ -548,19 +694,22 @@ cuCtxGetDevice(CUdevice *d)
 
 /* ---- modules and kernels ---- */
 
-enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_COUNT };
+enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_RMSNORM_ROWS, K_SOFTMAX_ROWS, K_COUNT };
 
-/* Each kernel: the device symbol's prefix and the sizes of its parameters, in order. */
+/* Each kernel: its name (the device symbol is <name>_<12 hex digits>) and the sizes of its
+ * parameters, in order. */
 static const struct {
 	const char *prefix;
 	int nargs;
 	int size[8];
 } kernels[K_COUNT] = {
-	{"axpby_", 5, {8, 8, 4, 4, 4}},                 /* x, y, a, b, n */
-	{"silu_mul_", 4, {8, 8, 8, 4}},                 /* gate, up, out, n */
-	{"rmsnorm_", 6, {8, 8, 8, 4, 4, 4}},            /* x, w, y, eps, M, N */
-	{"softmax_", 4, {8, 8, 4, 4}},                  /* x, y, M, N */
-	{"sgemm_tiled_", 6, {8, 8, 8, 4, 4, 4}},        /* A, B, C, M, K, N */
+	{"axpby", 5, {8, 8, 4, 4, 4}},                  /* x, y, a, b, n */
+	{"silu_mul", 4, {8, 8, 8, 4}},                  /* gate, up, out, n */
+	{"rmsnorm", 6, {8, 8, 8, 4, 4, 4}},             /* x, w, y, eps, M, N */
+	{"softmax", 4, {8, 8, 4, 4}},                   /* x, y, M, N */
+	{"sgemm_tiled", 6, {8, 8, 8, 4, 4, 4}},         /* A, B, C, M, K, N */
+	{"rmsnorm_rows", 6, {8, 8, 8, 4, 4, 4}},        /* x, w, y, eps, M, N */
+	{"softmax_rows", 4, {8, 8, 4, 4}},              /* x, y, M, N */
 };
 
 static int modules_live;
@@ -600,11 +749,15 @@ cuModuleGetFunction(CUfunction *fn, CUmodule m, const char *name)
 	int k;
 
 	(void)m;
-	for (k = 0; k < K_COUNT; k++)
-		if (strncmp(name, kernels[k].prefix, strlen(kernels[k].prefix)) == 0) {
+	for (k = 0; k < K_COUNT; k++) {
+		size_t len = strlen(kernels[k].prefix);
+
+		if (strncmp(name, kernels[k].prefix, len) == 0 && name[len] == '_' &&
+		    strlen(name + len + 1) == 12 && strspn(name + len + 1, "0123456789abcdef") == 12) {
 			*fn = (CUfunction)(void *)&kernels[k];
 			return CUDA_SUCCESS;
 		}
+	}
 	return CUDA_ERROR_NOT_FOUND;
 }
 
@@ -664,9 +817,14 @@ cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction fn, void **params, void *
 		g->l[g->n++] = l;
 		return CUDA_SUCCESS;
 	}
-	if (global_captures && !st)
-		return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-	return run_launch(&l) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+	{
+		Op op;
+
+		memset(&op, 0, sizeof op);
+		op.kind = OP_LAUNCH;
+		op.l = l;
+		return submit(cfg->hStream, &op);
+	}
 }
 
 /* ---- the kernels on the CPU ---- */
@@ -695,16 +853,16 @@ f_to_bf16(float f)
 	return (uint16_t)(u >> 16);
 }
 
-/* A row reduction as the kernels do it: BLOCK threads each sum a strided share
- * (part[t]), then a tree over them. */
+/* A row reduction as the kernels do it: `lanes` threads (256: a block per row, 32: a
+ * warp per row) each sum a strided share (part[t]), then a tree over them. */
 #define BLOCK 256
 
 static float
-block_sum(float *part)
+block_sum(float *part, int lanes)
 {
 	int w;
 
-	for (w = BLOCK / 2; w > 0; w /= 2) {
+	for (w = lanes / 2; w > 0; w /= 2) {
 		int t;
 
 		for (t = 0; t < w; t++)
@@ -738,7 +896,7 @@ arg_ptr(const Launch *l, int i, size_t bytes, int *ok)
 
 	memcpy(&p, l->args[i], 8);
 	if (bytes && !in_alloc((uintptr_t)p, bytes)) {
-		fprintf(stderr, "emu_libcuda: %s operand %d: %zu bytes at 0x%llx are outside any allocation\n",
+		fprintf(stderr, "emu_libcuda: %s: operand %d: %zu bytes at 0x%llx are outside any allocation\n",
 			kernels[l->kind].prefix, i, bytes, (unsigned long long)p);
 		*ok = 0;
 	}
@@ -751,7 +909,7 @@ expect_dims(const Launch *l, unsigned int gx, unsigned int gy, unsigned int bx, 
 	if (l->grid[0] == gx && l->grid[1] == gy && l->grid[2] == 1 && l->block[0] == bx &&
 	    l->block[1] == by && l->block[2] == 1)
 		return 1;
-	fprintf(stderr, "emu_libcuda: %slaunch: grid (%u, %u, %u) block (%u, %u, %u); expected grid (%u, %u, 1) block (%u, %u, 1)\n",
+	fprintf(stderr, "emu_libcuda: %s: launch: grid (%u, %u, %u) block (%u, %u, %u); expected grid (%u, %u, 1) block (%u, %u, 1)\n",
 		kernels[l->kind].prefix, l->grid[0], l->grid[1], l->grid[2], l->block[0],
 		l->block[1], l->block[2], gx, gy, bx, by);
 	return 0;
@@ -764,7 +922,7 @@ bug_for(int kind)
 
 	if (!bug || !*bug)
 		return "";
-	if (only && *only && strncmp(kernels[kind].prefix, only, strlen(only)) != 0)
+	if (only && *only && strcmp(kernels[kind].prefix, only) != 0)
 		return "";
 	return bug;
 }
@@ -821,13 +979,15 @@ run_launch(const Launch *l)
 			g[0] ^= 1;
 		break;
 	}
-	case K_RMSNORM: {
+	case K_RMSNORM:
+	case K_RMSNORM_ROWS: {
 		int64_t m = arg_i32(l, 4), n = arg_i32(l, 5);
+		int rows = l->kind == K_RMSNORM_ROWS, lanes = rows ? 32 : BLOCK;
 		uint16_t *x = arg_ptr(l, 0, (size_t)(m * n) * 2, &ok), *w = arg_ptr(l, 1, (size_t)n * 2, &ok);
 		uint16_t *y = arg_ptr(l, 2, (size_t)(m * n) * 2, &ok);
 		float eps = arg_f32(l, 3);
 
-		if (!ok || !expect_dims(l, (unsigned int)m, 1, 256, 1))
+		if (!ok || !expect_dims(l, rows ? cdiv(m, 8) : (unsigned int)m, 1, 256, 1))
 			return 1;
 		for (i = 0; i < m; i++) {
 			float part[BLOCK] = {0.0f}, acc, scale;
@@ -835,9 +995,9 @@ run_launch(const Launch *l)
 			for (j = 0; j < n; j++) {
 				float v = bf16_to_f(x[i * n + j]);
 
-				part[j % BLOCK] += v * v;
+				part[j % lanes] += v * v;
 			}
-			acc = block_sum(part);
+			acc = block_sum(part, lanes);
 			scale = 1.0f / sqrtf(acc / (float)n + eps);
 			for (j = 0; j < n; j++) {
 				if (tail && i == m - 1 && j == n - 1)
@@ -853,11 +1013,13 @@ run_launch(const Launch *l)
 			w[0] ^= 1;
 		break;
 	}
-	case K_SOFTMAX: {
+	case K_SOFTMAX:
+	case K_SOFTMAX_ROWS: {
 		int64_t m = arg_i32(l, 2), n = arg_i32(l, 3);
+		int rows = l->kind == K_SOFTMAX_ROWS, lanes = rows ? 32 : BLOCK;
 		float *x = arg_ptr(l, 0, (size_t)(m * n) * 4, &ok), *y = arg_ptr(l, 1, (size_t)(m * n) * 4, &ok);
 
-		if (!ok || !expect_dims(l, (unsigned int)m, 1, 256, 1))
+		if (!ok || !expect_dims(l, rows ? cdiv(m, 8) : (unsigned int)m, 1, 256, 1))
 			return 1;
 		for (i = 0; i < m; i++) {
 			const float *r = x + i * n;
@@ -867,8 +1029,8 @@ run_launch(const Launch *l)
 				mx = r[j] > mx ? r[j] : mx;
 			bias = mx * LOG2E;
 			for (j = 0; j < n; j++)
-				part[j % BLOCK] += exp2f(fmaf(r[j], LOG2E, -bias));
-			inv = 1.0f / block_sum(part);
+				part[j % lanes] += exp2f(fmaf(r[j], LOG2E, -bias));
+			inv = 1.0f / block_sum(part, lanes);
 			for (j = 0; j < n; j++) {
 				if (tail && i == m - 1 && j == n - 1)
 					break;

@@ -79,7 +79,8 @@ typedef struct GtBuf {
 	unsigned char *host;    /* scratch for the whole allocation when checking */
 } GtBuf;
 
-/* Allocates bytes of data plus the guards, all set to GT_POISON. */
+/* Allocates bytes of data plus the guards; gt_buf_poison (on the stream that will use
+ * the buffer) sets them. */
 int gt_buf_alloc(GtBuf *b, size_t bytes, const char *what);
 void gt_buf_free(GtBuf *b);
 /* Copies bytes from src into the data on stream (stream order). */
@@ -149,6 +150,7 @@ typedef struct GtKernel {
 } GtKernel;
 
 extern const GtKernel gt_axpby, gt_silu_mul, gt_rmsnorm, gt_softmax, gt_sgemm_tiled;
+extern const GtKernel gt_rmsnorm_rows, gt_softmax_rows;
 
 /* Writes "n=1000" / "M=3 N=5" / "M=3 N=5 K=7" for k's dims into out. */
 void gt_dims_label(const GtKernel *k, const int64_t *dims, char *out, size_t size);
