@@ -1,5 +1,6 @@
 /* case_rmsnorm.c: rmsnorm (y = x w / sqrt(mean(x^2) + eps) per row, bf16 in and out)
- * against a double reference.
+ * against a double reference. case_rmsnorm_rows.c includes this file with KNAME set to
+ * test rmsnorm_rows, the warp-per-row variant, the same way.
  *
  * Threshold 1e-2 with floor 1e-6 (docs/testing.md): the output is rounded once to bf16
  * (relative error <= 2^-8 = 3.9e-3); the f32 sum of squares of a row of N terms adds at
@@ -9,7 +10,16 @@
  * relative everywhere; the floor only guards 0 / 0. */
 #include "gputest.h"
 
+#ifndef KNAME
+#define KNAME rmsnorm
 #include "rmsnorm.h"
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#define NAME STR(KNAME)
 
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +37,7 @@ struct GtCase {
 	uint16_t *x, *w;
 	double *ref;
 	GtBuf dx, dw, dy;
-	rmsnorm_args args;
+	CAT(KNAME, _args) args;
 };
 
 static void
@@ -60,10 +70,10 @@ create(const GtDev *g, const int64_t *dims)
 	c->x = malloc(c->m * c->n * 2);
 	c->w = malloc(c->n * 2);
 	c->ref = malloc(c->m * c->n * sizeof *c->ref);
-	if (!c->x || !c->w || !c->ref || gt_buf_alloc(&c->dx, c->m * c->n * 2, "rmsnorm x") ||
-	    gt_buf_alloc(&c->dw, c->n * 2, "rmsnorm w") ||
-	    gt_buf_alloc(&c->dy, c->m * c->n * 2, "rmsnorm y")) {
-		printf("FAIL rmsnorm M=%zu N=%zu: allocation failed\n", c->m, c->n);
+	if (!c->x || !c->w || !c->ref || gt_buf_alloc(&c->dx, c->m * c->n * 2, NAME " x") ||
+	    gt_buf_alloc(&c->dw, c->n * 2, NAME " w") ||
+	    gt_buf_alloc(&c->dy, c->m * c->n * 2, NAME " y")) {
+		printf("FAIL %s M=%zu N=%zu: allocation failed\n", NAME, c->m, c->n);
 		destroy(c);
 		return NULL;
 	}
@@ -100,16 +110,16 @@ fill(GtCase *c, uint64_t seed, CUstream s)
 			c->ref[i * c->n + j] = (double)gt_bf16_to_float(x[j]) * inv *
 					       (double)gt_bf16_to_float(c->w[j]);
 	}
-	return gt_buf_poison(&c->dx, s, "rmsnorm x") || gt_buf_poison(&c->dw, s, "rmsnorm w") ||
-	       gt_buf_poison(&c->dy, s, "rmsnorm y") ||
-	       gt_buf_upload(&c->dx, c->x, s, "rmsnorm x") ||
-	       gt_buf_upload(&c->dw, c->w, s, "rmsnorm w");
+	return gt_buf_poison(&c->dx, s, NAME " x") || gt_buf_poison(&c->dw, s, NAME " w") ||
+	       gt_buf_poison(&c->dy, s, NAME " y") ||
+	       gt_buf_upload(&c->dx, c->x, s, NAME " x") ||
+	       gt_buf_upload(&c->dw, c->w, s, NAME " w");
 }
 
 static int
 launch(GtCase *c, CUstream s, CakeError *err)
 {
-	return rmsnorm_launch(&c->args, s, err);
+	return CAT(KNAME, _launch)(&c->args, s, err);
 }
 
 static int
@@ -121,17 +131,17 @@ check(GtCase *c, CUstream s, const char *label)
 	GtCmp cmp;
 
 	snprintf(what, sizeof what, "M=%zu N=%zu%s%s", c->m, c->n, *label ? " " : "", label);
-	if (!(p = gt_fetch(&c->dx, s, "rmsnorm x", &guards)))
+	if (!(p = gt_fetch(&c->dx, s, NAME " x", &guards)))
 		return 1;
 	inputs &= memcmp(p, c->x, c->m * c->n * 2) == 0;
-	if (!(p = gt_fetch(&c->dw, s, "rmsnorm w", &guards)))
+	if (!(p = gt_fetch(&c->dw, s, NAME " w", &guards)))
 		return 1;
 	inputs &= memcmp(p, c->w, c->n * 2) == 0;
-	if (!(p = gt_fetch(&c->dy, s, "rmsnorm y", &guards)))
+	if (!(p = gt_fetch(&c->dy, s, NAME " y", &guards)))
 		return 1;
 	gt_cmp_init(&cmp, FLOOR, THRESHOLD);
 	gt_cmp_bf16(&cmp, p, c->ref, c->m * c->n);
-	return gt_report("rmsnorm", what, &cmp, guards, inputs);
+	return gt_report(NAME, what, &cmp, guards, inputs);
 }
 
-const GtKernel gt_rmsnorm = {"rmsnorm", 2, create, fill, launch, check, destroy};
+const GtKernel CAT(gt_, KNAME) = {NAME, 2, create, fill, launch, check, destroy};

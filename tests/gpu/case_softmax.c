@@ -1,4 +1,6 @@
 /* case_softmax.c: softmax over the rows of an f32 matrix against a double reference.
+ * case_softmax_rows.c includes this file with KNAME and ROWS_BOUND set to test
+ * softmax_rows, the warp-per-row online variant, the same way.
  *
  * Threshold 2e-5 with floor 1e-15 (docs/testing.md). Inputs in U(-8, 8), so exponents
  * t = (x - max) log2 e lie in [-23.1, 0]. Per element: t is rounded once (<= 2^-20
@@ -10,7 +12,16 @@
  * so the floor only guards 0 / 0 and the error is relative everywhere. */
 #include "gputest.h"
 
+#ifndef KNAME
+#define KNAME softmax
 #include "softmax.h"
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#define NAME STR(KNAME)
 
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +31,21 @@
 #define FLOOR 1e-15
 #define THRESHOLD 2e-5
 
+/* The threshold for rows of n elements: THRESHOLD, or for the online variant the
+ * first-order bound of its per-lane sums where that is larger (see case_softmax_rows.c). */
+static double
+threshold(size_t n)
+{
+#ifdef ROWS_BOUND
+	double bound = ROWS_BOUND(n);
+
+	return bound > THRESHOLD ? bound : THRESHOLD;
+#else
+	(void)n;
+	return THRESHOLD;
+#endif
+}
+
 struct GtCase {
 	const GtDev *g;
 	int64_t shape[2];
@@ -27,7 +53,7 @@ struct GtCase {
 	float *x;
 	double *ref;
 	GtBuf dx, dy;
-	softmax_args args;
+	CAT(KNAME, _args) args;
 };
 
 static void
@@ -56,9 +82,9 @@ create(const GtDev *g, const int64_t *dims)
 	c->n = (size_t)dims[1];
 	c->x = malloc(c->m * c->n * 4);
 	c->ref = malloc(c->m * c->n * sizeof *c->ref);
-	if (!c->x || !c->ref || gt_buf_alloc(&c->dx, c->m * c->n * 4, "softmax x") ||
-	    gt_buf_alloc(&c->dy, c->m * c->n * 4, "softmax y")) {
-		printf("FAIL softmax M=%zu N=%zu: allocation failed\n", c->m, c->n);
+	if (!c->x || !c->ref || gt_buf_alloc(&c->dx, c->m * c->n * 4, NAME " x") ||
+	    gt_buf_alloc(&c->dy, c->m * c->n * 4, NAME " y")) {
+		printf("FAIL %s M=%zu N=%zu: allocation failed\n", NAME, c->m, c->n);
 		destroy(c);
 		return NULL;
 	}
@@ -92,14 +118,14 @@ fill(GtCase *c, uint64_t seed, CUstream s)
 		for (j = 0; j < c->n; j++)
 			ref[j] /= sum;
 	}
-	return gt_buf_poison(&c->dx, s, "softmax x") || gt_buf_poison(&c->dy, s, "softmax y") ||
-	       gt_buf_upload(&c->dx, c->x, s, "softmax x");
+	return gt_buf_poison(&c->dx, s, NAME " x") || gt_buf_poison(&c->dy, s, NAME " y") ||
+	       gt_buf_upload(&c->dx, c->x, s, NAME " x");
 }
 
 static int
 launch(GtCase *c, CUstream s, CakeError *err)
 {
-	return softmax_launch(&c->args, s, err);
+	return CAT(KNAME, _launch)(&c->args, s, err);
 }
 
 static int
@@ -111,14 +137,14 @@ check(GtCase *c, CUstream s, const char *label)
 	GtCmp cmp;
 
 	snprintf(what, sizeof what, "M=%zu N=%zu%s%s", c->m, c->n, *label ? " " : "", label);
-	if (!(p = gt_fetch(&c->dx, s, "softmax x", &guards)))
+	if (!(p = gt_fetch(&c->dx, s, NAME " x", &guards)))
 		return 1;
 	inputs &= memcmp(p, c->x, c->m * c->n * 4) == 0;
-	if (!(p = gt_fetch(&c->dy, s, "softmax y", &guards)))
+	if (!(p = gt_fetch(&c->dy, s, NAME " y", &guards)))
 		return 1;
-	gt_cmp_init(&cmp, FLOOR, THRESHOLD);
+	gt_cmp_init(&cmp, FLOOR, threshold(c->n));
 	gt_cmp_f32(&cmp, p, c->ref, c->m * c->n);
-	return gt_report("softmax", what, &cmp, guards, inputs);
+	return gt_report(NAME, what, &cmp, guards, inputs);
 }
 
-const GtKernel gt_softmax = {"softmax", 2, create, fill, launch, check, destroy};
+const GtKernel CAT(gt_, KNAME) = {NAME, 2, create, fill, launch, check, destroy};
