@@ -305,6 +305,7 @@ def test_with_torch(libs):
                 x = torch.rand(n, device=dev) * 2 - 1
                 y = torch.rand(n, device=dev) * 2 - 1
                 ref = 1.25 * x.double() - 0.75 * y.double()
+                s.wait_stream(torch.cuda.current_stream())     # x and y are written there
                 with torch.cuda.stream(s):
                     lib.axpby(x=x, y=y, a=1.25, b=-0.75)
                 s.synchronize()
