@@ -29,5 +29,15 @@ void pass_cse(IrKernel *k);
 void pass_dce(IrKernel *k);
 /* ---- smem_layout.c ---- */
 void pass_smem_layout(IrKernel *k);
+/* The layout table of a laid-out kernel (barriers, buffers, total against the limit), as
+ * `cakec --report=smem` prints it and the over-the-limit error shows it. */
+void pass_smem_report(Buf *out, const IrKernel *k);
+/* ---- schedule_check.c ---- */
+/* The schedule rules of the high-level IR (roles, pipelines, TMA issue, expect-tx bytes,
+ * aliases); reports each violation through diag. */
+void pass_schedule_check(IrKernel *k);
+/* ---- lower_async.c ---- */
+/* Lowers role, elect, produce and consume to ifs, mbarrier waits/arrives and wgmma waits. */
+void pass_lower_async(IrKernel *k);
 
 #endif

@@ -34,6 +34,8 @@ static const struct {
 
 typedef struct Options {
 	unsigned emit;
+	int emit_given;         /* --emit was on the command line */
+	int report_smem;        /* --report=smem */
 	unsigned targets;       /* from --target; 0 = each kernel's own */
 	const char *outdir;
 	int input_ir;           /* -1: by extension */
@@ -89,6 +91,8 @@ usage(FILE *f)
 	      "                          (default: ptx; cubin and host need -o)\n"
 	      "  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
 	      "  --passes=LIST           run exactly these passes, in order (empty: none)\n"
+	      "  --report=smem           print each kernel's shared-memory layout to stdout\n"
+	      "                          (alone, without --emit, it emits nothing else)\n"
 	      "  --print-after=PASS      print the IR after PASS to stderr\n"
 	      "  --print-after-all       print the IR after every pass to stderr\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
@@ -199,6 +203,11 @@ parse_args(Options *o, int argc, char **argv)
 			o->targets |= 1u << t;
 		} else if ((v = optval(argc, argv, &i, "--emit"))) {
 			parse_emit(o, v);
+			o->emit_given = 1;
+		} else if ((v = optval(argc, argv, &i, "--report"))) {
+			if (strcmp(v, "smem") != 0)
+				usage_error("unknown --report kind '%s' (expected smem)", v);
+			o->report_smem = 1;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
 			if (strcmp(v, "ir") == 0)
 				o->input_ir = 1;
@@ -226,6 +235,8 @@ parse_args(Options *o, int argc, char **argv)
 	}
 	if (o->nfiles == 0)
 		usage_error("%s", "no input file");
+	if (o->report_smem && !o->emit_given)
+		o->emit = 0;
 	if ((o->emit & (EMIT_CUBIN | EMIT_HOST)) && !o->outdir)
 		usage_error("%s", "--emit=cubin and --emit=host write several files: give -o DIR");
 	if (o->print_after) {
@@ -290,6 +301,9 @@ needs_layout(const IrKernel *k)
 
 	for (i = 0; i < k->nbufs; i++)
 		if (k->bufs[i].offset < 0)
+			return 1;
+	for (i = 0; i < k->nbarriers; i++)
+		if (k->barriers[i].offset < 0)
 			return 1;
 	return 0;
 }
@@ -441,7 +455,7 @@ main(int argc, char **argv)
 {
 	Options o;
 	IrModule **mods;
-	Buf manifest = {0}, printed = {0};
+	Buf manifest = {0}, printed = {0}, report = {0};
 	char **names = NULL;
 	int nnames = 0, capnames = 0;
 	int f, i, j;
@@ -532,11 +546,13 @@ main(int argc, char **argv)
 					ICE("pass pipeline failed on kernel '%s' without a diagnostic", k->name);
 				continue;
 			}
-			if (needs_layout(k) && (o.emit & ~(EMIT_AST | EMIT_IR))) {
+			if (needs_layout(k) && ((o.emit & ~(EMIT_AST | EMIT_IR)) || o.report_smem)) {
 				pass_smem_layout(k);
 				if (ir_verify(k, "after pass smem-layout"))
 					continue;
 			}
+			if (o.report_smem)
+				pass_smem_report(&report, k);
 		}
 	}
 	if (diag_errors())
@@ -556,6 +572,10 @@ main(int argc, char **argv)
 		for (hf = host_runtime_files; hf->name; hf++)
 			add_output(hf->name, xstrdup(hf->text), strlen(hf->text), 0);
 	}
+	/* The report goes to stdout even with -o, ahead of any text outputs. */
+	if (report.len)
+		fwrite(report.s, 1, (size_t)report.len, stdout);
+	buf_free(&report);
 	if (write_outputs(&o) != 0)
 		return EXIT_USER;
 
