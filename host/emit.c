@@ -128,6 +128,28 @@ dlpack_dtype(IrBase b, const char **code, int *bits)
 	}
 }
 
+/* cuTensorMapEncodeTiled's element type for a tensor element type. TMA moves bytes and
+ * interprets elements only for the out-of-bounds fill (zero for integers), so i8, i16 and
+ * i1 (a byte) travel as the unsigned types of their size; f32 stays FLOAT32 (not TFLOAT32:
+ * the map must not round what it copies). */
+static const char *
+tma_dtype(IrBase b)
+{
+	switch (b) {
+	case IR_I1: case IR_I8: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
+	case IR_I16: return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
+	case IR_I32: return "CU_TENSOR_MAP_DATA_TYPE_INT32";
+	case IR_I64: return "CU_TENSOR_MAP_DATA_TYPE_INT64";
+	case IR_U32: return "CU_TENSOR_MAP_DATA_TYPE_UINT32";
+	case IR_U64: return "CU_TENSOR_MAP_DATA_TYPE_UINT64";
+	case IR_F16: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+	case IR_BF16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+	case IR_F32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+	case IR_F64: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT64";
+	default: return NULL;
+	}
+}
+
 /* How a scalar parameter travels: the field type users fill, the type the kernel
  * receives, and for integers the range checked between them. Integers up to 32 bits are
  * taken as int64_t so that an out-of-range value is caught instead of truncated. */
@@ -254,6 +276,7 @@ typedef struct Grid {
 	unsigned char *used;    /* param -> named in the formula (may be NULL) */
 	Buf *err;
 	int failed;
+	int num_sms;            /* the formula names num_sms */
 } Grid;
 
 static char *grid_expr(Grid *g);
@@ -303,7 +326,7 @@ grid_name(Grid *g, const char *name, const char *at)
 
 		if (strcmp(pr->name, name) != 0)
 			continue;
-		if (pr->kind == PARAM_TENSOR ||
+		if (pr->kind == PARAM_TENSOR || pr->kind == PARAM_TMAP ||
 		    (pr->kind == PARAM_SCALAR && !(ir_is_int(pr->type) && pr->type.lanes == 1))) {
 			g->p = at;
 			grid_fail(g, "'%s' is not a sym or integer scalar parameter", name);
@@ -316,8 +339,14 @@ grid_name(Grid *g, const char *name, const char *at)
 			g->used[i] = 1;
 		return arena_printf(g->a, "v_%s", name);
 	}
+	/* the device's SM count, which the launcher queries (a parameter of that name would
+	 * have been found above: parameters shadow it) */
+	if (strcmp(name, "num_sms") == 0) {
+		g->num_sms = 1;
+		return "g_num_sms";
+	}
 	g->p = at;
-	grid_fail(g, "'%s' is not a parameter", name);
+	grid_fail(g, "'%s' is not a parameter (or num_sms)", name);
 	return NULL;
 }
 
@@ -440,9 +469,11 @@ grid_expr(Grid *g)
 	return l;
 }
 
-/* Translates formula src to a C expression in arena a; NULL with a message in err. */
+/* Translates formula src to a C expression in arena a; NULL with a message in err. Sets
+ * *num_sms (when not NULL) if the formula names num_sms. */
 static char *
-grid_translate(const IrKernel *k, Arena *a, const char *src, unsigned char *used, Buf *err)
+grid_translate(const IrKernel *k, Arena *a, const char *src, unsigned char *used, Buf *err,
+	       int *num_sms)
 {
 	Grid g;
 	char *e;
@@ -459,6 +490,8 @@ grid_translate(const IrKernel *k, Arena *a, const char *src, unsigned char *used
 		grid_fail(&g, "%s", "unexpected text after the expression");
 		e = NULL;
 	}
+	if (num_sms && g.num_sms)
+		*num_sms = 1;
 	return g.failed ? NULL : e;
 }
 
@@ -466,7 +499,7 @@ int
 host_grid_check(const IrKernel *k, const char *expr, Buf *err)
 {
 	Arena *a = arena_new();
-	char *e = grid_translate(k, a, expr, NULL, err);
+	char *e = grid_translate(k, a, expr, NULL, err, NULL);
 
 	arena_free(a);
 	return e ? 0 : -1;
@@ -481,7 +514,8 @@ typedef struct Emit {
 	int *symno;             /* param -> symbol number (syms), tensor number (tensors) */
 	int *bound;             /* sym number -> bound by a tensor shape */
 	int *align;             /* tensor number -> required alignment */
-	int nsyms, ntensors;
+	int nsyms, ntensors, ntmaps;
+	int num_sms;            /* a grid formula names num_sms */
 	char hash[17];
 } Emit;
 
@@ -502,7 +536,16 @@ emit_header(Emit *e, Buf *h)
 
 	buf_printf(h, "/* The arguments of %s, in parameter order. Tensors are DLPack-layout views\n"
 		   " * (row-major contiguous, on the current context's device); shape symbols are\n"
-		   " * bound from the tensors' shapes. */\n", e->name);
+		   " * bound from the tensors' shapes.", e->name);
+	if (e->ntmaps) {
+		buf_puts(h, "\n * TMA tensor maps, which the launcher encodes from their tensors:");
+		for (i = d = 0; i < k->nparams; i++)
+			if (k->params[i].kind == PARAM_TMAP)
+				buf_printf(h, "%s %s over %s", d++ ? "," : "", k->params[i].name,
+					   k->params[k->params[i].tmap_tensor].name);
+		buf_puts(h, ".");
+	}
+	buf_puts(h, " */\n");
 	buf_printf(h, "typedef struct %s_args {\n", e->name);
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
@@ -528,7 +571,7 @@ emit_header(Emit *e, Buf *h)
 				buf_puts(h, " bit pattern");
 			buf_puts(h, " */\n");
 			nfields++;
-		} else if (!e->bound[e->symno[i]]) {
+		} else if (p->kind == PARAM_SYM && !e->bound[e->symno[i]]) {
 			buf_printf(h, "\tint64_t %s;\t/* shape symbol no tensor binds: 0..INT32_MAX */\n",
 				   e->field[i]);
 			nfields++;
@@ -552,6 +595,13 @@ emit_header(Emit *e, Buf *h)
 	buf_puts(h, "/* The kernel's descriptor: symbol, images, threads, shared memory, parameters. */\n");
 	buf_printf(h, "extern const CakertKernel %s_kernel;\n\n", e->name);
 	buf_printf(h, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+}
+
+/* A cluster dimension; a kernel built without the field set counts as 1. */
+static int
+cluster_dim(const IrKernel *k, int i)
+{
+	return k->cluster[i] > 0 ? k->cluster[i] : 1;
 }
 
 static void
@@ -644,11 +694,31 @@ emit_descriptor(Emit *e, const HostImages *img, const char *symbol, Buf *c)
 		}
 		buf_puts(c, "};\n\n");
 	}
+	if (e->ntmaps) {
+		buf_puts(c, "/* name, parameter, tensor, element type, rank, box (row-major), swizzle bytes,\n"
+			 " * out-of-bounds NaN */\n");
+		buf_printf(c, "static const CakertTmapSpec %s_tmaps[%d] = {\n", e->name, e->ntmaps);
+		for (i = 0; i < k->nparams; i++) {
+			const IrParam *p = &k->params[i];
+
+			if (p->kind != PARAM_TMAP)
+				continue;
+			buf_puts(c, "\t{\"");
+			put_cstr(c, p->name);
+			buf_printf(c, "\", %d, %d, %s, %d, {", i, e->symno[p->tmap_tensor],
+				   tma_dtype((IrBase)k->params[p->tmap_tensor].type.elem), p->rank);
+			for (d = 0; d < 5; d++)
+				buf_printf(c, "%s%lld", d ? ", " : "", d < p->rank ? (long long)p->dims[d].size : 0LL);
+			buf_printf(c, "}, %d, %d},\n", p->swizzle, p->oob_nan);
+		}
+		buf_puts(c, "};\n\n");
+	}
 	buf_printf(c, "const CakertKernel %s_kernel = {\n\t\"%s\",\n\t\"", e->name, e->name);
 	put_cstr(c, symbol);
 	buf_printf(c, "\",\n\t\"%s\",\n", e->hash);
 	buf_printf(c, "\t{%d, %d, %d},\t/* threads */\n", k->threads[0], k->threads[1], k->threads[2]);
-	buf_puts(c, "\t{1, 1, 1},\t/* cluster */\n");
+	buf_printf(c, "\t{%d, %d, %d},\t/* cluster */\n", cluster_dim(k, 0), cluster_dim(k, 1),
+		   cluster_dim(k, 2));
 	buf_printf(c, "\t%lld,\t/* dynamic shared memory bytes */\n", (long long)k->smem_bytes);
 	buf_puts(c, "\t{");
 	for (i = 0; i < 3; i++) {
@@ -667,6 +737,10 @@ emit_descriptor(Emit *e, const HostImages *img, const char *symbol, Buf *c)
 		buf_puts(c, "\t0, NULL,\n");
 	if (e->nsyms)
 		buf_printf(c, "\t%d, %s_syms,\n", e->nsyms, e->name);
+	else
+		buf_puts(c, "\t0, NULL,\n");
+	if (e->ntmaps)
+		buf_printf(c, "\t%d, %s_tmaps,\n", e->ntmaps, e->name);
 	else
 		buf_puts(c, "\t0, NULL,\n");
 	buf_puts(c, "};\n\n");
@@ -693,6 +767,9 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 			buf_printf(c, "\tt[%d] = &args->%s;\n", e->symno[i], e->field[i]);
 	buf_printf(c, "\tif ((rc = cakert_check_tensors(&%s_kernel, t, sym, err)) != CAKE_OK)\n"
 		   "\t\treturn rc;\n", e->name);
+	if (e->ntmaps)
+		buf_printf(c, "\tif ((rc = cakert_check_tmaps(&%s_kernel, t, err)) != CAKE_OK)\n"
+			   "\t\treturn rc;\n", e->name);
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
 
@@ -723,6 +800,11 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 		else
 			buf_printf(c, "\t\tconst int64_t v_%s = args->%s;\n", p->name, e->field[i]);
 	}
+	/* after the checks above, so that bad arguments are reported without a GPU */
+	if (e->num_sms)
+		buf_printf(c, "\t\tint64_t g_num_sms;\t/* the device's SM count */\n\n"
+			   "\t\tif ((rc = cakert_num_sms(&%s_kernel, &g_num_sms, err)) != CAKE_OK)\n"
+			   "\t\t\treturn rc;\n", e->name);
 	for (i = 0; i < 3; i++) {
 		/* a formula that parsed cannot contain a comment delimiter */
 		buf_printf(c, "\n\t\t/* %c: %s */\n\t\tgrid[%d] = %s;\n", "xyz"[i],
@@ -764,9 +846,16 @@ emit_entry_points(Emit *e, Buf *c)
 			buf_printf(c, "\tCUdeviceptr p_%s;\n", p->name);
 		else if (p->kind == PARAM_SYM)
 			buf_printf(c, "\tint32_t p_%s;\n", p->name);
-		else
+		else if (p->kind == PARAM_SCALAR)
 			buf_printf(c, "\t%s p_%s;\n", scalar_abi((IrBase)p->type.base).pass, p->name);
 	}
+	if (e->ntmaps)
+		buf_printf(c, "\t/* the tensor maps, which cakert_launch encodes; 128-byte aligned by hand\n"
+			   "\t * (cuTensorMapEncodeTiled needs 64, C11's CUtensorMap has 128, C99 has no\n"
+			   "\t * alignas) */\n"
+			   "\tunsigned char tmap_bytes[%d * sizeof(CUtensorMap) + 128];\n"
+			   "\tCUtensorMap *tmaps = (CUtensorMap *)(void *)(tmap_bytes +\n"
+			   "\t\t(128 - (uintptr_t)tmap_bytes %% 128) %% 128);\n", e->ntmaps);
 	buf_printf(c, "\tvoid *params[%d];\n\tint rc;\n\n", np);
 	buf_printf(c, "\tcakert_clear(err);\n"
 		   "\tif ((rc = %s_prepare(args, t, sym, grid, err)) != CAKE_OK)\n\t\treturn rc;\n"
@@ -779,14 +868,19 @@ emit_entry_points(Emit *e, Buf *c)
 			buf_printf(c, "\tp_%s = cakert_tensor_ptr(&args->%s);\n", p->name, e->field[i]);
 		else if (p->kind == PARAM_SYM)
 			buf_printf(c, "\tp_%s = (int32_t)sym[%d];\n", p->name, e->symno[i]);
-		else
+		else if (p->kind == PARAM_SCALAR)
 			buf_printf(c, "\tp_%s = (%s)args->%s;\n", p->name,
 				   scalar_abi((IrBase)p->type.base).pass, e->field[i]);
 	}
 	if (k->nparams == 0)
 		buf_puts(c, "\tparams[0] = NULL;\n");
-	for (i = 0; i < k->nparams; i++)
-		buf_printf(c, "\tparams[%d] = &p_%s;\n", i, k->params[i].name);
+	for (i = 0; i < k->nparams; i++) {
+		if (k->params[i].kind == PARAM_TMAP)
+			buf_printf(c, "\tparams[%d] = &tmaps[%d];\t/* %s */\n", i, e->symno[i],
+				   k->params[i].name);
+		else
+			buf_printf(c, "\tparams[%d] = &p_%s;\n", i, k->params[i].name);
+	}
 	buf_printf(c, "\treturn cakert_launch(&%s_kernel, t, grid, stream, params, err);\n}\n",
 		   e->name);
 }
@@ -817,7 +911,8 @@ emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
 		if (img && img->ptx[t] && img->cubin[t] && img->cubin_len[t])
 			buf_printf(m, "%s\"%s\"", n++ ? ", " : "", ir_target_name(t));
 	buf_printf(m, "],\n    \"threads\": [%d, %d, %d],\n", k->threads[0], k->threads[1], k->threads[2]);
-	buf_puts(m, "    \"cluster\": [1, 1, 1],\n    \"grid\": [");
+	buf_printf(m, "    \"cluster\": [%d, %d, %d],\n    \"grid\": [", cluster_dim(k, 0),
+		   cluster_dim(k, 1), cluster_dim(k, 2));
 	for (i = 0; i < 3; i++) {
 		if (i)
 			buf_puts(m, ", ");
@@ -841,6 +936,14 @@ emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
 					buf_printf(m, "%lld", (long long)p->dims[d].size);
 			}
 			buf_printf(m, "], \"align\": %d}", e->align[e->symno[i]]);
+		} else if (p->kind == PARAM_TMAP) {
+			buf_puts(m, ", \"kind\": \"tmap\", \"tensor\": ");
+			put_json(m, k->params[p->tmap_tensor].name);
+			buf_puts(m, ", \"box\": [");
+			for (d = 0; d < p->rank; d++)
+				buf_printf(m, "%s%lld", d ? ", " : "", (long long)p->dims[d].size);
+			buf_printf(m, "], \"swizzle\": %d, \"oob\": \"%s\"}", p->swizzle,
+				   p->oob_nan ? "nan" : "zero");
 		} else {
 			buf_printf(m, ", \"kind\": \"%s\", \"dtype\": \"%s\"}",
 				   p->kind == PARAM_SYM ? "sym" : "scalar",
@@ -848,6 +951,41 @@ emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
 		}
 	}
 	buf_puts(m, k->nparams ? "\n    ]\n  }" : "]\n  }");
+}
+
+/* Reports what cuTensorMapEncodeTiled would refuse about tensor map p whatever the
+ * tensor's extents and the verifier does not check (it checks the box: rank, dims, inner
+ * bytes, swizzle): a fixed inner extent whose rows are not a multiple of 16 bytes, and a
+ * NaN fill of integers. Returns the number of errors. */
+static int
+check_tmap(const IrKernel *k, const IrParam *p)
+{
+	const IrParam *t;
+	int bytes, n = 0;
+	int64_t row;
+
+	if (p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams ||
+	    k->params[p->tmap_tensor].kind != PARAM_TENSOR)
+		ICE("kernel %s: tensor map '%s' names parameter %d, which is not a tensor", k->name,
+		    p->name, p->tmap_tensor);
+	t = &k->params[p->tmap_tensor];
+	if (p->rank != t->rank || p->rank < 1 || p->rank > 5 || !tma_dtype((IrBase)t->type.elem))
+		ICE("kernel %s: tensor map '%s' has rank %d over the %d-D %s tensor '%s'", k->name,
+		    p->name, p->rank, t->rank, ir_base_name((IrBase)t->type.elem), t->name);
+	bytes = ir_type_bytes(ir_scalar((IrBase)t->type.elem));
+	if (p->oob_nan && !ir_is_float(ir_scalar((IrBase)t->type.elem))) {
+		diag_error(p->loc, "tensor map '%s' fills out-of-bounds elements with NaN, but '%s' holds %s; NaN fill needs a float type",
+			   p->name, t->name, ir_base_name((IrBase)t->type.elem));
+		n++;
+	}
+	row = t->dims[t->rank - 1].size * bytes;
+	if (t->rank > 1 && t->dims[t->rank - 1].sym < 0 && row % 16 != 0) {
+		diag_error(p->loc, "row stride of %s is %lld bytes; TMA needs a multiple of 16: shape[%d] = %lld must be a multiple of %d for %s (tensor map '%s')",
+			   t->name, (long long)row, t->rank - 1, (long long)t->dims[t->rank - 1].size,
+			   16 / bytes, ir_base_name((IrBase)t->type.elem), p->name);
+		n++;
+	}
+	return n;
 }
 
 void
@@ -860,14 +998,19 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	unsigned char *used;
 	char *expr[3];
 	Buf err = {0};
-	int i, d;
+	int i, d, num_sms = 0, bad = 0;
 
+	for (i = 0; i < k->nparams; i++)
+		if (k->params[i].kind == PARAM_TMAP)
+			bad += check_tmap(k, &k->params[i]);
+	if (bad)
+		return;
 	/* A formula naming something that is not a sym or integer scalar is the user's
 	 * error (the verifier does not parse formulas): report it and emit nothing. */
 	a = arena_new();
 	used = arena_alloc(a, (size_t)k->nparams + 1);
 	for (i = 0; i < 3; i++) {
-		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err);
+		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms);
 		if (!expr[i]) {
 			SrcLoc loc = {k->file, 0, 0};
 
@@ -881,6 +1024,7 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	memset(&e, 0, sizeof e);
 	e.k = k;
 	e.name = k->name;
+	e.num_sms = num_sms;
 	snprintf(e.hash, sizeof e.hash, "%016llx", (unsigned long long)hash);
 	e.field = arena_alloc(k->arena, sizeof *e.field * (size_t)(k->nparams + 1));
 	e.symno = arena_alloc(k->arena, sizeof *e.symno * (size_t)(k->nparams + 1));
@@ -894,6 +1038,8 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 			e.symno[i] = e.nsyms++;
 		else if (p->kind == PARAM_TENSOR)
 			e.symno[i] = e.ntensors++;
+		else if (p->kind == PARAM_TMAP)
+			e.symno[i] = e.ntmaps++;
 	}
 	for (i = 0; i < k->nparams; i++)
 		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
@@ -906,7 +1052,8 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 				e.bound[e.symno[s]] = 1;
 		}
 
-	/* Alignment: 16 bytes where the kernel uses vector accesses, else the element size. */
+	/* Alignment: 16 bytes where the kernel uses vector accesses or a TMA map covers the
+	 * tensor, else the element size. */
 	memset(&vs, 0, sizeof vs);
 	vs.k = k;
 	vs.def = xcalloc((size_t)k->nvalues + 1, sizeof *vs.def);
@@ -916,6 +1063,9 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	for (i = 0; i < k->nparams; i++)
 		if (k->params[i].kind == PARAM_TENSOR)
 			e.align[e.symno[i]] = vs.vec[i] ? 16 : ir_type_bytes(ir_scalar((IrBase)k->params[i].type.elem));
+	for (i = 0; i < k->nparams; i++)
+		if (k->params[i].kind == PARAM_TMAP)
+			e.align[e.symno[k->params[i].tmap_tensor]] = 16;
 	free(vs.def);
 
 	emit_header(&e, h);
@@ -932,7 +1082,7 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	buf_printf(c, "; content hash: %s. */\n", e.hash);
 	buf_printf(c, "#include \"%s.h\"\n\n", e.name);
 	buf_puts(c, "#include <stddef.h>\n#include <stdint.h>\n\n");
-	buf_puts(c, "#if CAKERT_ABI_VERSION != 1\n#error \"generated for cakert ABI version 1\"\n#endif\n\n");
+	buf_puts(c, "#if CAKERT_ABI_VERSION != 2\n#error \"generated for cakert ABI version 2\"\n#endif\n\n");
 	emit_descriptor(&e, img, symbol, c);
 	emit_prepare(&e, expr, used, c);
 	emit_entry_points(&e, c);

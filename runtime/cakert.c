@@ -141,6 +141,19 @@ numel_of(const CakeTensor *t)
 	return n;
 }
 
+/* The first tensor map over the tensor of spec s, or NULL: TMA is why such a tensor needs
+ * 16-byte alignment, and the message should say so. */
+static const char *
+tmap_over(const CakertKernel *k, const CakertTensorSpec *s)
+{
+	int i;
+
+	for (i = 0; i < k->ntmaps; i++)
+		if (&k->tensors[k->tmaps[i].tensor] == s)
+			return k->tmaps[i].name;
+	return NULL;
+}
+
 static int
 check_tensor(const CakertKernel *k, const CakertTensorSpec *s, const CakeTensor *t,
 	     int64_t *sym, CakeError *err)
@@ -242,12 +255,18 @@ check_tensor(const CakertKernel *k, const CakertTensorSpec *s, const CakeTensor 
 		}
 	}
 	addr = (uint64_t)(uintptr_t)t->data + t->byte_offset;
-	if (numel > 0 && s->align > 1 && addr % (uint64_t)s->align != 0)
+	if (numel > 0 && s->align > 1 && addr % (uint64_t)s->align != 0) {
+		const char *map = tmap_over(k, s);
+
+		if (map)
+			snprintf(want, sizeof want, "TMA: tensor map '%s' covers it", map);
+		else
+			snprintf(want, sizeof want, "%s", s->align > s->bits / 8 ?
+				 "the kernel uses vector loads/stores on it" : "the element size");
 		return cakert_fail(err, CAKE_ERR_ALIGN,
 				   "%s: parameter '%s': expected data + byte_offset aligned to %d bytes (%s), found address 0x%" PRIx64,
-				   k->name, s->name, s->align,
-				   s->align > s->bits / 8 ? "the kernel uses vector loads/stores on it" : "the element size",
-				   addr);
+				   k->name, s->name, s->align, want, addr);
+	}
 	return CAKE_OK;
 }
 
@@ -302,6 +321,73 @@ cakert_check_tensors(const CakertKernel *k, const CakeTensor *const *t, int64_t 
 	return check_overlap(k, t, err);
 }
 
+/* TMA limits (cuTensorMapEncodeTiled): extents up to 2^32, byte strides multiples of 16
+ * below 2^40. */
+#define TMA_DIM_LIMIT ((uint64_t)1 << 32)
+#define TMA_STRIDE_LIMIT ((uint64_t)1 << 40)
+
+/* Byte stride of dimension d of a contiguous row-major tensor: the bytes of one step
+ * along d. Shapes passed the i32 limits, so this cannot overflow. */
+static uint64_t
+stride_bytes(const CakeTensor *t, int bits, int d)
+{
+	uint64_t b = (uint64_t)(bits / 8);
+	int i;
+
+	for (i = d + 1; i < t->ndim; i++)
+		b *= (uint64_t)t->shape[i];
+	return b;
+}
+
+int
+cakert_check_tmaps(const CakertKernel *k, const CakeTensor *const *t, CakeError *err)
+{
+	int i, d;
+
+	for (i = 0; i < k->ntmaps; i++) {
+		const CakertTmapSpec *m = &k->tmaps[i];
+		const CakertTensorSpec *s = &k->tensors[m->tensor];
+		const CakeTensor *x = t[m->tensor];
+		const char *ty = dtype_name(s->code, s->bits);
+
+		/* an empty tensor gets no map (cakert_launch passes zeros): nothing to check */
+		if (numel_of(x) == 0)
+			continue;
+		for (d = 0; d < x->ndim; d++)
+			if ((uint64_t)x->shape[d] > TMA_DIM_LIMIT)
+				return cakert_fail(err, CAKE_ERR_LIMIT,
+						   "%s: parameter '%s': shape[%d] = %" PRId64 " is over TMA's limit of 2^32 (tensor map '%s')",
+						   k->name, s->name, d, x->shape[d], m->name);
+		for (d = x->ndim - 2; d >= 0; d--) {
+			uint64_t b = stride_bytes(x, s->bits, d);
+			const CakertDim *inner = &s->dims[x->ndim - 1];
+			char name[64];
+
+			if (b % 16 != 0 && d == x->ndim - 2) {
+				/* the row is the only stride that can fail: the outer ones are
+				 * multiples of it */
+				if (inner->sym >= 0)
+					snprintf(name, sizeof name, "%s", k->syms[inner->sym]);
+				else
+					snprintf(name, sizeof name, "shape[%d]", x->ndim - 1);
+				return cakert_fail(err, CAKE_ERR_STRIDE,
+						   "%s: parameter '%s': row stride of %s is %" PRIu64 " bytes; TMA needs a multiple of 16: %s must be a multiple of %d for %s (tensor map '%s')",
+						   k->name, s->name, s->name, b, name, 16 / (s->bits / 8 ? s->bits / 8 : 1),
+						   ty ? ty : "this type", m->name);
+			}
+			if (b % 16 != 0)
+				return cakert_fail(err, CAKE_ERR_STRIDE,
+						   "%s: parameter '%s': stride of dimension %d of %s is %" PRIu64 " bytes; TMA needs a multiple of 16 (tensor map '%s')",
+						   k->name, s->name, d, s->name, b, m->name);
+			if (b >= TMA_STRIDE_LIMIT)
+				return cakert_fail(err, CAKE_ERR_LIMIT,
+						   "%s: parameter '%s': stride of dimension %d of %s is %" PRIu64 " bytes; TMA needs less than 2^40 (tensor map '%s')",
+						   k->name, s->name, d, s->name, b, m->name);
+		}
+	}
+	return CAKE_OK;
+}
+
 int
 cakert_check_int(const CakertKernel *k, const char *param, int64_t v, int64_t lo, int64_t hi,
 		 const char *type, CakeError *err)
@@ -326,8 +412,9 @@ cakert_check_grid(const CakertKernel *k, const int64_t grid[3], CakeError *err)
 					   k->name, "xyz"[i], k->grid[i], grid[i], limit[i]);
 		if (k->cluster[i] > 1 && grid[i] % k->cluster[i] != 0)
 			return cakert_fail(err, CAKE_ERR_GRID,
-					   "%s: grid %c = %s = %" PRId64 ": expected a multiple of the cluster's %u",
-					   k->name, "xyz"[i], k->grid[i], grid[i], k->cluster[i]);
+					   "%s: grid %c = %s = %" PRId64 ": expected a multiple of the cluster's %c = %u (cluster %ux%ux%u)",
+					   k->name, "xyz"[i], k->grid[i], grid[i], "xyz"[i], k->cluster[i],
+					   k->cluster[0], k->cluster[1], k->cluster[2]);
 	}
 	return CAKE_OK;
 }
@@ -624,6 +711,15 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static CacheEntry *cache;
 static size_t cache_len, cache_cap;
 
+/* num_sms per context, under cache_lock. A process has few contexts; past the table's
+ * size the count is queried every time (still correct, only slower). */
+#define SMS_CACHE_SIZE 64
+static struct {
+	CUcontext ctx;
+	int sms;
+} sms_cache[SMS_CACHE_SIZE];
+static size_t sms_len;
+
 static int
 target_of(int major, int minor)
 {
@@ -777,7 +873,165 @@ cakert_forget_context(CUcontext ctx)
 			cache[j++] = cache[i];
 	}
 	cache_len = j;
+	for (i = j = 0; i < sms_len; i++)
+		if (sms_cache[i].ctx != ctx)
+			sms_cache[j++] = sms_cache[i];
+	sms_len = j;
 	pthread_mutex_unlock(&cache_lock);
+}
+
+/* The current context (and its device), or a failure naming why there is none; `what`
+ * says what needed it. */
+static int
+current_context(const CakertKernel *k, const char *what, CUcontext *ctx, CUdevice *dev,
+		CakeError *err)
+{
+	CUresult r;
+
+	pthread_once(&driver_once, driver_load);
+	if (driver_status != CAKE_OK)
+		return cakert_fail(err, driver_status, "%s: %s%s", k->name, what, driver_msg);
+	*ctx = NULL;
+	r = driver.ctx_get_current(ctx);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuCtxGetCurrent", r);
+	if (!*ctx)
+		return cakert_fail(err, CAKE_ERR_CONTEXT,
+				   "%s: %sexpected a current CUDA context, found none (make one current first, e.g. the device's primary context)",
+				   k->name, what);
+	r = driver.ctx_get_device(dev);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuCtxGetDevice", r);
+	return CAKE_OK;
+}
+
+int
+cakert_num_sms(const CakertKernel *k, int64_t *num_sms, CakeError *err)
+{
+	CUcontext ctx;
+	CUdevice dev;
+	CUresult r;
+	size_t i;
+	int n = 0, rc;
+
+	if ((rc = current_context(k, "the grid uses num_sms: ", &ctx, &dev, err)) != CAKE_OK)
+		return rc;
+	pthread_mutex_lock(&cache_lock);
+	for (i = 0; i < sms_len; i++)
+		if (sms_cache[i].ctx == ctx) {
+			*num_sms = sms_cache[i].sms;
+			pthread_mutex_unlock(&cache_lock);
+			return CAKE_OK;
+		}
+	r = driver.device_get_attribute(&n, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+	if (r != CUDA_SUCCESS) {
+		pthread_mutex_unlock(&cache_lock);
+		return driver_fail(err, k, "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)", r);
+	}
+	if (sms_len < SMS_CACHE_SIZE) {
+		sms_cache[sms_len].ctx = ctx;
+		sms_cache[sms_len].sms = n;
+		sms_len++;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	*num_sms = n;
+	return CAKE_OK;
+}
+
+/* The element types cakec's launchers encode (the emitter picks one per tensor type). */
+static int
+tmap_dtype_ok(int dtype)
+{
+	return dtype >= CU_TENSOR_MAP_DATA_TYPE_UINT8 && dtype <= CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+}
+
+/* "bf16 [256, 8192], box [128, 64], swizzle 128B, oob zero" for messages. */
+static void
+describe_tmap(const CakertTmapSpec *m, const CakertTensorSpec *s, const CakeTensor *t,
+	      char *out, size_t size)
+{
+	char shape[160], box[96];
+	int64_t b[CAKERT_TMA_MAX_RANK];
+	const char *ty = dtype_name(s->code, s->bits);
+	int i;
+
+	for (i = 0; i < m->rank && i < CAKERT_TMA_MAX_RANK; i++)
+		b[i] = m->box[i];
+	format_dims(shape, sizeof shape, t->shape, t->ndim);
+	format_dims(box, sizeof box, b, i);
+	if (m->swizzle)
+		snprintf(out, size, "%s %s, box %s, swizzle %dB, oob %s", ty ? ty : "?", shape, box,
+			 m->swizzle, m->oob_nan ? "nan" : "zero");
+	else
+		snprintf(out, size, "%s %s, box %s, no swizzle, oob %s", ty ? ty : "?", shape, box,
+			 m->oob_nan ? "nan" : "zero");
+}
+
+/* Encodes tensor map m over t into map (128-byte aligned). TMA lists dimensions
+ * innermost first, so the row-major shape and box are reversed; the strides are the
+ * byte strides of dimensions 1.. of that order (dimension 0 is the contiguous one). */
+static int
+encode_tmap(const CakertKernel *k, const CakertTmapSpec *m, const CakeTensor *t,
+	    CUtensorMap *map, CakeError *err)
+{
+	const CakertTensorSpec *s = &k->tensors[m->tensor];
+	cuuint64_t dims[CAKERT_TMA_MAX_RANK], strides[CAKERT_TMA_MAX_RANK];
+	cuuint32_t box[CAKERT_TMA_MAX_RANK], estr[CAKERT_TMA_MAX_RANK];
+	CUtensorMapSwizzle swz;
+	char what[384], why[256];
+	CUresult r;
+	int i, n = m->rank;
+
+	if (n < 1 || n > CAKERT_TMA_MAX_RANK || n != t->ndim || !tmap_dtype_ok(m->dtype))
+		return cakert_fail(err, CAKE_ERR_DRIVER,
+				   "%s: tensor map '%s': rank %d or element type %d is not one TMA takes",
+				   k->name, m->name, n, m->dtype);
+	if ((uintptr_t)(void *)map % 128 != 0)
+		return cakert_fail(err, CAKE_ERR_ALIGN,
+				   "%s: tensor map '%s': expected storage aligned to 128 bytes, found %p",
+				   k->name, m->name, (void *)map);
+	/* Nothing can be read from an empty tensor and TMA refuses zero extents: the kernel
+	 * gets an all-zero map, which it must not use (its loops over the empty extent run
+	 * zero times). */
+	if (numel_of(t) == 0) {
+		memset(map, 0, sizeof *map);
+		return CAKE_OK;
+	}
+	if (!driver.tensor_map_encode_tiled)
+		return cakert_fail(err, CAKE_ERR_DRIVER,
+				   "%s: tensor map '%s': the CUDA driver lacks cuTensorMapEncodeTiled",
+				   k->name, m->name);
+	for (i = 0; i < n; i++) {
+		dims[i] = (cuuint64_t)t->shape[n - 1 - i];
+		box[i] = m->box[n - 1 - i];
+		estr[i] = 1;
+		if (i > 0)
+			strides[i - 1] = stride_bytes(t, s->bits, n - 1 - i);
+	}
+	switch (m->swizzle) {
+	case 32: swz = CU_TENSOR_MAP_SWIZZLE_32B; break;
+	case 64: swz = CU_TENSOR_MAP_SWIZZLE_64B; break;
+	case 128: swz = CU_TENSOR_MAP_SWIZZLE_128B; break;
+	default: swz = CU_TENSOR_MAP_SWIZZLE_NONE; break;
+	}
+	/* L2 promotion 128B: the L2 fills from DRAM in 128-byte requests, the width of a
+	 * 128B-swizzled box row, so each fill is bytes the box uses; 256B would also fetch
+	 * the neighbouring box's row (a prefetch that helps K-loops but over-fetches at
+	 * ragged edges and for narrow boxes). */
+	r = driver.tensor_map_encode_tiled(map, (CUtensorMapDataType)m->dtype, (cuuint32_t)n,
+					   (void *)(uintptr_t)cakert_tensor_ptr(t), dims, strides,
+					   box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, swz,
+					   CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+					   m->oob_nan ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+						      : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS) {
+		describe_tmap(m, s, t, what, sizeof what);
+		cakert_result_string(r, why, sizeof why);
+		return cakert_fail(err, CAKE_ERR_DRIVER,
+				   "%s: cuTensorMapEncodeTiled for tensor map '%s' of parameter '%s' (%s) failed: %s",
+				   k->name, m->name, s->name, what, why);
+	}
+	return CAKE_OK;
 }
 
 int
@@ -792,24 +1046,20 @@ cakert_launch(const CakertKernel *k, const CakeTensor *const *t, const int64_t g
 	CUresult r;
 	int i, rc;
 
-	pthread_once(&driver_once, driver_load);
-	if (driver_status != CAKE_OK)
-		return cakert_fail(err, driver_status, "%s: %s", k->name, driver_msg);
-	r = driver.ctx_get_current(&ctx);
-	if (r != CUDA_SUCCESS)
-		return driver_fail(err, k, "cuCtxGetCurrent", r);
-	if (!ctx)
-		return cakert_fail(err, CAKE_ERR_CONTEXT,
-				   "%s: expected a current CUDA context, found none (make one current first, e.g. the device's primary context)",
-				   k->name);
-	r = driver.ctx_get_device(&dev);
-	if (r != CUDA_SUCCESS)
-		return driver_fail(err, k, "cuCtxGetDevice", r);
+	if ((rc = current_context(k, "", &ctx, &dev, err)) != CAKE_OK)
+		return rc;
 	for (i = 0; i < k->ntensors; i++)
 		if (t[i]->device.device_id != (int32_t)dev)
 			return cakert_fail(err, CAKE_ERR_DEVICE,
 					   "%s: parameter '%s': expected a tensor on CUDA device %d (the current context's), found device %d",
 					   k->name, k->tensors[i].name, (int)dev, (int)t[i]->device.device_id);
+	for (i = 0; i < k->ntmaps; i++) {
+		const CakertTmapSpec *m = &k->tmaps[i];
+
+		rc = encode_tmap(k, m, t[m->tensor], (CUtensorMap *)params[m->param], err);
+		if (rc != CAKE_OK)
+			return rc;
+	}
 	if ((rc = get_function(k, ctx, dev, &fn, err)) != CAKE_OK)
 		return rc;
 

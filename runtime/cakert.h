@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* Generated launchers refuse to compile against a runtime of another ABI version. */
-#define CAKERT_ABI_VERSION 1
+#define CAKERT_ABI_VERSION 2
 
 #if defined(__GNUC__)
 #define CAKERT_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -87,8 +87,8 @@ typedef enum CakeStatus {
 	CAKE_ERR_DTYPE,         /* element type code, bits or lanes */
 	CAKE_ERR_NDIM,          /* number of dimensions */
 	CAKE_ERR_SHAPE,         /* a dimension differs from the kernel's constant or symbol */
-	CAKE_ERR_STRIDE,        /* strides that are not row-major contiguous */
-	CAKE_ERR_ALIGN,         /* data + byte_offset not aligned as the kernel needs */
+	CAKE_ERR_STRIDE,        /* strides that are not row-major contiguous, or that TMA cannot use */
+	CAKE_ERR_ALIGN,         /* data + byte_offset not aligned as the kernel (or TMA) needs */
 	CAKE_ERR_LIMIT,         /* a dimension or element count not below 2^31 */
 	CAKE_ERR_RANGE,         /* a scalar outside its type's range */
 	CAKE_ERR_DEVICE,        /* not a CUDA tensor, or on another device than the context's */
@@ -231,6 +231,21 @@ typedef struct CakertTensorSpec {
 	CakertDim dims[CAKERT_MAX_RANK];
 } CakertTensorSpec;
 
+/* A TMA tensor map parameter: the launcher encodes it over tensor `tensor` with
+ * cuTensorMapEncodeTiled at each launch and passes the 128-byte map by value. */
+#define CAKERT_TMA_MAX_RANK 5
+
+typedef struct CakertTmapSpec {
+	const char *name;
+	int param;              /* its index in the kernel's parameters (and params[]) */
+	int tensor;             /* the tensor it maps: an index into CakertKernel.tensors */
+	int dtype;              /* CUtensorMapDataType of the tensor's elements */
+	int rank;               /* the tensor's rank, 1..CAKERT_TMA_MAX_RANK */
+	unsigned int box[CAKERT_TMA_MAX_RANK];  /* box dims in elements, row-major like the tensor */
+	int swizzle;            /* bytes: 0 (none), 32, 64, 128 */
+	int oob_nan;            /* out-of-bounds elements read as NaN (else zero) */
+} CakertTmapSpec;
+
 typedef struct CakertKernel {
 	const char *name;
 	const char *symbol;             /* the device entry point */
@@ -245,6 +260,8 @@ typedef struct CakertKernel {
 	const CakertTensorSpec *tensors;
 	int nsyms;                      /* shape symbols, in parameter order */
 	const char *const *syms;
+	int ntmaps;                     /* TMA tensor map parameters, in parameter order */
+	const CakertTmapSpec *tmaps;
 } CakertKernel;
 
 /* ---- checks and launch: called by the generated launchers ---- */
@@ -260,6 +277,16 @@ int cakert_fail(CakeError *err, int status, const char *fmt, ...) CAKERT_PRINTF(
  * overlaps another. Needs no driver. */
 int cakert_check_tensors(const CakertKernel *k, const CakeTensor *const *t, int64_t *sym,
 			 CakeError *err);
+/* Checks what TMA needs of each tensor a map of k covers, after cakert_check_tensors
+ * passed: every byte stride a multiple of 16 and below 2^40, every extent at most 2^32
+ * (the 16-byte base alignment is in the tensor's spec). Tensors without elements pass.
+ * Needs no driver. */
+int cakert_check_tmaps(const CakertKernel *k, const CakeTensor *const *t, CakeError *err);
+/* The multiprocessor count of the current context's device, for grid formulas that name
+ * num_sms: queried once per context and cached (cakert_forget_context drops it). Fails
+ * without a driver (CAKE_ERR_NO_DRIVER, CAKE_ERR_DRIVER) or a current context
+ * (CAKE_ERR_CONTEXT). */
+int cakert_num_sms(const CakertKernel *k, int64_t *num_sms, CakeError *err);
 /* Checks lo <= v <= hi for the scalar (or unbound symbol) named param. */
 int cakert_check_int(const CakertKernel *k, const char *param, int64_t v, int64_t lo,
 		     int64_t hi, const char *type, CakeError *err);
@@ -285,9 +312,12 @@ int64_t cakert_gu64(uint64_t a, int *ok);
 CUdeviceptr cakert_tensor_ptr(const CakeTensor *t);
 
 /* Launches k on stream in the current context: loads the driver, checks that every tensor
- * is on the context's device, finds or loads the module for this context (choosing the
- * image by compute capability), opts into the dynamic shared memory once per function,
- * and calls cuLaunchKernelEx with params (pointers to each kernel argument, in order). */
+ * is on the context's device, encodes each tensor map (k->tmaps) into the storage its
+ * params[] entry points at (sizeof(CUtensorMap) bytes, 128-byte aligned), finds or loads
+ * the module for this context (choosing the image by compute capability), opts into the
+ * dynamic shared memory once per function, and calls cuLaunchKernelEx with params
+ * (pointers to each kernel argument, in order) and, for a cluster shape other than 1x1x1,
+ * the cluster-dimension attribute. */
 int cakert_launch(const CakertKernel *k, const CakeTensor *const *t, const int64_t grid[3],
 		  CUstream stream, void **params, CakeError *err);
 

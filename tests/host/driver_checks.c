@@ -215,7 +215,7 @@ main(int argc, char **argv)
 	}
 	printf("ok load: driver version %d, tensor_map_encode_tiled %s\n", drv->version,
 	       drv->tensor_map_encode_tiled ? "present" : "absent (optional)");
-	counter_is("resolve", "getproc", strcmp(mode, "getproc-missing") == 0 ? 0 : 27);
+	counter_is("resolve", "getproc", strcmp(mode, "getproc-missing") == 0 ? 0 : 28);
 
 	valid(&c, 0);
 	rc = kitchen_launch(&c.a, stream, &err);
@@ -371,7 +371,7 @@ main(int argc, char **argv)
 		grid[0] = 3;
 		rc = cakert_check_grid(&k2, grid, &err);
 		status_is("cluster-divides", rc, &err, CAKE_ERR_GRID,
-			  "kitchen: grid x = cdiv(n, 128) + big % 3 = 3: expected a multiple of the cluster's 2");
+			  "kitchen: grid x = cdiv(n, 128) + big % 3 = 3: expected a multiple of the cluster's x = 2 (cluster 2x1x1)");
 	}
 
 	/* The driver table works for test programs too. */

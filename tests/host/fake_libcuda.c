@@ -1,9 +1,11 @@
 /* fake_libcuda.c: a stand-in libcuda.so.1 for testing cakert's driver side on machines
  * without a GPU. It implements the entry points cakert resolves with a pretend machine of
- * four devices (compute capability 9.0, 10.3, 10.0 and 8.9), checks what a real driver
- * would reject (no current context, dynamic shared memory over 48 KiB without the opt-in,
- * a function from another context's module), and records what it was asked so the test
- * program can check it through fake_get/fake_set (found with dlsym on the same library).
+ * four devices (compute capability 9.0, 10.3, 10.0 and 8.9; 132, 148, 148 and 128 SMs),
+ * checks what a real driver would reject (no current context, dynamic shared memory over
+ * 48 KiB without the opt-in, a function from another context's module, tensor maps
+ * against cuTensorMapEncodeTiled's documented rules), and records what it was asked so
+ * the test program can check it through fake_get/fake_set and fake_enc (found with dlsym
+ * on the same library).
  *
  * Environment: FAKE_VERSION (cuDriverGetVersion, default 12080), FAKE_INIT_ERROR (a
  * CUresult for cuInit), FAKE_NO_GETPROC (cuGetProcAddress finds nothing, so cakert falls
@@ -20,6 +22,7 @@
 
 static const int cc[NDEV][2] = {{9, 0}, {10, 3}, {10, 0}, {8, 9}};
 static int optin[NDEV] = {232448, 232448, 232448, 101376};
+static const int sms[NDEV] = {132, 148, 148, 128};
 
 /* A context is the address of ctxs[dev]; a module or function the address of a slot. */
 static char ctxs[NDEV];
@@ -44,7 +47,8 @@ static struct {
 	{"load_error", 0}, {"launch_error", 0}, {"static_smem", 0},
 	{"grid_x", 0}, {"grid_y", 0}, {"grid_z", 0}, {"block_x", 0}, {"block_y", 0},
 	{"block_z", 0}, {"smem", 0}, {"stream", 0}, {"nattrs", 0}, {"last_cubin", 0},
-	{"last_setattr", 0}, {"optin0", 0}, {"cluster_x", 0},
+	{"last_setattr", 0}, {"optin0", 0}, {"cluster_x", 0}, {"cluster_y", 0},
+	{"cluster_z", 0}, {"sms_queries", 0}, {"encode", 0}, {"encode_error", 0},
 	{NULL, 0},
 };
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -62,8 +66,16 @@ var(const char *name)
 	abort();
 }
 
+/* The arguments of each cuTensorMapEncodeTiled call since "encode" was last set to 0. */
+#define MAXENC 16
+static struct {
+	long dtype, rank, addr, interleave, swizzle, l2, oob, map_mod64;
+	long dims[5], strides[5], box[5], estr[5];
+} encs[MAXENC];
+
 long fake_get(const char *name);
 void fake_set(const char *name, long value);
+long fake_enc(int i, const char *field);
 void fake_on_launch(void (*fn)(void **params));
 const char *fake_str(const char *name);
 
@@ -87,6 +99,32 @@ void
 fake_on_launch(void (*fn)(void **params))
 {
 	on_launch = fn;
+}
+
+/* Field `field` of encode call i: dtype, rank, addr, interleave, swizzle, l2, oob,
+ * map_mod64 (the map's address modulo 64), or dimN, strideN, boxN, estrN. */
+long
+fake_enc(int i, const char *field)
+{
+	int n = (int)strlen(field), d = field[n - 1] - '0';
+
+	if (i < 0 || i >= MAXENC)
+		abort();
+	if (strcmp(field, "dtype") == 0) return encs[i].dtype;
+	if (strcmp(field, "rank") == 0) return encs[i].rank;
+	if (strcmp(field, "addr") == 0) return encs[i].addr;
+	if (strcmp(field, "interleave") == 0) return encs[i].interleave;
+	if (strcmp(field, "swizzle") == 0) return encs[i].swizzle;
+	if (strcmp(field, "l2") == 0) return encs[i].l2;
+	if (strcmp(field, "oob") == 0) return encs[i].oob;
+	if (strcmp(field, "map_mod64") == 0) return encs[i].map_mod64;
+	if (d < 0 || d > 4)
+		abort();
+	if (strncmp(field, "dim", 3) == 0) return encs[i].dims[d];
+	if (strncmp(field, "stride", 6) == 0) return encs[i].strides[d];
+	if (strncmp(field, "box", 3) == 0) return encs[i].box[d];
+	if (strncmp(field, "estr", 4) == 0) return encs[i].estr[d];
+	abort();
 }
 
 const char *
@@ -170,6 +208,10 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = cc[d][0]; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = cc[d][1]; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = optin[d]; break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+		*v = sms[d];
+		*var("sms_queries") += 1;
+		break;
 	default: return CUDA_ERROR_INVALID_VALUE;
 	}
 	return CUDA_SUCCESS;
@@ -330,6 +372,10 @@ cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **ex
 	*var("nattrs") = c->numAttrs;
 	*var("cluster_x") = c->numAttrs && c->attrs[0].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ?
 			    (long)c->attrs[0].value.clusterDim.x : 0;
+	*var("cluster_y") = c->numAttrs && c->attrs[0].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ?
+			    (long)c->attrs[0].value.clusterDim.y : 0;
+	*var("cluster_z") = c->numAttrs && c->attrs[0].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ?
+			    (long)c->attrs[0].value.clusterDim.z : 0;
 	if (on_launch)
 		on_launch(params);
 	pthread_mutex_unlock(&lock);
@@ -393,6 +439,81 @@ cuStreamSynchronize(CUstream s)
 	return CUDA_SUCCESS;
 }
 
+static int
+elem_bytes(CUtensorMapDataType t)
+{
+	switch (t) {
+	case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
+	case CU_TENSOR_MAP_DATA_TYPE_UINT16: case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+	case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
+	case CU_TENSOR_MAP_DATA_TYPE_UINT64: case CU_TENSOR_MAP_DATA_TYPE_INT64:
+	case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
+	default: return 4;
+	}
+}
+
+/* Records the call, applies cuTensorMapEncodeTiled's documented rules (non-packed types,
+ * no interleave), and writes a recognisable map: a magic word, the address, the innermost
+ * dim and box, so the test can find it among the kernel's arguments. */
+CUresult
+cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *addr,
+		       const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+		       const cuuint32_t *estr, CUtensorMapInterleave il, CUtensorMapSwizzle swz,
+		       CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob)
+{
+	static const int span[] = {0, 32, 64, 128};
+	uintptr_t a = (uintptr_t)addr;
+	cuuint32_t i;
+	int n;
+
+	pthread_mutex_lock(&lock);
+	n = (int)*var("encode");
+	if (n < MAXENC) {
+		memset(&encs[n], 0, sizeof encs[n]);
+		encs[n].dtype = dtype;
+		encs[n].rank = rank;
+		encs[n].addr = (long)a;
+		encs[n].interleave = il;
+		encs[n].swizzle = swz;
+		encs[n].l2 = l2;
+		encs[n].oob = oob;
+		encs[n].map_mod64 = (long)((uintptr_t)map % 64);
+		for (i = 0; i < rank && i < 5; i++) {
+			encs[n].dims[i] = (long)dims[i];
+			encs[n].box[i] = (long)box[i];
+			encs[n].estr[i] = (long)estr[i];
+			if (i + 1 < rank)
+				encs[n].strides[i] = (long)strides[i];
+		}
+	}
+	*var("encode") += 1;
+	pthread_mutex_unlock(&lock);
+	if (*var("encode_error"))
+		return (CUresult)*var("encode_error");
+	if ((uintptr_t)map % 64 || rank < 1 || rank > 5 || a % 16 || il != CU_TENSOR_MAP_INTERLEAVE_NONE ||
+	    swz > CU_TENSOR_MAP_SWIZZLE_128B || dtype > CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < rank; i++) {
+		if (dims[i] == 0 || dims[i] > ((cuuint64_t)1 << 32) || box[i] == 0 || box[i] > 256 ||
+		    estr[i] == 0 || estr[i] > 8)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (i + 1 < rank && (strides[i] % 16 || strides[i] >= ((cuuint64_t)1 << 40)))
+			return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (box[0] * (cuuint32_t)elem_bytes(dtype) % 16 ||
+	    (swz && box[0] * (cuuint32_t)elem_bytes(dtype) > (cuuint32_t)span[swz]))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA &&
+	    dtype < CU_TENSOR_MAP_DATA_TYPE_FLOAT16)
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(map, 0, sizeof *map);
+	map->opaque[0] = 0x7e45a0a5u;
+	map->opaque[1] = (cuuint64_t)a;
+	map->opaque[2] = dims[0];
+	map->opaque[3] = box[0];
+	return CUDA_SUCCESS;
+}
+
 /* What cuGetProcAddress hands out: base names to this library's ABI versions. */
 static const struct {
 	const char *name;
@@ -425,6 +546,7 @@ static const struct {
 	{"cuStreamCreate", (void (*)(void))cuStreamCreate},
 	{"cuStreamDestroy", (void (*)(void))cuStreamDestroy_v2},
 	{"cuStreamSynchronize", (void (*)(void))cuStreamSynchronize},
+	{"cuTensorMapEncodeTiled", (void (*)(void))cuTensorMapEncodeTiled},
 	{NULL, NULL},
 };
 
