@@ -257,6 +257,23 @@ primary:
 
 %%
 
+/* Whether only an expression can follow token t (an operator, '=', an opening bracket
+ * or a separator inside brackets). Bison lists no more than four expected tokens; this
+ * says what the nine tokens that can start an expression mean. */
+static int
+expects_expr(int t)
+{
+	switch (t) {
+	case '=': case OPASSIGN: case '(': case '[': case ',': case '?': case ':': case DOTDOT:
+	case OROR: case ANDAND: case EQ: case NE: case '<': case LE: case '>': case GE:
+	case '|': case '^': case '&': case SHL: case SHR: case '+': case '-': case '*': case '/':
+	case '%': case '!': case '~':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Bison's message, with the text of a name or number it found, and the stack-depth
  * failure said in the user's terms. */
 static void
@@ -283,12 +300,15 @@ yyerror(YYLTYPE *loc, yyscan_t scanner, Parser *p, const char *msg)
 		if (at) {
 			int n = (int)(at - msg) + (int)strlen(word);
 
-			diag_error(L(*loc), "%.*s '%s'%s", n, msg, p->tok, msg + n);
+			diag_error(L(*loc), "%.*s '%s'%s%s", n, msg, p->tok, msg + n,
+				   expects_expr(p->prev_tok) && !strstr(msg, "expecting")
+				   ? ", expecting an expression" : "");
 			break;
 		}
 	}
 	if (i == sizeof kinds / sizeof kinds[0])
-		diag_error(L(*loc), "%s", msg);
+		diag_error(L(*loc), "%s%s", msg, expects_expr(p->prev_tok) && !strstr(msg, "expecting")
+			   ? ", expecting an expression" : "");
 	switch (p->prev_tok) {
 	case IDENT: case INT: case FLOAT: case TRUE: case FALSE: case ')': case ']':
 		if (p->prev_end.line > 0 && p->prev_end.line < loc->first_line && !strstr(msg, "expecting"))
