@@ -8,7 +8,7 @@
  * expects, carrying values that match. Each problem is one diagnostic at the op's location
  * naming the op and `when`; the count is returned. Never trusts an index before checking
  * it: the verifier's input is whatever a buggy pass or a fuzzer made. */
-#include "ir.h"
+#include "verify.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,20 +26,9 @@ typedef enum RegionKind {
 	RK_ASYNC,       /* the region of role, elect, produce or consume */
 } RegionKind;
 
-typedef struct Verifier {
-	const IrKernel *k;
-	const char *when;
-	int nerr;
-	unsigned char *state;    /* per value */
-	unsigned char *defined;  /* per value: defined somewhere in the kernel */
-	IrValue *scope;          /* values defined in open regions, innermost last */
-	int nscope, capscope;
-	int depth;
-} Verifier;
-
 /* Type names for messages; a few rotating buffers so one message can hold several. */
-static const char *
-tname(IrType t)
+const char *
+vf_tname(IrType t)
 {
 	static char bufs[4][64];
 	static int i;
@@ -52,8 +41,8 @@ tname(IrType t)
 	return bufs[i];
 }
 
-static void
-verr(Verifier *v, SrcLoc loc, const char *fmt, ...)
+void
+vf_error(Verifier *v, SrcLoc loc, const char *fmt, ...)
 {
 	Buf msg = {0};
 	va_list ap;
@@ -75,8 +64,8 @@ verr(Verifier *v, SrcLoc loc, const char *fmt, ...)
 	v->nerr++;
 }
 
-static const char *
-opname(const IrOp *op)
+const char *
+vf_opname(const IrOp *op)
 {
 	return op->opc >= 0 && op->opc < IR_NOPCODES ? ir_opinfo[op->opc].name : "?";
 }
@@ -85,15 +74,15 @@ opname(const IrOp *op)
 
 /* A scalar or vector of i1..f64, 2 or 4 lanes for vectors, or an f32 accumulator
  * fragment (f32x8 .. f32x128). */
-static int
-is_data(IrType t)
+int
+vf_is_data(IrType t)
 {
 	return (t.base >= IR_I1 && t.base <= IR_F64 && (t.lanes == 1 || t.lanes == 2 || t.lanes == 4) &&
 		t.space == 0 && t.elem == 0) || ir_is_frag(t);
 }
 
-static int
-is_tmap(IrType t)
+int
+vf_is_tmap(IrType t)
 {
 	return ir_type_eq(t, ir_scalar(IR_TMAP));
 }
@@ -101,11 +90,11 @@ is_tmap(IrType t)
 static int
 is_scalar_data(IrType t)
 {
-	return is_data(t) && t.lanes == 1;
+	return vf_is_data(t) && t.lanes == 1;
 }
 
-static int
-is_ptr(IrType t)
+int
+vf_is_ptr(IrType t)
 {
 	return t.base == IR_PTR && t.lanes == 1 &&
 	       (t.space == IR_GLOBAL || t.space == IR_SHARED || t.space == IR_CLUSTER) &&
@@ -115,13 +104,13 @@ is_ptr(IrType t)
 static int
 is_int_data(IrType t)
 {
-	return is_data(t) && ir_is_int(t);
+	return vf_is_data(t) && ir_is_int(t);
 }
 
 static int
 is_float_data(IrType t)
 {
-	return is_data(t) && ir_is_float(t);
+	return vf_is_data(t) && ir_is_float(t);
 }
 
 static int
@@ -161,17 +150,20 @@ static void
 define(Verifier *v, IrValue x, SrcLoc loc, const char *what, int index, const char *owner)
 {
 	if (!valid_id(v, x)) {
-		verr(v, loc, "%s %d of %s is not a value (%%%d; the kernel has %d value slots)", what,
+		vf_error(v, loc, "%s %d of %s is not a value (%%%d; the kernel has %d value slots)", what,
 		     index, owner, x, v->k->nvalues - 1);
 		return;
 	}
 	if (v->state[x] != V_UNSEEN) {
-		verr(v, loc, "%%%d is defined more than once (%s %d of %s)", x, what, index, owner);
+		vf_error(v, loc, "%%%d is defined more than once (%s %d of %s)", x, what, index, owner);
 		return;
 	}
-	if (!is_data(vt(v, x)) && !is_ptr(vt(v, x)) && !is_tmap(vt(v, x)))
-		verr(v, loc, "%s %d of %s (%%%d) has type %s, which is not a value type", what, index,
-		     owner, x, tname(vt(v, x)));
+	if (!vf_is_data(vt(v, x)) && !vf_is_ptr(vt(v, x)) && !vf_is_tmap(vt(v, x)))
+		vf_error(v, loc, "%s %d of %s (%%%d) has type %s, which is not a value type", what, index,
+		     owner, x, vf_tname(vt(v, x)));
+	else if (vf_is_tmap(vt(v, x)) && (strcmp(what, "argument") != 0 || strcmp(owner, "the kernel body") != 0))
+		vf_error(v, loc, "%s %d of %s (%%%d) has type tmap, which only tensor-map parameters have",
+			 what, index, owner, x);
 	v->state[x] = V_LIVE;
 	PUSH(v->scope, v->nscope, v->capscope, x);
 }
@@ -183,26 +175,28 @@ check_use(Verifier *v, const IrOp *op, int i)
 	IrValue x = op->args[i];
 
 	if (!valid_id(v, x)) {
-		verr(v, op->loc, "operand %d of %s is not a value (%%%d)", i + 1, opname(op), x);
+		vf_error(v, op->loc, "operand %d of %s is not a value (%%%d)", i + 1, vf_opname(op), x);
 		return 0;
 	}
 	if (!v->defined[x]) {
-		verr(v, op->loc, "operand %d of %s uses %%%d, which is never defined", i + 1, opname(op), x);
+		vf_error(v, op->loc, "operand %d of %s uses %%%d, which is never defined", i + 1, vf_opname(op), x);
 		return 0;
 	}
 	if (v->state[x] == V_UNSEEN)
-		verr(v, op->loc, "operand %d of %s uses %%%d before its definition", i + 1, opname(op), x);
+		vf_error(v, op->loc, "operand %d of %s uses %%%d before its definition", i + 1, vf_opname(op), x);
 	else if (v->state[x] == V_CLOSED)
-		verr(v, op->loc, "operand %d of %s uses %%%d, whose definition does not dominate it "
-		     "(it is defined inside a region that has ended)", i + 1, opname(op), x);
+		vf_error(v, op->loc, "operand %d of %s uses %%%d, whose definition does not dominate it "
+		     "(it is defined inside a region that has ended)", i + 1, vf_opname(op), x);
 	return 1;
 }
 
 static void
-mark_defined(Verifier *v, IrValue x)
+mark_defined(Verifier *v, IrValue x, const IrOp *op)
 {
-	if (valid_id(v, x))
+	if (valid_id(v, x)) {
 		v->defined[x] = 1;
+		v->def[x] = op;
+	}
 }
 
 static void
@@ -213,12 +207,12 @@ collect_defs(Verifier *v, const IrRegion *r, int depth)
 	if (depth > 1000)
 		return;
 	for (i = 0; i < r->nargs; i++)
-		mark_defined(v, r->args[i]);
+		mark_defined(v, r->args[i], NULL);
 	for (i = 0; i < r->nops; i++) {
 		const IrOp *op = &r->ops[i];
 
 		for (j = 0; j < op->nres; j++)
-			mark_defined(v, op->res[j]);
+			mark_defined(v, op->res[j], op);
 		for (j = 0; j < op->nregions; j++)
 			collect_defs(v, &op->regions[j], depth + 1);
 	}
@@ -227,22 +221,22 @@ collect_defs(Verifier *v, const IrRegion *r, int depth)
 /* ---- per-op rules ---- */
 
 /* Operand i must have type want. */
-static void
-want_arg(Verifier *v, const IrOp *op, int i, IrType want)
+void
+vf_want_arg(Verifier *v, const IrOp *op, int i, IrType want)
 {
 	IrType t = vt(v, op->args[i]);
 
 	if (!ir_type_eq(t, want))
-		verr(v, op->loc, "operand %d of %s has type %s, expected %s", i + 1, opname(op), tname(t),
-		     tname(want));
+		vf_error(v, op->loc, "operand %d of %s has type %s, expected %s", i + 1, vf_opname(op), vf_tname(t),
+		     vf_tname(want));
 }
 
-static int
-want_nres(Verifier *v, const IrOp *op, int n)
+int
+vf_want_nres(Verifier *v, const IrOp *op, int n)
 {
 	if (op->nres == n)
 		return 1;
-	verr(v, op->loc, "%s has %d result%s, expected %d", opname(op), op->nres, op->nres == 1 ? "" : "s", n);
+	vf_error(v, op->loc, "%s has %d result%s, expected %d", vf_opname(op), op->nres, op->nres == 1 ? "" : "s", n);
 	return 0;
 }
 
@@ -259,7 +253,7 @@ check_arith(Verifier *v, const IrOp *op)
 	int i, ok;
 	const char *need;
 
-	if (!want_nres(v, op, 1))
+	if (!vf_want_nres(v, op, 1))
 		return;
 	t = rt(v, op, 0);
 	switch (op->opc) {
@@ -281,9 +275,9 @@ check_arith(Verifier *v, const IrOp *op)
 		break;
 	}
 	if (!ok)
-		verr(v, op->loc, "%s needs %s, got %s", opname(op), need, tname(t));
+		vf_error(v, op->loc, "%s needs %s, got %s", vf_opname(op), need, vf_tname(t));
 	for (i = 0; i < op->nargs; i++)
-		want_arg(v, op, i, t);
+		vf_want_arg(v, op, i, t);
 }
 
 static void
@@ -292,13 +286,13 @@ check_cmp(Verifier *v, const IrOp *op)
 	IrType a = vt(v, op->args[0]), b = vt(v, op->args[1]);
 	int eq = op->opc == IR_CMP_EQ || op->opc == IR_CMP_NE;
 
-	if (!is_data(a) && !(eq && is_ptr(a)))
-		verr(v, op->loc, "%s cannot compare %s", opname(op), tname(a));
+	if (!vf_is_data(a) && !(eq && vf_is_ptr(a)))
+		vf_error(v, op->loc, "%s cannot compare %s", vf_opname(op), vf_tname(a));
 	if (!ir_type_eq(a, b))
-		verr(v, op->loc, "operand 2 of %s has type %s, expected %s", opname(op), tname(b), tname(a));
-	if (want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_vector(IR_I1, a.lanes ? a.lanes : 1)))
-		verr(v, op->loc, "%s gives %s, expected %s", opname(op), tname(rt(v, op, 0)),
-		     tname(ir_vector(IR_I1, a.lanes ? a.lanes : 1)));
+		vf_error(v, op->loc, "operand 2 of %s has type %s, expected %s", vf_opname(op), vf_tname(b), vf_tname(a));
+	if (vf_want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_vector(IR_I1, a.lanes ? a.lanes : 1)))
+		vf_error(v, op->loc, "%s gives %s, expected %s", vf_opname(op), vf_tname(rt(v, op, 0)),
+		     vf_tname(ir_vector(IR_I1, a.lanes ? a.lanes : 1)));
 }
 
 static void
@@ -306,16 +300,16 @@ check_select(Verifier *v, const IrOp *op)
 {
 	IrType c = vt(v, op->args[0]), t;
 
-	if (!want_nres(v, op, 1))
+	if (!vf_want_nres(v, op, 1))
 		return;
 	t = rt(v, op, 0);
-	if (!is_data(t) && !is_ptr(t))
-		verr(v, op->loc, "select cannot give %s", tname(t));
+	if (!vf_is_data(t) && !vf_is_ptr(t))
+		vf_error(v, op->loc, "select cannot give %s", vf_tname(t));
 	if (!is_i1(c) && !ir_type_eq(c, ir_vector(IR_I1, t.lanes)))
-		verr(v, op->loc, "operand 1 of select has type %s, expected i1%s", tname(c),
+		vf_error(v, op->loc, "operand 1 of select has type %s, expected i1%s", vf_tname(c),
 		     t.lanes > 1 ? " or a vector of i1 with the result's lanes" : "");
-	want_arg(v, op, 1, t);
-	want_arg(v, op, 2, t);
+	vf_want_arg(v, op, 1, t);
+	vf_want_arg(v, op, 2, t);
 }
 
 static void
@@ -323,24 +317,24 @@ check_cast(Verifier *v, const IrOp *op)
 {
 	IrType a = vt(v, op->args[0]), t;
 
-	if (!want_nres(v, op, 1))
+	if (!vf_want_nres(v, op, 1))
 		return;
 	t = rt(v, op, 0);
 	if (op->opc == IR_CAST) {
-		if (!is_data(a) || !is_data(t))
-			verr(v, op->loc, "cast converts between integer and float types, not %s to %s",
-			     tname(a), tname(t));
+		if (!vf_is_data(a) || !vf_is_data(t))
+			vf_error(v, op->loc, "cast converts between integer and float types, not %s to %s",
+			     vf_tname(a), vf_tname(t));
 		else if (a.lanes != t.lanes)
-			verr(v, op->loc, "cast from %s to %s changes the number of lanes", tname(a), tname(t));
+			vf_error(v, op->loc, "cast from %s to %s changes the number of lanes", vf_tname(a), vf_tname(t));
 		return;
 	}
-	if ((!is_data(a) && !is_ptr(a)) || (!is_data(t) && !is_ptr(t)) || a.base == IR_I1 || t.base == IR_I1)
-		verr(v, op->loc, "bitcast cannot convert %s to %s", tname(a), tname(t));
+	if ((!vf_is_data(a) && !vf_is_ptr(a)) || (!vf_is_data(t) && !vf_is_ptr(t)) || a.base == IR_I1 || t.base == IR_I1)
+		vf_error(v, op->loc, "bitcast cannot convert %s to %s", vf_tname(a), vf_tname(t));
 	else if (ir_type_bytes(a) != ir_type_bytes(t))
-		verr(v, op->loc, "bitcast from %s (%d bytes) to %s (%d bytes) changes the size", tname(a),
-		     ir_type_bytes(a), tname(t), ir_type_bytes(t));
-	else if (is_ptr(a) && is_ptr(t) && a.space != t.space)
-		verr(v, op->loc, "bitcast from %s to %s changes the address space", tname(a), tname(t));
+		vf_error(v, op->loc, "bitcast from %s (%d bytes) to %s (%d bytes) changes the size", vf_tname(a),
+		     ir_type_bytes(a), vf_tname(t), ir_type_bytes(t));
+	else if (vf_is_ptr(a) && vf_is_ptr(t) && a.space != t.space)
+		vf_error(v, op->loc, "bitcast from %s to %s changes the address space", vf_tname(a), vf_tname(t));
 }
 
 static void
@@ -349,20 +343,20 @@ check_vec(Verifier *v, const IrOp *op)
 	IrType t;
 	int i;
 
-	if (!want_nres(v, op, 1))
+	if (!vf_want_nres(v, op, 1))
 		return;
 	t = rt(v, op, 0);
-	if (!is_data(t) || t.lanes < 2) {
-		verr(v, op->loc, "vec builds a vector, not %s", tname(t));
+	if (!vf_is_data(t) || t.lanes < 2) {
+		vf_error(v, op->loc, "vec builds a vector, not %s", vf_tname(t));
 		return;
 	}
 	if (op->nargs != t.lanes) {
-		verr(v, op->loc, "vec builds %s from %d scalars, got %d operand%s", tname(t), t.lanes,
+		vf_error(v, op->loc, "vec builds %s from %d scalars, got %d operand%s", vf_tname(t), t.lanes,
 		     op->nargs, op->nargs == 1 ? "" : "s");
 		return;
 	}
 	for (i = 0; i < op->nargs; i++)
-		want_arg(v, op, i, ir_scalar((IrBase)t.base));
+		vf_want_arg(v, op, i, ir_scalar((IrBase)t.base));
 }
 
 static void
@@ -370,16 +364,16 @@ check_extract(Verifier *v, const IrOp *op)
 {
 	IrType a = vt(v, op->args[0]);
 
-	if (!is_data(a) || a.lanes < 2) {
-		verr(v, op->loc, "extract needs a vector operand, got %s", tname(a));
+	if (!vf_is_data(a) || a.lanes < 2) {
+		vf_error(v, op->loc, "extract needs a vector operand, got %s", vf_tname(a));
 		return;
 	}
 	if (op->imm < 0 || op->imm >= a.lanes)
-		verr(v, op->loc, "extract lane %" PRId64 " is out of range for %s (lanes 0 to %d)", op->imm,
-		     tname(a), a.lanes - 1);
-	if (want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_scalar((IrBase)a.base)))
-		verr(v, op->loc, "extract from %s gives %s, expected %s", tname(a), tname(rt(v, op, 0)),
-		     tname(ir_scalar((IrBase)a.base)));
+		vf_error(v, op->loc, "extract lane %" PRId64 " is out of range for %s (lanes 0 to %d)", op->imm,
+		     vf_tname(a), a.lanes - 1);
+	if (vf_want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_scalar((IrBase)a.base)))
+		vf_error(v, op->loc, "extract from %s gives %s, expected %s", vf_tname(a), vf_tname(rt(v, op, 0)),
+		     vf_tname(ir_scalar((IrBase)a.base)));
 }
 
 /* Operand i is a pointer; returns 0 (after reporting) if not. */
@@ -388,9 +382,9 @@ want_ptr(Verifier *v, const IrOp *op, int i)
 {
 	IrType t = vt(v, op->args[i]);
 
-	if (is_ptr(t))
+	if (vf_is_ptr(t))
 		return 1;
-	verr(v, op->loc, "operand %d of %s has type %s, expected a pointer", i + 1, opname(op), tname(t));
+	vf_error(v, op->loc, "operand %d of %s has type %s, expected a pointer", i + 1, vf_opname(op), vf_tname(t));
 	return 0;
 }
 
@@ -401,50 +395,50 @@ check_memory(Verifier *v, const IrOp *op)
 
 	switch (op->opc) {
 	case IR_ELEMPTR:
-		if (!want_ptr(v, op, 0) || !want_nres(v, op, 1))
+		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 1))
 			return;
 		p = vt(v, op->args[0]);
 		t = vt(v, op->args[1]);
 		if (!ir_type_eq(t, ir_scalar(IR_I32)) && !ir_type_eq(t, ir_scalar(IR_I64)))
-			verr(v, op->loc, "operand 2 of elemptr has type %s, expected i32 or i64", tname(t));
+			vf_error(v, op->loc, "operand 2 of elemptr has type %s, expected i32 or i64", vf_tname(t));
 		if (!ir_type_eq(rt(v, op, 0), p))
-			verr(v, op->loc, "elemptr gives %s, expected %s (the pointer's type)",
-			     tname(rt(v, op, 0)), tname(p));
+			vf_error(v, op->loc, "elemptr gives %s, expected %s (the pointer's type)",
+			     vf_tname(rt(v, op, 0)), vf_tname(p));
 		break;
 	case IR_SMEM:
-		if (!want_nres(v, op, 1))
+		if (!vf_want_nres(v, op, 1))
 			return;
 		if (op->imm < 0 || op->imm >= v->k->nbufs) {
-			verr(v, op->loc, "smem names buffer %" PRId64 ", but the kernel has %d shared buffer%s",
+			vf_error(v, op->loc, "smem names buffer %" PRId64 ", but the kernel has %d shared buffer%s",
 			     op->imm, v->k->nbufs, v->k->nbufs == 1 ? "" : "s");
 			return;
 		}
 		p = ir_ptr(IR_SHARED, v->k->bufs[op->imm].elem);
 		if (!ir_type_eq(rt(v, op, 0), p))
-			verr(v, op->loc, "smem[%" PRId64 "] gives %s, expected %s (buffer '%s')", op->imm,
-			     tname(rt(v, op, 0)), tname(p), v->k->bufs[op->imm].name);
+			vf_error(v, op->loc, "smem[%" PRId64 "] gives %s, expected %s (buffer '%s')", op->imm,
+			     vf_tname(rt(v, op, 0)), vf_tname(p), v->k->bufs[op->imm].name);
 		break;
 	case IR_LOAD:
-		if (!want_ptr(v, op, 0) || !want_nres(v, op, 1))
+		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 1))
 			return;
 		p = vt(v, op->args[0]);
 		t = rt(v, op, 0);
-		if (!is_data(t) || t.base != p.elem)
-			verr(v, op->loc, "load through %s gives %s, expected %s or a vector of it", tname(p),
-			     tname(t), ir_base_name((IrBase)p.elem));
+		if (!vf_is_data(t) || t.lanes > 4 || t.base != p.elem)
+			vf_error(v, op->loc, "load through %s gives %s, expected %s or a vector of it", vf_tname(p),
+			     vf_tname(t), ir_base_name((IrBase)p.elem));
 		if (op->imm != 0 && op->imm != 1)
-			verr(v, op->loc, "load[%" PRId64 "]: the attribute is 0 or 1 (read-only path)", op->imm);
+			vf_error(v, op->loc, "load[%" PRId64 "]: the attribute is 0 or 1 (read-only path)", op->imm);
 		else if (op->imm == 1 && p.space != IR_GLOBAL)
-			verr(v, op->loc, "load[1] (read-only path) needs a global pointer, got %s", tname(p));
+			vf_error(v, op->loc, "load[1] (read-only path) needs a global pointer, got %s", vf_tname(p));
 		break;
 	case IR_STORE:
-		if (!want_ptr(v, op, 0) || !want_nres(v, op, 0))
+		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 0))
 			return;
 		p = vt(v, op->args[0]);
 		t = vt(v, op->args[1]);
-		if (!is_data(t) || t.base != p.elem)
-			verr(v, op->loc, "operand 2 of store has type %s, expected %s or a vector of it (stored through %s)",
-			     tname(t), ir_base_name((IrBase)p.elem), tname(p));
+		if (!vf_is_data(t) || t.lanes > 4 || t.base != p.elem)
+			vf_error(v, op->loc, "operand 2 of store has type %s, expected %s or a vector of it (stored through %s)",
+			     vf_tname(t), ir_base_name((IrBase)p.elem), vf_tname(p));
 		break;
 	}
 }
@@ -461,7 +455,7 @@ check_atomic(Verifier *v, const IrOp *op)
 	p = vt(v, op->args[0]);
 	e = ir_scalar((IrBase)p.elem);
 	for (i = 1; i < op->nargs; i++)
-		want_arg(v, op, i, e);
+		vf_want_arg(v, op, i, e);
 	bits = bits_of(e);
 	switch (op->opc) {
 	case IR_ATOM_ADD:
@@ -478,12 +472,12 @@ check_atomic(Verifier *v, const IrOp *op)
 		break;
 	}
 	if (!ok)
-		verr(v, op->loc, "%s on %s: the element must be %s", opname(op), tname(e), need);
+		vf_error(v, op->loc, "%s on %s: the element must be %s", vf_opname(op), vf_tname(e), need);
 	if (op->nres > 1)
-		verr(v, op->loc, "%s has %d results, expected at most 1 (the old value)", opname(op), op->nres);
+		vf_error(v, op->loc, "%s has %d results, expected at most 1 (the old value)", vf_opname(op), op->nres);
 	else if (op->nres == 1 && !ir_type_eq(rt(v, op, 0), e))
-		verr(v, op->loc, "%s gives %s, expected %s (the old value)", opname(op), tname(rt(v, op, 0)),
-		     tname(e));
+		vf_error(v, op->loc, "%s gives %s, expected %s (the old value)", vf_opname(op), vf_tname(rt(v, op, 0)),
+		     vf_tname(e));
 }
 
 static void
@@ -491,27 +485,27 @@ check_warp(Verifier *v, const IrOp *op)
 {
 	IrType a = vt(v, op->args[0]);
 
-	if (!want_nres(v, op, 1))
+	if (!vf_want_nres(v, op, 1))
 		return;
 	switch (op->opc) {
 	case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:
 		if (!is_scalar_data(a) || bits_of(a) != 32)
-			verr(v, op->loc, "%s moves 32-bit values (i32, u32, f32), got %s", opname(op), tname(a));
+			vf_error(v, op->loc, "%s moves 32-bit values (i32, u32, f32), got %s", vf_opname(op), vf_tname(a));
 		if (!is_32bit_int_scalar(vt(v, op->args[1])))
-			verr(v, op->loc, "operand 2 of %s has type %s, expected i32", opname(op),
-			     tname(vt(v, op->args[1])));
+			vf_error(v, op->loc, "operand 2 of %s has type %s, expected i32", vf_opname(op),
+			     vf_tname(vt(v, op->args[1])));
 		if (!ir_type_eq(rt(v, op, 0), a))
-			verr(v, op->loc, "%s gives %s, expected %s", opname(op), tname(rt(v, op, 0)), tname(a));
+			vf_error(v, op->loc, "%s gives %s, expected %s", vf_opname(op), vf_tname(rt(v, op, 0)), vf_tname(a));
 		break;
 	case IR_VOTE_ANY: case IR_VOTE_ALL:
-		want_arg(v, op, 0, ir_scalar(IR_I1));
+		vf_want_arg(v, op, 0, ir_scalar(IR_I1));
 		if (!is_i1(rt(v, op, 0)))
-			verr(v, op->loc, "%s gives %s, expected i1", opname(op), tname(rt(v, op, 0)));
+			vf_error(v, op->loc, "%s gives %s, expected i1", vf_opname(op), vf_tname(rt(v, op, 0)));
 		break;
 	case IR_BALLOT:
-		want_arg(v, op, 0, ir_scalar(IR_I1));
+		vf_want_arg(v, op, 0, ir_scalar(IR_I1));
 		if (!is_32bit_int_scalar(rt(v, op, 0)))
-			verr(v, op->loc, "ballot gives %s, expected u32", tname(rt(v, op, 0)));
+			vf_error(v, op->loc, "ballot gives %s, expected u32", vf_tname(rt(v, op, 0)));
 		break;
 	}
 }
@@ -522,11 +516,11 @@ check_const(Verifier *v, const IrOp *op)
 	IrType t;
 	int bits;
 
-	if (!want_nres(v, op, 1))
+	if (!vf_want_nres(v, op, 1))
 		return;
 	t = rt(v, op, 0);
-	if (!is_data(t)) {
-		verr(v, op->loc, "const cannot have type %s", tname(t));
+	if (!vf_is_data(t)) {
+		vf_error(v, op->loc, "const cannot have type %s", vf_tname(t));
 		return;
 	}
 	bits = bits_of(t);
@@ -537,7 +531,7 @@ check_const(Verifier *v, const IrOp *op)
 		if (bits == 1)
 			lo = -1;
 		if (op->imm < lo || op->imm > hi)
-			verr(v, op->loc, "const %" PRId64 " does not fit in %s", op->imm, tname(t));
+			vf_error(v, op->loc, "const %" PRId64 " does not fit in %s", op->imm, vf_tname(t));
 	}
 }
 
@@ -562,8 +556,8 @@ check_passed(Verifier *v, const IrOp *term, int first, int n, const IrType *type
 	int i, have = term->nargs - first;
 
 	if (have != n) {
-		verr(v, term->loc, "%s in region %d of %s passes %d value%s, expected %d (%s)", opname(term),
-		     region + 1, opname(parent), have < 0 ? 0 : have, have == 1 ? "" : "s", n, what);
+		vf_error(v, term->loc, "%s in region %d of %s passes %d value%s, expected %d (%s)", vf_opname(term),
+		     region + 1, vf_opname(parent), have < 0 ? 0 : have, have == 1 ? "" : "s", n, what);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -571,8 +565,8 @@ check_passed(Verifier *v, const IrOp *term, int first, int n, const IrType *type
 		IrType t = vt(v, x);
 
 		if (valid_id(v, x) && v->defined[x] && !ir_type_eq(t, types[i]))
-			verr(v, term->loc, "operand %d of %s has type %s, expected %s (%s)", first + i + 1,
-			     opname(term), tname(t), tname(types[i]), what);
+			vf_error(v, term->loc, "operand %d of %s has type %s, expected %s (%s)", first + i + 1,
+			     vf_opname(term), vf_tname(t), vf_tname(types[i]), what);
 	}
 }
 
@@ -583,14 +577,14 @@ want_region_args(Verifier *v, const IrOp *op, int region, int n, const IrType *t
 	int i;
 
 	if (r->nargs != n) {
-		verr(v, op->loc, "region %d of %s has %d argument%s, expected %d (%s)", region + 1, opname(op),
+		vf_error(v, op->loc, "region %d of %s has %d argument%s, expected %d (%s)", region + 1, vf_opname(op),
 		     r->nargs, r->nargs == 1 ? "" : "s", n, what);
 		return;
 	}
 	for (i = 0; i < n; i++)
 		if (valid_id(v, r->args[i]) && !ir_type_eq(vt(v, r->args[i]), types[i]))
-			verr(v, op->loc, "argument %d of region %d of %s has type %s, expected %s (%s)", i + 1,
-			     region + 1, opname(op), tname(vt(v, r->args[i])), tname(types[i]), what);
+			vf_error(v, op->loc, "argument %d of region %d of %s has type %s, expected %s (%s)", i + 1,
+			     region + 1, vf_opname(op), vf_tname(vt(v, r->args[i])), vf_tname(types[i]), what);
 }
 
 static void
@@ -599,14 +593,14 @@ want_results(Verifier *v, const IrOp *op, int n, const IrType *types, const char
 	int i;
 
 	if (op->nres != n) {
-		verr(v, op->loc, "%s has %d result%s, expected %d (%s)", opname(op), op->nres,
+		vf_error(v, op->loc, "%s has %d result%s, expected %d (%s)", vf_opname(op), op->nres,
 		     op->nres == 1 ? "" : "s", n, what);
 		return;
 	}
 	for (i = 0; i < n; i++)
 		if (!ir_type_eq(rt(v, op, i), types[i]))
-			verr(v, op->loc, "result %d of %s has type %s, expected %s (%s)", i + 1, opname(op),
-			     tname(rt(v, op, i)), tname(types[i]), what);
+			vf_error(v, op->loc, "result %d of %s has type %s, expected %s (%s)", i + 1, vf_opname(op),
+			     vf_tname(rt(v, op, i)), vf_tname(types[i]), what);
 }
 
 static IrType *
@@ -626,12 +620,12 @@ check_if(Verifier *v, const IrOp *op)
 	IrType *res = arg_types(v, op->res, op->nres);
 	int i;
 
-	want_arg(v, op, 0, ir_scalar(IR_I1));
+	vf_want_arg(v, op, 0, ir_scalar(IR_I1));
 	for (i = 0; i < 2; i++) {
 		const IrOp *y;
 
 		if (op->regions[i].nargs)
-			verr(v, op->loc, "region %d of if has %d arguments, expected none", i + 1,
+			vf_error(v, op->loc, "region %d of if has %d arguments, expected none", i + 1,
 			     op->regions[i].nargs);
 		verify_region(v, &op->regions[i], RK_IF, op, i);
 		if ((y = terminator(op, i, IR_YIELD)))
@@ -648,18 +642,18 @@ check_for(Verifier *v, const IrOp *op)
 	const IrOp *y;
 
 	if (op->nargs < 3) {
-		verr(v, op->loc, "for expects lo, hi, step and the initial loop-carried values: at least 3 operands, got %d",
+		vf_error(v, op->loc, "for expects lo, hi, step and the initial loop-carried values: at least 3 operands, got %d",
 		     op->nargs);
 		verify_region(v, &op->regions[0], RK_OTHER, op, 0);
 		return;
 	}
 	iv = vt(v, op->args[0]);
 	if (!is_scalar_data(iv) || !ir_is_int(iv) || iv.base == IR_I1)
-		verr(v, op->loc, "operand 1 of for (lo) has type %s, expected an integer scalar", tname(iv));
-	want_arg(v, op, 1, iv);
-	want_arg(v, op, 2, iv);
+		vf_error(v, op->loc, "operand 1 of for (lo) has type %s, expected an integer scalar", vf_tname(iv));
+	vf_want_arg(v, op, 1, iv);
+	vf_want_arg(v, op, 2, iv);
 	if (op->imm < -1)
-		verr(v, op->loc, "for[%" PRId64 "]: the unroll hint is -1 (full), 0 (none), 1 (no unroll) or N",
+		vf_error(v, op->loc, "for[%" PRId64 "]: the unroll hint is -1 (full), 0 (none), 1 (no unroll) or N",
 		     op->imm);
 	carried = arg_types(v, op->args + 3, n);
 	rargs = xcalloc((size_t)n + 1, sizeof *rargs);
@@ -686,11 +680,11 @@ check_while(Verifier *v, const IrOp *op)
 	verify_region(v, &op->regions[0], RK_WHILE_BEFORE, op, 0);
 	if ((c = terminator(op, 0, IR_CONDITION))) {
 		if (c->nargs < 1) {
-			verr(v, c->loc, "condition needs an i1 operand first");
+			vf_error(v, c->loc, "condition needs an i1 operand first");
 		} else {
 			if (valid_id(v, c->args[0]) && v->defined[c->args[0]] && !is_i1(vt(v, c->args[0])))
-				verr(v, c->loc, "operand 1 of condition has type %s, expected i1",
-				     tname(vt(v, c->args[0])));
+				vf_error(v, c->loc, "operand 1 of condition has type %s, expected i1",
+				     vf_tname(vt(v, c->args[0])));
 			m = c->nargs - 1;
 			passed = arg_types(v, c->args + 1, m);
 			want_region_args(v, op, 1, m, passed, "the values condition passes");
@@ -716,20 +710,20 @@ check_async_region(Verifier *v, const IrOp *op)
 	int i;
 
 	if (op->nargs < fixed || (fixed < op->nargs && op->nargs - fixed != op->nres)) {
-		verr(v, op->loc, "%s has %d operand%s, expected %s%d initial value%s for its %d result%s",
-		     opname(op), op->nargs, op->nargs == 1 ? "" : "s",
+		vf_error(v, op->loc, "%s has %d operand%s, expected %s%d initial value%s for its %d result%s",
+		     vf_opname(op), op->nargs, op->nargs == 1 ? "" : "s",
 		     op->opc == IR_ROLE ? "lo, hi, regs and " : "", op->nres, op->nres == 1 ? "" : "s",
 		     op->nres, op->nres == 1 ? "" : "s");
 	} else if (op->opc == IR_ROLE || op->opc == IR_ELECT) {
 		if (op->nargs - fixed != op->nres)
-			verr(v, op->loc, "%s has %d result%s but %d initial value%s", opname(op), op->nres,
+			vf_error(v, op->loc, "%s has %d result%s but %d initial value%s", vf_opname(op), op->nres,
 			     op->nres == 1 ? "" : "s", op->nargs - fixed, op->nargs - fixed == 1 ? "" : "s");
 		else
 			for (i = 0; i < op->nres; i++)
-				want_arg(v, op, fixed + i, res[i]);
+				vf_want_arg(v, op, fixed + i, res[i]);
 	}
 	if (op->regions[0].nargs)
-		verr(v, op->loc, "the region of %s has %d arguments, expected none", opname(op),
+		vf_error(v, op->loc, "the region of %s has %d arguments, expected none", vf_opname(op),
 		     op->regions[0].nargs);
 	verify_region(v, &op->regions[0], RK_ASYNC, op, 0);
 	if ((y = terminator(op, 0, IR_YIELD)))
@@ -766,8 +760,8 @@ check_terminator_place(Verifier *v, const IrOp *op, RegionKind kind)
 			"in if, for, while-after, role, elect, produce and consume regions", "in while-before regions", "in the kernel body",
 		};
 
-		verr(v, op->loc, "%s cannot end %s (%s is only allowed %s)", opname(op), where[kind],
-		     opname(op), allowed[op->opc == IR_YIELD ? 0 : op->opc == IR_CONDITION ? 1 : 2]);
+		vf_error(v, op->loc, "%s cannot end %s (%s is only allowed %s)", vf_opname(op), where[kind],
+		     vf_opname(op), allowed[op->opc == IR_YIELD ? 0 : op->opc == IR_CONDITION ? 1 : 2]);
 	}
 }
 
@@ -778,24 +772,24 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 	int i, ok = 1;
 
 	if (op->opc < 0 || op->opc >= IR_NOPCODES) {
-		verr(v, op->loc, "unknown opcode %d", op->opc);
+		vf_error(v, op->loc, "unknown opcode %d", op->opc);
 		return;
 	}
 	info = &ir_opinfo[op->opc];
 	if (op->nargs < 0 || (op->nargs > 0 && !op->args) || op->nres < 0 || (op->nres > 0 && !op->res) ||
 	    op->nregions < 0 || (op->nregions > 0 && !op->regions)) {
-		verr(v, op->loc, "%s has corrupt operand, result or region arrays", info->name);
+		vf_error(v, op->loc, "%s has corrupt operand, result or region arrays", info->name);
 		return;
 	}
 	for (i = 0; i < op->nargs; i++)
 		ok &= check_use(v, op, i);
 	if (info->nargs >= 0 && op->nargs != info->nargs) {
-		verr(v, op->loc, "%s expects %d operand%s, got %d", info->name, info->nargs,
+		vf_error(v, op->loc, "%s expects %d operand%s, got %d", info->name, info->nargs,
 		     info->nargs == 1 ? "" : "s", op->nargs);
 		ok = 0;
 	}
 	if (op->nregions != info->nregions) {
-		verr(v, op->loc, "%s has %d region%s, expected %d", info->name, op->nregions,
+		vf_error(v, op->loc, "%s has %d region%s, expected %d", info->name, op->nregions,
 		     op->nregions == 1 ? "" : "s", info->nregions);
 		ok = 0;
 	}
@@ -807,9 +801,9 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 		case IR_TID_X: case IR_TID_Y: case IR_TID_Z: case IR_NTID_X: case IR_NTID_Y:
 		case IR_NTID_Z: case IR_CTAID_X: case IR_CTAID_Y: case IR_CTAID_Z: case IR_NCTAID_X:
 		case IR_NCTAID_Y: case IR_NCTAID_Z: case IR_LANEID: case IR_WARPID:
-			if (want_nres(v, op, 1) && !is_32bit_int_scalar(rt(v, op, 0)))
-				verr(v, op->loc, "%s gives %s, expected i32 or u32", info->name,
-				     tname(rt(v, op, 0)));
+			if (vf_want_nres(v, op, 1) && !is_32bit_int_scalar(rt(v, op, 0)))
+				vf_error(v, op->loc, "%s gives %s, expected i32 or u32", info->name,
+				     vf_tname(rt(v, op, 0)));
 			break;
 		case IR_CMP_EQ: case IR_CMP_NE: case IR_CMP_LT: case IR_CMP_LE: case IR_CMP_GT:
 		case IR_CMP_GE:
@@ -835,7 +829,7 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 			check_atomic(v, op);
 			break;
 		case IR_BARRIER:
-			want_nres(v, op, 0);
+			vf_want_nres(v, op, 0);
 			break;
 		case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:
 		case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT:
@@ -851,10 +845,20 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 			check_while(v, op);
 			break;
 		case IR_ROLE: case IR_ELECT: case IR_PRODUCE: case IR_CONSUME:
+			vf_async_op(v, op);
 			check_async_region(v, op);
 			break;
+		case IR_MBAR: case IR_SMEM_STAGE: case IR_MBAR_INIT: case IR_MBAR_ARRIVE:
+		case IR_MBAR_ARRIVE_TX: case IR_MBAR_EXPECT_TX: case IR_MBAR_WAIT:
+		case IR_MBAR_ARRIVE_REMOTE: case IR_FENCE_MBAR_INIT: case IR_FENCE_PROXY_ASYNC:
+		case IR_TMA_LOAD: case IR_TMA_LOAD_MC: case IR_TMA_STORE: case IR_TMA_COMMIT:
+		case IR_TMA_WAIT: case IR_ELECT_SYNC: case IR_SETMAXNREG: case IR_CLUSTER_RANK:
+		case IR_CLUSTER_SYNC: case IR_MAPA: case IR_WGMMA_DESC: case IR_WGMMA:
+		case IR_WGMMA_FENCE: case IR_WGMMA_COMMIT: case IR_WGMMA_WAIT:
+			vf_async_op(v, op);
+			break;
 		case IR_YIELD: case IR_CONDITION: case IR_RET:
-			want_nres(v, op, 0);
+			vf_want_nres(v, op, 0);
 			check_terminator_place(v, op, kind);
 			break;
 		default:
@@ -890,24 +894,24 @@ verify_region(Verifier *v, const IrRegion *r, RegionKind kind, const IrOp *paren
 	SrcLoc where = parent ? parent->loc : (SrcLoc){v->k->file, 0, 0};
 
 	if (++v->depth > 1000) {
-		verr(v, where, "regions are nested too deeply");
+		vf_error(v, where, "regions are nested too deeply");
 		v->depth--;
 		return;
 	}
 	if (r->nargs < 0 || (r->nargs > 0 && !r->args) || r->nops < 0 || (r->nops > 0 && !r->ops)) {
-		verr(v, where, "region %d of %s has corrupt argument or op arrays", index + 1,
-		     parent ? opname(parent) : "the kernel");
+		vf_error(v, where, "region %d of %s has corrupt argument or op arrays", index + 1,
+		     parent ? vf_opname(parent) : "the kernel");
 		v->depth--;
 		return;
 	}
 	for (i = 0; i < r->nargs; i++)
-		define(v, r->args[i], where, "argument", i + 1, parent ? opname(parent) : "the kernel body");
+		define(v, r->args[i], where, "argument", i + 1, parent ? vf_opname(parent) : "the kernel body");
 	for (i = 0; i < r->nops; i++) {
 		const IrOp *op = &r->ops[i];
 
 		if (i < r->nops - 1 && op->opc >= 0 && op->opc < IR_NOPCODES &&
 		    (ir_opinfo[op->opc].flags & OPF_TERM))
-			verr(v, op->loc, "%s must be the last op of its region (%d op%s)", opname(op),
+			vf_error(v, op->loc, "%s must be the last op of its region (%d op%s)", vf_opname(op),
 			     r->nops - 1 - i, r->nops - 1 - i == 1 ? " follows" : "s follow");
 		verify_op(v, op, kind);
 	}
@@ -920,9 +924,9 @@ verify_region(Verifier *v, const IrRegion *r, RegionKind kind, const IrOp *paren
 			SrcLoc at = last && last->loc.line > 0 ? last->loc : where;
 
 			if (kind == RK_BODY)
-				verr(v, at, "the kernel body does not end in ret");
+				vf_error(v, at, "the kernel body does not end in ret");
 			else
-				verr(v, at, "region %d of %s does not end in %s", index + 1, opname(parent), term);
+				vf_error(v, at, "region %d of %s does not end in %s", index + 1, vf_opname(parent), term);
 		}
 	}
 	while (v->nscope > mark)
@@ -949,20 +953,20 @@ verify_params(Verifier *v)
 		const char *name = p->name ? p->name : "";
 
 		if (!*name)
-			verr(v, p->loc, "parameter %d has no name", i + 1);
+			vf_error(v, p->loc, "parameter %d has no name", i + 1);
 		for (j = 0; j < i; j++)
 			if (k->params[j].name && strcmp(k->params[j].name, name) == 0)
-				verr(v, p->loc, "parameter '%s' is declared twice", name);
+				vf_error(v, p->loc, "parameter '%s' is declared twice", name);
 		switch (p->kind) {
 		case PARAM_TENSOR:
-			if (!is_ptr(p->type) || p->type.space != IR_GLOBAL)
-				verr(v, p->loc, "tensor parameter '%s' has type %s, expected a global pointer",
-				     name, tname(p->type));
+			if (!vf_is_ptr(p->type) || p->type.space != IR_GLOBAL)
+				vf_error(v, p->loc, "tensor parameter '%s' has type %s, expected a global pointer",
+				     name, vf_tname(p->type));
 			if (p->access < ACC_IN || p->access > ACC_INOUT)
-				verr(v, p->loc, "tensor parameter '%s' has access %d (in, out or inout)", name,
+				vf_error(v, p->loc, "tensor parameter '%s' has access %d (in, out or inout)", name,
 				     p->access);
 			if (p->rank < 0 || p->rank > IR_MAX_RANK) {
-				verr(v, p->loc, "tensor parameter '%s' has rank %d (0 to %d)", name, p->rank,
+				vf_error(v, p->loc, "tensor parameter '%s' has rank %d (0 to %d)", name, p->rank,
 				     IR_MAX_RANK);
 				break;
 			}
@@ -970,38 +974,38 @@ verify_params(Verifier *v)
 				const IrDim *d = &p->dims[j];
 
 				if (d->sym >= 0 && (d->sym >= k->nparams || k->params[d->sym].kind != PARAM_SYM))
-					verr(v, p->loc, "dimension %d of '%s' names parameter %d, which is not a sym",
+					vf_error(v, p->loc, "dimension %d of '%s' names parameter %d, which is not a sym",
 					     j + 1, name, d->sym + 1);
 				else if (d->sym < 0 && d->size < 1)
-					verr(v, p->loc, "dimension %d of '%s' is %" PRId64 ", expected at least 1",
+					vf_error(v, p->loc, "dimension %d of '%s' is %" PRId64 ", expected at least 1",
 					     j + 1, name, d->size);
 			}
 			break;
 		case PARAM_SYM:
 			if (!ir_type_eq(p->type, ir_scalar(IR_I32)))
-				verr(v, p->loc, "sym parameter '%s' has type %s, expected i32", name, tname(p->type));
+				vf_error(v, p->loc, "sym parameter '%s' has type %s, expected i32", name, vf_tname(p->type));
 			break;
 		case PARAM_TMAP:
-			if (!is_tmap(p->type))
-				verr(v, p->loc, "tensor map parameter '%s' has type %s, expected tmap", name,
-				     tname(p->type));
+			if (!vf_is_tmap(p->type))
+				vf_error(v, p->loc, "tensor map parameter '%s' has type %s, expected tmap", name,
+				     vf_tname(p->type));
 			if (p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams ||
 			    k->params[p->tmap_tensor].kind != PARAM_TENSOR)
-				verr(v, p->loc, "tensor map '%s' names parameter %d, which is not a tensor", name,
+				vf_error(v, p->loc, "tensor map '%s' names parameter %d, which is not a tensor", name,
 				     p->tmap_tensor + 1);
 			break;
 		case PARAM_SCALAR:
 			if (!is_scalar_data(p->type))
-				verr(v, p->loc, "scalar parameter '%s' has type %s, expected an integer or float scalar",
-				     name, tname(p->type));
+				vf_error(v, p->loc, "scalar parameter '%s' has type %s, expected an integer or float scalar",
+				     name, vf_tname(p->type));
 			break;
 		default:
-			verr(v, p->loc, "parameter '%s' has unknown kind %d", name, p->kind);
+			vf_error(v, p->loc, "parameter '%s' has unknown kind %d", name, p->kind);
 			break;
 		}
 	}
 	if (k->body.nargs != k->nparams) {
-		verr(v, (SrcLoc){k->file, 0, 0}, "the kernel body has %d argument%s but the kernel has %d parameter%s",
+		vf_error(v, (SrcLoc){k->file, 0, 0}, "the kernel body has %d argument%s but the kernel has %d parameter%s",
 		     k->body.nargs, k->body.nargs == 1 ? "" : "s", k->nparams, k->nparams == 1 ? "" : "s");
 		return;
 	}
@@ -1009,9 +1013,9 @@ verify_params(Verifier *v)
 		IrValue x = k->body.args[i];
 
 		if (valid_id(v, x) && !ir_type_eq(vt(v, x), k->params[i].type))
-			verr(v, k->params[i].loc, "body argument %d (%%%d) has type %s, but parameter '%s' is %s",
-			     i + 1, x, tname(vt(v, x)), k->params[i].name ? k->params[i].name : "",
-			     tname(k->params[i].type));
+			vf_error(v, k->params[i].loc, "body argument %d (%%%d) has type %s, but parameter '%s' is %s",
+			     i + 1, x, vf_tname(vt(v, x)), k->params[i].name ? k->params[i].name : "",
+			     vf_tname(k->params[i].type));
 	}
 }
 
@@ -1028,22 +1032,22 @@ verify_buffers(Verifier *v)
 		int overflow = 0;
 
 		if (!*name)
-			verr(v, b->loc, "shared buffer %d has no name", i);
+			vf_error(v, b->loc, "shared buffer %d has no name", i);
 		for (j = 0; j < i; j++)
 			if (k->bufs[j].name && strcmp(k->bufs[j].name, name) == 0)
-				verr(v, b->loc, "shared buffer '%s' is declared twice", name);
+				vf_error(v, b->loc, "shared buffer '%s' is declared twice", name);
 		if (b->elem < IR_I1 || b->elem > IR_F64) {
-			verr(v, b->loc, "shared buffer '%s' has element type %d, expected a scalar type", name,
+			vf_error(v, b->loc, "shared buffer '%s' has element type %d, expected a scalar type", name,
 			     (int)b->elem);
 			continue;
 		}
 		if (b->rank < 1 || b->rank > IR_MAX_RANK) {
-			verr(v, b->loc, "shared buffer '%s' has rank %d (1 to %d)", name, b->rank, IR_MAX_RANK);
+			vf_error(v, b->loc, "shared buffer '%s' has rank %d (1 to %d)", name, b->rank, IR_MAX_RANK);
 			continue;
 		}
 		for (j = 0; j < b->rank; j++) {
 			if (b->dims[j] < 1) {
-				verr(v, b->loc, "dimension %d of shared buffer '%s' is %" PRId64 ", expected at least 1",
+				vf_error(v, b->loc, "dimension %d of shared buffer '%s' is %" PRId64 ", expected at least 1",
 				     j + 1, name, b->dims[j]);
 				overflow = 1;
 			} else if (count > INT64_MAX / b->dims[j]) {
@@ -1053,13 +1057,13 @@ verify_buffers(Verifier *v)
 			}
 		}
 		if (!overflow && count != b->count)
-			verr(v, b->loc, "shared buffer '%s' has count %" PRId64 ", but its dimensions make %" PRId64,
+			vf_error(v, b->loc, "shared buffer '%s' has count %" PRId64 ", but its dimensions make %" PRId64,
 			     name, b->count, count);
 		if (b->align != 0 && !is_pow2(b->align))
-			verr(v, b->loc, "shared buffer '%s' has alignment %d, expected a power of two", name, b->align);
+			vf_error(v, b->loc, "shared buffer '%s' has alignment %d, expected a power of two", name, b->align);
 		align = b->align > 0 ? b->align : ir_type_bytes(ir_scalar(b->elem));
 		if (b->offset < -1 || (b->offset >= 0 && is_pow2(align) && b->offset % align != 0))
-			verr(v, b->loc, "shared buffer '%s' has offset %" PRId64 ", expected -1 (not laid out) or a multiple of %" PRId64,
+			vf_error(v, b->loc, "shared buffer '%s' has offset %" PRId64 ", expected -1 (not laid out) or a multiple of %" PRId64,
 			     name, b->offset, align);
 	}
 }
@@ -1073,25 +1077,26 @@ verify_header(Verifier *v)
 	int i;
 
 	if (!k->name || !*k->name)
-		verr(v, kloc, "the kernel has no name");
+		vf_error(v, kloc, "the kernel has no name");
 	if (k->targets & ~((1u << TARGET_COUNT) - 1))
-		verr(v, kloc, "the kernel's target mask 0x%x names unknown targets", k->targets);
+		vf_error(v, kloc, "the kernel's target mask 0x%x names unknown targets", k->targets);
 	for (i = 0; i < 3; i++) {
 		if (k->threads[i] < 1)
-			verr(v, kloc, "threads %d %d %d: each dimension must be at least 1", k->threads[0],
+			vf_error(v, kloc, "threads %d %d %d: each dimension must be at least 1", k->threads[0],
 			     k->threads[1], k->threads[2]);
 		else
 			n *= k->threads[i];
 		if (!k->grid[i] || !*k->grid[i])
-			verr(v, kloc, "grid dimension %d is empty", i + 1);
+			vf_error(v, kloc, "grid dimension %d is empty", i + 1);
 	}
 	if (n > 1024)
-		verr(v, kloc, "threads %d %d %d make %" PRId64 " threads per block; the limit is 1024",
+		vf_error(v, kloc, "threads %d %d %d make %" PRId64 " threads per block; the limit is 1024",
 		     k->threads[0], k->threads[1], k->threads[2], n);
 	if (k->smem_bytes < 0)
-		verr(v, kloc, "smem_bytes is %" PRId64 ", expected 0 or more", k->smem_bytes);
+		vf_error(v, kloc, "smem_bytes is %" PRId64 ", expected 0 or more", k->smem_bytes);
 	verify_params(v);
 	verify_buffers(v);
+	vf_async_header(v);
 }
 
 int
@@ -1103,16 +1108,21 @@ ir_verify(const IrKernel *k, const char *when)
 	v.k = k;
 	v.when = when;
 	if (k->nvalues < 1 || !k->vtypes) {
-		verr(&v, (SrcLoc){k->file, 0, 0}, "the kernel's value table is corrupt");
+		vf_error(&v, (SrcLoc){k->file, 0, 0}, "the kernel's value table is corrupt");
 		return v.nerr;
 	}
 	v.state = xcalloc((size_t)k->nvalues, 1);
 	v.defined = xcalloc((size_t)k->nvalues, 1);
+	v.def = xcalloc((size_t)k->nvalues, sizeof *v.def);
 	verify_header(&v);
 	collect_defs(&v, &k->body, 0);
 	verify_region(&v, &k->body, RK_BODY, NULL, 0);
+	/* the whole-kernel rules trust the ops' shapes, so only on structurally valid IR */
+	if (!v.nerr)
+		vf_async_kernel(&v);
 	free(v.state);
 	free(v.defined);
+	free(v.def);
 	free(v.scope);
 	return v.nerr;
 }
