@@ -34,7 +34,7 @@ copy_out() {
 }
 trap copy_out EXIT
 
-note "run_gpu.sh: $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), build folder $build"
+note "run_gpu.sh: $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n), build folder $build"
 note "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if command -v nvidia-smi >/dev/null; then
 	nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
