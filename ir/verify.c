@@ -510,6 +510,36 @@ check_warp(Verifier *v, const IrOp *op)
 	}
 }
 
+/* cp.async: a shared destination and a global source of one element type, 4, 8 or 16
+ * bytes (a whole number of elements); commit and wait take nothing and give nothing. */
+static void
+check_cp_async(Verifier *v, const IrOp *op)
+{
+	IrType d, s;
+
+	if (!vf_want_nres(v, op, 0))
+		return;
+	if (op->opc == IR_CP_ASYNC_WAIT && (op->imm < 0 || op->imm > 31)) {
+		vf_error(v, op->loc, "cp.async.wait[%" PRId64 "]: the group count is 0 to 31", op->imm);
+		return;
+	}
+	if (op->opc != IR_CP_ASYNC)
+		return;
+	d = vt(v, op->args[0]);
+	s = vt(v, op->args[1]);
+	if (d.base != IR_PTR || d.space != IR_SHARED)
+		vf_error(v, op->loc, "operand 1 of cp.async has type %s, expected a shared pointer", vf_tname(d));
+	else if (s.base != IR_PTR || s.space != IR_GLOBAL)
+		vf_error(v, op->loc, "operand 2 of cp.async has type %s, expected a global pointer", vf_tname(s));
+	else if (d.elem != s.elem)
+		vf_error(v, op->loc, "cp.async copies %s into %s: the element types differ", vf_tname(s), vf_tname(d));
+	else if (op->imm != 4 && op->imm != 8 && op->imm != 16)
+		vf_error(v, op->loc, "cp.async[%" PRId64 "]: a copy is 4, 8 or 16 bytes", op->imm);
+	else if (op->imm % ir_type_bytes(ir_scalar((IrBase)d.elem)) != 0)
+		vf_error(v, op->loc, "cp.async[%" PRId64 "] of %s: not a whole number of elements", op->imm,
+			 ir_base_name((IrBase)d.elem));
+}
+
 static void
 check_const(Verifier *v, const IrOp *op)
 {
@@ -856,6 +886,9 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 		case IR_CLUSTER_SYNC: case IR_MAPA: case IR_WGMMA_DESC: case IR_WGMMA:
 		case IR_WGMMA_FENCE: case IR_WGMMA_COMMIT: case IR_WGMMA_WAIT:
 			vf_async_op(v, op);
+			break;
+		case IR_CP_ASYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
+			check_cp_async(v, op);
 			break;
 		case IR_YIELD: case IR_CONDITION: case IR_RET:
 			vf_want_nres(v, op, 0);
