@@ -477,6 +477,33 @@ atomic(Lower *L, const IrOp *op, IrType t, const char *nm)
 	return r;
 }
 
+/* cp.async through the NVVM intrinsics: 16-byte copies take .cg (L2 only: staged data is
+ * read once from shared memory, so caching it in L1 too only evicts other lines), smaller
+ * ones .ca, the only form PTX has for them. */
+static void
+cp_async(Lower *L, const IrOp *op)
+{
+	char name[64];
+	LLVMValueRef args[2];
+
+	switch (op->opc) {
+	case IR_CP_ASYNC:
+		snprintf(name, sizeof name, "llvm.nvvm.cp.async.%s.shared.global.%d",
+			 op->imm == 16 ? "cg" : "ca", (int)op->imm);
+		args[0] = val(L, op, op->args[0]);
+		args[1] = val(L, op, op->args[1]);
+		lw_intrinsic(L, name, NULL, 0, args, 2, "");
+		break;
+	case IR_CP_ASYNC_COMMIT:
+		lw_intrinsic(L, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0, "");
+		break;
+	default:
+		args[0] = i32c(L, (uint32_t)op->imm);
+		lw_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, args, 1, "");
+		break;
+	}
+}
+
 /* ---- warp collectives ---- */
 
 static LLVMValueRef
@@ -639,6 +666,9 @@ lw_op(Lower *L, const IrOp *op)
 		lw_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1, "");
 		break;
 	}
+	case IR_CP_ASYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
+		cp_async(L, op);
+		break;
 	case IR_SHFL_XOR: r = shuffle(L, op, "bfly", nm); break;
 	case IR_SHFL_DOWN: r = shuffle(L, op, "down", nm); break;
 	case IR_SHFL_UP: r = shuffle(L, op, "up", nm); break;
