@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up cakec on a fresh Debian 12 machine: installs whatever is missing (needs root or
 # sudo for apt-get), builds cakec into build/, and compiles every kernel in kernels_src/ for
-# sm_90a, sm_100a and sm_103a into out/ (PTX, host launchers, manifest; cubins too when
+# every target it lists (sm_90a, sm_100a, sm_103a) into out/ (PTX, host launchers, manifest; cubins too when
 # ptxas is installed). Usage: tools/setup.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,10 +34,14 @@ if [ -x "$ptxas" ]; then emit=ptx,cubin,host; else echo "setup: no ptxas found: 
 
 rm -rf "$out"
 mkdir -p "$out"
+# one cakec run per family, so each out/<family>/manifest.json lists all of its kernels
 n=0
-for f in $(find kernels_src -name '*.cake' | sort); do
-  family=$(basename "$(dirname "$f")")
-  ./build/cakec --target sm_90a --target sm_100a --target sm_103a --emit=$emit -o "$out/$family" "$f"
-  n=$((n + 1))
+for dir in $(find kernels_src -mindepth 1 -maxdepth 1 -type d | sort); do
+  files=$(find "$dir" -name '*.cake' | sort)
+  [ -n "$files" ] || continue
+  family=$(basename "$dir")
+  # a family's kernels may list fewer targets (wgmma is Hopper-only): no --target here
+  ./build/cakec --emit=$emit -o "$out/$family" $files
+  n=$((n + $(echo "$files" | wc -l)))
 done
 echo "setup: built build/cakec and compiled $n kernel files into $out/ ($emit)"
