@@ -322,6 +322,7 @@ typedef enum Builtin {
 	BI_ANY, BI_ALL, BI_BALLOT,
 	BI_ATOMIC_ADD, BI_ATOMIC_MIN, BI_ATOMIC_MAX, BI_ATOMIC_AND, BI_ATOMIC_OR,
 	BI_ATOMIC_XCHG, BI_ATOMIC_CAS,
+	BI_CP_ASYNC, BI_CP_ASYNC_COMMIT, BI_CP_ASYNC_WAIT,
 	/* calls that are not builtins: casts and vector constructors */
 	BI_CAST, BI_VECTOR,
 	BI_COUNT

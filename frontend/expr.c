@@ -27,6 +27,8 @@ static const struct {
 	{"atomic_max", BI_ATOMIC_MAX, 2}, {"atomic_and", BI_ATOMIC_AND, 2},
 	{"atomic_or", BI_ATOMIC_OR, 2}, {"atomic_xchg", BI_ATOMIC_XCHG, 2},
 	{"atomic_cas", BI_ATOMIC_CAS, 3},
+	{"cp_async", BI_CP_ASYNC, 2}, {"cp_async_commit", BI_CP_ASYNC_COMMIT, 0},
+	{"cp_async_wait", BI_CP_ASYNC_WAIT, 1},
 };
 
 /* Puts the builtin names into the outermost scope. */
@@ -541,6 +543,44 @@ check_atomic(Sema *S, Node *e, Node **args, int n)
 	}
 }
 
+/* cp_async(dst, src): dst a shared array element or vector slice, src one of a readable
+ * tensor with the same type, 4, 8 or 16 bytes in all. */
+static void
+check_cp_async(Sema *S, Node *e, Node **args)
+{
+	Symbol *d = args[0]->kind == N_INDEX ? sema_element_base(S, args[0]) : NULL;
+	Symbol *s = args[1]->kind == N_INDEX ? sema_element_base(S, args[1]) : NULL;
+	int bytes;
+
+	e->ty = ir_scalar(IR_VOID);
+	if (!d || d->kind != SYM_SHARED) {
+		diag_error(args[0]->loc, "the destination of 'cp_async' must be a shared array element or slice, as in s[i, j : 4]");
+		fe_set_error(e);
+		return;
+	}
+	if (!s || s->kind != SYM_TENSOR) {
+		diag_error(args[1]->loc, "the source of 'cp_async' must be a tensor element or slice, as in x[i, j : 4]");
+		fe_set_error(e);
+		return;
+	}
+	if (!sema_element(S, args[0], d, 0, 1) | !sema_element(S, args[1], s, 1, 0)) {
+		fe_set_error(e);
+		return;
+	}
+	if (!ir_type_eq(args[0]->ty, args[1]->ty)) {
+		diag_error(e->loc, "'cp_async' copies %s into %s: the types must be the same",
+			   fe_tname(args[1]->ty), fe_tname(args[0]->ty));
+		fe_set_error(e);
+		return;
+	}
+	bytes = ir_type_bytes(args[0]->ty);
+	if (bytes != 4 && bytes != 8 && bytes != 16) {
+		diag_error(e->loc, "'cp_async' copies 4, 8 or 16 bytes, found %d (%s)", bytes,
+			   fe_tname(args[0]->ty));
+		fe_set_error(e);
+	}
+}
+
 /* Requires a to be one of the listed types after defaulting an untyped constant to
  * `dflt`. Returns 0 after an error. */
 static int
@@ -605,6 +645,23 @@ check_call(Sema *S, Node *e)
 		args[n++] = a;
 	if (is_atomic(e->builtin)) {
 		check_atomic(S, e, args, n);
+		return;
+	}
+	if (e->builtin == BI_CP_ASYNC) {
+		check_cp_async(S, e, args);
+		return;
+	}
+	if (e->builtin == BI_CP_ASYNC_WAIT) {
+		int64_t groups;
+
+		e->ty = ir_scalar(IR_VOID);
+		if (!sema_const_int(S, args[0], "the group count of 'cp_async_wait'", &groups)) {
+			fe_set_error(e);
+		} else if (groups < 0 || groups > 31) {
+			diag_error(args[0]->loc, "the group count of 'cp_async_wait' must be 0 to 31, found %lld",
+				   (long long)groups);
+			fe_set_error(e);
+		}
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -700,7 +757,7 @@ check_call(Sema *S, Node *e)
 			fe_set_const(e, t, r);
 		}
 		break;
-	case BI_BARRIER:
+	case BI_BARRIER: case BI_CP_ASYNC_COMMIT:
 		e->ty = ir_scalar(IR_VOID);
 		break;
 	case BI_SHFL_XOR: case BI_SHFL_DOWN: case BI_SHFL_UP: case BI_SHFL_IDX:

@@ -140,6 +140,11 @@ lower_call(Lower *L, Node *e)
 		args[n++] = lower_elemptr(L, e->list.head);
 		for (a = e->list.head->next; a; a = a->next)
 			args[n++] = lower_expr(L, a);
+	} else if (e->builtin == BI_CP_ASYNC) {
+		args[n++] = lower_elemptr(L, e->list.head);
+		args[n++] = lower_elemptr(L, e->list.head->next);
+	} else if (e->builtin == BI_CP_ASYNC_WAIT) {
+		/* a constant: the wait's attribute, not an operand */
 	} else {
 		for (a = e->list.head; a && n < 4; a = a->next)
 			args[n++] = lower_expr(L, a);
@@ -166,6 +171,15 @@ lower_call(Lower *L, Node *e)
 	}
 	case BI_BARRIER:
 		irb_op(&L->b, IR_BARRIER, ir_scalar(IR_VOID), 0, NULL);
+		return 0;
+	case BI_CP_ASYNC:
+		irb_imm(&L->b, IR_CP_ASYNC, ir_scalar(IR_VOID), ir_type_bytes(e->list.head->ty), 2, args);
+		return 0;
+	case BI_CP_ASYNC_COMMIT:
+		irb_op(&L->b, IR_CP_ASYNC_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+		return 0;
+	case BI_CP_ASYNC_WAIT:
+		irb_imm(&L->b, IR_CP_ASYNC_WAIT, ir_scalar(IR_VOID), e->list.head->cv.i, 0, NULL);
 		return 0;
 	default:
 		if (!simple[e->builtin])
