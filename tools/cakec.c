@@ -450,6 +450,39 @@ write_outputs(const Options *o)
 	return 0;
 }
 
+/* What main allocates, file-level so that every exit path can free it (finish). */
+static Options o;
+static IrModule **mods;
+static Buf manifest, printed, report;
+static char **names;
+static int nnames, capnames;
+
+/* Frees what the compile allocated and returns rc, so that leak checkers see a clean exit
+ * on every path, the error paths included. */
+static int
+finish(int rc)
+{
+	int f, i;
+
+	for (f = 0; mods && f < o.nfiles; f++)
+		ir_module_free(mods[f]);
+	free(mods);
+	for (i = 0; i < noutputs; i++) {
+		free(outputs[i].name);
+		free(outputs[i].data);
+	}
+	free(outputs);
+	free(names);
+	for (i = 0; i < o.ndefines; i++)
+		free((char *)o.defines[i].name);
+	free(o.defines);
+	free(o.files);
+	buf_free(&manifest);
+	buf_free(&printed);
+	buf_free(&report);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -472,7 +505,7 @@ main(int argc, char **argv)
 
 		if (!text) {
 			fprintf(stderr, "cakec: error: cannot read '%s': %s\n", path, strerror(errno));
-			return EXIT_USER;
+			return finish(EXIT_USER);
 		}
 		if (memchr(text, 0, len)) {
 			int file = diag_add_source(path, NULL, 0);
@@ -505,7 +538,7 @@ main(int argc, char **argv)
 			ICE("the %s reader returned nothing without reporting an error", is_ir ? "IR" : ".cake");
 	}
 	if (diag_errors())
-		return EXIT_USER;
+		return finish(EXIT_USER);
 
 	for (f = 0; f < o.nfiles; f++) {
 		for (i = 0; i < mods[f]->nkernels; i++) {
@@ -556,13 +589,13 @@ main(int argc, char **argv)
 		}
 	}
 	if (diag_errors())
-		return EXIT_USER;
+		return finish(EXIT_USER);
 
 	for (f = 0; f < o.nfiles; f++)
 		for (i = 0; i < mods[f]->nkernels; i++)
 			emit_kernel(&o, mods[f]->kernels[i], &manifest);
 	if (diag_errors())
-		return EXIT_USER;
+		return finish(EXIT_USER);
 
 	if (o.emit & EMIT_HOST) {
 		const HostFile *hf;
@@ -577,21 +610,7 @@ main(int argc, char **argv)
 		fwrite(report.s, 1, (size_t)report.len, stdout);
 	buf_free(&report);
 	if (write_outputs(&o) != 0)
-		return EXIT_USER;
+		return finish(EXIT_USER);
 
-	for (f = 0; f < o.nfiles; f++)
-		ir_module_free(mods[f]);
-	free(mods);
-	for (i = 0; i < noutputs; i++) {
-		free(outputs[i].name);
-		free(outputs[i].data);
-	}
-	free(outputs);
-	free(names);
-	for (i = 0; i < o.ndefines; i++)
-		free((char *)o.defines[i].name);
-	free(o.defines);
-	free(o.files);
-	buf_free(&printed);
-	return EXIT_OK;
+	return finish(EXIT_OK);
 }
