@@ -493,7 +493,6 @@ main(int argc, char **argv)
 	int nnames = 0, capnames = 0;
 	int f, i, j;
 
-	memset(&o, 0, sizeof o);
 	parse_args(&o, argc, argv);
 	mods = xcalloc((size_t)o.nfiles, sizeof *mods);
 
