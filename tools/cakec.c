@@ -486,11 +486,6 @@ finish(int rc)
 int
 main(int argc, char **argv)
 {
-	Options o;
-	IrModule **mods;
-	Buf manifest = {0}, printed = {0}, report = {0};
-	char **names = NULL;
-	int nnames = 0, capnames = 0;
 	int f, i, j;
 
 	parse_args(&o, argc, argv);
