@@ -308,6 +308,25 @@ needs_layout(const IrKernel *k)
 	return 0;
 }
 
+/* Grid formulas are host code, parsed by the launcher emitter: check them on every compile,
+ * not only with --emit=host, so a bad one is the same user error whatever is emitted. */
+static void
+check_grid(const IrKernel *k)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		Buf err = {0};
+
+		if (host_grid_check(k, k->grid[i] ? k->grid[i] : "1", &err) != 0) {
+			diag_error(file_loc(k), "kernel %s: %s", k->name, err.s ? err.s : "bad grid formula");
+			buf_free(&err);
+			return;
+		}
+		buf_free(&err);
+	}
+}
+
 /* Compiles one kernel whose passes have run: backend per target, launcher. */
 static void
 emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
@@ -551,6 +570,8 @@ main(int argc, char **argv)
 							   k->name, ir_target_name(t));
 				k->targets &= o.targets;
 			}
+			if (!(o.emit & EMIT_HOST))
+				check_grid(k);
 			if (ir_verify(k, "before the first pass")) {
 				if (o.input_ir >= 0 ? o.input_ir : has_suffix(o.files[f], ".ir"))
 					continue;
