@@ -1,8 +1,677 @@
-/* lower_async.c: being written (see passes.h). */
+/* lower_async.c: lowers the high-level async region ops (hopper.md section 2).
+ *
+ *   role %lo, %hi, %regs, inits { body }   ->  if (warpid in lo..hi) { setmaxnreg; body }
+ *                                              else { yield inits }
+ *   elect inits { body }                   ->  if (elect.sync) { body } else { yield inits }
+ *   produce[p] %stage, %phase { body }     ->  mbar.wait empty[stage], phase ^ 1
+ *                                              mbar.arrive.tx full[stage], <TMA bytes>  (tma)
+ *                                              body
+ *                                              mbar.arrive full[stage]             (not tma)
+ *   consume[p] %stage, %phase { body }     ->  mbar.wait full[stage], phase
+ *                                              body
+ *                                              [wgmma.commit; wgmma.wait[0]]    (body has wgmma)
+ *                                              mbar.arrive empty[stage]
+ *
+ * The TMA bytes are the boxes of the TMA loads at the top of the produce body that signal
+ * the pipeline's full barrier (schedule-check rejects loads deeper in control flow); a
+ * multicast load counts once per CTA of its mask. setmaxnreg raises (.inc) or lowers (.dec)
+ * the budget from the entry budget, 64K registers / (threads * min_blocks) rounded down to
+ * a multiple of 8 (at most 255), the count ptxas gives a kernel with those launch bounds;
+ * a budget equal to it needs no instruction.
+ *
+ * A consume whose body issues wgmma must not release its stage before those wgmmas have
+ * read it. When the consume is the only wgmma user at the top of a `for` body and its
+ * accumulators only flow to the loop's yield, the loop keeps one group in flight:
+ * wgmma.wait[1] after each stage's commit retires the previous stage's group, which is
+ * released then (its index is carried as a new loop value, -1 before the first); after the
+ * loop, wgmma.wait[0] retires the last group (the loop's accumulator results are read only
+ * through it) and the last stage is released. Elsewhere the consume waits for its own
+ * group (wait[0]) and releases the current stage.
+ *
+ * If the kernel has mbarriers but no mbar.init (IR written by hand), thread 0 initialises
+ * every barrier object with its count at kernel entry, then fence.mbar_init and a CTA
+ * barrier (cluster.sync when the kernel has a cluster), as the frontend does.
+ *
+ * Requires: verified IR (role operands constant, stage/phase i32, pipelines and barriers
+ *   valid); schedule-check run before it for the rules it relies on.
+ * Guarantees: no role, elect, produce or consume op is left; the results of produce and
+ *   consume are replaced by the values their bodies yield (or the wgmma.wait results); role
+ *   and elect results become the results of the ifs; values are not renumbered.
+ * Invalidates: nothing outside the ops (buffer and barrier offsets stay valid).
+ */
 #include "passes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REGFILE 65536
+
+typedef struct Lower {
+	IrKernel *k;
+	int nold;               /* values before the pass; the tables below cover these */
+	IrValue *subst;         /* per old value: its replacement, 0 for none */
+	unsigned char *isconst;
+	int64_t *cval;
+	int *mbarof;            /* per old value: the barrier an `mbar` result addresses, or -1 */
+	int entry_regs;
+	int nwarps;
+} Lower;
+
+/* The consume at index `index` of the region being lowered runs in a loop that carries
+ * `prev`, the stage whose release is still pending. */
+typedef struct Carry {
+	int index;
+	IrValue prev;
+} Carry;
+
+static const IrType t_i1 = {IR_I1, 1, 0, 0};
+static const IrType t_i32 = {IR_I32, 1, 0, 0};
+static const IrType t_bar = {IR_PTR, 1, IR_SHARED, IR_I64};
+
+static int
+const_of(const Lower *L, IrValue v, int64_t *out)
+{
+	if (v <= 0 || v >= L->nold || !L->isconst[v])
+		return 0;
+	*out = L->cval[v];
+	return 1;
+}
+
+static void
+scan_values(IrOp *op, void *ctx)
+{
+	Lower *L = ctx;
+
+	if (op->nres != 1 || op->res[0] <= 0 || op->res[0] >= L->nold)
+		return;
+	if (op->opc == IR_CONST && ir_is_int(ir_vtype(L->k, op->res[0]))) {
+		L->isconst[op->res[0]] = 1;
+		L->cval[op->res[0]] = op->imm;
+	} else if (op->opc == IR_MBAR) {
+		L->mbarof[op->res[0]] = (int)op->imm;
+	}
+}
+
+static int
+is_wgmma_op(int opc)
+{
+	return opc == IR_WGMMA || opc == IR_WGMMA_FENCE || opc == IR_WGMMA_COMMIT || opc == IR_WGMMA_WAIT;
+}
+
+/* Whether r holds an op with opcode opc (any wgmma op when opc is -1), at any depth. */
+static int
+contains(const IrRegion *r, int opc)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		if (opc < 0 ? is_wgmma_op(r->ops[i].opc) : r->ops[i].opc == opc)
+			return 1;
+		for (j = 0; j < r->ops[i].nregions; j++)
+			if (contains(&r->ops[i].regions[j], opc))
+				return 1;
+	}
+	return 0;
+}
+
+static int
+op_contains(const IrOp *op, int opc)
+{
+	int j;
+
+	if (opc < 0 ? is_wgmma_op(op->opc) : op->opc == opc)
+		return 1;
+	for (j = 0; j < op->nregions; j++)
+		if (contains(&op->regions[j], opc))
+			return 1;
+	return 0;
+}
+
+/* The wgmma state at the end of r, in program order: whether a wgmma was issued, whether
+ * one is not committed yet, and whether all committed groups are retired (wait[0]). */
+typedef struct WgState {
+	int saw, uncommitted, retired;
+} WgState;
+
+static void
+wgmma_state(const IrRegion *r, WgState *s)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		switch (op->opc) {
+		case IR_WGMMA:
+			s->saw = s->uncommitted = 1;
+			s->retired = 0;
+			break;
+		case IR_WGMMA_COMMIT:
+			s->uncommitted = 0;
+			break;
+		case IR_WGMMA_WAIT:
+			if (op->imm == 0 && !s->uncommitted)
+				s->retired = 1;
+			break;
+		default:
+			break;
+		}
+		for (j = 0; j < op->nregions; j++)
+			wgmma_state(&op->regions[j], s);
+	}
+}
+
+static int
+count_uses(const IrRegion *r, IrValue v, const IrOp *skip)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		if (op != skip)
+			for (j = 0; j < op->nargs; j++)
+				n += op->args[j] == v;
+		for (j = 0; j < op->nregions; j++)
+			n += count_uses(&op->regions[j], v, skip);
+	}
+	return n;
+}
+
+/* ---- building ---- */
+
+static IrValue
+mbar_addr(IrBuilder *b, int bar, IrValue elem)
+{
+	return irb_imm(b, IR_MBAR, t_bar, bar, 1, &elem);
+}
+
+static IrValue
+int_const(IrBuilder *b, IrType t, int64_t v)
+{
+	return irb_const_int(b, t, v);
+}
+
+static void
+yield_values(IrBuilder *b, int n, const IrValue *vals)
+{
+	irb_op(b, IR_YIELD, ir_scalar(IR_VOID), n, vals);
+}
+
+/* Appends an `if` on cond whose then region is `then` (already ending in its yield) and
+ * whose else region yields `elsevals`; its results are `res`. */
+static void
+push_if(Lower *L, IrRegion *out, SrcLoc loc, IrValue cond, IrRegion then, int nres, const IrValue *res,
+	const IrValue *elsevals)
+{
+	IrOp iff;
+	IrBuilder eb;
+
+	ir_op_init(L->k, &iff, IR_IF, 1, nres, 2, loc);
+	iff.args[0] = cond;
+	if (nres)
+		memcpy(iff.res, res, sizeof *res * (size_t)nres);
+	iff.regions[0] = then;
+	eb.k = L->k;
+	eb.r = &iff.regions[1];
+	eb.loc = loc;
+	yield_values(&eb, nres, elsevals);
+	ir_region_push(out, &iff);
+}
+
+/* Moves the ops of src (all but its final yield) to the end of out; returns the yield's
+ * operands and count. src's op array is freed (the ops' own regions live on in out). */
+static IrValue *
+splice_body(IrRegion *out, IrRegion *src, int *nyield)
+{
+	IrValue *y = NULL;
+	int i;
+
+	*nyield = 0;
+	for (i = 0; i < src->nops; i++) {
+		IrOp *op = &src->ops[i];
+
+		if (i == src->nops - 1 && op->opc == IR_YIELD) {
+			y = op->args;
+			*nyield = op->nargs;
+			break;
+		}
+		ir_region_push(out, op);
+	}
+	free(src->ops);
+	src->ops = NULL;
+	src->nops = src->capops = 0;
+	return y;
+}
+
+static void
+replace(Lower *L, IrValue old, IrValue with)
+{
+	if (old > 0 && old < L->nold && old != with)
+		L->subst[old] = with;
+}
+
+/* ---- role and elect ---- */
+
+static void
+lower_role(Lower *L, IrRegion *out, IrOp *op)
+{
+	IrKernel *k = L->k;
+	IrBuilder b = {k, out, op->loc};
+	IrRegion then = {0};
+	IrBuilder tb = {k, &then, op->loc};
+	int64_t lo = 0, hi = L->nwarps - 1, regs = 0;
+	IrValue w = 0, cond = 0, c;
+	int i;
+
+	if (!const_of(L, op->args[0], &lo) || !const_of(L, op->args[1], &hi) || !const_of(L, op->args[2], &regs))
+		ICE("role operands are not constants after the verifier accepted them");
+	if (lo > 0 || hi < L->nwarps - 1)
+		w = irb_op(&b, IR_WARPID, t_i32, 0, NULL);
+	if (lo > 0)
+		cond = irb_op2(&b, IR_CMP_GE, t_i1, w, int_const(&b, t_i32, lo));
+	if (hi < L->nwarps - 1) {
+		c = irb_op2(&b, IR_CMP_LE, t_i1, w, int_const(&b, t_i32, hi));
+		cond = cond ? irb_op2(&b, IR_AND, t_i1, cond, c) : c;
+	}
+	if (!cond)
+		cond = int_const(&b, t_i1, 1);
+	/* setmaxnreg first, before the role's body allocates anything */
+	if (regs > L->entry_regs)
+		irb_imm(&tb, IR_SETMAXNREG, ir_scalar(IR_VOID), regs, 0, NULL);
+	else if (regs > 0 && regs < L->entry_regs)
+		irb_imm(&tb, IR_SETMAXNREG, ir_scalar(IR_VOID), -regs, 0, NULL);
+	for (i = 0; i < op->regions[0].nops; i++)
+		ir_region_push(&then, &op->regions[0].ops[i]);
+	free(op->regions[0].ops);
+	push_if(L, out, op->loc, cond, then, op->nres, op->res, op->args + 3);
+}
+
+static void
+lower_elect(Lower *L, IrRegion *out, IrOp *op)
+{
+	IrBuilder b = {L->k, out, op->loc};
+	IrValue e = irb_op(&b, IR_ELECT_SYNC, t_i1, 0, NULL);
+
+	push_if(L, out, op->loc, e, op->regions[0], op->nres, op->res, op->args);
+}
+
+/* ---- produce ---- */
+
+static int64_t
+box_bytes(const IrKernel *k, IrValue map)
+{
+	int i, j;
+
+	for (i = 0; i < k->body.nargs && i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+		int64_t n;
+
+		if (k->body.args[i] != map || p->kind != PARAM_TMAP || p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams)
+			continue;
+		n = ir_type_bytes(ir_scalar((IrBase)k->params[p->tmap_tensor].type.elem));
+		for (j = 0; j < p->rank && j < IR_MAX_RANK; j++)
+			n *= p->dims[j].size;
+		return n;
+	}
+	ICE("a TMA load's tensor map is not a tensor-map parameter");
+}
+
+/* The bytes the TMA loads at the top of body bring to barrier `full`. */
+static int64_t
+produce_bytes(const Lower *L, const IrRegion *body, int full)
+{
+	const IrKernel *k = L->k;
+	int64_t total = 0, mask;
+	int i, j, n;
+
+	for (i = 0; i < body->nops; i++) {
+		const IrOp *op = &body->ops[i];
+		IrValue bar;
+
+		if ((op->opc != IR_TMA_LOAD && op->opc != IR_TMA_LOAD_MC) || op->nargs < 3)
+			continue;
+		bar = op->args[2];
+		if (bar <= 0 || bar >= L->nold || L->mbarof[bar] != full)
+			continue;
+		if (op->opc == IR_TMA_LOAD)
+			n = 1;
+		else if (op->nargs >= 4 && const_of(L, op->args[3], &mask))
+			for (n = 0, j = 0; j < 16; j++)
+				n += (int)((mask >> j) & 1);
+		else
+			n = k->cluster[0] * k->cluster[1] * k->cluster[2];
+		total += box_bytes(k, op->args[1]) * n;
+	}
+	return total;
+}
+
+static void
+lower_produce(Lower *L, IrRegion *out, IrOp *op)
+{
+	IrKernel *k = L->k;
+	const IrPipeline *p = &k->pipelines[op->imm];
+	IrBuilder b = {k, out, op->loc};
+	IrValue stage = op->args[0], phase = op->args[1], *y;
+	IrType pt = ir_vtype(k, phase);
+	int64_t bytes = 0;
+	int tma = p->full_src == PIPE_SRC_TMA, ny, i;
+
+	if (tma)
+		bytes = produce_bytes(L, &op->regions[0], p->full);
+	irb_op2(&b, IR_MBAR_WAIT, ir_scalar(IR_VOID), mbar_addr(&b, p->empty, stage),
+		irb_op2(&b, IR_XOR, pt, phase, int_const(&b, pt, 1)));
+	if (tma)
+		irb_op2(&b, IR_MBAR_ARRIVE_TX, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage),
+			int_const(&b, t_i32, bytes));
+	y = splice_body(out, &op->regions[0], &ny);
+	if (!tma)
+		irb_op1(&b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage));
+	for (i = 0; i < op->nres && i < ny; i++)
+		replace(L, op->res[i], y[i]);
+}
+
+/* ---- consume ---- */
+
+/* f32 values that may be wgmma accumulators (fragments, or f32x4 for m64n8): they are
+ * read through wgmma.wait. */
+static int
+is_acc(IrType t)
+{
+	return t.base == IR_F32 && t.space == 0 && (t.lanes == 1 || t.lanes == 2 || t.lanes == 4 || ir_is_frag(t));
+}
+
+/* wgmma.wait[n] on the accumulator values of vals (count nvals); each such position of
+ * res (when res is given) becomes the wait's result, the others are replaced by vals. */
+static void
+push_wait(Lower *L, IrRegion *out, SrcLoc loc, int n, int nvals, const IrValue *vals, const IrValue *res)
+{
+	IrOp w;
+	int i, m = 0;
+
+	for (i = 0; i < nvals; i++)
+		m += is_acc(ir_vtype(L->k, vals[i]));
+	ir_op_init(L->k, &w, IR_WGMMA_WAIT, m, m, 0, loc);
+	w.imm = n;
+	for (i = 0, m = 0; i < nvals; i++) {
+		if (is_acc(ir_vtype(L->k, vals[i]))) {
+			w.args[m] = vals[i];
+			w.res[m++] = res[i];
+		} else {
+			replace(L, res[i], vals[i]);
+		}
+	}
+	ir_region_push(out, &w);
+}
+
+static void
+lower_consume(Lower *L, IrRegion *out, IrOp *op, const Carry *carry)
+{
+	IrKernel *k = L->k;
+	const IrPipeline *p = &k->pipelines[op->imm];
+	IrBuilder b = {k, out, op->loc};
+	IrValue stage = op->args[0], phase = op->args[1], *y;
+	WgState s = {0, 0, 0};
+	int ny, i, nres;
+
+	wgmma_state(&op->regions[0], &s);
+	irb_op2(&b, IR_MBAR_WAIT, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage), phase);
+	y = splice_body(out, &op->regions[0], &ny);
+	nres = op->nres < ny ? op->nres : ny;
+	if (s.saw && s.uncommitted)
+		irb_op(&b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+	if (carry) {
+		IrRegion then = {0};
+		IrBuilder tb = {k, &then, op->loc};
+		IrValue c;
+
+		/* The group of this stage may stay in flight; the previous one is done. */
+		push_wait(L, out, op->loc, 1, nres, y, op->res);
+		c = irb_op2(&b, IR_CMP_GE, t_i1, carry->prev, int_const(&b, t_i32, 0));
+		irb_op1(&tb, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&tb, p->empty, carry->prev));
+		yield_values(&tb, 0, NULL);
+		push_if(L, out, op->loc, c, then, 0, NULL, NULL);
+		return;
+	}
+	if (s.saw && !s.retired)
+		push_wait(L, out, op->loc, 0, nres, y, op->res);
+	else
+		for (i = 0; i < nres; i++)
+			replace(L, op->res[i], y[i]);
+	irb_op1(&b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&b, p->empty, stage));
+}
+
+/* ---- loops that keep one wgmma group in flight ---- */
+
+/* The index of the consume in for-op's body that can release the previous stage, or -1. */
+static int
+carry_candidate(const IrOp *forop)
+{
+	const IrRegion *body = &forop->regions[0];
+	const IrOp *yield;
+	int i, j, idx = -1;
+
+	if (!body->nops || body->ops[body->nops - 1].opc != IR_YIELD)
+		return -1;
+	yield = &body->ops[body->nops - 1];
+	for (i = 0; i < body->nops; i++) {
+		const IrOp *op = &body->ops[i];
+
+		if (op->opc == IR_CONSUME && contains(&op->regions[0], IR_WGMMA)) {
+			if (idx >= 0 || contains(&op->regions[0], IR_WGMMA_WAIT))
+				return -1;
+			idx = i;
+		} else if (op_contains(op, -1)) {
+			return -1;
+		}
+	}
+	if (idx < 0)
+		return -1;
+	/* Accumulators still in flight may only travel to the next iteration. */
+	for (j = 0; j < body->ops[idx].nres; j++)
+		if (count_uses(body, body->ops[idx].res[j], yield) > 0)
+			return -1;
+	return idx;
+}
+
+static void lower_region(Lower *L, IrRegion *r, const Carry *carry);
+
+static IrValue *
+append_value(IrKernel *k, const IrValue *vals, int n, IrValue v)
+{
+	IrValue *a = arena_alloc(k->arena, sizeof *a * (size_t)(n + 1));
+
+	if (n)
+		memcpy(a, vals, sizeof *a * (size_t)n);
+	a[n] = v;
+	return a;
+}
+
+static void
+lower_for_carry(Lower *L, IrRegion *out, IrOp *op, int idx)
+{
+	IrKernel *k = L->k;
+	IrBuilder b = {k, out, op->loc};
+	IrRegion *body = &op->regions[0], then = {0};
+	IrBuilder tb = {k, &then, op->loc};
+	const IrPipeline *p = &k->pipelines[body->ops[idx].imm];
+	IrValue stage = body->ops[idx].args[0], init, prev_final, c;
+	IrValue *fresh, *old;
+	IrOp *y;
+	Carry carry;
+	int i, nfrag = 0;
+
+	init = int_const(&b, t_i32, -1);
+	carry.index = idx;
+	carry.prev = ir_new_value(k, t_i32);
+	body->args = append_value(k, body->args, body->nargs, carry.prev);
+	body->nargs++;
+	lower_region(L, body, &carry);
+	y = &body->ops[body->nops - 1];
+	y->args = append_value(k, y->args, y->nargs, stage);
+	y->nargs++;
+
+	/* The loop's accumulators are read after it only through wgmma.wait[0]: the loop gets
+	 * fresh result values and the wait takes over the old ones. */
+	fresh = xcalloc((size_t)op->nres + 1, sizeof *fresh);
+	old = xcalloc((size_t)op->nres + 1, sizeof *old);
+	for (i = 0; i < op->nres; i++)
+		if (is_acc(ir_vtype(k, op->res[i]))) {
+			old[nfrag] = op->res[i];
+			fresh[nfrag] = op->res[i] = ir_new_value(k, ir_vtype(k, op->res[i]));
+			k->vlocs[fresh[nfrag]] = op->loc;
+			nfrag++;
+		}
+	prev_final = ir_new_value(k, t_i32);
+	k->vlocs[prev_final] = op->loc;
+	op->args = append_value(k, op->args, op->nargs, init);
+	op->nargs++;
+	op->res = append_value(k, op->res, op->nres, prev_final);
+	op->nres++;
+	ir_region_push(out, op);
+
+	push_wait(L, out, op->loc, 0, nfrag, fresh, old);
+	c = irb_op2(&b, IR_CMP_GE, t_i1, prev_final, int_const(&b, t_i32, 0));
+	irb_op1(&tb, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&tb, p->empty, prev_final));
+	yield_values(&tb, 0, NULL);
+	push_if(L, out, op->loc, c, then, 0, NULL, NULL);
+	free(fresh);
+	free(old);
+}
+
+/* ---- regions ---- */
+
+static void
+lower_region(Lower *L, IrRegion *r, const Carry *carry)
+{
+	IrRegion out = {0};
+	int i, j, idx;
+
+	for (i = 0; i < r->nops; i++) {
+		IrOp op = r->ops[i];
+
+		if (op.opc == IR_FOR && (idx = carry_candidate(&op)) >= 0) {
+			lower_for_carry(L, &out, &op, idx);
+			continue;
+		}
+		for (j = 0; j < op.nregions; j++)
+			lower_region(L, &op.regions[j], NULL);
+		switch (op.opc) {
+		case IR_ROLE:
+			lower_role(L, &out, &op);
+			break;
+		case IR_ELECT:
+			lower_elect(L, &out, &op);
+			break;
+		case IR_PRODUCE:
+			lower_produce(L, &out, &op);
+			break;
+		case IR_CONSUME:
+			lower_consume(L, &out, &op, carry && carry->index == i ? carry : NULL);
+			break;
+		default:
+			ir_region_push(&out, &op);
+			break;
+		}
+	}
+	free(r->ops);
+	r->ops = out.ops;
+	r->nops = out.nops;
+	r->capops = out.capops;
+}
+
+static void
+apply_subst(IrOp *op, void *ctx)
+{
+	Lower *L = ctx;
+	int i, steps;
+
+	for (i = 0; i < op->nargs; i++) {
+		IrValue v = op->args[i];
+
+		for (steps = 0; v > 0 && v < L->nold && L->subst[v] && steps < L->nold; steps++)
+			v = L->subst[v];
+		op->args[i] = v;
+	}
+}
+
+/* Thread 0 initialises every barrier object; the fence makes the inits visible to the
+ * async proxy (TMA) and the cluster, the barrier to the other threads. */
+static void
+add_barrier_init(Lower *L)
+{
+	IrKernel *k = L->k;
+	IrRegion out = {0}, then = {0};
+	SrcLoc loc = {k->file, 0, 0};
+	IrBuilder b = {k, &out, loc}, tb = {k, &then, loc};
+	IrValue zero, cond;
+	int i, e;
+
+	zero = int_const(&b, t_i32, 0);
+	cond = irb_op2(&b, IR_CMP_EQ, t_i1, irb_op(&b, IR_TID_X, t_i32, 0, NULL), zero);
+	if (k->threads[1] > 1)
+		cond = irb_op2(&b, IR_AND, t_i1, cond,
+			       irb_op2(&b, IR_CMP_EQ, t_i1, irb_op(&b, IR_TID_Y, t_i32, 0, NULL), zero));
+	if (k->threads[2] > 1)
+		cond = irb_op2(&b, IR_AND, t_i1, cond,
+			       irb_op2(&b, IR_CMP_EQ, t_i1, irb_op(&b, IR_TID_Z, t_i32, 0, NULL), zero));
+	for (i = 0; i < k->nbarriers; i++)
+		for (e = 0; e < k->barriers[i].n; e++)
+			irb_imm(&tb, IR_MBAR_INIT, ir_scalar(IR_VOID), k->barriers[i].count, 1,
+				(IrValue[]){mbar_addr(&tb, i, int_const(&tb, t_i32, e))});
+	irb_op(&tb, IR_FENCE_MBAR_INIT, ir_scalar(IR_VOID), 0, NULL);
+	yield_values(&tb, 0, NULL);
+	push_if(L, &out, loc, cond, then, 0, NULL, NULL);
+	irb_op(&b, k->cluster[0] * k->cluster[1] * k->cluster[2] > 1 ? IR_CLUSTER_SYNC : IR_BARRIER,
+	       ir_scalar(IR_VOID), 0, NULL);
+	for (i = 0; i < k->body.nops; i++)
+		ir_region_push(&out, &k->body.ops[i]);
+	free(k->body.ops);
+	k->body.ops = out.ops;
+	k->body.nops = out.nops;
+	k->body.capops = out.capops;
+}
+
+static int
+entry_regs(const IrKernel *k)
+{
+	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
+	int64_t per = REGFILE / ((n > 0 ? n : 1) * (k->min_blocks > 0 ? k->min_blocks : 1));
+
+	per = per / 8 * 8;
+	return per > 255 ? 255 : (int)per;
+}
 
 void
 pass_lower_async(IrKernel *k)
 {
-	(void)k;
+	Lower L;
+	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
+	int i;
+
+	if (!contains(&k->body, IR_ROLE) && !contains(&k->body, IR_ELECT) && !contains(&k->body, IR_PRODUCE) &&
+	    !contains(&k->body, IR_CONSUME) && (k->nbarriers == 0 || contains(&k->body, IR_MBAR_INIT)))
+		return;
+	memset(&L, 0, sizeof L);
+	L.k = k;
+	L.nold = k->nvalues;
+	L.subst = xcalloc((size_t)L.nold + 1, sizeof *L.subst);
+	L.isconst = xcalloc((size_t)L.nold + 1, 1);
+	L.cval = xcalloc((size_t)L.nold + 1, sizeof *L.cval);
+	L.mbarof = xmalloc(((size_t)L.nold + 1) * sizeof *L.mbarof);
+	for (i = 0; i <= L.nold; i++)
+		L.mbarof[i] = -1;
+	L.entry_regs = entry_regs(k);
+	L.nwarps = (int)((n + 31) / 32);
+	ir_walk(&k->body, scan_values, &L);
+
+	if (k->nbarriers > 0 && !contains(&k->body, IR_MBAR_INIT))
+		add_barrier_init(&L);
+	lower_region(&L, &k->body, NULL);
+	ir_walk(&k->body, apply_subst, &L);
+
+	free(L.subst);
+	free(L.isconst);
+	free(L.cval);
+	free(L.mbarof);
 }

@@ -11,6 +11,8 @@ typedef struct Pass {
 
 /* Keep in the order of pass_names. */
 static const Pass passes[] = {
+	{"schedule-check", pass_schedule_check},
+	{"lower-async", pass_lower_async},
 	{"canonicalize", pass_canonicalize},
 	{"cse", pass_cse},
 	{"dce", pass_dce},
@@ -19,7 +21,7 @@ static const Pass passes[] = {
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
 const char *const pass_names[NPASSES + 1] = {
-	"canonicalize", "cse", "dce", "smem-layout", NULL,
+	"schedule-check", "lower-async", "canonicalize", "cse", "dce", "smem-layout", NULL,
 };
 
 static const SrcLoc noloc = {-1, 0, 0};
@@ -108,14 +110,18 @@ pass_pipeline(IrKernel *k, const PassOptions *o)
 	 * folds what cse exposed (x - x once both sides are one value, selects of one value);
 	 * the second cse merges ops that inlined `if` bodies brought next to their twins;
 	 * dce runs once at the end because every earlier pass leaves dead ops behind and none
-	 * of them needs the dead ops gone to do its work. smem-layout is last: it is the only
-	 * pass needed for correctness (the backend needs offsets) and reads only the buffers.
-	 * -O0 runs just that. */
+	 * of them needs the dead ops gone to do its work. smem-layout is last: it is needed for
+	 * correctness (the backend needs offsets) and reads only the buffers and barriers.
+	 * Before all of them, schedule-check judges the high-level async ops (roles, pipelines,
+	 * TMA issue) while they still say what the user wrote, and lower-async turns them into
+	 * ifs, mbarrier waits/arrives and wgmma waits, which the backend needs and the -O2
+	 * passes then clean up. -O0 runs those three. */
 	static const char *const o2[] = {
-		"canonicalize", "cse", "canonicalize", "cse", "dce", "smem-layout",
+		"schedule-check", "lower-async", "canonicalize", "cse", "canonicalize", "cse", "dce",
+		"smem-layout",
 	};
 	static const char *const o0[] = {
-		"smem-layout",
+		"schedule-check", "lower-async", "smem-layout",
 	};
 	const char *const *list = o->opt_level >= 1 ? o2 : o0;
 	int n = o->opt_level >= 1 ? (int)(sizeof o2 / sizeof o2[0]) : (int)(sizeof o0 / sizeof o0[0]);
