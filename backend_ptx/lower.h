@@ -34,5 +34,12 @@ LLVMValueRef lw_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys
 /* ---- lower_ops.c ---- */
 /* Lowers one op without regions and binds its result (if any) in L->vals. */
 void lw_op(Lower *L, const IrOp *op);
+/* The kernel's dynamic shared array (ptr addrspace(3)), created on first use. */
+LLVMValueRef lw_smem_base(Lower *L);
+
+/* ---- lower_async.c ---- */
+/* Lowers one Hopper async op (mbar .. wgmma.wait); reports the high-level region ops
+ * (role, elect, produce, consume), which pass lower-async must have lowered. */
+void lw_async_op(Lower *L, const IrOp *op);
 
 #endif

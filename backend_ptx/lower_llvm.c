@@ -57,6 +57,8 @@ lw_type(Lower *L, IrType t)
 	case IR_F32: s = LLVMFloatTypeInContext(L->ctx); break;
 	case IR_F64: s = LLVMDoubleTypeInContext(L->ctx); break;
 	case IR_PTR: return LLVMPointerTypeInContext(L->ctx, t.space);
+	/* a tensor map is a byval kernel parameter: its value is the parameter's address */
+	case IR_TMAP: return LLVMPointerTypeInContext(L->ctx, 0);
 	default: return LLVMInt32TypeInContext(L->ctx);
 	}
 	return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
@@ -343,6 +345,25 @@ add_str_attr(Lower *L, LLVMValueRef fn, const char *key, const char *value)
 							  (unsigned)strlen(value)));
 }
 
+/* A CUtensorMap parameter: 128 bytes by value, 64-byte aligned, and a grid constant, so
+ * that its address is the parameter itself (TMA reads the map there) instead of a local
+ * copy, which TMA could not use. LLVM 22 spells it as the "nvvm.grid_constant" parameter
+ * attribute. */
+static void
+tmap_param_attrs(Lower *L, unsigned idx)
+{
+	static const char gc[] = "nvvm.grid_constant";
+	LLVMTypeRef map = LLVMArrayType2(LLVMInt8TypeInContext(L->ctx), 128);
+	unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+	unsigned align = LLVMGetEnumAttributeKindForName("align", 5);
+
+	LLVMAddAttributeAtIndex(L->fn, idx, LLVMCreateTypeAttribute(L->ctx, byval, map));
+	LLVMAddAttributeAtIndex(L->fn, idx, LLVMCreateEnumAttribute(L->ctx, align, 64));
+	add_attr(L, L->fn, idx, "readonly");
+	add_attr(L, L->fn, idx, "noalias");
+	LLVMAddAttributeAtIndex(L->fn, idx, LLVMCreateStringAttribute(L->ctx, gc, sizeof gc - 1, "", 0));
+}
+
 static void
 build_kernel(Lower *L, const char *symbol)
 {
@@ -367,6 +388,12 @@ build_kernel(Lower *L, const char *symbol)
 		snprintf(ntid, sizeof ntid, "%d", k->min_blocks);
 		add_str_attr(L, L->fn, "nvvm.minctasm", ntid);
 	}
+	/* .reqnctapercluster: the launcher always uses the kernel's cluster dims, and ptxas
+	 * may rely on them */
+	if (k->cluster[0] * k->cluster[1] * k->cluster[2] > 1) {
+		snprintf(ntid, sizeof ntid, "%d,%d,%d", k->cluster[0], k->cluster[1], k->cluster[2]);
+		add_str_attr(L, L->fn, "nvvm.cluster_dim", ntid);
+	}
 	add_attr(L, L->fn, LLVMAttributeFunctionIndex, "nounwind");
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
@@ -382,6 +409,8 @@ build_kernel(Lower *L, const char *symbol)
 			if (p->access == ACC_IN)
 				add_attr(L, L->fn, (unsigned)i + 1, "readonly");
 		}
+		if (p->kind == PARAM_TMAP)
+			tmap_param_attrs(L, (unsigned)i + 1);
 	}
 	if (k->body.nargs != k->nparams)
 		lw_error(L, NULL, "the body has %d args for %d params", k->body.nargs, k->nparams);

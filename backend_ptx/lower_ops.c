@@ -380,6 +380,20 @@ compare(Lower *L, const IrOp *op, const char *nm)
 
 /* ---- memory ---- */
 
+LLVMValueRef
+lw_smem_base(Lower *L)
+{
+	if (!L->smem) {
+		/* One dynamic array: the launcher sizes it, and `extern .shared` lets a kernel
+		 * use more than the 48 KiB static limit. 1024 covers every swizzle alignment. */
+		L->smem = LLVMAddGlobalInAddressSpace(L->mod, LLVMArrayType2(LLVMInt8TypeInContext(L->ctx), 0),
+						      "cake_smem", IR_SHARED);
+		LLVMSetLinkage(L->smem, LLVMExternalLinkage);
+		LLVMSetAlignment(L->smem, 1024);
+	}
+	return L->smem;
+}
+
 static LLVMValueRef
 smem_ptr(Lower *L, const IrOp *op, const char *nm)
 {
@@ -395,18 +409,10 @@ smem_ptr(Lower *L, const IrOp *op, const char *nm)
 			 k->bufs[op->imm].name);
 		return LLVMGetPoison(lw_type(L, ir_ptr(IR_SHARED, IR_I8)));
 	}
-	if (!L->smem) {
-		/* One dynamic array: the launcher sizes it, and `extern .shared` lets a kernel
-		 * use more than the 48 KiB static limit. 1024 covers every swizzle alignment. */
-		L->smem = LLVMAddGlobalInAddressSpace(L->mod, LLVMArrayType2(LLVMInt8TypeInContext(L->ctx), 0),
-						      "cake_smem", IR_SHARED);
-		LLVMSetLinkage(L->smem, LLVMExternalLinkage);
-		LLVMSetAlignment(L->smem, 1024);
-	}
 	if (k->bufs[op->imm].offset == 0)
-		return L->smem;
+		return lw_smem_base(L);
 	off = LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)k->bufs[op->imm].offset, 0);
-	return LLVMBuildInBoundsGEP2(L->b, LLVMInt8TypeInContext(L->ctx), L->smem, &off, 1, nm);
+	return LLVMBuildInBoundsGEP2(L->b, LLVMInt8TypeInContext(L->ctx), lw_smem_base(L), &off, 1, nm);
 }
 
 /* Natural alignment: a vector access is aligned to its whole size so NVPTX emits one
@@ -675,6 +681,10 @@ lw_op(Lower *L, const IrOp *op)
 	case IR_SHFL_IDX: r = shuffle(L, op, "idx", nm); break;
 	case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT: r = vote(L, op, nm); break;
 	default:
+		if (op->opc >= IR_ROLE && op->opc <= IR_WGMMA_WAIT) {
+			lw_async_op(L, op);
+			return;
+		}
 		lw_error(L, op, "'%s' cannot be lowered here", ir_opinfo[op->opc].name);
 		break;
 	}

@@ -1,0 +1,451 @@
+/* backend_ptx/lower_async.c: the LLVM IR for the Hopper async ops (mbarriers, TMA, cluster,
+ * elect, setmaxnreg, wgmma). LLVM 22's NVVM intrinsics where they exist; wgmma, which has
+ * none, as inline asm whose accumulator operands are tied in and out, so that reads of an
+ * accumulator are ordered after the wgmma.fence/wait that returns it.
+ *
+ * Addresses: shared memory is 32-bit (-nvptx-short-ptr); mbarriers and TMA destinations use
+ * those addresses directly. A shared::cta address is also a valid shared::cluster address
+ * of the executing CTA, so the TMA destination (a shared::cluster pointer in the intrinsic)
+ * is the same 32-bit value rather than a round trip through generic addresses. Tensor maps
+ * are kernel parameters passed by value as grid constants; the ops take their address. */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* IR address space 7 is shared::cluster, as in NVPTX. */
+#define AS_CLUSTER 7
+
+static LLVMValueRef
+aval(Lower *L, const IrOp *op, int i)
+{
+	IrValue v = op->args[i];
+
+	if (v <= 0 || v >= L->k->nvalues || !L->vals[v]) {
+		lw_error(L, op, "operand %%%d has no definition before its use", v);
+		return LLVMGetPoison(lw_type(L, ir_vtype(L->k, v)));
+	}
+	return L->vals[v];
+}
+
+static LLVMTypeRef
+i32t(Lower *L)
+{
+	return LLVMInt32TypeInContext(L->ctx);
+}
+
+static LLVMTypeRef
+i64t(Lower *L)
+{
+	return LLVMInt64TypeInContext(L->ctx);
+}
+
+static LLVMValueRef
+c32(Lower *L, int64_t v)
+{
+	return LLVMConstInt(i32t(L), (unsigned long long)v, 0);
+}
+
+static LLVMValueRef
+c64(Lower *L, uint64_t v)
+{
+	return LLVMConstInt(i64t(L), v, 0);
+}
+
+static LLVMValueRef
+c1(Lower *L, int v)
+{
+	return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), (unsigned long long)v, 0);
+}
+
+static LLVMValueRef
+call(Lower *L, const char *name, LLVMValueRef *args, int nargs, const char *nm)
+{
+	return lw_intrinsic(L, name, NULL, 0, args, nargs, nm);
+}
+
+/* An i32 operand (i32 or u32 in the IR). */
+static LLVMValueRef
+ival(Lower *L, const IrOp *op, int i)
+{
+	return aval(L, op, i);
+}
+
+/* byte offset (i32) into the dynamic shared array */
+static LLVMValueRef
+smem_at(Lower *L, LLVMValueRef off, const char *nm)
+{
+	LLVMValueRef base = lw_smem_base(L);
+
+	return LLVMBuildInBoundsGEP2(L->b, LLVMInt8TypeInContext(L->ctx), base, &off, 1, nm);
+}
+
+/* mbar[b] idx: barrier b's offset + 8 * idx. */
+static LLVMValueRef
+mbar_addr(Lower *L, const IrOp *op, const char *nm)
+{
+	const IrBarrier *bar;
+	LLVMValueRef off;
+
+	if (op->imm < 0 || op->imm >= L->k->nbarriers) {
+		lw_error(L, op, "barrier %lld of %d", (long long)op->imm, L->k->nbarriers);
+		return LLVMGetPoison(lw_type(L, ir_ptr(IR_SHARED, IR_I64)));
+	}
+	bar = &L->k->barriers[op->imm];
+	if (bar->offset < 0) {
+		lw_error(L, op, "mbarrier '%s' has no offset (smem-layout has not run)", bar->name);
+		return LLVMGetPoison(lw_type(L, ir_ptr(IR_SHARED, IR_I64)));
+	}
+	off = LLVMBuildNUWMul(L->b, ival(L, op, 0), c32(L, 8), "");
+	off = LLVMBuildNUWAdd(L->b, off, c32(L, bar->offset), "");
+	return smem_at(L, off, nm);
+}
+
+/* smem.stage[buf] s: the buffer's offset + s * its stage stride. */
+static LLVMValueRef
+stage_addr(Lower *L, const IrOp *op, const char *nm)
+{
+	const IrBuffer *b;
+	LLVMValueRef off;
+
+	if (op->imm < 0 || op->imm >= L->k->nbufs) {
+		lw_error(L, op, "buffer %lld of %d", (long long)op->imm, L->k->nbufs);
+		return LLVMGetPoison(lw_type(L, ir_ptr(IR_SHARED, IR_I8)));
+	}
+	b = &L->k->bufs[op->imm];
+	if (b->offset < 0 || (b->stages > 1 && b->stage_stride <= 0)) {
+		lw_error(L, op, "shared buffer '%s' has no offset or stage stride (smem-layout has not run)", b->name);
+		return LLVMGetPoison(lw_type(L, ir_ptr(IR_SHARED, IR_I8)));
+	}
+	off = LLVMBuildNUWMul(L->b, ival(L, op, 0), c32(L, b->stage_stride), "");
+	off = LLVMBuildNUWAdd(L->b, off, c32(L, b->offset), "");
+	return smem_at(L, off, nm);
+}
+
+/* The same 32-bit shared address as a shared::cluster pointer (see the top). */
+static LLVMValueRef
+as_cluster(Lower *L, LLVMValueRef p)
+{
+	LLVMValueRef a = LLVMBuildPtrToInt(L->b, p, i32t(L), "");
+
+	return LLVMBuildIntToPtr(L->b, a, LLVMPointerTypeInContext(L->ctx, AS_CLUSTER), "");
+}
+
+/* try_wait.parity in a loop. The intrinsic may read and write memory, so LLVM keeps it in
+ * the loop and keeps the accesses it guards after it. */
+static void
+mbar_wait(Lower *L, const IrOp *op)
+{
+	LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "mbar.wait");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "mbar.done");
+	LLVMValueRef args[2], ok;
+
+	args[0] = aval(L, op, 0);
+	args[1] = ival(L, op, 1);
+	LLVMBuildBr(L->b, loop);
+	LLVMPositionBuilderAtEnd(L->b, loop);
+	ok = call(L, "llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta", args, 2, "");
+	LLVMBuildCondBr(L->b, ok, done, loop);
+	LLVMPositionBuilderAtEnd(L->b, done);
+}
+
+/* cp.async.bulk.tensor g2s (tile; multicast when mc) and s2g. IR coordinates are row-major,
+ * PTX's innermost first. */
+static void
+tma(Lower *L, const IrOp *op)
+{
+	LLVMValueRef args[16];
+	char name[64];
+	int rank = (int)op->imm, n = 0, i, first;
+
+	if (rank < 1 || rank > 5) {
+		lw_error(L, op, "rank %d", rank);
+		return;
+	}
+	if (op->opc == IR_TMA_STORE) {
+		first = 2;
+		args[n++] = aval(L, op, 1);             /* src */
+		args[n++] = aval(L, op, 0);             /* map */
+		for (i = op->nargs - 1; i >= first; i--)
+			args[n++] = ival(L, op, i);
+		args[n++] = c64(L, 0);                  /* cache hint (unused) */
+		args[n++] = c1(L, 0);
+		snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.s2g.tile.%dd", rank);
+		call(L, name, args, n, "");
+		return;
+	}
+	first = op->opc == IR_TMA_LOAD_MC ? 4 : 3;
+	args[n++] = as_cluster(L, aval(L, op, 0));      /* dst */
+	args[n++] = aval(L, op, 2);                     /* mbarrier */
+	args[n++] = aval(L, op, 1);                     /* map */
+	for (i = op->nargs - 1; i >= first; i--)
+		args[n++] = ival(L, op, i);
+	args[n++] = op->opc == IR_TMA_LOAD_MC
+		    ? LLVMBuildTrunc(L->b, ival(L, op, 3), LLVMInt16TypeInContext(L->ctx), "")
+		    : LLVMConstInt(LLVMInt16TypeInContext(L->ctx), 0, 0);
+	args[n++] = c64(L, 0);
+	args[n++] = c1(L, op->opc == IR_TMA_LOAD_MC);   /* use the CTA mask */
+	args[n++] = c1(L, 0);                           /* use the cache hint */
+	args[n++] = c32(L, 0);                          /* cta_group: none */
+	snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.%dd", rank);
+	call(L, name, args, n, "");
+}
+
+/* wgmma.desc[swizzle]: the shared-memory matrix descriptor of a K-major operand (PTX ISA,
+ * "Matrix Descriptor Format", sm_90): start address >> 4 in bits 0-13, leading byte offset
+ * >> 4 in 16-29 (1: unused for swizzled K-major), stride byte offset >> 4 in 32-45 (the 8-row
+ * core-matrix group: 8 rows of the swizzle span), base offset 0 (operands start on the
+ * swizzle pattern's alignment) and the layout in 62-63 (128B 1, 64B 2, 32B 3). */
+static LLVMValueRef
+wgmma_desc(Lower *L, const IrOp *op, const char *nm)
+{
+	int sw = (int)op->imm;
+	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
+	uint64_t fixed = (UINT64_C(1) << 16) | ((sbo >> 4) << 32) | (layout << 62);
+	LLVMValueRef a;
+
+	if (sw != 32 && sw != 64 && sw != 128) {
+		lw_error(L, op, "swizzle %d", sw);
+		return LLVMGetPoison(i64t(L));
+	}
+	a = LLVMBuildPtrToInt(L->b, aval(L, op, 0), i32t(L), "");
+	a = LLVMBuildZExt(L->b, a, i64t(L), "");
+	a = LLVMBuildLShr(L->b, LLVMBuildAnd(L->b, a, c64(L, 0x3ffff), ""), c64(L, 4), "");
+	return LLVMBuildOr(L->b, a, c64(L, fixed), nm);
+}
+
+/* ---- wgmma: inline asm with the accumulator lanes tied in and out ---- */
+
+/* The f32 lanes of the accumulator operands [first, first + n) of op, flattened. */
+static int
+acc_lanes(Lower *L, const IrOp *op, int first, int n, LLVMValueRef *out)
+{
+	int i, j, m = 0;
+
+	for (i = first; i < first + n; i++) {
+		IrType t = ir_vtype(L->k, op->args[i]);
+		LLVMValueRef v = aval(L, op, i);
+
+		if (t.lanes == 1) {
+			out[m++] = v;
+			continue;
+		}
+		for (j = 0; j < t.lanes; j++)
+			out[m++] = LLVMBuildExtractElement(L->b, v, c32(L, j), "");
+	}
+	return m;
+}
+
+/* Rebuilds op's results (one per accumulator operand, same types) from the asm's outputs. */
+static void
+bind_acc_results(Lower *L, const IrOp *op, LLVMValueRef res, int nlanes)
+{
+	int i, j, m = 0;
+
+	for (i = 0; i < op->nres; i++) {
+		IrType t = ir_vtype(L->k, op->res[i]);
+		LLVMValueRef v;
+		char nm[32];
+
+		snprintf(nm, sizeof nm, "v%d", op->res[i]);
+		if (t.lanes == 1) {
+			v = nlanes == 1 ? res : LLVMBuildExtractValue(L->b, res, (unsigned)m, nm);
+			m++;
+		} else {
+			v = LLVMGetPoison(lw_type(L, t));
+			for (j = 0; j < t.lanes; j++, m++) {
+				LLVMValueRef e = nlanes == 1 ? res : LLVMBuildExtractValue(L->b, res, (unsigned)m, "");
+
+				v = LLVMBuildInsertElement(L->b, v, e, c32(L, j), j == t.lanes - 1 ? nm : "");
+			}
+		}
+		L->vals[op->res[i]] = v;
+	}
+}
+
+/* One volatile asm statement: nout f32 outputs tied to the first nout inputs, then the
+ * extra inputs with their constraints; clobbers memory. Returns the call. */
+static LLVMValueRef
+tied_asm(Lower *L, const char *text, LLVMValueRef *ins, int nout, int nextra, const char *extra_cons)
+{
+	LLVMTypeRef *elems = NULL, *argt, rt;
+	Buf cons = {0};
+	LLVMValueRef fn, r;
+	int i, nin = nout + nextra;
+
+	argt = xcalloc((size_t)nin + 1, sizeof *argt);
+	for (i = 0; i < nout; i++)
+		buf_printf(&cons, "%s=f", i ? "," : "");
+	for (i = 0; i < nout; i++)
+		buf_printf(&cons, "%s%d", cons.len ? "," : "", i);
+	if (extra_cons && *extra_cons)
+		buf_printf(&cons, "%s%s", cons.len ? "," : "", extra_cons);
+	buf_printf(&cons, "%s~{memory}", cons.len ? "," : "");
+	for (i = 0; i < nin; i++)
+		argt[i] = LLVMTypeOf(ins[i]);
+	if (nout == 0) {
+		rt = LLVMVoidTypeInContext(L->ctx);
+	} else if (nout == 1) {
+		rt = LLVMFloatTypeInContext(L->ctx);
+	} else {
+		elems = xcalloc((size_t)nout, sizeof *elems);
+		for (i = 0; i < nout; i++)
+			elems[i] = LLVMFloatTypeInContext(L->ctx);
+		rt = LLVMStructTypeInContext(L->ctx, elems, (unsigned)nout, 0);
+	}
+	fn = LLVMGetInlineAsm(LLVMFunctionType(rt, argt, (unsigned)nin, 0), text, strlen(text), cons.s,
+			      (size_t)cons.len, 1, 0, LLVMInlineAsmDialectATT, 0);
+	r = LLVMBuildCall2(L->b, LLVMFunctionType(rt, argt, (unsigned)nin, 0), fn, ins, (unsigned)nin, "");
+	buf_free(&cons);
+	free(argt);
+	free(elems);
+	return r;
+}
+
+/* wgmma.fence / wgmma.wait_group n with every lane of the accumulators tied through. */
+static void
+wgmma_sync(Lower *L, const IrOp *op, const char *insn)
+{
+	LLVMValueRef *lanes;
+	int n = 0, i, nl;
+
+	for (i = 0; i < op->nargs; i++)
+		n += ir_vtype(L->k, op->args[i]).lanes;
+	lanes = xcalloc((size_t)n + 1, sizeof *lanes);
+	nl = acc_lanes(L, op, 0, op->nargs, lanes);
+	if (nl != n || op->nres != op->nargs) {
+		lw_error(L, op, "%d accumulator lanes, %d results", nl, op->nres);
+		free(lanes);
+		return;
+	}
+	bind_acc_results(L, op, tied_asm(L, insn, lanes, n, 0, NULL), n);
+	free(lanes);
+}
+
+static void
+wgmma(Lower *L, const IrOp *op)
+{
+	int n = (int)(op->imm & 0xffff), f16 = (int)(op->imm >> 16) == 1, lanes = n / 2, i;
+	const char *ab = f16 ? "f16" : "bf16", *scale_cons;
+	LLVMValueRef *ins;
+	Buf text = {0};
+
+	if (n < 8 || n > 256 || n % 8 || ir_vtype(L->k, op->args[0]).lanes != lanes || op->nres != 1) {
+		lw_error(L, op, "wgmma[%lld] with a %d-lane accumulator", (long long)op->imm,
+			 ir_vtype(L->k, op->args[0]).lanes);
+		return;
+	}
+	ins = xcalloc((size_t)lanes + 3, sizeof *ins);
+	acc_lanes(L, op, 0, 1, ins);
+	ins[lanes] = aval(L, op, 1);
+	ins[lanes + 1] = aval(L, op, 2);
+	ins[lanes + 2] = LLVMBuildZExt(L->b, aval(L, op, 3), i32t(L), "");
+	/* a constant scale-d (the usual case) is an immediate, not a register to set up */
+	scale_cons = LLVMIsAConstantInt(ins[lanes + 2]) ? "l,l,n" : "l,l,r";
+	/* operands: $0..$lanes-1 the outputs, then the tied inputs, then desc A, desc B, scale-d */
+	buf_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
+		   "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", 2 * lanes + 2, n, ab, ab);
+	for (i = 0; i < lanes; i++)
+		buf_printf(&text, "%s$%d", i ? ", " : "", i);
+	buf_printf(&text, "}, $%d, $%d, p, 1, 1, 0, 0;\n}", 2 * lanes, 2 * lanes + 1);
+	bind_acc_results(L, op, tied_asm(L, text.s, ins, lanes, 3, scale_cons), lanes);
+	buf_free(&text);
+	free(ins);
+}
+
+/* ---- dispatch ---- */
+
+void
+lw_async_op(Lower *L, const IrOp *op)
+{
+	LLVMValueRef r = NULL, args[2];
+	char nm[32];
+
+	nm[0] = 0;
+	if (op->nres)
+		snprintf(nm, sizeof nm, "v%d", op->res[0]);
+	if (ir_opinfo[op->opc].flags & OPF_HIGH) {
+		lw_error(L, op, "internal: a high-level region op reached the backend (pass lower-async "
+			 "lowers it)");
+		return;
+	}
+	if (!(ir_op_targets(op->opc) & (1u << L->target))) {
+		lw_error(L, op, "does not exist on %s (the verifier gates it)", ir_target_name(L->target));
+		return;
+	}
+	switch (op->opc) {
+	case IR_MBAR: r = mbar_addr(L, op, nm); break;
+	case IR_SMEM_STAGE: r = stage_addr(L, op, nm); break;
+	case IR_MBAR_INIT:
+		args[0] = aval(L, op, 0);
+		args[1] = c32(L, op->imm);
+		call(L, "llvm.nvvm.mbarrier.init.shared", args, 2, "");
+		break;
+	case IR_MBAR_ARRIVE:
+		args[0] = aval(L, op, 0);
+		call(L, "llvm.nvvm.mbarrier.arrive.shared", args, 1, "");
+		break;
+	case IR_MBAR_ARRIVE_TX:
+		args[0] = aval(L, op, 0);
+		args[1] = ival(L, op, 1);
+		call(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", args, 2, "");
+		break;
+	case IR_MBAR_EXPECT_TX:
+		args[0] = aval(L, op, 0);
+		args[1] = ival(L, op, 1);
+		call(L, "llvm.nvvm.mbarrier.expect.tx.scope.cta.space.cta", args, 2, "");
+		break;
+	case IR_MBAR_WAIT: mbar_wait(L, op); break;
+	case IR_MBAR_ARRIVE_REMOTE:
+		args[0] = aval(L, op, 0);
+		args[1] = ival(L, op, 1);
+		args[0] = call(L, "llvm.nvvm.mapa.shared.cluster", args, 2, "");
+		args[1] = c32(L, 1);
+		call(L, "llvm.nvvm.mbarrier.arrive.scope.cluster.space.cluster", args, 2, "");
+		break;
+	case IR_FENCE_MBAR_INIT: call(L, "llvm.nvvm.fence.mbarrier_init.release.cluster", NULL, 0, ""); break;
+	case IR_FENCE_PROXY_ASYNC: call(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, ""); break;
+	case IR_TMA_LOAD: case IR_TMA_LOAD_MC: case IR_TMA_STORE: tma(L, op); break;
+	case IR_TMA_COMMIT: call(L, "llvm.nvvm.cp.async.bulk.commit.group", NULL, 0, ""); break;
+	case IR_TMA_WAIT:
+		args[0] = c32(L, op->imm);
+		call(L, "llvm.nvvm.cp.async.bulk.wait.group.read", args, 1, "");
+		break;
+	case IR_ELECT_SYNC:
+		args[0] = c32(L, -1);
+		r = LLVMBuildExtractValue(L->b, call(L, "llvm.nvvm.elect.sync", args, 1, ""), 1, nm);
+		break;
+	case IR_SETMAXNREG:
+		args[0] = c32(L, op->imm < 0 ? -op->imm : op->imm);
+		call(L, op->imm < 0 ? "llvm.nvvm.setmaxnreg.dec.sync.aligned.u32"
+				    : "llvm.nvvm.setmaxnreg.inc.sync.aligned.u32", args, 1, "");
+		break;
+	case IR_CLUSTER_RANK: r = call(L, "llvm.nvvm.read.ptx.sreg.cluster.ctarank", NULL, 0, nm); break;
+	case IR_CLUSTER_SYNC:
+		call(L, "llvm.nvvm.barrier.cluster.arrive.aligned", NULL, 0, "");
+		call(L, "llvm.nvvm.barrier.cluster.wait.aligned", NULL, 0, "");
+		break;
+	case IR_MAPA:
+		args[0] = aval(L, op, 0);
+		args[1] = ival(L, op, 1);
+		r = call(L, "llvm.nvvm.mapa.shared.cluster", args, 2, nm);
+		break;
+	case IR_WGMMA_DESC: r = wgmma_desc(L, op, nm); break;
+	case IR_WGMMA: wgmma(L, op); return;
+	case IR_WGMMA_FENCE: wgmma_sync(L, op, "wgmma.fence.sync.aligned;"); return;
+	case IR_WGMMA_COMMIT: tied_asm(L, "wgmma.commit_group.sync.aligned;", NULL, 0, 0, NULL); break;
+	case IR_WGMMA_WAIT: {
+		char text[64];
+
+		snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", (int)op->imm);
+		wgmma_sync(L, op, text);
+		return;
+	}
+	default:
+		lw_error(L, op, "'%s' cannot be lowered here", ir_opinfo[op->opc].name);
+		return;
+	}
+	if (op->nres)
+		L->vals[op->res[0]] = r ? r : LLVMGetPoison(lw_type(L, ir_vtype(L->k, op->res[0])));
+}
