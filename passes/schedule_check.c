@@ -1,8 +1,1028 @@
-/* schedule_check.c: being written (see passes.h). */
+/* schedule_check.c: the schedule rules of the high-level async IR that need more than one
+ * op at a time (hopper.md section 3). The verifier already holds the local rules (role
+ * operands constant and inside the CTA, roles disjoint, setmaxnreg values, min_blocks for
+ * setmaxnreg, produce/consume inside a role, wgmma in whole warpgroups, target gating,
+ * barrier initialisation); this pass adds:
+ *   - arrival counts: the threads that run a pipeline's produce blocks (consume blocks) must
+ *     be as many as its full (empty) barrier counts per phase;
+ *   - expect-tx bytes: a raw mbar.expect.tx / mbar.arrive.tx must announce exactly the bytes
+ *     of the TMA boxes that signal that barrier in the same phase (straight-line code);
+ *     a produce block whose full source is tma must issue TMA loads on its full barrier's
+ *     current stage, at the top of the block (so that lower_async can add up their bytes);
+ *   - the register budget: setmaxnreg budgets (and the entry budget of warps in no such
+ *     role) must fit the 64K register file for min_blocks CTAs;
+ *   - TMA issue: tma.load/tma.load.mc/tma.store outside an elect block must be reached by at
+ *     most one thread of a warp;
+ *   - aliases: buffers sharing storage must not be used by different roles.
+ * Which threads reach an op is computed exactly where the conditions on the way are
+ * functions of the thread index (tid, laneid, warpid, constants), as for `if (warp == 0)`;
+ * a condition that does not depend on the thread (a loop bound, a parameter) changes no
+ * count; any other thread-dependent condition makes the set unknown, and the checks that
+ * need it are skipped rather than guessed.
+ *
+ * Requires: verified IR with high-level ops (before lower_async).
+ * Guarantees: nothing changes; each violation is a diag_error at the op's location.
+ * Invalidates: nothing.
+ */
 #include "passes.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_THREADS 1024
+#define REGFILE 65536
+#define EVAL_DEPTH 64
+
+/* A set of threads of the CTA (one flag per linear thread index), or unknown. */
+typedef struct Mask {
+	unsigned char *in;
+	int known;
+} Mask;
+
+/* A produce or consume block and the threads that run it. */
+typedef struct Site {
+	const IrOp *op;
+	Mask m;
+} Site;
+
+/* A use of a shared buffer and the role it is in (NULL: outside every role). */
+typedef struct Use {
+	int buf;
+	const IrOp *op;
+	const IrOp *role;
+} Use;
+
+typedef struct Check {
+	IrKernel *k;
+	int n;                  /* threads in the CTA, or 0 when too many to model */
+	int nx, ny;
+	const IrOp **def;       /* per value: its defining op, NULL for region arguments */
+	unsigned char *varies;  /* per value: may differ between threads of a CTA */
+	int *bufof;             /* per value: the shared buffer it points into, or -1 */
+	Site *sites;
+	int nsites, capsites;
+	Use *uses;
+	int nuses, capuses;
+	const IrOp **roles;     /* every role op, in program order */
+	int nroles, caproles;
+	const IrOp *role;       /* while walking: the enclosing role */
+	int in_elect;
+	int steps;
+} Check;
+
+/* ---- values as functions of the thread ---- */
+
+static int64_t
+normalize(IrType t, int64_t x)
+{
+	int bits = ir_base_bits((IrBase)t.base);
+	uint64_t m;
+
+	if (bits >= 64 || bits <= 0)
+		return x;
+	m = ((uint64_t)1 << bits) - 1;
+	if (t.base == IR_I1 || !ir_is_signed(t))
+		return (int64_t)((uint64_t)x & m);
+	x = (int64_t)((uint64_t)x & m);
+	if (x & ((int64_t)1 << (bits - 1)))
+		x = (int64_t)((uint64_t)x | ~m);
+	return x;
+}
+
+/* The value of v in linear thread t, if it is a function of the thread index and
+ * constants; 0 when it cannot be known. */
+static int
+eval(Check *c, IrValue v, int t, int depth, int64_t *out)
+{
+	const IrOp *d;
+	IrType ty;
+	int64_t a = 0, b = 0, r = 0;
+	int i, uns;
+
+	if (v <= 0 || v >= c->k->nvalues || !(d = c->def[v]) || depth > EVAL_DEPTH || ++c->steps > 5000000)
+		return 0;
+	ty = ir_vtype(c->k, v);
+	if (!ir_is_int(ty) || ty.lanes != 1)
+		return 0;
+	switch (d->opc) {
+	case IR_CONST: *out = normalize(ty, d->imm); return 1;
+	case IR_TID_X: *out = t % c->nx; return 1;
+	case IR_TID_Y: *out = t / c->nx % c->ny; return 1;
+	case IR_TID_Z: *out = t / (c->nx * c->ny); return 1;
+	case IR_NTID_X: *out = c->k->threads[0]; return 1;
+	case IR_NTID_Y: *out = c->k->threads[1]; return 1;
+	case IR_NTID_Z: *out = c->k->threads[2]; return 1;
+	case IR_LANEID: *out = t % 32; return 1;
+	case IR_WARPID: *out = t / 32; return 1;
+	default: break;
+	}
+	if (d->nargs < 1 || d->nargs > 3 || d->nregions)
+		return 0;
+	for (i = 0; i < d->nargs; i++) {
+		int64_t x;
+
+		if (!eval(c, d->args[i], t, depth + 1, &x))
+			return 0;
+		if (i == 0)
+			a = x;
+		else if (i == 1)
+			b = x;
+		else
+			r = x;
+	}
+	uns = d->nargs >= 1 && ir_is_int(ir_vtype(c->k, d->args[0])) && !ir_is_signed(ir_vtype(c->k, d->args[0]));
+	switch (d->opc) {
+	case IR_ADD: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
+	case IR_SUB: r = (int64_t)((uint64_t)a - (uint64_t)b); break;
+	case IR_MUL: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
+	case IR_DIV:
+	case IR_REM:
+		if (b == 0 || (a == INT64_MIN && b == -1))
+			return 0;
+		if (uns)
+			r = d->opc == IR_DIV ? (int64_t)((uint64_t)a / (uint64_t)b) : (int64_t)((uint64_t)a % (uint64_t)b);
+		else
+			r = d->opc == IR_DIV ? a / b : a % b;
+		break;
+	case IR_AND: r = a & b; break;
+	case IR_OR: r = a | b; break;
+	case IR_XOR: r = a ^ b; break;
+	case IR_SHL:
+		if (b < 0 || b >= 64)
+			return 0;
+		r = (int64_t)((uint64_t)a << b);
+		break;
+	case IR_SHR:
+		if (b < 0 || b >= 64)
+			return 0;
+		r = uns ? (int64_t)((uint64_t)a >> b) : a >> b;
+		break;
+	case IR_MIN: r = uns ? ((uint64_t)a < (uint64_t)b ? a : b) : (a < b ? a : b); break;
+	case IR_MAX: r = uns ? ((uint64_t)a > (uint64_t)b ? a : b) : (a > b ? a : b); break;
+	case IR_NEG: r = (int64_t)(0 - (uint64_t)a); break;
+	case IR_NOT: r = ~a; break;
+	case IR_CMP_EQ: r = a == b; break;
+	case IR_CMP_NE: r = a != b; break;
+	case IR_CMP_LT: r = uns ? (uint64_t)a < (uint64_t)b : a < b; break;
+	case IR_CMP_LE: r = uns ? (uint64_t)a <= (uint64_t)b : a <= b; break;
+	case IR_CMP_GT: r = uns ? (uint64_t)a > (uint64_t)b : a > b; break;
+	case IR_CMP_GE: r = uns ? (uint64_t)a >= (uint64_t)b : a >= b; break;
+	case IR_SELECT: r = a & 1 ? b : r; break;
+	case IR_CAST: r = a; break;
+	default: return 0;
+	}
+	*out = normalize(ty, r);
+	return 1;
+}
+
+static void
+record_defs(IrOp *op, void *ctx)
+{
+	Check *c = ctx;
+	int i;
+
+	for (i = 0; i < op->nres; i++)
+		if (op->res[i] > 0 && op->res[i] < c->k->nvalues)
+			c->def[op->res[i]] = op;
+}
+
+static int
+any_varies(const Check *c, const IrValue *vals, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (vals[i] > 0 && vals[i] < c->k->nvalues && c->varies[vals[i]])
+			return 1;
+	return 0;
+}
+
+static int
+set_varies(Check *c, const IrValue *vals, int n)
+{
+	int i, grew = 0;
+
+	for (i = 0; i < n; i++)
+		if (vals[i] > 0 && vals[i] < c->k->nvalues && !c->varies[vals[i]]) {
+			c->varies[vals[i]] = 1;
+			grew = 1;
+		}
+	return grew;
+}
+
+static int
+source_varies(int opc)
+{
+	switch (opc) {
+	case IR_TID_X: case IR_TID_Y: case IR_TID_Z: case IR_LANEID: case IR_WARPID:
+	case IR_ELECT_SYNC: case IR_LOAD: case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP:
+	case IR_SHFL_IDX: case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT:
+	case IR_ROLE: case IR_ELECT:
+		return 1;
+	default:
+		return opc >= IR_ATOM_ADD && opc <= IR_ATOM_CAS;
+	}
+}
+
+/* One sweep of the "may differ between threads" propagation over r; returns whether
+ * anything new was marked. Region results and arguments vary when an operand or a value
+ * passed to them does. */
+static int
+propagate(Check *c, const IrRegion *r)
+{
+	int i, j, grew = 0;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+		int v = source_varies(op->opc) || any_varies(c, op->args, op->nargs);
+
+		for (j = 0; j < op->nregions; j++) {
+			const IrRegion *sub = &op->regions[j];
+
+			grew |= propagate(c, sub);
+			if (sub->nops && (ir_opinfo[sub->ops[sub->nops - 1].opc].flags & OPF_TERM) &&
+			    any_varies(c, sub->ops[sub->nops - 1].args, sub->ops[sub->nops - 1].nargs))
+				v = 1;
+		}
+		if (v) {
+			grew |= set_varies(c, op->res, op->nres);
+			for (j = 0; j < op->nregions; j++)
+				grew |= set_varies(c, op->regions[j].args, op->regions[j].nargs);
+		}
+	}
+	return grew;
+}
+
+/* ---- masks ---- */
+
+static Mask
+mask_copy(const Check *c, const Mask *m)
+{
+	Mask r;
+
+	r.in = xmalloc((size_t)c->n + 1);
+	memcpy(r.in, m->in, (size_t)c->n);
+	r.known = m->known;
+	return r;
+}
+
+static int
+mask_count(const Check *c, const Mask *m)
+{
+	int t, n = 0;
+
+	for (t = 0; t < c->n; t++)
+		n += m->in[t];
+	return n;
+}
+
+/* The most threads of one warp in m. */
+static int
+mask_per_warp(const Check *c, const Mask *m, int *warp)
+{
+	int t, best = 0;
+
+	for (t = 0; t < c->n; t += 32) {
+		int n = 0, l;
+
+		for (l = 0; l < 32 && t + l < c->n; l++)
+			n += m->in[t + l];
+		if (n > best) {
+			best = n;
+			*warp = t / 32;
+		}
+	}
+	return best;
+}
+
+/* "warps 4 .. 11", "warp 0", or "warps 0, 2 and 5" style text for the warps m touches. */
+static void
+mask_warps(const Check *c, const Mask *m, char *out, size_t size)
+{
+	int first = -1, last = -1, nw = 0, t, contiguous = 1;
+
+	for (t = 0; t < c->n; t++)
+		if (m->in[t]) {
+			int w = t / 32;
+
+			if (w != last) {
+				if (last >= 0 && w != last + 1)
+					contiguous = 0;
+				if (first < 0)
+					first = w;
+				last = w;
+				nw++;
+			}
+		}
+	if (nw == 0)
+		snprintf(out, size, "no warp");
+	else if (nw == 1)
+		snprintf(out, size, "warp %d", first);
+	else if (contiguous)
+		snprintf(out, size, "warps %d .. %d", first, last);
+	else
+		snprintf(out, size, "%d warps between %d and %d", nw, first, last);
+}
+
+static int
+const_int(const Check *c, IrValue v, int64_t *out)
+{
+	const IrOp *d = v > 0 && v < c->k->nvalues ? c->def[v] : NULL;
+
+	if (!d || d->opc != IR_CONST || !ir_is_int(ir_vtype(c->k, v)))
+		return 0;
+	*out = d->imm;
+	return 1;
+}
+
+/* ---- the walk ---- */
+
+static void walk(Check *c, const IrRegion *r, const Mask *m, int depth);
+
+static void
+walk_regions(Check *c, const IrOp *op, const Mask *m, int depth)
+{
+	int j;
+
+	for (j = 0; j < op->nregions; j++)
+		walk(c, &op->regions[j], m, depth + 1);
+}
+
+static void
+walk_if(Check *c, const IrOp *op, const Mask *m, int depth)
+{
+	Mask th = mask_copy(c, m), el = mask_copy(c, m);
+	int t;
+
+	for (t = 0; t < c->n && m->known; t++) {
+		int64_t x;
+
+		if (!m->in[t])
+			continue;
+		if (!eval(c, op->args[0], t, 0, &x))
+			break;
+		th.in[t] = (x & 1) != 0;
+		el.in[t] = (x & 1) == 0;
+	}
+	if (t < c->n && m->known) {
+		/* A condition all threads agree on selects no threads: either side may run with
+		 * all of them. Any other one leaves the sets unknown. */
+		memcpy(th.in, m->in, (size_t)c->n);
+		memcpy(el.in, m->in, (size_t)c->n);
+		if (c->varies[op->args[0]])
+			th.known = el.known = 0;
+	}
+	walk(c, &op->regions[0], &th, depth + 1);
+	walk(c, &op->regions[1], &el, depth + 1);
+	free(th.in);
+	free(el.in);
+}
+
+static void
+check_tma_issue(Check *c, const IrOp *op, const Mask *m)
+{
+	int warp = 0, per;
+
+	if (c->in_elect || !m->known)
+		return;
+	per = mask_per_warp(c, m, &warp);
+	if (per > 1)
+		diag_error(op->loc, "%s is issued by %d threads of warp %d (it is not in an elect block): each "
+			   "thread would issue its own copy; issue TMA from one elected thread", ir_opinfo[op->opc].name,
+			   per, warp);
+}
+
+/* Ops that pass a shared address on (the use is where the address is finally used). */
+static int
+passes_address(int opc)
+{
+	return opc == IR_ELEMPTR || opc == IR_MAPA || opc == IR_WGMMA_DESC;
+}
+
+static void
+note_uses(Check *c, const IrOp *op)
+{
+	int i;
+
+	if (op->opc == IR_SMEM || op->opc == IR_SMEM_STAGE) {
+		if (op->nres == 1 && op->imm >= 0 && op->imm < c->k->nbufs)
+			c->bufof[op->res[0]] = (int)op->imm;
+		return;
+	}
+	for (i = 0; i < op->nargs; i++) {
+		IrValue a = op->args[i];
+		int b = a > 0 && a < c->k->nvalues ? c->bufof[a] : -1;
+
+		if (b < 0)
+			continue;
+		if (passes_address(op->opc) && op->nres == 1) {
+			c->bufof[op->res[0]] = b;
+		} else {
+			Use u = {b, op, c->role};
+
+			PUSH(c->uses, c->nuses, c->capuses, u);
+		}
+	}
+}
+
+static int
+loop_varies(const Check *c, const IrOp *op)
+{
+	const IrRegion *before;
+	const IrOp *cond;
+
+	if (op->opc == IR_FOR)
+		return any_varies(c, op->args, op->nargs < 3 ? op->nargs : 3);
+	before = &op->regions[0];
+	if (!before->nops)
+		return 1;
+	cond = &before->ops[before->nops - 1];
+	return cond->opc != IR_CONDITION || cond->nargs < 1 || any_varies(c, cond->args, 1);
+}
+
+static void
+walk(Check *c, const IrRegion *r, const Mask *m, int depth)
+{
+	int i, t;
+
+	if (depth > 200)
+		return;
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		note_uses(c, op);
+		switch (op->opc) {
+		case IR_ROLE: {
+			Mask sub = mask_copy(c, m);
+			const IrOp *saved = c->role;
+			int64_t lo, hi;
+
+			if (op->nargs >= 2 && const_int(c, op->args[0], &lo) && const_int(c, op->args[1], &hi)) {
+				for (t = 0; t < c->n; t++)
+					if (t / 32 < lo || t / 32 > hi)
+						sub.in[t] = 0;
+			} else {
+				sub.known = 0;
+			}
+			PUSH(c->roles, c->nroles, c->caproles, op);
+			c->role = op;
+			walk_regions(c, op, &sub, depth);
+			c->role = saved;
+			free(sub.in);
+			break;
+		}
+		case IR_ELECT: {
+			Mask sub = mask_copy(c, m);
+			int saved = c->in_elect;
+
+			/* elect.sync picks one of the warp's threads that reach it. */
+			for (t = 0; t < c->n; t += 32) {
+				int l, seen = 0;
+
+				for (l = 0; l < 32 && t + l < c->n; l++)
+					if (sub.in[t + l]) {
+						sub.in[t + l] = !seen;
+						seen = 1;
+					}
+			}
+			c->in_elect = 1;
+			walk_regions(c, op, &sub, depth);
+			c->in_elect = saved;
+			free(sub.in);
+			break;
+		}
+		case IR_IF:
+			walk_if(c, op, m, depth);
+			break;
+		case IR_FOR: case IR_WHILE: {
+			Mask sub = mask_copy(c, m);
+
+			/* A trip count that differs between threads runs the body on fewer. */
+			if (loop_varies(c, op))
+				sub.known = 0;
+			walk_regions(c, op, &sub, depth);
+			free(sub.in);
+			break;
+		}
+		case IR_PRODUCE: case IR_CONSUME: {
+			Site s;
+
+			s.op = op;
+			s.m = mask_copy(c, m);
+			PUSH(c->sites, c->nsites, c->capsites, s);
+			walk_regions(c, op, m, depth);
+			break;
+		}
+		case IR_TMA_LOAD: case IR_TMA_LOAD_MC: case IR_TMA_STORE:
+			check_tma_issue(c, op, m);
+			break;
+		default:
+			walk_regions(c, op, m, depth);
+			break;
+		}
+	}
+}
+
+/* ---- arrival counts ---- */
+
+static void
+check_arrivals(Check *c)
+{
+	IrKernel *k = c->k;
+	int p, side, i;
+
+	for (p = 0; p < k->npipelines; p++) {
+		const IrPipeline *pl = &k->pipelines[p];
+
+		for (side = 0; side < 2; side++) {
+			int opc = side ? IR_CONSUME : IR_PRODUCE, bar = side ? pl->empty : pl->full;
+			int src = side ? pl->empty_src : pl->full_src, mult = side ? pl->empty_mult : pl->full_mult;
+			Mask all;
+			const IrOp *first = NULL;
+			int known = 1, n;
+			char warps[64];
+
+			if (bar < 0 || bar >= k->nbarriers)
+				continue;
+			all.in = xcalloc((size_t)c->n + 1, 1);
+			for (i = 0; i < c->nsites; i++) {
+				int t;
+
+				if (c->sites[i].op->opc != opc || c->sites[i].op->imm != p)
+					continue;
+				if (!first)
+					first = c->sites[i].op;
+				known &= c->sites[i].m.known;
+				for (t = 0; t < c->n; t++)
+					all.in[t] |= c->sites[i].m.in[t];
+			}
+			all.known = known;
+			n = mask_count(c, &all);
+			if (first && known && n != k->barriers[bar].count) {
+				mask_warps(c, &all, warps, sizeof warps);
+				diag_error(first->loc, "pipeline '%s': its %s barrier '%s' counts %d arrival%s per phase "
+					   "(%s * %d) but %d thread%s (%s) run its %s blocks", pl->name,
+					   side ? "empty" : "full", k->barriers[bar].name, k->barriers[bar].count,
+					   k->barriers[bar].count == 1 ? "" : "s", ir_pipe_source_name(src), mult, n,
+					   n == 1 ? "" : "s", warps, side ? "consume" : "produce");
+				diag_note(pl->loc, "pipeline '%s' is declared here", pl->name);
+			}
+			free(all.in);
+		}
+	}
+}
+
+/* ---- TMA bytes ---- */
+
+/* The bytes one TMA box of tensor map value v moves, or -1 when v is not a tmap param. */
+static int64_t
+box_bytes(const IrKernel *k, IrValue v, const char **name)
+{
+	int i, j;
+
+	for (i = 0; i < k->body.nargs && i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+		int64_t n;
+
+		if (k->body.args[i] != v || p->kind != PARAM_TMAP || p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams)
+			continue;
+		n = ir_type_bytes(ir_scalar((IrBase)k->params[p->tmap_tensor].type.elem));
+		for (j = 0; j < p->rank && j < IR_MAX_RANK; j++)
+			n *= p->dims[j].size;
+		*name = p->name;
+		return n;
+	}
+	return -1;
+}
+
+static int
+popcount16(int64_t x)
+{
+	int n = 0, i;
+
+	for (i = 0; i < 16; i++)
+		n += (int)((x >> i) & 1);
+	return n;
+}
+
+/* A multicast load lands in every CTA of its mask; with every CTA of the mask issuing its
+ * slice the same way, each CTA's barrier receives a box from each of them. */
+static int64_t
+tma_bytes(const Check *c, const IrOp *op, const char **name)
+{
+	int64_t box = op->nargs >= 2 ? box_bytes(c->k, op->args[1], name) : -1, mask;
+
+	if (box < 0 || op->opc != IR_TMA_LOAD_MC)
+		return box;
+	if (op->nargs >= 4 && const_int(c, op->args[3], &mask))
+		return box * popcount16(mask);
+	return box * c->k->cluster[0] * c->k->cluster[1] * c->k->cluster[2];
+}
+
+/* A barrier object as the mbar op that addresses it: its barrier and its element (the
+ * constant, or the value id shifted past the constants). */
+typedef struct BarKey {
+	int bar;
+	int64_t elem;
+	int elem_const;
+} BarKey;
+
+static int
+bar_key(const Check *c, IrValue v, BarKey *key)
+{
+	const IrOp *d = v > 0 && v < c->k->nvalues ? c->def[v] : NULL;
+
+	if (!d || d->opc != IR_MBAR || d->nargs != 1 || d->imm < 0 || d->imm >= c->k->nbarriers)
+		return 0;
+	key->bar = (int)d->imm;
+	key->elem_const = const_int(c, d->args[0], &key->elem);
+	if (!key->elem_const)
+		key->elem = d->args[0];
+	return 1;
+}
+
+static int
+same_bar(const BarKey *a, const BarKey *b)
+{
+	return a->bar == b->bar && a->elem_const == b->elem_const && a->elem == b->elem;
+}
+
+static int
+is_tma_load(int opc)
+{
+	return opc == IR_TMA_LOAD || opc == IR_TMA_LOAD_MC;
+}
+
+/* The barrier operand of op when it is an expect/arrive-with-tx, a TMA load or a wait;
+ * 0 otherwise. */
+static IrValue
+bar_operand(const IrOp *op)
+{
+	switch (op->opc) {
+	case IR_MBAR_EXPECT_TX: case IR_MBAR_ARRIVE_TX: case IR_MBAR_WAIT:
+		return op->nargs >= 1 ? op->args[0] : 0;
+	case IR_TMA_LOAD: case IR_TMA_LOAD_MC:
+		return op->nargs >= 3 ? op->args[2] : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Whether a region (nested) holds an op of the given kinds on barrier key. */
+static int
+nested_on(const Check *c, const IrRegion *r, const BarKey *key, int tma, int depth)
+{
+	int i, j;
+
+	if (depth > 200)
+		return 1;
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+		BarKey k2;
+		int kind = is_tma_load(op->opc) ? tma : !tma && (op->opc == IR_MBAR_EXPECT_TX || op->opc == IR_MBAR_ARRIVE_TX);
+
+		if (kind && bar_key(c, bar_operand(op), &k2) && same_bar(&k2, key))
+			return 1;
+		for (j = 0; j < op->nregions; j++)
+			if (nested_on(c, &op->regions[j], key, tma, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+/* The phase segment of r around op i for barrier key: from after the previous wait on it
+ * to before the next one. Compares the announced bytes with the TMA boxes there. */
+static void
+check_segment(Check *c, const IrRegion *r, int i, const BarKey *key)
+{
+	int s = i, e = i + 1, j, ntma = 0, first_expect = -1;
+	int64_t announced = 0, landed = 0;
+	Buf what = {0};
+
+	while (s > 0) {
+		BarKey k2;
+
+		if (r->ops[s - 1].opc == IR_MBAR_WAIT && bar_key(c, bar_operand(&r->ops[s - 1]), &k2) &&
+		    same_bar(&k2, key))
+			break;
+		s--;
+	}
+	while (e < r->nops) {
+		BarKey k2;
+
+		if (r->ops[e].opc == IR_MBAR_WAIT && bar_key(c, bar_operand(&r->ops[e]), &k2) && same_bar(&k2, key))
+			break;
+		e++;
+	}
+	for (j = s; j < e; j++) {
+		const IrOp *op = &r->ops[j];
+		BarKey k2;
+		int64_t x;
+		const char *name = "?";
+		int m;
+
+		for (m = 0; m < op->nregions; m++)
+			if (nested_on(c, &op->regions[m], key, 1, 0) || nested_on(c, &op->regions[m], key, 0, 0))
+				goto out;  /* not straight-line: the bytes depend on the path */
+		if (!bar_key(c, bar_operand(op), &k2) || !same_bar(&k2, key))
+			continue;
+		if (op->opc == IR_MBAR_EXPECT_TX || op->opc == IR_MBAR_ARRIVE_TX) {
+			if (first_expect < 0)
+				first_expect = j;
+			if (op->nargs < 2 || !const_int(c, op->args[1], &x))
+				goto out;
+			announced += x;
+		} else if (is_tma_load(op->opc)) {
+			if ((x = tma_bytes(c, op, &name)) < 0)
+				goto out;
+			buf_printf(&what, "%s%s of '%s': %" PRId64, ntma ? "; " : "", ir_opinfo[op->opc].name, name, x);
+			landed += x;
+			ntma++;
+		}
+	}
+	/* Report once per segment, at its first announcement. */
+	if (first_expect == i && ntma > 0 && announced != landed) {
+		const IrOp *op = &r->ops[i];
+
+		diag_error(op->loc, "%s announces %" PRId64 " bytes on mbarrier '%s' but the TMA loads that signal it "
+			   "in this phase bring %" PRId64 " (%s)", ir_opinfo[op->opc].name, announced,
+			   c->k->barriers[key->bar].name, landed, what.s);
+	}
+out:
+	buf_free(&what);
+}
+
+static void
+check_expect_tx(Check *c, const IrRegion *r, int depth)
+{
+	int i, j;
+
+	if (depth > 200)
+		return;
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+		BarKey key;
+
+		if ((op->opc == IR_MBAR_EXPECT_TX || op->opc == IR_MBAR_ARRIVE_TX) && bar_key(c, op->args[0], &key))
+			check_segment(c, r, i, &key);
+		for (j = 0; j < op->nregions; j++)
+			check_expect_tx(c, &op->regions[j], depth + 1);
+	}
+}
+
+static int
+same_value(const Check *c, IrValue a, IrValue b)
+{
+	int64_t x, y;
+
+	return a == b || (const_int(c, a, &x) && const_int(c, b, &y) && x == y);
+}
+
+static const IrOp *
+find_tma_load(const IrRegion *r, int depth)
+{
+	const IrOp *found;
+	int i, j;
+
+	for (i = 0; i < r->nops && depth < 200; i++) {
+		if (is_tma_load(r->ops[i].opc))
+			return &r->ops[i];
+		for (j = 0; j < r->ops[i].nregions; j++)
+			if ((found = find_tma_load(&r->ops[i].regions[j], depth + 1)))
+				return found;
+	}
+	return NULL;
+}
+
+/* A produce block of a pipeline with a tma full source: lower_async announces the bytes of
+ * the TMA loads at the top of its body on full[stage]; loads deeper in control flow or on
+ * another element would make that count wrong. */
+static void
+check_produce_tma(Check *c, const IrOp *op)
+{
+	const IrKernel *k = c->k;
+	const IrPipeline *pl;
+	const IrRegion *body = &op->regions[0];
+	int i, j, loads = 0;
+
+	if (op->imm < 0 || op->imm >= k->npipelines)
+		return;
+	pl = &k->pipelines[op->imm];
+	if (pl->full_src != PIPE_SRC_TMA || pl->full < 0 || pl->full >= k->nbarriers)
+		return;
+	for (i = 0; i < body->nops; i++) {
+		const IrOp *o = &body->ops[i];
+		const IrOp *d;
+		IrValue bar = bar_operand(o);
+
+		for (j = 0; j < o->nregions; j++) {
+			const IrOp *deep = find_tma_load(&o->regions[j], 0);
+
+			if (deep) {
+				diag_error(deep->loc, "%s inside control flow in a produce block of pipeline '%s': the "
+					   "bytes its full barrier expects must be known, so TMA loads go at the top of "
+					   "the block", ir_opinfo[deep->opc].name, pl->name);
+				return;
+			}
+		}
+		if (!is_tma_load(o->opc))
+			continue;
+		d = bar > 0 && bar < k->nvalues ? c->def[bar] : NULL;
+		if (!d || d->opc != IR_MBAR || d->imm != pl->full)
+			continue;
+		if (!same_value(c, d->args[0], op->args[0])) {
+			diag_error(o->loc, "%s in a produce block of pipeline '%s' signals another element of '%s' "
+				   "than the block's stage", ir_opinfo[o->opc].name, pl->name, k->barriers[pl->full].name);
+			return;
+		}
+		loads++;
+	}
+	if (!loads)
+		diag_error(op->loc, "produce block of pipeline '%s' issues no TMA load on its full barrier '%s', "
+			   "whose source is tma: the stage would be marked full without data", pl->name,
+			   k->barriers[pl->full].name);
+}
+
+/* ---- register budget ---- */
+
+static int
+entry_regs(const IrKernel *k, int nthreads)
+{
+	int64_t per = (int64_t)REGFILE / ((int64_t)nthreads * (k->min_blocks > 0 ? k->min_blocks : 1));
+
+	per = per / 8 * 8;
+	return per > 255 ? 255 : (int)per;
+}
+
+static void
+check_registers(Check *c)
+{
+	IrKernel *k = c->k;
+	int nwarps = (c->n + 31) / 32, w, i, cap = entry_regs(k, c->n), other = 0;
+	const IrOp *worst = NULL;
+	int64_t total = 0, worst_regs = 0;
+	int *regs = xcalloc((size_t)nwarps + 1, sizeof *regs);
+	Buf parts = {0};
+
+	for (w = 0; w < nwarps; w++)
+		regs[w] = -1;
+	for (i = 0; i < c->nroles; i++) {
+		const IrOp *op = c->roles[i];
+		int64_t lo, hi, r;
+
+		if (op->opc != IR_ROLE || op->nargs < 3 || !const_int(c, op->args[0], &lo) ||
+		    !const_int(c, op->args[1], &hi) || !const_int(c, op->args[2], &r) || r == 0)
+			continue;
+		if (lo < 0 || hi >= nwarps || lo > hi)
+			continue;
+		for (w = (int)lo; w <= hi; w++)
+			regs[w] = (int)r;
+		buf_printf(&parts, "%s%" PRId64 " x %" PRId64 " threads (warps %" PRId64 " .. %" PRId64 ")",
+			   parts.len ? " + " : "", r, (hi - lo + 1) * 32, lo, hi);
+		if (!worst || r > worst_regs) {
+			worst = op;
+			worst_regs = r;
+		}
+	}
+	if (worst && k->min_blocks > 0) {
+		for (w = 0; w < nwarps; w++) {
+			total += (int64_t)(regs[w] < 0 ? cap : regs[w]) * 32;
+			other += regs[w] < 0;
+		}
+		if (other)
+			buf_printf(&parts, " + %d x %d threads (the other warps, at the entry budget)", cap, other * 32);
+		if (total * k->min_blocks > REGFILE) {
+			if (k->min_blocks > 1)
+				diag_error(worst->loc, "register budgets need %" PRId64 " registers per CTA (%s), %" PRId64
+					   " for min_blocks %d, over the %d of the register file", total, parts.s,
+					   total * k->min_blocks, k->min_blocks, REGFILE);
+			else
+				diag_error(worst->loc, "register budgets need %" PRId64 " registers per CTA (%s), over the "
+					   "%d of the register file", total, parts.s, REGFILE);
+		}
+	}
+	buf_free(&parts);
+	free(regs);
+}
+
+/* ---- aliases ---- */
+
+static void
+describe_role(const Check *c, const IrOp *role, char *out, size_t size)
+{
+	int64_t lo, hi;
+
+	if (!role)
+		snprintf(out, size, "outside any role");
+	else if (role->nargs >= 2 && const_int(c, role->args[0], &lo) && const_int(c, role->args[1], &hi))
+		snprintf(out, size, "in the role of warps %" PRId64 " .. %" PRId64, lo, hi);
+	else
+		snprintf(out, size, "in a role");
+}
+
+static int
+alias_root(const IrKernel *k, int b)
+{
+	int steps = 0;
+
+	while (b >= 0 && b < k->nbufs && k->bufs[b].alias >= 0 && k->bufs[b].alias < k->nbufs && steps++ < k->nbufs)
+		b = k->bufs[b].alias;
+	return b;
+}
+
+static void
+check_aliases(Check *c)
+{
+	IrKernel *k = c->k;
+	int i, j;
+	unsigned char *pair_done = xcalloc((size_t)k->nbufs * (size_t)k->nbufs + 1, 1);
+
+	for (i = 0; i < c->nuses; i++)
+		for (j = 0; j < i; j++) {
+			const Use *a = &c->uses[j], *b = &c->uses[i];
+			const Use *later, *earlier;
+			char ra[64], rb[64];
+
+			if (a->buf == b->buf || a->role == b->role || alias_root(k, a->buf) != alias_root(k, b->buf))
+				continue;
+			if (pair_done[(size_t)a->buf * (size_t)k->nbufs + (size_t)b->buf])
+				continue;
+			pair_done[(size_t)a->buf * (size_t)k->nbufs + (size_t)b->buf] = 1;
+			pair_done[(size_t)b->buf * (size_t)k->nbufs + (size_t)a->buf] = 1;
+			later = a->buf > b->buf ? a : b;
+			earlier = later == a ? b : a;
+			describe_role(c, later->role, ra, sizeof ra);
+			describe_role(c, earlier->role, rb, sizeof rb);
+			diag_error(later->op->loc, "shared buffer '%s' shares storage with '%s' (alias) but is used %s "
+				   "while '%s' is used %s: aliased buffers must have disjoint lifetimes, so one role "
+				   "uses them", k->bufs[later->buf].name, k->bufs[earlier->buf].name, ra,
+				   k->bufs[earlier->buf].name, rb);
+			diag_note(earlier->op->loc, "'%s' is used here", k->bufs[earlier->buf].name);
+		}
+	free(pair_done);
+}
+
+/* ---- entry ---- */
+
+static void
+find_produces(Check *c, const IrRegion *r, int depth)
+{
+	int i, j;
+
+	if (depth > 200)
+		return;
+	for (i = 0; i < r->nops; i++) {
+		if (r->ops[i].opc == IR_PRODUCE)
+			check_produce_tma(c, &r->ops[i]);
+		for (j = 0; j < r->ops[i].nregions; j++)
+			find_produces(c, &r->ops[i].regions[j], depth + 1);
+	}
+}
 
 void
 pass_schedule_check(IrKernel *k)
 {
-	(void)k;
+	Check c;
+	Mask all;
+	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
+	int i, t;
+
+	memset(&c, 0, sizeof c);
+	c.k = k;
+	c.n = n >= 1 && n <= MAX_THREADS ? (int)n : 0;
+	c.nx = k->threads[0] > 0 ? k->threads[0] : 1;
+	c.ny = k->threads[1] > 0 ? k->threads[1] : 1;
+	c.def = xcalloc((size_t)k->nvalues + 1, sizeof *c.def);
+	c.varies = xcalloc((size_t)k->nvalues + 1, 1);
+	c.bufof = xmalloc(((size_t)k->nvalues + 1) * sizeof *c.bufof);
+	for (i = 0; i <= k->nvalues; i++)
+		c.bufof[i] = -1;
+	ir_walk(&k->body, record_defs, &c);
+	while (propagate(&c, &k->body))
+		;
+
+	all.in = xmalloc((size_t)c.n + 1);
+	for (t = 0; t < c.n; t++)
+		all.in[t] = 1;
+	all.known = c.n > 0;
+	walk(&c, &k->body, &all, 0);
+	if (c.n > 0) {
+		check_arrivals(&c);
+		check_registers(&c);
+	}
+	check_expect_tx(&c, &k->body, 0);
+	find_produces(&c, &k->body, 0);
+	check_aliases(&c);
+
+	for (i = 0; i < c.nsites; i++)
+		free(c.sites[i].m.in);
+	free(c.sites);
+	free(c.uses);
+	free(c.roles);
+	free(all.in);
+	free(c.def);
+	free(c.varies);
+	free(c.bufof);
 }
