@@ -353,7 +353,7 @@ pass_smem_layout(IrKernel *k)
 	}
 
 	off = place_barriers(k);
-	if (k->nbarriers)
+	if (k->nbarriers && k->nbufs)
 		off = align_up(off > 0 ? off : 1, BUFFER_BASE);
 
 	for (p = 0; p < k->npipelines; p++) {
