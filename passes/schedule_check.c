@@ -65,6 +65,7 @@ typedef struct Check {
 	int nsites, capsites;
 	Use *uses;
 	int nuses, capuses;
+	unsigned char *aliased; /* per buffer: another buffer aliases it */
 	const IrOp **roles;     /* every role op, in program order */
 	int nroles, caproles;
 	const IrOp *role;       /* while walking: the enclosing role */
@@ -401,6 +402,23 @@ passes_address(int opc)
 	return opc == IR_ELEMPTR || opc == IR_MAPA || opc == IR_WGMMA_DESC;
 }
 
+/* Keeps the first use of each aliased buffer in each role: that is all the alias check
+ * needs, and it keeps the table small in unrolled code. */
+static void
+note_use(Check *c, int b, const IrOp *op)
+{
+	const IrKernel *k = c->k;
+	Use u = {b, op, c->role};
+	int i;
+
+	if (k->bufs[b].alias < 0 && !c->aliased[b])
+		return;
+	for (i = 0; i < c->nuses; i++)
+		if (c->uses[i].buf == b && c->uses[i].role == c->role)
+			return;
+	PUSH(c->uses, c->nuses, c->capuses, u);
+}
+
 static void
 note_uses(Check *c, const IrOp *op)
 {
@@ -417,13 +435,10 @@ note_uses(Check *c, const IrOp *op)
 
 		if (b < 0)
 			continue;
-		if (passes_address(op->opc) && op->nres == 1) {
+		if (passes_address(op->opc) && op->nres == 1)
 			c->bufof[op->res[0]] = b;
-		} else {
-			Use u = {b, op, c->role};
-
-			PUSH(c->uses, c->nuses, c->capuses, u);
-		}
+		else
+			note_use(c, b, op);
 	}
 }
 
@@ -999,6 +1014,10 @@ pass_schedule_check(IrKernel *k)
 	c.bufof = xmalloc(((size_t)k->nvalues + 1) * sizeof *c.bufof);
 	for (i = 0; i <= k->nvalues; i++)
 		c.bufof[i] = -1;
+	c.aliased = xcalloc((size_t)k->nbufs + 1, 1);
+	for (i = 0; i < k->nbufs; i++)
+		if (k->bufs[i].alias >= 0 && k->bufs[i].alias < k->nbufs)
+			c.aliased[k->bufs[i].alias] = 1;
 	ir_walk(&k->body, record_defs, &c);
 	while (propagate(&c, &k->body))
 		;
@@ -1021,6 +1040,7 @@ pass_schedule_check(IrKernel *k)
 	free(c.sites);
 	free(c.uses);
 	free(c.roles);
+	free(c.aliased);
 	free(all.in);
 	free(c.def);
 	free(c.varies);
