@@ -464,6 +464,16 @@ make_target(int target, int opt_level, Buf *err)
 				       LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
+/* The -O2 pipeline. cakec's own passes have already folded, CSE'd and cleaned the IR, and
+ * the kernels are single functions with no calls, so LLVM's default<O3> (inliner, CGSCC
+ * machinery, vectorizers) spends most of a compile on nothing: this list keeps what
+ * matters for GPU code (SROA, LICM, the unroller that honours our hints, GVN, instcombine)
+ * and compiles about 1.5x faster with equal or fewer instructions and registers on the
+ * kernels in kernels_src. Codegen adds loop strength reduction and NVPTX's own passes. */
+#define OPT_PIPELINE \
+	"function(sroa,early-cse,instcombine,simplifycfg,loop-mssa(licm),loop-unroll," \
+	"instcombine,gvn,simplifycfg,dce)"
+
 static int
 optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *err)
 {
@@ -486,16 +496,6 @@ emit_ptx(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *ptx_out, Buf *err)
 {
 	LLVMMemoryBufferRef mb = NULL;
 	char *msg = NULL;
-
-/* The -O2 pipeline. cakec's own passes have already folded, CSE'd and cleaned the IR, and
- * the kernels are single functions with no calls, so LLVM's default<O3> (inliner, CGSCC
- * machinery, vectorizers) spends most of a compile on nothing: this list keeps what
- * matters for GPU code (SROA, LICM, the unroller that honours our hints, GVN, instcombine)
- * and compiles about 1.5x faster with equal or fewer instructions and registers on the
- * kernels in kernels_src. Codegen adds loop strength reduction and NVPTX's own passes. */
-#define OPT_PIPELINE \
-	"function(sroa,early-cse,instcombine,simplifycfg,loop-mssa(licm),loop-unroll," \
-	"instcombine,gvn,simplifycfg,dce)"
 
 	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &mb)) {
 		buf_printf(err, "NVPTX code generation: %s", msg ? msg : "?");
