@@ -12,6 +12,8 @@ typedef struct PassOptions {
 	const char *print_after;/* print the IR after this pass */
 	int print_after_all;
 	Buf *print_out;         /* where --print-after output goes */
+	int no_staging_elision; /* --no-staging-elision: leave staging-elision out of -O2 */
+	Buf *staging_report;    /* --report=staging: staging-elision's decisions go here */
 } PassOptions;
 
 /* Runs the pipeline on k. Returns 0, or the number of errors: the verifier's, or user errors
@@ -36,6 +38,13 @@ void pass_smem_report(Buf *out, const IrKernel *k);
 /* The schedule rules of the high-level IR (roles, pipelines, TMA issue, expect-tx bytes,
  * aliases); reports each violation through diag. */
 void pass_schedule_check(IrKernel *k);
+/* ---- staging_elision.c (with staging_rewrite.c, staging_disjoint.c) ---- */
+/* Replaces shared-memory staging that every thread reads back only for itself with direct
+ * global loads, and drops the buffer; see the file for the rules. */
+void pass_staging_elision(IrKernel *k);
+/* The same, with one line per decision (buffer, barrier) and the shared memory per block
+ * before and after appended to report. */
+void pass_staging_elision_report(IrKernel *k, Buf *report);
 /* ---- lower_async.c ---- */
 /* Lowers role, elect, produce and consume to ifs, mbarrier waits/arrives and wgmma waits. */
 void pass_lower_async(IrKernel *k);

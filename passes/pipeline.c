@@ -16,12 +16,14 @@ static const Pass passes[] = {
 	{"canonicalize", pass_canonicalize},
 	{"cse", pass_cse},
 	{"dce", pass_dce},
+	{"staging-elision", pass_staging_elision},
 	{"smem-layout", pass_smem_layout},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
 const char *const pass_names[NPASSES + 1] = {
-	"schedule-check", "lower-async", "canonicalize", "cse", "dce", "smem-layout", NULL,
+	"schedule-check", "lower-async", "canonicalize", "cse", "dce", "staging-elision",
+	"smem-layout", NULL,
 };
 
 static const SrcLoc noloc = {-1, 0, 0};
@@ -60,7 +62,10 @@ run_pass(IrKernel *k, const PassOptions *o, const Pass *p)
 
 	if (!p)
 		ICE("the pipeline names a pass that does not exist");
-	p->run(k);
+	if (p->run == pass_staging_elision && o->staging_report)
+		pass_staging_elision_report(k, o->staging_report);
+	else
+		p->run(k);
 	if (o->verify) {
 		snprintf(when, sizeof when, "after pass %s", p->name);
 		nerr = ir_verify(k, when);
@@ -115,10 +120,12 @@ pass_pipeline(IrKernel *k, const PassOptions *o)
 	 * Before all of them, schedule-check judges the high-level async ops (roles, pipelines,
 	 * TMA issue) while they still say what the user wrote, and lower-async turns them into
 	 * ifs, mbarrier waits/arrives and wgmma waits, which the backend needs and the -O2
-	 * passes then clean up. -O0 runs those three. */
+	 * passes then clean up. -O0 runs those three. staging-elision needs the addresses
+	 * merged by cse (equal addresses are one value) and leaves dead address arithmetic
+	 * for dce; it runs unless --no-staging-elision turned it off. */
 	static const char *const o2[] = {
-		"schedule-check", "lower-async", "canonicalize", "cse", "canonicalize", "cse", "dce",
-		"smem-layout",
+		"schedule-check", "lower-async", "canonicalize", "cse", "canonicalize", "cse",
+		"staging-elision", "dce", "smem-layout",
 	};
 	static const char *const o0[] = {
 		"schedule-check", "lower-async", "smem-layout",
@@ -133,8 +140,11 @@ pass_pipeline(IrKernel *k, const PassOptions *o)
 	}
 	if (o->only)
 		return run_list(k, o, o->only);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (o->no_staging_elision && strcmp(list[i], "staging-elision") == 0)
+			continue;
 		if ((nerr = run_pass(k, o, find_pass(list[i], strlen(list[i])))) != 0)
 			return nerr;
+	}
 	return 0;
 }

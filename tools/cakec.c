@@ -36,6 +36,8 @@ typedef struct Options {
 	unsigned emit;
 	int emit_given;         /* --emit was on the command line */
 	int report_smem;        /* --report=smem */
+	int report_staging;     /* --report=staging */
+	int no_staging_elision; /* --no-staging-elision */
 	unsigned targets;       /* from --target; 0 = each kernel's own */
 	const char *outdir;
 	int input_ir;           /* -1: by extension */
@@ -93,6 +95,9 @@ usage(FILE *f)
 	      "  --passes=LIST           run exactly these passes, in order (empty: none)\n"
 	      "  --report=smem           print each kernel's shared-memory layout to stdout\n"
 	      "                          (alone, without --emit, it emits nothing else)\n"
+	      "  --report=staging        print staging-elision's decisions (buffer, barrier,\n"
+	      "                          reason, bytes saved) to stdout; --report=smem,staging both\n"
+	      "  --no-staging-elision    keep shared-memory staging as written (on at -O2)\n"
 	      "  --print-after=PASS      print the IR after PASS to stderr\n"
 	      "  --print-after-all       print the IR after every pass to stderr\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
@@ -137,6 +142,31 @@ parse_emit(Options *o, const char *list)
 	}
 	if (!o->emit)
 		usage_error("--emit needs at least one kind, got '%s'", list);
+}
+
+/* --report=LIST: smem, staging. */
+static void
+parse_report(Options *o, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 4 && strncmp(p, "smem", 4) == 0)
+			o->report_smem = 1;
+		else if (n == 7 && strncmp(p, "staging", 7) == 0)
+			o->report_staging = 1;
+		else {
+			char kind[64];
+
+			snprintf(kind, sizeof kind, "%.*s", (int)(n < 60 ? n : 60), p);
+			usage_error("unknown --report kind '%s' (expected smem or staging)", kind);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
 }
 
 static void
@@ -205,9 +235,9 @@ parse_args(Options *o, int argc, char **argv)
 			parse_emit(o, v);
 			o->emit_given = 1;
 		} else if ((v = optval(argc, argv, &i, "--report"))) {
-			if (strcmp(v, "smem") != 0)
-				usage_error("unknown --report kind '%s' (expected smem)", v);
-			o->report_smem = 1;
+			parse_report(o, v);
+		} else if (strcmp(a, "--no-staging-elision") == 0) {
+			o->no_staging_elision = 1;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
 			if (strcmp(v, "ir") == 0)
 				o->input_ir = 1;
@@ -235,7 +265,7 @@ parse_args(Options *o, int argc, char **argv)
 	}
 	if (o->nfiles == 0)
 		usage_error("%s", "no input file");
-	if (o->report_smem && !o->emit_given)
+	if ((o->report_smem || o->report_staging) && !o->emit_given)
 		o->emit = 0;
 	if ((o->emit & (EMIT_CUBIN | EMIT_HOST)) && !o->outdir)
 		usage_error("%s", "--emit=cubin and --emit=host write several files: give -o DIR");
@@ -584,6 +614,11 @@ main(int argc, char **argv)
 			po.print_after = o.print_after;
 			po.print_after_all = o.print_after_all;
 			po.print_out = &printed;
+			po.no_staging_elision = o.no_staging_elision;
+			po.staging_report = o.report_staging ? &report : NULL;
+			if (o.report_staging && !o.passes && (o.opt_level == 0 || o.no_staging_elision))
+				buf_printf(&report, "staging: %s: staging elision is off (%s)\n", k->name,
+					   o.opt_level == 0 ? "-O0" : "--no-staging-elision");
 			failed = pass_pipeline(k, &po);
 			if (printed.len) {
 				fwrite(printed.s, 1, (size_t)printed.len, stderr);
