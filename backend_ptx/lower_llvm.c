@@ -469,9 +469,12 @@ make_target(int target, int opt_level, Buf *err)
  * machinery, vectorizers) spends most of a compile on nothing: this list keeps what
  * matters for GPU code (SROA, LICM, the unroller that honours our hints, GVN, instcombine)
  * and compiles about 1.5x faster with equal or fewer instructions and registers on the
- * kernels in kernels_src. Codegen adds loop strength reduction and NVPTX's own passes. */
+ * kernels in kernels_src. nvvm-intr-range bounds tid/ntid/ctaid by the launch shape, as
+ * the NVPTX target does at the start of its default pipelines. Codegen adds loop strength
+ * reduction and NVPTX's own passes. */
 #define OPT_PIPELINE \
-	"function(sroa,early-cse,instcombine,simplifycfg,loop-mssa(licm),loop-unroll," \
+	"function(nvvm-intr-range,sroa,early-cse,instcombine,simplifycfg,loop(loop-rotate)," \
+	"loop-mssa(licm),loop-unroll<O3>," \
 	"instcombine,gvn,simplifycfg,dce)"
 
 static int
