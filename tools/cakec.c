@@ -81,6 +81,8 @@ add_output_buf(const char *name, Buf *b)
 static void
 usage(FILE *f)
 {
+	int i;
+
 	fputs("usage: cakec [options] FILE...\n"
 	      "Compiles .cake kernels (or IR text) to PTX and C99 host launchers.\n"
 	      "\n"
@@ -107,6 +109,10 @@ usage(FILE *f)
 	      "\n"
 	      "exit status: 0 ok, 1 errors in the input, 2 bad command line, 70 internal error\n",
 	      f);
+	fputs("\npasses (for --passes and --print-after):", f);
+	for (i = 0; pass_names[i]; i++)
+		fprintf(f, " %s", pass_names[i]);
+	fputc('\n', f);
 }
 
 static _Noreturn void
