@@ -212,36 +212,31 @@ static void
 decide(const Stg *s, const Effects *e, StgBarrier *bar)
 {
 	int b = bar->node, loop = -1, x, n, i, j;
-	int shb = 0, sha = 0, wb = -1, wa = -1, rb = -1, ra = -1;
+	int bw = -1, br = -1, aw = -1, ar = -1;
 	int *sd = xcalloc((size_t)e->ng + 1, sizeof *sd);
 
 	for (x = s->nodes[b].parent; x >= 0; x = s->nodes[x].parent)
 		if (s->nodes[x].op->opc == IR_FOR || s->nodes[x].op->opc == IR_WHILE)
 			loop = x;
+	/* shared memory: a write on one side and any access on the other */
 	for (n = 0; n < s->nnodes; n++) {
-		int sid;
+		int sid = e->sh[n] ? side(s, b, loop, n) : 0;
 
-		if (!e->sh[n])
-			continue;
-		sid = side(s, b, loop, n);
-		if (sid & 1) {
-			shb |= e->sh[n];
-			if ((e->sh[n] & ACC_SH_WRITE) ? wb < 0 : rb < 0)
-				*((e->sh[n] & ACC_SH_WRITE) ? &wb : &rb) = n;
-		}
-		if (sid & 2) {
-			sha |= e->sh[n];
-			if ((e->sh[n] & ACC_SH_WRITE) ? wa < 0 : ra < 0)
-				*((e->sh[n] & ACC_SH_WRITE) ? &wa : &ra) = n;
-		}
+		if ((sid & 1) && (e->sh[n] & ACC_SH_WRITE) && bw < 0)
+			bw = n;
+		if ((sid & 1) && br < 0)
+			br = n;
+		if ((sid & 2) && (e->sh[n] & ACC_SH_WRITE) && aw < 0)
+			aw = n;
+		if ((sid & 2) && ar < 0)
+			ar = n;
 	}
-	if (((shb & ACC_SH_WRITE) && sha) || (shb && (sha & ACC_SH_WRITE))) {
-		int at = (shb & ACC_SH_WRITE) ? wb : rb;
+	if ((bw >= 0 && ar >= 0) || (br >= 0 && aw >= 0)) {
+		int x1 = bw >= 0 && ar >= 0 ? bw : br, x2 = bw >= 0 && ar >= 0 ? ar : aw;
 
 		keep(bar, "it also orders other shared memory traffic (%s at %s before it, %s at %s after it)",
-		     ir_opinfo[s->nodes[at].op->opc].name, stg_where(s->nodes[at].op->loc),
-		     ir_opinfo[s->nodes[(sha & ACC_SH_WRITE) && !(shb & ACC_SH_WRITE) ? wa : (wa >= 0 ? wa : ra)].op->opc].name,
-		     stg_where(s->nodes[(sha & ACC_SH_WRITE) && !(shb & ACC_SH_WRITE) ? wa : (wa >= 0 ? wa : ra)].op->loc));
+		     ir_opinfo[s->nodes[x1].op->opc].name, stg_where(s->nodes[x1].op->loc),
+		     ir_opinfo[s->nodes[x2].op->opc].name, stg_where(s->nodes[x2].op->loc));
 		free(sd);
 		return;
 	}
