@@ -224,18 +224,55 @@ want_word(const char *word, SrcLoc loc, const char *expected, const char *where)
 	return 0;
 }
 
+/* The attributes after a shared array's type; align(N) goes to lhs (as before there were
+ * other attributes), the rest (in, swizzle, alias) stay in attrs for hopper.c. */
 Node *
-ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, const char *word, SrcLoc wloc,
-	   Node *align)
+ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, NodeList attrs)
 {
 	Node *n = ast_node(p, N_SHARED, loc);
+	Node *a, *next, *seen[4] = {0};
+	static const char *const words[4] = {"in", "align", "swizzle", "alias"};
+	int i;
 
 	n->name = name;
 	n->type = type;
-	if (word && want_word(word, wloc, "align", "after the shared array's type"))
-		n->lhs = align;
 	deepen(p, n, type);
-	deepen(p, n, n->lhs);
+	for (a = attrs.head; a; a = next) {
+		next = a->next;
+		for (i = 0; i < 4 && strcmp(a->name, words[i]) != 0; i++)
+			;
+		if (i == 4)
+			continue;
+		if (seen[i]) {
+			diag_error(a->loc, "duplicate '%s' on shared array '%s'", a->name, name);
+			diag_note(seen[i]->loc, "the first one is here");
+			continue;
+		}
+		seen[i] = a;
+		deepen(p, n, a);
+		if (i == 1)
+			n->lhs = a->lhs;
+		else
+			n->attrs = ast_list_append(n->attrs, a);
+	}
+	return n;
+}
+
+Node *
+ast_shared_attr(Parser *p, SrcLoc loc, const char *word, Node *arg)
+{
+	Node *n;
+
+	if (strcmp(word, "in") && strcmp(word, "align") && strcmp(word, "swizzle") &&
+	    strcmp(word, "alias")) {
+		diag_error(loc, "expected 'in', 'align', 'swizzle' or 'alias' after the shared array's type, found '%s'",
+			   word);
+		return NULL;
+	}
+	n = ast_node(p, N_SATTR, loc);
+	n->name = word;
+	n->lhs = arg;
+	deepen(p, n, arg);
 	return n;
 }
 
@@ -398,7 +435,8 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 	static const struct {
 		const char *name;
 		NodeKind kind;
-	} clauses[] = {{"targets", N_TARGETS}, {"threads", N_THREADS}, {"grid", N_GRID}};
+	} clauses[] = {{"targets", N_TARGETS}, {"threads", N_THREADS}, {"grid", N_GRID},
+		       {"min_blocks", N_MIN_BLOCKS}, {"cluster", N_CLUSTER}};
 	Node *n;
 	size_t i;
 
@@ -406,12 +444,175 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 		if (strcmp(name, clauses[i].name) == 0)
 			break;
 	if (i == sizeof clauses / sizeof clauses[0]) {
-		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads or grid)", name);
+		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads, grid, min_blocks or cluster)",
+			   name);
 		return NULL;
 	}
 	n = ast_node(p, clauses[i].kind, loc);
 	n->list = args;
 	deepen_list(p, n, args);
+	return n;
+}
+
+/* ---- the Hopper constructs ---- */
+
+Node *
+ast_list_expr(Parser *p, SrcLoc loc, NodeList items)
+{
+	Node *n = ast_node(p, N_LIST, loc);
+
+	n->list = items;
+	deepen_list(p, n, items);
+	return n;
+}
+
+Node *
+ast_named(Parser *p, SrcLoc loc, const char *name, Node *value)
+{
+	Node *n = ast_node(p, N_NAMED, loc);
+
+	n->name = name;
+	n->lhs = value;
+	deepen(p, n, value);
+	return n;
+}
+
+/* recv.name(args): a call with a receiver (only buf.rows(start, count) means anything). */
+Node *
+ast_method(Parser *p, SrcLoc loc, Node *recv, const char *name, NodeList args)
+{
+	Node *n = ast_call(p, loc, name, args);
+
+	n->lhs = recv;
+	deepen(p, n, recv);
+	return n;
+}
+
+Node *
+ast_decl_init(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc, Node *init)
+{
+	Node *n;
+
+	if (strcmp(word, "tensormap") != 0) {
+		diag_error(loc, "unknown declaration '%s %s = ...' (expected 'tensormap NAME = tma(...)', or 'let' or 'var' for a local)",
+			   word, name);
+		return NULL;
+	}
+	n = ast_node(p, N_TENSORMAP, nloc);
+	n->name = name;
+	n->init = init;
+	deepen(p, n, init);
+	return n;
+}
+
+Node *
+ast_decl_args(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc, NodeList args)
+{
+	Node *n;
+
+	if (strcmp(word, "role") == 0) {
+		diag_error(loc, "role '%s' needs a body: role %s(...) { ... }", name, name);
+		return NULL;
+	}
+	if (strcmp(word, "pipeline") != 0 && strcmp(word, "mbarrier") != 0) {
+		diag_error(loc, "unknown declaration '%s' (expected pipeline, mbarrier or role)", word);
+		return NULL;
+	}
+	n = ast_node(p, word[0] == 'p' ? N_PIPELINE : N_MBARRIER, nloc);
+	n->name = name;
+	n->list = args;
+	deepen_list(p, n, args);
+	return n;
+}
+
+Node *
+ast_role(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc, NodeList args,
+	 NodeList attrs, Node *body)
+{
+	Node *n;
+
+	if (strcmp(word, "pipeline") == 0 || strcmp(word, "mbarrier") == 0) {
+		diag_error(loc, "%s '%s' is a declaration without a block: %s %s(...);", word, name, word, name);
+		return NULL;
+	}
+	if (strcmp(word, "role") != 0) {
+		diag_error(loc, "unknown statement '%s' (expected 'role NAME(warps a .. b) { ... }')", word);
+		return NULL;
+	}
+	n = ast_node(p, N_ROLE, nloc);
+	n->name = name;
+	n->list = args;
+	n->attrs = attrs;
+	n->body = body;
+	deepen_list(p, n, args);
+	deepen_list(p, n, attrs);
+	deepen(p, n, body);
+	return n;
+}
+
+Node *
+ast_range(Parser *p, SrcLoc loc, const char *word, Node *lo, Node *hi)
+{
+	Node *n = ast_node(p, N_RANGE, loc);
+
+	n->name = word;
+	n->lo = lo;
+	n->hi = hi;
+	deepen(p, n, lo);
+	deepen(p, n, hi);
+	return n;
+}
+
+Node *
+ast_role_attr(Parser *p, SrcLoc loc, const char *word, NodeList args)
+{
+	Node *n;
+
+	if (!want_word(word, loc, "regs", "or a block after the role's warps"))
+		return NULL;
+	n = ast_node(p, N_REGS, loc);
+	n->list = args;
+	deepen_list(p, n, args);
+	return n;
+}
+
+Node *
+ast_word_block(Parser *p, SrcLoc loc, const char *word, Node *body)
+{
+	Node *n;
+
+	if (strcmp(word, "produce") == 0 || strcmp(word, "consume") == 0) {
+		diag_error(loc, "'%s' needs a pipeline: %s PIPELINE { ... }", word, word);
+		return NULL;
+	}
+	if (strcmp(word, "elect") != 0) {
+		diag_error(loc, "unknown statement '%s { ... }' (expected 'elect { ... }')", word);
+		return NULL;
+	}
+	n = ast_node(p, N_ELECT, loc);
+	n->body = body;
+	deepen(p, n, body);
+	return n;
+}
+
+Node *
+ast_pipe_block(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc, Node *body)
+{
+	Node *n;
+
+	if (strcmp(word, "role") == 0) {
+		diag_error(loc, "role '%s' needs its warps: role %s(warps a .. b) { ... }", name, name);
+		return NULL;
+	}
+	if (strcmp(word, "produce") != 0 && strcmp(word, "consume") != 0) {
+		diag_error(loc, "unknown statement '%s %s { ... }' (expected 'produce PIPELINE { ... }' or 'consume PIPELINE { ... }')",
+			   word, name);
+		return NULL;
+	}
+	n = ast_node(p, word[0] == 'p' ? N_PRODUCE : N_CONSUME, loc);
+	n->lhs = ast_name(p, nloc, name);
+	n->body = body;
+	deepen(p, n, body);
 	return n;
 }
 
@@ -445,6 +646,14 @@ fe_type_str(IrType t, char *out, int size)
 		break;
 	case TY_NONVALUE:
 		snprintf(out, (size_t)size, "no value");
+		break;
+	case IR_F32:
+		/* a wgmma accumulator fragment holds N / 2 lanes of an m64nN tile */
+		if (ir_is_frag(t)) {
+			snprintf(out, (size_t)size, "f32acc[64, %d]", t.lanes * 2);
+			break;
+		}
+		ir_type_str(t, out, size);
 		break;
 	default:
 		ir_type_str(t, out, size);
@@ -503,7 +712,7 @@ static const char *const access_names[] = {"in", "out", "inout"};
 static int
 is_expr(NodeKind k)
 {
-	return k <= N_MEMBER;
+	return k <= N_NAMED;
 }
 
 static void
@@ -558,6 +767,25 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_GRID: buf_puts(out, "grid"); break;
 	case N_TYPE: buf_printf(out, "type %s", n->name); break;
 	case N_UNROLL: buf_puts(out, "unroll"); break;
+	case N_LIST: buf_puts(out, "list"); break;
+	case N_NAMED: buf_printf(out, "named %s", n->name); break;
+	case N_TENSORMAP: buf_printf(out, "tensormap %s", n->name); break;
+	case N_PIPELINE: buf_printf(out, "pipeline %s", n->name); break;
+	case N_MBARRIER: buf_printf(out, "mbarrier %s", n->name); break;
+	case N_ROLE:
+		buf_printf(out, "role %s", n->name);
+		buf_printf(out, " warps %d..%d", n->wlo, n->whi);
+		if (n->regs)
+			buf_printf(out, " regs %d", n->regs);
+		break;
+	case N_RANGE: buf_printf(out, "%s", n->name); break;
+	case N_REGS: buf_puts(out, "regs"); break;
+	case N_ELECT: buf_puts(out, "elect"); break;
+	case N_PRODUCE: buf_printf(out, "produce %s", n->lhs->name); break;
+	case N_CONSUME: buf_printf(out, "consume %s", n->lhs->name); break;
+	case N_SATTR: buf_printf(out, "%s", n->name); break;
+	case N_MIN_BLOCKS: buf_puts(out, "min_blocks"); break;
+	case N_CLUSTER: buf_puts(out, "cluster"); break;
 	default: buf_puts(out, "?"); break;
 	}
 	if (n->loc.line > 0)
@@ -588,6 +816,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 		print_node(out, n->rhs, indent, "else");
 		break;
 	case N_CALL:
+		print_node(out, n->lhs, indent, "receiver");
 		print_list(out, n->list, indent, NULL);
 		break;
 	case N_INDEX:
@@ -607,6 +836,28 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_SHARED:
 		print_node(out, n->type, indent, NULL);
 		print_node(out, n->lhs, indent, "align");
+		print_list(out, n->attrs, indent, NULL);
+		break;
+	case N_NAMED:
+	case N_SATTR:
+		print_node(out, n->lhs, indent, NULL);
+		break;
+	case N_TENSORMAP:
+		print_node(out, n->init, indent, NULL);
+		break;
+	case N_RANGE:
+		print_node(out, n->lo, indent, "from");
+		print_node(out, n->hi, indent, "to");
+		break;
+	case N_ROLE:
+		print_list(out, n->list, indent, NULL);
+		print_list(out, n->attrs, indent, NULL);
+		print_node(out, n->body, indent, NULL);
+		break;
+	case N_ELECT:
+	case N_PRODUCE:
+	case N_CONSUME:
+		print_node(out, n->body, indent, NULL);
 		break;
 	case N_ASSIGN:
 		print_node(out, n->lhs, indent, "to");
@@ -645,6 +896,12 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_THREADS:
 	case N_GRID:
 	case N_TYPE:
+	case N_LIST:
+	case N_PIPELINE:
+	case N_MBARRIER:
+	case N_REGS:
+	case N_MIN_BLOCKS:
+	case N_CLUSTER:
 		print_list(out, n->list, indent, NULL);
 		break;
 	default:

@@ -25,6 +25,8 @@ typedef enum NodeKind {
 	N_CALL,       /* name(list) */
 	N_INDEX,      /* lhs[list] or lhs[list : width] */
 	N_MEMBER,     /* lhs.name */
+	N_LIST,       /* [list]: TMA coordinates */
+	N_NAMED,      /* name: lhs, a named call or declaration argument */
 	/* statements */
 	N_LET,        /* let name [: type] = init */
 	N_VAR,        /* var name [: type] = init */
@@ -46,6 +48,19 @@ typedef enum NodeKind {
 	N_GRID,       /* grid(list) */
 	N_TYPE,       /* name[list] (list empty for a scalar or vector type) */
 	N_UNROLL,     /* unroll or unroll(lhs), only while parsing a for */
+	/* the Hopper constructs (hopper.c, lower_hopper.c) */
+	N_TENSORMAP,  /* tensormap name = init (a call of tma) */
+	N_PIPELINE,   /* pipeline name(list of N_NAMED) */
+	N_MBARRIER,   /* mbarrier name(list of N_NAMED) */
+	N_ROLE,       /* role name(list: one N_RANGE) attrs (N_REGS) body */
+	N_RANGE,      /* name lo [.. hi]: a role's warps */
+	N_REGS,       /* regs(list) after a role's warps */
+	N_ELECT,      /* elect body */
+	N_PRODUCE,    /* produce lhs (N_NAME of the pipeline) body */
+	N_CONSUME,    /* consume lhs body */
+	N_SATTR,      /* a shared array's attribute: name (in, align, swizzle, alias) and lhs */
+	N_MIN_BLOCKS, /* min_blocks(list) */
+	N_CLUSTER,    /* cluster(list) */
 	N_NKINDS
 } NodeKind;
 
@@ -117,10 +132,14 @@ struct Node {
 	int builtin;          /* N_CALL/N_MEMBER: which builtin (sema.c's tables) */
 	int indexkind;        /* N_INDEX: IDX_* below */
 	KernelInfo *kinfo;    /* N_KERNEL */
+	/* Hopper constructs, filled in by sema (hopper.c) */
+	int hslot;            /* N_ROLE: first hidden slot (a stage and a phase per pipeline);
+				 N_PRODUCE/N_CONSUME: the pipeline's stage slot (phase: +1) */
+	int wlo, whi, regs;   /* N_ROLE: warps wlo..whi, register budget (0: none) */
 };
 
 /* What an N_INDEX reads or writes. */
-enum { IDX_TENSOR = 1, IDX_SHARED, IDX_LANE };
+enum { IDX_TENSOR = 1, IDX_SHARED, IDX_LANE, IDX_REMOTE };
 
 /* Unroll modes of an N_FOR (Node.op). */
 enum { UNROLL_NONE, UNROLL_FULL, UNROLL_COUNT };
@@ -135,6 +154,9 @@ typedef enum SymKind {
 	SYM_ITER,      /* for-loop index */
 	SYM_SHARED,    /* shared array */
 	SYM_BUILTIN,   /* lane, warp, thread, block, ... and the builtin functions */
+	SYM_TMAP,      /* tensormap: a TMA tensor map parameter */
+	SYM_PIPELINE,  /* pipeline */
+	SYM_MBARRIER,  /* raw mbarrier */
 } SymKind;
 
 struct Symbol {
@@ -152,6 +174,18 @@ struct Symbol {
 	int buf;              /* SYM_SHARED: the IR buffer number */
 	int align;            /* SYM_SHARED */
 	int builtin;          /* SYM_BUILTIN */
+	/* Hopper objects (hopper.c) */
+	int stages;           /* SYM_SHARED: 1 unless in a pipeline; SYM_PIPELINE */
+	Symbol *pipe;         /* SYM_SHARED: its pipeline, or NULL */
+	int swizzle;          /* SYM_SHARED, SYM_TMAP: 0, 32, 64 or 128 */
+	Symbol *alias;        /* SYM_SHARED: the buffer whose storage it shares, or NULL */
+	Symbol *tensor;       /* SYM_TMAP: the tensor parameter */
+	int oob_nan;          /* SYM_TMAP */
+	int index;            /* SYM_PIPELINE: pipeline index; SYM_MBARRIER: barrier index */
+	int bar[2];           /* SYM_PIPELINE: full and empty barrier indices */
+	int src[2], mult[2];  /* SYM_PIPELINE: full and empty sources (IrPipeSource), times */
+	int count;            /* SYM_MBARRIER: arrival count */
+	int varies;           /* locals: the value may differ between the threads of a CTA */
 	Node *decl;
 };
 
@@ -194,8 +228,8 @@ Node *ast_index(Parser *p, SrcLoc loc, Node *base, NodeList idx, Node *width);
 Node *ast_member(Parser *p, SrcLoc loc, Node *base, const char *name);
 Node *ast_type(Parser *p, SrcLoc loc, const char *name, NodeList dims);
 Node *ast_let(Parser *p, SrcLoc loc, int mutable_, const char *name, Node *type, Node *init);
-Node *ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, const char *word,
-		 SrcLoc wloc, Node *align);
+Node *ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, NodeList attrs);
+Node *ast_shared_attr(Parser *p, SrcLoc loc, const char *word, Node *arg);
 Node *ast_assign(Parser *p, SrcLoc loc, AstOp op, Node *lhs, Node *rhs);
 Node *ast_if(Parser *p, SrcLoc loc, Node *cond, Node *then, Node *els);
 Node *ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, const char *word,
@@ -211,6 +245,22 @@ Node *ast_kernel(Parser *p, SrcLoc loc, const char *name, NodeList params, NodeL
 Node *ast_param(Parser *p, SrcLoc loc, const char *name, const char *access, SrcLoc aloc,
 		Node *type);
 Node *ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args);
+/* Hopper constructs: the statements start with a contextual word (tensormap, pipeline,
+ * mbarrier, role, elect, produce, consume) that the builder checks. */
+Node *ast_list_expr(Parser *p, SrcLoc loc, NodeList items);
+Node *ast_named(Parser *p, SrcLoc loc, const char *name, Node *value);
+Node *ast_method(Parser *p, SrcLoc loc, Node *recv, const char *name, NodeList args);
+Node *ast_decl_init(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc,
+		    Node *init);
+Node *ast_decl_args(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc,
+		    NodeList args);
+Node *ast_role(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc,
+	       NodeList args, NodeList attrs, Node *body);
+Node *ast_range(Parser *p, SrcLoc loc, const char *word, Node *lo, Node *hi);
+Node *ast_role_attr(Parser *p, SrcLoc loc, const char *word, NodeList args);
+Node *ast_word_block(Parser *p, SrcLoc loc, const char *word, Node *body);
+Node *ast_pipe_block(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc,
+		     Node *body);
 
 const char *ast_op_text(AstOp op);
 void ast_print(Buf *out, const Node *program);
@@ -249,10 +299,14 @@ typedef struct Sema {
 	int64_t smem;
 	int nslots;
 	int depth;              /* block nesting: 1 is the kernel body */
+	struct HopSema *hop;    /* the Hopper constructs' state (hopper.c) */
 } Sema;
 
 Symbol *sema_lookup(Sema *S, const char *name);
 void sema_push_name(Sema *S, Symbol *s);
+/* Declares name in the innermost scope (no shadowing, no type or builtin names). */
+Symbol *sema_declare(Sema *S, SymKind kind, const char *name, SrcLoc loc, Node *decl);
+void sema_check_block(Sema *S, Node *b);
 const char *sema_sym_what(const Symbol *s);   /* "tensor parameter", "'let' binding" */
 
 /* ---- expr.c ---- */
@@ -312,7 +366,7 @@ int fe_unify(Node *e, Node *a, Node *b, const char *what);
 typedef enum Builtin {
 	BI_NONE,
 	/* values */
-	BI_LANE, BI_WARP,
+	BI_LANE, BI_WARP, BI_WARPGROUP, BI_CLUSTER_RANK,
 	/* namespaces with .x .y .z */
 	BI_THREAD, BI_BLOCK, BI_BLOCK_DIM, BI_GRID_DIM,
 	/* functions */
@@ -323,6 +377,10 @@ typedef enum Builtin {
 	BI_ATOMIC_ADD, BI_ATOMIC_MIN, BI_ATOMIC_MAX, BI_ATOMIC_AND, BI_ATOMIC_OR,
 	BI_ATOMIC_XCHG, BI_ATOMIC_CAS,
 	BI_CP_ASYNC, BI_CP_ASYNC_COMMIT, BI_CP_ASYNC_WAIT,
+	/* Hopper (hopper.c) */
+	BI_TMA, BI_TMA_LOAD, BI_TMA_STORE, BI_TMA_STORE_WAIT, BI_FENCE_PROXY_ASYNC,
+	BI_MBAR_ARRIVE, BI_MBAR_EXPECT_TX, BI_MBAR_WAIT, BI_CLUSTER_SYNC, BI_REMOTE,
+	BI_WGMMA, BI_STORE, BI_ROWS,
 	/* calls that are not builtins: casts and vector constructors */
 	BI_CAST, BI_VECTOR,
 	BI_COUNT
@@ -338,10 +396,82 @@ struct KernelInfo {
 	int nshared;
 	Symbol **shared;          /* program arena */
 	int nslots;               /* locals */
+	/* Hopper (hopper.c) */
+	int min_blocks;           /* 0: no clause */
+	int cluster[3];
+	int ntmaps;               /* tensor maps, parameters after the shape symbols */
+	Symbol **tmaps;           /* program arena */
+	int nhobjs;               /* pipelines and mbarriers in declaration order */
+	Symbol **hobjs;           /* program arena */
 };
+
+/* ---- hopper.c: sema of the Hopper constructs (docs/language.md, "Hopper") ---- */
+/* Whether the value of e may differ between the threads of a CTA. */
+int hop_varies(Sema *S, Node *e);
+void hop_kernel_begin(Sema *S, Node *k, KernelInfo *ki);
+/* min_blocks(...) and cluster(...); returns 0 if n is not one of them. */
+int hop_clause(Sema *S, Node *n, KernelInfo *ki);
+/* The whole-kernel checks (roles, register budget, arrival counts, aliases); fills ki. */
+void hop_kernel_end(Sema *S, Node *k, KernelInfo *ki);
+/* The Hopper statements; returns 0 if s is not one of them. */
+int hop_stmt(Sema *S, Node *s);
+/* The Hopper calls and values (e->builtin set); returns 0 if e is not one of them. */
+int hop_call(Sema *S, Node *e);
+/* The attributes of a shared array (in PIPE, swizzle, alias) after check_shared made sym. */
+void hop_shared(Sema *S, Node *s, Symbol *sym);
+/* Records a use of a shared array (stage context, roles of aliased buffers); 0 on error. */
+int hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
+/* remote(buf, rank)[i, ...]: the N_INDEX e whose base is that call. */
+int hop_remote_element(Sema *S, Node *e, int read, int write);
+/* An if statement's condition narrows the threads that run its branches. */
+void hop_if_begin(Sema *S, Node *s, int branch, void **saved);
+void hop_if_end(Sema *S, void *saved);
+/* Shared bytes of a buffer for the budget check: a stage times its stages. */
+int64_t hop_buffer_bytes(const Symbol *sym, int64_t stage_bytes);
+/* f32acc[64, N] in a declaration: the fragment type, or 0 after an error. */
+int hop_frag_type(Sema *S, Node *type, IrType *t);
+/* Statement checks around a block (for the statement-level rules of produce blocks). */
+void hop_block_enter(Sema *S);
+void hop_block_leave(Sema *S);
 
 /* ---- lower.c ---- */
 /* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */
 IrKernel *lower_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path);
+
+/* The lowering's state, shared by lower.c and lower_hopper.c. */
+#define LOWER_MAX_ASYNC 16
+typedef struct Lower {
+	IrKernel *k;
+	const KernelInfo *info;
+	IrBuilder b;
+	IrValue *slots;     /* the current value of each local */
+	/* the produce/consume blocks being lowered, innermost last: pipeline index, stage */
+	int nasync;
+	int async_pipe[LOWER_MAX_ASYNC];
+	IrValue async_stage[LOWER_MAX_ASYNC];
+	int nconsume;       /* enclosing consume blocks (their lowering waits for wgmma) */
+} Lower;
+
+IrValue lower_expr(Lower *L, Node *e);
+void lower_block(Lower *L, Node *b);
+/* The variables declared before slot `base` that s assigns (sorted, once each). */
+void lower_assigned_vars(const Node *s, int base, int *out, int *n);
+IrType *lower_carried_types(Lower *L, const int *slots, int n);
+/* Lowers body into region r, then yields the carried slots. */
+void lower_into(Lower *L, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end);
+
+/* ---- lower_hopper.c ---- */
+/* Tensor-map params, barriers, pipelines, staging of buffers, cluster, min_blocks. */
+void lower_hop_tables(Lower *L);
+/* Barrier initialisation at kernel entry (thread 0, fence, CTA or cluster barrier). */
+void lower_hop_init(Lower *L);
+/* The Hopper statements; 0 if s is not one. */
+int lower_hop_stmt(Lower *L, Node *s);
+/* The Hopper calls and values: *v gets the result (0 for none); 0 if e is not one. */
+int lower_hop_call(Lower *L, Node *e, IrValue *v);
+/* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
+IrValue lower_hop_buffer(Lower *L, const Symbol *s);
+/* The base of buf in the CTA of the given rank: remote(buf, rank)[i, ...]. */
+IrValue lower_hop_remote(Lower *L, Node *e);
 
 #endif

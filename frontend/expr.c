@@ -29,6 +29,13 @@ static const struct {
 	{"atomic_cas", BI_ATOMIC_CAS, 3},
 	{"cp_async", BI_CP_ASYNC, 2}, {"cp_async_commit", BI_CP_ASYNC_COMMIT, 0},
 	{"cp_async_wait", BI_CP_ASYNC_WAIT, 1},
+	/* Hopper (hopper.c checks their arguments) */
+	{"warpgroup", BI_WARPGROUP, -1}, {"cluster_rank", BI_CLUSTER_RANK, -1},
+	{"tma", BI_TMA, -1}, {"tma_load", BI_TMA_LOAD, -1}, {"tma_store", BI_TMA_STORE, -1},
+	{"tma_store_wait", BI_TMA_STORE_WAIT, -1}, {"fence_proxy_async", BI_FENCE_PROXY_ASYNC, -1},
+	{"mbar_arrive", BI_MBAR_ARRIVE, -1}, {"mbar_expect_tx", BI_MBAR_EXPECT_TX, -1},
+	{"mbar_wait", BI_MBAR_WAIT, -1}, {"cluster_sync", BI_CLUSTER_SYNC, -1},
+	{"remote", BI_REMOTE, -1}, {"wgmma", BI_WGMMA, -1}, {"store", BI_STORE, -1},
 };
 
 /* Puts the builtin names into the outermost scope. */
@@ -56,6 +63,16 @@ check_binary(Sema *S, Node *e)
 	IrType t;
 
 	snprintf(what, sizeof what, "'%s'", ast_op_text(e->op));
+	if (ok && e->op >= OP_ADD && e->op <= OP_DIV && ir_is_frag(e->lhs->ty) &&
+	    ir_type_eq(e->rhs->ty, ir_scalar(IR_F32))) {
+		e->ty = e->lhs->ty;     /* an accumulator fragment and an f32, lane by lane */
+		return;
+	}
+	if (ok && e->op >= OP_ADD && e->op <= OP_DIV && ir_is_frag(e->rhs->ty) &&
+	    ir_type_eq(e->lhs->ty, ir_scalar(IR_F32))) {
+		e->ty = e->rhs->ty;
+		return;
+	}
 	if (!ok || !fe_unify(e, e->lhs, e->rhs, what)) {
 		fe_set_error(e);
 		return;
@@ -161,6 +178,12 @@ sema_element(Sema *S, Node *e, Symbol *s, int read, int write)
 
 	e->sym = s;
 	e->indexkind = s->kind == SYM_TENSOR ? IDX_TENSOR : IDX_SHARED;
+	if (s->kind == SYM_SHARED && !fe_is_error(s->type) && !hop_buffer_use(S, s, e->lhs->loc)) {
+		for (ix = e->list.head; ix; ix = ix->next)
+			sema_expr(S, ix);
+		fe_set_error(e);
+		return 0;
+	}
 	if (fe_is_error(s->type)) {
 		/* its declaration was reported; still check the indices themselves */
 		for (ix = e->list.head; ix; ix = ix->next)
@@ -289,6 +312,10 @@ check_index(Sema *S, Node *e)
 		sema_element(S, e, s, 1, 0);
 		return;
 	}
+	if (e->lhs->kind == N_CALL && !e->lhs->lhs && strcmp(e->lhs->name, "remote") == 0) {
+		hop_remote_element(S, e, 1, 0);
+		return;
+	}
 	if (!sema_value(S, e->lhs)) {
 		fe_set_error(e);
 		return;
@@ -349,6 +376,11 @@ check_name(Sema *S, Node *e)
 	Symbol *s = sema_lookup(S, e->name);
 
 	e->sym = s;
+	if (!s && strcmp(e->name, "num_sms") == 0) {
+		diag_error(e->loc, "'num_sms' (the device's SM count) is only available in grid(...)");
+		fe_set_error(e);
+		return;
+	}
 	if (!s) {
 		diag_error(e->loc, "undefined name '%s'", e->name);
 		fe_set_error(e);
@@ -368,8 +400,8 @@ check_name(Sema *S, Node *e)
 		break;
 	case SYM_BUILTIN:
 		e->builtin = s->builtin;
-		e->ty = s->builtin == BI_LANE || s->builtin == BI_WARP ? ir_scalar(IR_I32)
-								      : fe_ty(TY_NONVALUE);
+		e->ty = s->builtin >= BI_LANE && s->builtin <= BI_CLUSTER_RANK ? ir_scalar(IR_I32)
+									      : fe_ty(TY_NONVALUE);
 		break;
 	default:
 		e->ty = fe_ty(TY_NONVALUE);
@@ -616,6 +648,10 @@ check_call(Sema *S, Node *e)
 	IrType t;
 	int n = 0, i, ok = 1, nargs = 0;
 
+	if (e->lhs) {
+		hop_call(S, e);    /* buf.rows(...) */
+		return;
+	}
 	if (fe_type_from_name(e->name, &t)) {
 		check_conversion(S, e, t);
 		return;
@@ -632,6 +668,8 @@ check_call(Sema *S, Node *e)
 		return;
 	}
 	e->builtin = s->builtin;
+	if (e->builtin >= BI_TMA && e->builtin <= BI_ROWS && hop_call(S, e))
+		return;
 	for (i = 0; i < (int)(sizeof builtins / sizeof builtins[0]); i++)
 		if (builtins[i].builtin == s->builtin)
 			nargs = builtins[i].nargs;
@@ -798,6 +836,14 @@ sema_expr(Sema *S, Node *e)
 	case N_CALL: check_call(S, e); break;
 	case N_INDEX: check_index(S, e); break;
 	case N_MEMBER: check_member(S, e); break;
+	case N_LIST:
+		diag_error(e->loc, "a list [...] is only an argument of tma_load, tma_store and store (the coordinates)");
+		fe_set_error(e);
+		break;
+	case N_NAMED:
+		diag_error(e->loc, "a named argument '%s: ...' is only accepted by tma_load (multicast: mask)", e->name);
+		fe_set_error(e);
+		break;
 	default:
 		ICE("sema_expr: node kind %d", e->kind);
 	}
@@ -819,6 +865,8 @@ sema_value(Sema *S, Node *e)
 			diag_error(e->loc, "tensor '%s' must be indexed, as in %s[i]", s->name, s->name);
 		else if (s && s->kind == SYM_SHARED)
 			diag_error(e->loc, "shared array '%s' must be indexed, as in %s[i]", s->name, s->name);
+		else if (s && (s->kind == SYM_TMAP || s->kind == SYM_PIPELINE || s->kind == SYM_MBARRIER))
+			diag_error(e->loc, "%s '%s' is not a value", sema_sym_what(s), s->name);
 		else if (s && s->builtin >= BI_THREAD && s->builtin <= BI_GRID_DIM)
 			diag_error(e->loc, "'%s' needs a member: %s.x, %s.y or %s.z", s->name, s->name,
 				   s->name, s->name);

@@ -9,15 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Lower {
-	IrKernel *k;
-	const KernelInfo *info;
-	IrBuilder b;
-	IrValue *slots;     /* the current value of each local */
-} Lower;
-
-static IrValue lower_expr(Lower *L, Node *e);
-static void lower_block(Lower *L, Node *b);
 
 static IrType
 vtype(Lower *L, IrValue v)
@@ -46,6 +37,8 @@ const_i32(Lower *L, int64_t v)
 static IrValue
 lower_const(Lower *L, Node *e)
 {
+	if (ir_is_frag(e->ty))
+		return irb_const_float(&L->b, e->ty, e->cv.f);   /* a splat */
 	if (e->ty.base > IR_F64 || e->ty.lanes != 1)
 		ICE("constant of type %d reached lowering at %d:%d", e->ty.base, e->loc.line, e->loc.col);
 	if (ir_is_float(e->ty))
@@ -64,13 +57,16 @@ lower_elemptr(Lower *L, Node *e)
 	Node *ix;
 	int i = 0;
 
-	if (s->kind == SYM_TENSOR) {
+	if (e->indexkind == IDX_REMOTE) {
+		pt = ir_ptr(IR_CLUSTER, (IrBase)s->type.base);
+		base = lower_hop_remote(L, e);
+	} else if (s->kind == SYM_TENSOR) {
 		pt = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
 		base = L->k->body.args[s->param];
 	} else {
 		pt = ir_ptr(IR_SHARED, (IrBase)s->type.base);
 		L->b.loc = e->loc;
-		base = irb_imm(&L->b, IR_SMEM, pt, s->buf, 0, NULL);
+		base = lower_hop_buffer(L, s);
 	}
 	for (ix = e->list.head; ix; ix = ix->next, i++) {
 		IrValue v = lower_expr(L, ix);
@@ -132,10 +128,12 @@ lower_call(Lower *L, Node *e)
 		[BI_ATOMIC_OR] = IR_ATOM_OR, [BI_ATOMIC_XCHG] = IR_ATOM_XCHG,
 		[BI_ATOMIC_CAS] = IR_ATOM_CAS,
 	};
-	IrValue args[4];
+	IrValue args[4], v;
 	Node *a;
 	int n = 0;
 
+	if (lower_hop_call(L, e, &v))
+		return v;
 	if (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_CAS) {
 		args[n++] = lower_elemptr(L, e->list.head);
 		for (a = e->list.head->next; a; a = a->next)
@@ -188,7 +186,7 @@ lower_call(Lower *L, Node *e)
 	}
 }
 
-static IrValue
+IrValue
 lower_expr(Lower *L, Node *e)
 {
 	IrValue a, b, c;
@@ -209,6 +207,8 @@ lower_expr(Lower *L, Node *e)
 		case SYM_ITER:
 			return L->slots[e->sym->slot];
 		case SYM_BUILTIN:
+			if (lower_hop_call(L, e, &a))
+				return a;
 			return irb_op(&L->b, e->sym->builtin == BI_LANE ? IR_LANEID : IR_WARPID,
 				      ir_scalar(IR_I32), 0, NULL);
 		default:
@@ -231,6 +231,20 @@ lower_expr(Lower *L, Node *e)
 		a = lower_expr(L, e->lhs);
 		b = lower_expr(L, e->rhs);
 		L->b.loc = e->loc;
+		if (ir_is_frag(e->ty) && !ir_type_eq(vtype(L, a), vtype(L, b))) {
+			/* an accumulator fragment and an f32: the f32 in every lane */
+			IrValue lanes[IR_FRAG_MAX];
+			IrValue s = ir_is_frag(vtype(L, a)) ? b : a;
+			int i;
+
+			for (i = 0; i < e->ty.lanes; i++)
+				lanes[i] = s;
+			s = irb_op(&L->b, IR_VEC, e->ty, e->ty.lanes, lanes);
+			if (ir_is_frag(vtype(L, a)))
+				b = s;
+			else
+				a = s;
+		}
 		return binop(L, e->op, a, b);
 	case N_COND:
 		c = lower_expr(L, e->cond);
@@ -259,10 +273,25 @@ lower_expr(Lower *L, Node *e)
 /* Adds (in slot order, once each) the variables declared before slot `base` that the
  * statement s assigns: the values a structured statement must pass out. */
 static void
-assigned_vars(const Node *s, int base, int *out, int *n)
+add_slot(int slot, int base, int *out, int *n)
+{
+	int i;
+
+	if (slot >= base)
+		return;
+	for (i = 0; i < *n && out[i] < slot; i++)
+		;
+	if (i < *n && out[i] == slot)
+		return;
+	memmove(out + i + 1, out + i, sizeof *out * (size_t)(*n - i));
+	out[i] = slot;
+	(*n)++;
+}
+
+void
+lower_assigned_vars(const Node *s, int base, int *out, int *n)
 {
 	const Node *c;
-	int i, slot;
 
 	if (!s)
 		return;
@@ -270,28 +299,30 @@ assigned_vars(const Node *s, int base, int *out, int *n)
 	case N_ASSIGN:
 		if (s->lhs->kind != N_NAME || s->lhs->sym->kind != SYM_VAR)
 			return;
-		slot = s->lhs->sym->slot;
-		if (slot >= base)
-			return;
-		for (i = 0; i < *n && out[i] < slot; i++)
-			;
-		if (i < *n && out[i] == slot)
-			return;
-		memmove(out + i + 1, out + i, sizeof *out * (size_t)(*n - i));
-		out[i] = slot;
-		(*n)++;
+		add_slot(s->lhs->sym->slot, base, out, n);
+		return;
+	case N_PRODUCE:
+	case N_CONSUME:
+		/* the pipeline's hidden stage and phase advance after the block */
+		add_slot(s->hslot, base, out, n);
+		add_slot(s->hslot + 1, base, out, n);
+		lower_assigned_vars(s->body, base, out, n);
+		return;
+	case N_ROLE:
+	case N_ELECT:
+		lower_assigned_vars(s->body, base, out, n);
 		return;
 	case N_BLOCK:
 		for (c = s->list.head; c; c = c->next)
-			assigned_vars(c, base, out, n);
+			lower_assigned_vars(c, base, out, n);
 		return;
 	case N_IF:
-		assigned_vars(s->body, base, out, n);
-		assigned_vars(s->els, base, out, n);
+		lower_assigned_vars(s->body, base, out, n);
+		lower_assigned_vars(s->els, base, out, n);
 		return;
 	case N_FOR:
 	case N_WHILE:
-		assigned_vars(s->body, base, out, n);
+		lower_assigned_vars(s->body, base, out, n);
 		return;
 	default:
 		return;
@@ -310,8 +341,8 @@ carried_values(Lower *L, const int *slots, int n)
 	return v;
 }
 
-static IrType *
-carried_types(Lower *L, const int *slots, int n)
+IrType *
+lower_carried_types(Lower *L, const int *slots, int n)
 {
 	IrType *t = xmalloc(sizeof *t * (size_t)(n + 1));
 	int i;
@@ -359,7 +390,7 @@ terminate(Lower *L, int opc, IrValue cond, const int *slots, int n)
 }
 
 /* Lowers `body` into region r, then yields the carried slots; restores the builder. */
-static void
+void
 lower_into(Lower *L, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end)
 {
 	IrRegion *saved = L->b.r;
@@ -384,10 +415,10 @@ lower_if(Lower *L, Node *s)
 	IrValue c, *res;
 	IrType *types;
 
-	assigned_vars(s, s->slot_base, slots, &n);
+	lower_assigned_vars(s, s->slot_base, slots, &n);
 	c = lower_expr(L, s->cond);
 	L->b.loc = s->loc;
-	types = carried_types(L, slots, n);
+	types = lower_carried_types(L, slots, n);
 	res = irb_region_op(&L->b, IR_IF, 1, &c, n, types, &regs)->res;
 	memcpy(saved, L->slots, sizeof(IrValue) * (size_t)L->info->nslots);
 	lower_into(L, &regs[0], s->body, slots, n, s->loc);
@@ -411,7 +442,7 @@ lower_for(Lower *L, Node *s)
 	IrOp *op;
 	int n = 0, i;
 
-	assigned_vars(s, s->slot_base, slots, &n);
+	lower_assigned_vars(s, s->slot_base, slots, &n);
 	args = xmalloc(sizeof *args * (size_t)(n + 3));
 	args[0] = lower_expr(L, s->lo);
 	args[1] = lower_expr(L, s->hi);
@@ -423,7 +454,7 @@ lower_for(Lower *L, Node *s)
 	}
 	for (i = 0; i < n; i++)
 		args[3 + i] = L->slots[slots[i]];
-	types = carried_types(L, slots, n);
+	types = lower_carried_types(L, slots, n);
 	L->b.loc = s->loc;
 	op = irb_region_op(&L->b, IR_FOR, 3 + n, args, n, types, &regs);
 	op->imm = s->op == UNROLL_FULL ? -1 : s->op == UNROLL_COUNT ? s->unroll_n->cv.i : 0;
@@ -453,9 +484,9 @@ lower_while(Lower *L, Node *s)
 	IrRegion *regs, *outer;
 	int n = 0, i;
 
-	assigned_vars(s, s->slot_base, slots, &n);
+	lower_assigned_vars(s, s->slot_base, slots, &n);
 	init = carried_values(L, slots, n);
-	types = carried_types(L, slots, n);
+	types = lower_carried_types(L, slots, n);
 	L->b.loc = s->loc;
 	res = irb_region_op(&L->b, IR_WHILE, n, init, n, types, &regs)->res;
 	outer = L->b.r;
@@ -533,12 +564,13 @@ lower_stmt(Lower *L, Node *s)
 		lower_expr(L, s->lhs);
 		break;
 	default:
-		ICE("lower_stmt: node kind %d", s->kind);
+		if (!lower_hop_stmt(L, s))
+			ICE("lower_stmt: node kind %d", s->kind);
 	}
 }
 
 /* A block, or the `else if` statement that stands for one. */
-static void
+void
 lower_block(Lower *L, Node *b)
 {
 	Node *s;
@@ -618,6 +650,10 @@ add_buffers(Lower *L)
 		b.align = s->align;
 		b.offset = -1;
 		b.loc = s->loc;
+		b.stages = s->stages > 0 ? s->stages : 1;
+		b.pipeline = s->pipe ? s->pipe->index : -1;
+		b.swizzle = s->swizzle;
+		b.alias = s->alias ? s->alias->buf : -1;
 		if (ir_add_buffer(L->k, b) != s->buf)
 			ICE("shared array '%s' is buffer %d, expected %d", s->name, L->k->nbufs - 1, s->buf);
 	}
@@ -645,6 +681,8 @@ lower_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	L.b.k = k;
 	L.b.r = &k->body;
 	L.b.loc = kernel->body->loc;
+	lower_hop_tables(&L);
+	lower_hop_init(&L);
 	lower_block(&L, kernel->body);
 	L.b.loc = kernel->body->loc;
 	irb_op(&L.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);

@@ -83,6 +83,8 @@ lex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner)
 %type <list> decls params params_opt attrs stmts exprs
 %type <node> decl const_decl kernel param attr type type_opt block stmt if_stmt
 %type <node> unroll_opt expr postfix primary
+%type <list> sattrs dargs role_attrs args
+%type <node> sattr darg arg
 
 %right '?' ':'
 %left OROR
@@ -172,9 +174,14 @@ stmt:
 	LET IDENT type_opt '=' expr ';' { $$ = ast_let(p, L(@1), 0, $2, $3, $5); }
 	| VAR IDENT type_opt '=' expr ';'
 					{ $$ = ast_let(p, L(@1), 1, $2, $3, $5); }
-	| SHARED IDENT ':' type ';'     { $$ = ast_shared(p, L(@1), $2, $4, NULL, L(@1), NULL); }
-	| SHARED IDENT ':' type IDENT '(' expr ')' ';'
-					{ $$ = ast_shared(p, L(@1), $2, $4, $5, L(@5), $7); }
+	| SHARED IDENT ':' type sattrs ';'
+					{ $$ = ast_shared(p, L(@1), $2, $4, $5); }
+	| IDENT IDENT '=' expr ';'      { $$ = ast_decl_init(p, L(@1), $1, $2, L(@2), $4); }
+	| IDENT IDENT '(' dargs ')' ';' { $$ = ast_decl_args(p, L(@1), $1, $2, L(@2), $4); }
+	| IDENT IDENT '(' dargs ')' role_attrs block
+					{ $$ = ast_role(p, L(@1), $1, $2, L(@2), $4, $6, $7); }
+	| IDENT block                   { $$ = ast_word_block(p, L(@1), $1, $2); }
+	| IDENT IDENT block             { $$ = ast_pipe_block(p, L(@1), $1, $2, L(@2), $3); }
 	| expr '=' expr ';'             { $$ = ast_assign(p, L(@2), OP_NONE, $1, $3); }
 	| expr OPASSIGN expr ';'        { $$ = ast_assign(p, L(@2), $2, $1, $3); }
 	| expr ';'                      { $$ = ast_exprstmt(p, L(@1), $1); }
@@ -189,6 +196,35 @@ stmt:
 	| CONTINUE ';'                  { $$ = ast_unsupported(p, L(@1), "continue"); }
 	| RETURN ';'                    { $$ = ast_unsupported(p, L(@1), "return"); }
 	| RETURN expr ';'               { $$ = ast_unsupported(p, L(@1), "return"); }
+	;
+
+/* a shared array's attributes: in PIPELINE, align(N), swizzle(N), alias(NAME) */
+sattrs:
+	%empty                          { $$ = ast_list_empty(); }
+	| sattrs sattr                  { $$ = ast_list_append($1, $2); }
+	;
+
+sattr:
+	IN IDENT                        { $$ = ast_shared_attr(p, L(@1), "in", ast_name(p, L(@2), $2)); }
+	| IDENT '(' expr ')'            { $$ = ast_shared_attr(p, L(@1), $1, $3); }
+	;
+
+/* the arguments of pipeline, mbarrier (name: value) and role (warps a .. b) */
+dargs:
+	darg                            { $$ = ast_list_one($1); }
+	| dargs ',' darg                { $$ = ast_list_append($1, $3); }
+	;
+
+darg:
+	IDENT ':' expr                  { $$ = ast_named(p, L(@1), $1, $3); }
+	| IDENT expr                    { $$ = ast_range(p, L(@1), $1, $2, NULL); }
+	| IDENT expr DOTDOT expr        { $$ = ast_range(p, L(@1), $1, $2, $4); }
+	;
+
+role_attrs:
+	%empty                          { $$ = ast_list_empty(); }
+	| role_attrs IDENT '(' exprs ')'
+					{ $$ = ast_list_append($1, ast_role_attr(p, L(@2), $2, $4)); }
 	;
 
 unroll_opt:
@@ -208,6 +244,17 @@ if_stmt:
 exprs:
 	expr                            { $$ = ast_list_one($1); }
 	| exprs ',' expr                { $$ = ast_list_append($1, $3); }
+	;
+
+/* call arguments: expressions, and named ones (tma_load(..., multicast: mask)) */
+args:
+	arg                             { $$ = ast_list_one($1); }
+	| args ',' arg                  { $$ = ast_list_append($1, $3); }
+	;
+
+arg:
+	expr
+	| IDENT ':' expr                { $$ = ast_named(p, L(@1), $1, $3); }
 	;
 
 expr:
@@ -242,6 +289,9 @@ postfix:
 	| postfix '[' exprs ':' expr ']'
 					{ $$ = ast_index(p, L(@2), $1, $3, $5); }
 	| postfix '.' IDENT             { $$ = ast_member(p, L(@3), $1, $3); }
+	| postfix '.' IDENT '(' ')'     { $$ = ast_method(p, L(@3), $1, $3, ast_list_empty()); }
+	| postfix '.' IDENT '(' args ')'
+					{ $$ = ast_method(p, L(@3), $1, $3, $5); }
 	;
 
 primary:
@@ -251,8 +301,9 @@ primary:
 	| FALSE                         { $$ = ast_bool(p, L(@1), 0); }
 	| IDENT                         { $$ = ast_name(p, L(@1), $1); }
 	| IDENT '(' ')'                 { $$ = ast_call(p, L(@1), $1, ast_list_empty()); }
-	| IDENT '(' exprs ')'           { $$ = ast_call(p, L(@1), $1, $3); }
+	| IDENT '(' args ')'            { $$ = ast_call(p, L(@1), $1, $3); }
 	| '(' expr ')'                  { $$ = $2; }
+	| '[' exprs ']'                 { $$ = ast_list_expr(p, L(@1), $2); }
 	;
 
 %%

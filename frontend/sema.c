@@ -74,6 +74,9 @@ sema_sym_what(const Symbol *s)
 	case SYM_VAR: return "variable";
 	case SYM_ITER: return "loop index";
 	case SYM_SHARED: return "shared array";
+	case SYM_TMAP: return "tensor map";
+	case SYM_PIPELINE: return "pipeline";
+	case SYM_MBARRIER: return "mbarrier";
 	default: return "builtin";
 	}
 }
@@ -113,6 +116,12 @@ declare(Sema *S, SymKind kind, const char *name, SrcLoc loc, Node *decl)
 	return s;
 }
 
+Symbol *
+sema_declare(Sema *S, SymKind kind, const char *name, SrcLoc loc, Node *decl)
+{
+	return declare(S, kind, name, loc, decl);
+}
+
 static int
 new_slot(Sema *S)
 {
@@ -141,7 +150,9 @@ check_local(Sema *S, Node *s)
 	int ok = 1;
 
 	snprintf(what, sizeof what, "the initializer of '%s'", s->name);
-	if (s->type) {
+	if (s->type && strcmp(s->type->name, "f32acc") == 0) {
+		ok = hop_frag_type(S, s->type, &t);
+	} else if (s->type) {
 		ok = resolve_type(s->type, &t);
 		if (ok && s->type->list.n) {
 			diag_error(s->type->loc, "a local variable holds one value; use a shared array for an array");
@@ -154,6 +165,7 @@ check_local(Sema *S, Node *s)
 		ok = 0;
 	sym = declare(S, s->kind == N_VAR ? SYM_VAR : SYM_LET, s->name, s->loc, s);
 	sym->type = ok ? s->init->ty : fe_ty(TY_ERROR);
+	sym->varies = s->kind == N_VAR || hop_varies(S, s->init);
 	sym->slot = new_slot(S);
 	s->sym = sym;
 	s->ty = sym->type;
@@ -216,12 +228,15 @@ check_shared(Sema *S, Node *s)
 			align = v;
 		}
 	}
+	hop_shared(S, s, sym);
+	if (sym->swizzle * 8 > align)
+		align = sym->swizzle * 8;   /* the swizzle pattern repeats every 8 rows */
 	sym->align = (int)align;
 	if (!ok) {
 		sym->type = fe_ty(TY_ERROR);
 		return;
 	}
-	bytes = count * ir_type_bytes(t);
+	bytes = hop_buffer_bytes(sym, count * ir_type_bytes(t));
 	S->smem = (S->smem + align - 1) / align * align + bytes;
 	if (S->smem > FE_SMEM_LIMIT) {
 		diag_error(s->loc, "shared arrays of kernel '%s' need %lld bytes, over the limit of %d bytes (227 KiB)",
@@ -269,6 +284,11 @@ check_place(Sema *S, Node *e, int compound)
 	}
 	if (e->kind == N_INDEX && (s = sema_element_base(S, e))) {
 		sema_element(S, e, s, compound, 1);
+		return e->ty;
+	}
+	if (e->kind == N_INDEX && e->lhs->kind == N_CALL && !e->lhs->lhs &&
+	    strcmp(e->lhs->name, "remote") == 0) {
+		hop_remote_element(S, e, compound, 1);
 		return e->ty;
 	}
 	if (e->kind == N_INDEX || e->kind == N_MEMBER) {
@@ -322,10 +342,18 @@ check_block(Sema *S, Node *b)
 
 	push_scope(S);
 	S->depth++;
+	hop_block_enter(S);
 	for (s = b->list.head; s; s = s->next)
 		check_stmt(S, s);
+	hop_block_leave(S);
 	S->depth--;
 	pop_scope(S);
+}
+
+void
+sema_check_block(Sema *S, Node *b)
+{
+	check_block(S, b);
 }
 
 static void
@@ -336,6 +364,7 @@ check_for(Sema *S, Node *s)
 	Symbol *iv;
 	int64_t v;
 	int i;
+	void *saved;
 
 	for (i = 0; i < 3; i++) {
 		char what[64];
@@ -356,16 +385,23 @@ check_for(Sema *S, Node *s)
 	push_scope(S);
 	iv = declare(S, SYM_ITER, s->name, s->loc, s);
 	iv->type = ir_scalar(IR_I32);
+	iv->varies = hop_varies(S, s->lo) || hop_varies(S, s->hi) || (s->step && hop_varies(S, s->step));
 	iv->slot = new_slot(S);
 	s->sym = iv;
+	hop_if_begin(S, s, 0, &saved);
 	check_block(S, s->body);
+	hop_if_end(S, saved);
 	pop_scope(S);
 }
 
 static void
 check_stmt(Sema *S, Node *s)
 {
+	void *saved;
+
 	s->slot_base = S->nslots;
+	if (hop_stmt(S, s))
+		return;
 	switch (s->kind) {
 	case N_LET:
 	case N_VAR:
@@ -379,18 +415,24 @@ check_stmt(Sema *S, Node *s)
 		break;
 	case N_IF:
 		check_condition(S, s->cond, "if");
+		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
+		hop_if_end(S, saved);
+		hop_if_begin(S, s, 1, &saved);
 		if (s->els && s->els->kind == N_IF)
 			check_stmt(S, s->els);
 		else if (s->els)
 			check_block(S, s->els);
+		hop_if_end(S, saved);
 		break;
 	case N_FOR:
 		check_for(S, s);
 		break;
 	case N_WHILE:
 		check_condition(S, s->cond, "while");
+		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
+		hop_if_end(S, saved);
 		break;
 	case N_BLOCK:
 		check_block(S, s);
@@ -708,6 +750,11 @@ grid_text(Sema *S, Node *e, Buf *out, int *isconst, int64_t *val)
 	case N_NAME:
 		s = sema_lookup(S, e->name);
 		e->sym = s;
+		if (!s && strcmp(e->name, "num_sms") == 0) {
+			/* the device's SM count, supplied by the launcher (persistent kernels) */
+			buf_puts(out, "num_sms");
+			return 1;
+		}
 		if (!s) {
 			diag_error(e->loc, "undefined name '%s'", e->name);
 			return 0;
@@ -842,6 +889,7 @@ check_kernel(Sema *S, Node *k)
 	for (i = 0; i < 3; i++) {
 		ki->threads[i] = 1;
 		ki->grid[i] = "1";
+		ki->cluster[i] = 1;
 	}
 	push_scope(S);
 	i = 0;
@@ -850,6 +898,7 @@ check_kernel(Sema *S, Node *k)
 	for (n = k->attrs.head; n; n = n->next) {
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",
+			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster",
 		};
 
 		if (seen[n->kind]) {
@@ -862,13 +911,17 @@ check_kernel(Sema *S, Node *k)
 			check_targets(n, ki);
 		else if (n->kind == N_THREADS)
 			check_threads(S, n, ki);
-		else
+		else if (n->kind == N_GRID)
 			check_grid(S, n, ki);
+		else
+			hop_clause(S, n, ki);
 	}
 	if (!seen[N_THREADS])
 		diag_error(k->loc, "kernel '%s' needs a threads(...) clause giving its block size", k->name);
 	S->depth = 0;
+	hop_kernel_begin(S, k, ki);
 	check_block(S, k->body);
+	hop_kernel_end(S, k, ki);
 	pop_scope(S);
 
 	ki->nsyms = S->nsyms;

@@ -112,6 +112,18 @@ fe_convert_untyped(Node *e, IrType t)
 	char s[64];
 
 	fe_const_str(s, sizeof s, e->ty, e->cv);
+	if (ir_is_frag(t)) {
+		/* an accumulator fragment takes one f32 constant in every lane */
+		double f = e->ty.base == TY_UNTYPED_INT ? (double)e->cv.i : e->cv.f;
+
+		if (fabs(f) > fe_float_max(IR_F32)) {
+			diag_error(e->loc, "constant %s overflows f32", s);
+			return 0;
+		}
+		e->cv.f = fe_round_float(IR_F32, f);
+		e->ty = t;
+		return 1;
+	}
 	if (!fe_scalar(t)) {
 		diag_error(e->loc, "type mismatch: expected %s, found %s constant %s", fe_tname(t),
 			   fe_tname(e->ty), s);

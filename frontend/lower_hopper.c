@@ -1,0 +1,564 @@
+/* lower_hopper.c: the Hopper constructs -> IR (hopper.md section 2). The tables (tensor
+ * map parameters, barriers, pipelines) come from the declarations; thread 0 initialises
+ * every barrier at kernel entry; roles, elect, produce and consume become the high-level
+ * region ops that passes/lower_async.c lowers, with each role's hidden stage and phase per
+ * pipeline carried like any mutable local and advanced after each produce/consume; the
+ * calls become the low-level ops, wgmma expanded into K/16 k16 steps and store into the
+ * unrolled per-thread stores of the m64nN accumulator layout. */
+#include "ast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static IrValue
+c_i32(Lower *L, int64_t v)
+{
+	return irb_const_int(&L->b, ir_scalar(IR_I32), v);
+}
+
+static IrValue
+op2(Lower *L, int opc, IrValue a, IrValue b)
+{
+	return irb_op2(&L->b, opc, ir_vtype(L->k, a), a, b);
+}
+
+/* ---- tables and barrier initialisation ---- */
+
+void
+lower_hop_tables(Lower *L)
+{
+	IrKernel *k = L->k;
+	const KernelInfo *info = L->info;
+	int i, j, side;
+
+	k->min_blocks = info->min_blocks;
+	for (i = 0; i < 3; i++)
+		k->cluster[i] = info->cluster[i];
+	for (i = 0; i < info->ntmaps; i++) {
+		const Symbol *s = info->tmaps[i];
+		IrParam ip;
+
+		memset(&ip, 0, sizeof ip);
+		ip.name = arena_strdup(k->arena, s->name);
+		ip.kind = PARAM_TMAP;
+		ip.type = ir_scalar(IR_TMAP);
+		ip.access = ACC_IN;
+		ip.rank = s->rank;
+		for (j = 0; j < s->rank; j++) {
+			ip.dims[j].sym = -1;
+			ip.dims[j].size = s->dims[j];
+		}
+		ip.loc = s->loc;
+		ip.tmap_tensor = s->tensor->param;
+		ip.swizzle = s->swizzle;
+		ip.oob_nan = s->oob_nan;
+		if (ir_add_param(k, ip) != s->param)
+			ICE("tensor map '%s' is parameter %d, expected %d", s->name, k->nparams - 1, s->param);
+	}
+	for (i = 0; i < info->nhobjs; i++) {
+		const Symbol *s = info->hobjs[i];
+		IrBarrier b;
+
+		memset(&b, 0, sizeof b);
+		b.offset = -1;
+		b.loc = s->loc;
+		if (s->kind == SYM_MBARRIER) {
+			b.name = arena_strdup(k->arena, s->name);
+			b.count = s->count;
+			b.n = 1;
+			if (ir_add_barrier(k, b) != s->index)
+				ICE("mbarrier '%s' is barrier %d, expected %d", s->name, k->nbarriers - 1, s->index);
+			continue;
+		}
+		for (side = 0; side < 2; side++) {
+			b.name = arena_printf(k->arena, "%s.%s", s->name, side ? "empty" : "full");
+			b.count = ir_pipe_source_count(s->src[side], s->mult[side]);
+			b.n = s->stages;
+			if (ir_add_barrier(k, b) != s->bar[side])
+				ICE("barrier '%s' is %d, expected %d", b.name, k->nbarriers - 1, s->bar[side]);
+		}
+		{
+			IrPipeline p;
+
+			memset(&p, 0, sizeof p);
+			p.name = arena_strdup(k->arena, s->name);
+			p.stages = s->stages;
+			p.full = s->bar[0];
+			p.empty = s->bar[1];
+			p.full_src = s->src[0];
+			p.full_mult = s->mult[0];
+			p.empty_src = s->src[1];
+			p.empty_mult = s->mult[1];
+			p.loc = s->loc;
+			if (ir_add_pipeline(k, p) != s->index)
+				ICE("pipeline '%s' is %d, expected %d", s->name, k->npipelines - 1, s->index);
+		}
+	}
+}
+
+/* Thread 0 initialises every mbarrier object with its arrival count, makes the inits
+ * visible to the async proxy and the cluster, and a CTA (or cluster) barrier publishes
+ * them before any thread uses one. */
+void
+lower_hop_init(Lower *L)
+{
+	IrKernel *k = L->k;
+	static const int tid[3] = {IR_TID_X, IR_TID_Y, IR_TID_Z};
+	IrValue c = 0, zero;
+	IrRegion *regs, *outer = L->b.r;
+	int i, e;
+
+	if (!k->nbarriers)
+		return;
+	zero = c_i32(L, 0);
+	for (i = 0; i < 3; i++) {
+		IrValue t;
+
+		if (i > 0 && k->threads[i] == 1)
+			continue;
+		t = irb_op(&L->b, tid[i], ir_scalar(IR_I32), 0, NULL);
+		t = irb_op2(&L->b, IR_CMP_EQ, ir_scalar(IR_I1), t, zero);
+		c = c ? irb_op2(&L->b, IR_AND, ir_scalar(IR_I1), c, t) : t;
+	}
+	irb_region_op(&L->b, IR_IF, 1, &c, 0, NULL, &regs);
+	L->b.r = &regs[0];
+	for (i = 0; i < k->nbarriers; i++)
+		for (e = 0; e < k->barriers[i].n; e++) {
+			IrValue idx = c_i32(L, e);
+			IrValue p = irb_imm(&L->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), i, 1, &idx);
+
+			irb_imm(&L->b, IR_MBAR_INIT, ir_scalar(IR_VOID), k->barriers[i].count, 1, &p);
+		}
+	irb_op(&L->b, IR_FENCE_MBAR_INIT, ir_scalar(IR_VOID), 0, NULL);
+	irb_op(&L->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+	L->b.r = &regs[1];
+	irb_op(&L->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+	L->b.r = outer;
+	irb_op(&L->b, k->cluster[0] * k->cluster[1] * k->cluster[2] > 1 ? IR_CLUSTER_SYNC : IR_BARRIER,
+	       ir_scalar(IR_VOID), 0, NULL);
+}
+
+/* ---- roles, elect, produce, consume ---- */
+
+/* A region op whose body is s->body and whose results are the outer variables the body
+ * assigns (with their current values as the initial ones when `inits`). The role's hidden
+ * stages and phases start at 0 inside it. Returns the op's results. */
+static void
+lower_region(Lower *L, Node *s, int opc, int nfixed, const IrValue *fixed, int inits, int64_t imm)
+{
+	int nslots = L->info->nslots;
+	int *slots = xmalloc(sizeof(int) * (size_t)(nslots + 1));
+	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(nslots + 1));
+	IrValue *args, *res;
+	IrType *types;
+	IrRegion *regs, *outer;
+	IrOp *op;
+	int n = 0, i;
+
+	lower_assigned_vars(s->body, s->slot_base, slots, &n);
+	args = xmalloc(sizeof *args * (size_t)(nfixed + n + 1));
+	for (i = 0; i < nfixed; i++)
+		args[i] = fixed[i];
+	for (i = 0; i < n && inits; i++)
+		args[nfixed + i] = L->slots[slots[i]];
+	types = lower_carried_types(L, slots, n);
+	L->b.loc = s->loc;
+	op = irb_region_op(&L->b, opc, nfixed + (inits ? n : 0), args, n, types, &regs);
+	op->imm = imm;
+	res = op->res;
+	memcpy(saved, L->slots, sizeof(IrValue) * (size_t)nslots);
+	if (s->kind == N_ROLE) {
+		outer = L->b.r;
+		L->b.r = &regs[0];
+		for (i = 0; i < 2 * (int)s->ival; i++)
+			L->slots[s->hslot + i] = c_i32(L, 0);
+		L->b.r = outer;
+	}
+	lower_into(L, &regs[0], s->body, slots, n, s->loc);
+	memcpy(L->slots, saved, sizeof(IrValue) * (size_t)nslots);
+	for (i = 0; i < n; i++)
+		L->slots[slots[i]] = res[i];
+	free(types);
+	free(args);
+	free(saved);
+	free(slots);
+}
+
+static void
+lower_async_block(Lower *L, Node *s)
+{
+	const Symbol *p = s->sym;
+	IrValue st[2], one, s1, wrap, ph;
+
+	st[0] = L->slots[s->hslot];
+	st[1] = L->slots[s->hslot + 1];
+	if (L->nasync == LOWER_MAX_ASYNC)
+		ICE("produce/consume nesting past %d", LOWER_MAX_ASYNC);
+	L->async_pipe[L->nasync] = p->index;
+	L->async_stage[L->nasync] = st[0];
+	L->nasync++;
+	L->nconsume += s->kind == N_CONSUME;
+	lower_region(L, s, s->kind == N_PRODUCE ? IR_PRODUCE : IR_CONSUME, 2, st, 0, p->index);
+	L->nconsume -= s->kind == N_CONSUME;
+	L->nasync--;
+	/* stage' = stage + 1 == N ? 0 : stage + 1; phase flips when the stage wraps */
+	L->b.loc = s->loc;
+	one = c_i32(L, 1);
+	s1 = op2(L, IR_ADD, st[0], one);
+	wrap = irb_op2(&L->b, IR_CMP_EQ, ir_scalar(IR_I1), s1, c_i32(L, p->stages));
+	L->slots[s->hslot] = irb_op3(&L->b, IR_SELECT, ir_scalar(IR_I32), wrap, c_i32(L, 0), s1);
+	ph = op2(L, IR_XOR, st[1], one);
+	L->slots[s->hslot + 1] = irb_op3(&L->b, IR_SELECT, ir_scalar(IR_I32), wrap, ph, st[1]);
+}
+
+int
+lower_hop_stmt(Lower *L, Node *s)
+{
+	IrValue fixed[3];
+
+	switch (s->kind) {
+	case N_TENSORMAP: case N_PIPELINE: case N_MBARRIER:
+		return 1;   /* tables, made by lower_hop_tables */
+	case N_ROLE:
+		L->b.loc = s->loc;
+		fixed[0] = c_i32(L, s->wlo);
+		fixed[1] = c_i32(L, s->whi);
+		fixed[2] = c_i32(L, s->regs);
+		lower_region(L, s, IR_ROLE, 3, fixed, 1, 0);
+		return 1;
+	case N_ELECT:
+		lower_region(L, s, IR_ELECT, 0, NULL, 1, 0);
+		return 1;
+	case N_PRODUCE: case N_CONSUME:
+		lower_async_block(L, s);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- calls ---- */
+
+/* The stage of pipeline `pipe` in the innermost produce/consume block of it. */
+static IrValue
+stage_of(Lower *L, int pipe)
+{
+	int i;
+
+	for (i = L->nasync - 1; i >= 0; i--)
+		if (L->async_pipe[i] == pipe)
+			return L->async_stage[i];
+	ICE("no produce/consume block of pipeline %d around a use of its buffers", pipe);
+}
+
+IrValue
+lower_hop_buffer(Lower *L, const Symbol *s)
+{
+	IrType pt = ir_ptr(IR_SHARED, (IrBase)s->type.base);
+	IrValue st;
+
+	if (!s->pipe)
+		return irb_imm(&L->b, IR_SMEM, pt, s->buf, 0, NULL);
+	st = stage_of(L, s->pipe->index);
+	return irb_imm(&L->b, IR_SMEM_STAGE, pt, s->buf, 1, &st);
+}
+
+IrValue
+lower_hop_remote(Lower *L, Node *e)
+{
+	Node *call = e->lhs;
+	const Symbol *b = call->sym;
+	IrValue base, rank;
+
+	rank = lower_expr(L, call->list.head->next);
+	L->b.loc = call->loc;
+	base = lower_hop_buffer(L, b);
+	return irb_op2(&L->b, IR_MAPA, ir_ptr(IR_CLUSTER, (IrBase)b->type.base), base, rank);
+}
+
+static IrValue
+bar_of(Lower *L, int index, IrValue elem)
+{
+	return irb_imm(&L->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), index, 1, &elem);
+}
+
+/* The positional arguments of a call, and its named one. */
+static int
+call_args(Node *e, Node **pos, int max, Node **named)
+{
+	Node *a;
+	int n = 0;
+
+	*named = NULL;
+	for (a = e->list.head; a; a = a->next)
+		if (a->kind == N_NAMED)
+			*named = a;
+		else if (n < max)
+			pos[n++] = a;
+	return n;
+}
+
+static void
+lower_tma_load(Lower *L, Node *e)
+{
+	Node *args[4] = {0}, *mc, *c;
+	const Symbol *buf, *map;
+	IrValue ops[4 + 5], v;
+	int n = call_args(e, args, 4, &mc), k = 0;
+
+	if (n < 3)
+		ICE("tma_load with %d arguments reached lowering", n);
+
+	buf = args[0]->sym;
+	map = args[1]->sym;
+	L->b.loc = e->loc;
+	ops[k++] = lower_hop_buffer(L, buf);
+	ops[k++] = L->k->body.args[map->param];
+	if (n == 4) {
+		ops[k++] = bar_of(L, args[3]->sym->index, c_i32(L, 0));
+	} else {
+		v = stage_of(L, buf->pipe->index);
+		ops[k++] = bar_of(L, buf->pipe->bar[0], v);
+	}
+	if (mc)
+		ops[k++] = lower_expr(L, mc->lhs);
+	for (c = args[2]->list.head; c; c = c->next)
+		ops[k++] = lower_expr(L, c);
+	L->b.loc = e->loc;
+	irb_imm(&L->b, mc ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank, k, ops);
+}
+
+static void
+lower_tma_store(Lower *L, Node *e)
+{
+	Node *args[3] = {0}, *mc, *c;
+	const Symbol *map, *buf;
+	IrValue ops[2 + 5];
+	int k = 0;
+
+	if (call_args(e, args, 3, &mc) != 3)
+		ICE("tma_store with %d arguments reached lowering", e->list.n);
+	map = args[0]->sym;
+	buf = args[2]->sym;
+	L->b.loc = e->loc;
+	ops[k++] = L->k->body.args[map->param];
+	ops[k++] = lower_hop_buffer(L, buf);
+	for (c = args[1]->list.head; c; c = c->next)
+		ops[k++] = lower_expr(L, c);
+	L->b.loc = e->loc;
+	irb_imm(&L->b, IR_TMA_STORE, ir_scalar(IR_VOID), map->rank, k, ops);
+	irb_op(&L->b, IR_TMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+}
+
+/* acc = wgmma(acc, A, B): wgmma.fence, one m64nNk16 wgmma per 16 of K with the
+ * descriptors advanced by 16 elements (32 bytes) each, wgmma.commit; outside consume
+ * blocks wgmma.wait[0] (a consume block's lowering waits before releasing its stage). */
+static IrValue
+lower_wgmma(Lower *L, Node *e)
+{
+	Node *a = e->list.head->next, *bn = a->next;
+	const Symbol *sa = a->sym, *sb = bn->sym;
+	IrType ft = e->ty;
+	IrValue acc, pa, pb, tru, ops[4];
+	int64_t kdim = sa->dims[1], step;
+	int n = ft.lanes * 2;
+
+	acc = lower_expr(L, e->list.head);
+	if (a->kind == N_CALL) {
+		IrValue start = lower_expr(L, a->list.head);
+
+		L->b.loc = e->loc;
+		pa = lower_hop_buffer(L, sa);
+		start = op2(L, IR_MUL, start, c_i32(L, kdim));
+		pa = irb_op2(&L->b, IR_ELEMPTR, ir_vtype(L->k, pa), pa, start);
+	} else {
+		L->b.loc = e->loc;
+		pa = lower_hop_buffer(L, sa);
+	}
+	pb = lower_hop_buffer(L, sb);
+	tru = irb_const_int(&L->b, ir_scalar(IR_I1), 1);
+	acc = irb_op(&L->b, IR_WGMMA_FENCE, ft, 1, &acc);
+	for (step = 0; step < kdim / 16; step++) {
+		IrValue xa = pa, xb = pb;
+
+		if (step) {
+			xa = irb_op2(&L->b, IR_ELEMPTR, ir_vtype(L->k, pa), pa, c_i32(L, 16 * step));
+			xb = irb_op2(&L->b, IR_ELEMPTR, ir_vtype(L->k, pb), pb, c_i32(L, 16 * step));
+		}
+		ops[0] = acc;
+		ops[1] = irb_imm(&L->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
+		ops[2] = irb_imm(&L->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
+		ops[3] = tru;
+		acc = irb_imm(&L->b, IR_WGMMA, ft, n | (sa->type.base == IR_F16 ? 1 << 16 : 0), 4, ops);
+	}
+	irb_op(&L->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+	if (!L->nconsume)
+		acc = irb_imm(&L->b, IR_WGMMA_WAIT, ft, 0, 1, &acc);
+	return acc;
+}
+
+/* A tensor dimension as an i32 value. */
+static IrValue
+dim_of(Lower *L, const Symbol *t, int i)
+{
+	if (t->dimsym[i])
+		return L->k->body.args[t->dimsym[i]->param];
+	return c_i32(L, t->dims[i]);
+}
+
+/* Builds `if (c) { then }` with no results and leaves the builder in the then region;
+ * returns the region to go back to. */
+static IrRegion *
+begin_if(Lower *L, IrValue c, IrRegion **els)
+{
+	IrRegion *regs, *outer = L->b.r;
+
+	irb_region_op(&L->b, IR_IF, 1, &c, 0, NULL, &regs);
+	L->b.r = &regs[0];
+	*els = &regs[1];
+	return outer;
+}
+
+static void
+end_region(Lower *L)
+{
+	irb_op(&L->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+}
+
+static IrValue
+to_elem(Lower *L, IrValue v, IrType t)
+{
+	if (ir_type_eq(ir_vtype(L->k, v), t))
+		return v;
+	return irb_op1(&L->b, IR_CAST, t, v);
+}
+
+/* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator: thread t of the
+ * warpgroup holds rows 16 * (t / 32) + (t % 32) / 4 + 8 * i and columns
+ * 8 * j + 2 * (t % 4) + e in register j * 4 + i * 2 + e. Each pair of columns is one
+ * 2-wide store when both are inside the tensor and the element index is even, else up to
+ * two scalar stores; rows past the tensor are skipped. */
+static void
+lower_store(Lower *L, Node *e)
+{
+	Node *tn = e->list.head, *an = tn->next, *cn = an->next;
+	const Symbol *t = tn->sym;
+	IrType et = ir_scalar((IrBase)t->type.base), vt = ir_vector((IrBase)t->type.base, 2);
+	IrType f2 = ir_vector(IR_F32, 2), i1 = ir_scalar(IR_I1);
+	IrType pt = ir_ptr(IR_GLOBAL, (IrBase)t->type.base);
+	IrValue acc, row0, col0, lane, wq, rb, cb, nrows, ncols, base, one, zero;
+	IrRegion *outer, *els, *outer2, *els2, *o3, *e3;
+	int i, j, n = an->ty.lanes * 2;
+
+	acc = lower_expr(L, an);
+	row0 = lower_expr(L, cn->list.head);
+	col0 = lower_expr(L, cn->list.head->next);
+	L->b.loc = e->loc;
+	base = L->k->body.args[t->param];
+	nrows = dim_of(L, t, 0);
+	ncols = dim_of(L, t, 1);
+	one = c_i32(L, 1);
+	zero = c_i32(L, 0);
+	lane = irb_op(&L->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
+	wq = irb_op(&L->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+	wq = op2(L, IR_AND, wq, c_i32(L, 3));
+	rb = op2(L, IR_ADD, op2(L, IR_MUL, wq, c_i32(L, 16)), op2(L, IR_SHR, lane, c_i32(L, 2)));
+	rb = op2(L, IR_ADD, row0, rb);
+	cb = op2(L, IR_ADD, col0, op2(L, IR_MUL, op2(L, IR_AND, lane, c_i32(L, 3)), c_i32(L, 2)));
+	for (i = 0; i < 2; i++) {
+		IrValue r = i ? op2(L, IR_ADD, rb, c_i32(L, 8)) : rb;
+		IrValue rowbase = op2(L, IR_MUL, r, ncols);
+		IrValue even = op2(L, IR_AND, op2(L, IR_ADD, rowbase, cb), one);
+
+		even = irb_op2(&L->b, IR_CMP_EQ, i1, even, zero);
+		outer = begin_if(L, irb_op2(&L->b, IR_CMP_LT, i1, r, nrows), &els);
+		for (j = 0; j < n / 8; j++) {
+			IrValue c = j ? op2(L, IR_ADD, cb, c_i32(L, 8 * j)) : cb;
+			IrValue idx = op2(L, IR_ADD, rowbase, c), c1 = op2(L, IR_ADD, c, one);
+			IrValue in2 = irb_op2(&L->b, IR_CMP_LT, i1, c1, ncols), v[2], p, x;
+
+			v[0] = irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2, 1, &acc);
+			v[1] = irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + 1, 1, &acc);
+			outer2 = begin_if(L, irb_op2(&L->b, IR_AND, i1, in2, even), &els2);
+			p = irb_op2(&L->b, IR_ELEMPTR, pt, base, idx);
+			x = to_elem(L, irb_op(&L->b, IR_VEC, f2, 2, v), vt);
+			irb_op2(&L->b, IR_STORE, ir_scalar(IR_VOID), p, x);
+			end_region(L);
+			L->b.r = els2;
+			o3 = begin_if(L, irb_op2(&L->b, IR_CMP_LT, i1, c, ncols), &e3);
+			p = irb_op2(&L->b, IR_ELEMPTR, pt, base, idx);
+			irb_op2(&L->b, IR_STORE, ir_scalar(IR_VOID), p, to_elem(L, v[0], et));
+			end_region(L);
+			L->b.r = e3;
+			end_region(L);
+			L->b.r = o3;
+			o3 = begin_if(L, in2, &e3);
+			p = irb_op2(&L->b, IR_ELEMPTR, pt, base, op2(L, IR_ADD, idx, one));
+			irb_op2(&L->b, IR_STORE, ir_scalar(IR_VOID), p, to_elem(L, v[1], et));
+			end_region(L);
+			L->b.r = e3;
+			end_region(L);
+			L->b.r = o3;
+			end_region(L);
+			L->b.r = outer2;
+		}
+		end_region(L);
+		L->b.r = els;
+		end_region(L);
+		L->b.r = outer;
+	}
+}
+
+int
+lower_hop_call(Lower *L, Node *e, IrValue *v)
+{
+	Node *a;
+	IrValue x;
+
+	*v = 0;
+	if (e->kind == N_NAME) {
+		L->b.loc = e->loc;
+		if (e->builtin == BI_WARPGROUP) {
+			x = irb_op(&L->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+			*v = op2(L, IR_DIV, x, c_i32(L, 4));
+			return 1;
+		}
+		if (e->builtin == BI_CLUSTER_RANK) {
+			*v = irb_op(&L->b, IR_CLUSTER_RANK, ir_scalar(IR_I32), 0, NULL);
+			return 1;
+		}
+		return 0;
+	}
+	switch (e->builtin) {
+	case BI_TMA_LOAD: lower_tma_load(L, e); return 1;
+	case BI_TMA_STORE: lower_tma_store(L, e); return 1;
+	case BI_WGMMA: *v = lower_wgmma(L, e); return 1;
+	case BI_STORE: lower_store(L, e); return 1;
+	case BI_TMA_STORE_WAIT:
+		L->b.loc = e->loc;
+		irb_imm(&L->b, IR_TMA_WAIT, ir_scalar(IR_VOID), 0, 0, NULL);
+		return 1;
+	case BI_FENCE_PROXY_ASYNC:
+		L->b.loc = e->loc;
+		irb_op(&L->b, IR_FENCE_PROXY_ASYNC, ir_scalar(IR_VOID), 0, NULL);
+		return 1;
+	case BI_CLUSTER_SYNC:
+		L->b.loc = e->loc;
+		irb_op(&L->b, IR_CLUSTER_SYNC, ir_scalar(IR_VOID), 0, NULL);
+		return 1;
+	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: {
+		IrValue ops[2];
+
+		a = e->list.head;
+		if (a->next)
+			ops[1] = lower_expr(L, a->next);
+		L->b.loc = e->loc;
+		ops[0] = bar_of(L, a->sym->index, c_i32(L, 0));
+		irb_op(&L->b, e->builtin == BI_MBAR_ARRIVE ? IR_MBAR_ARRIVE : e->builtin == BI_MBAR_WAIT ?
+		       IR_MBAR_WAIT : IR_MBAR_EXPECT_TX, ir_scalar(IR_VOID), a->next ? 2 : 1, ops);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
