@@ -1,0 +1,100 @@
+/* hopper.h: the state and helpers shared by the Hopper sema files (hopper.c: helpers,
+ * which threads reach a statement, raw expect-tx, whole-kernel checks; hopper_decl.c:
+ * declarations, roles and blocks; hopper_call.c: buffer uses and calls). Private to
+ * frontend/. */
+#ifndef CAKE_HOPPER_H
+#define CAKE_HOPPER_H
+
+#include "ast.h"
+
+#define REGFILE 65536
+#define MBAR_MAX ((1 << 20) - 1)   /* arrival and tx counts are 20-bit */
+#define TMA_MAX_RANK 5
+#define TMA_MAX_BOX 256
+#define MAX_CLUSTER 8
+#define MAX_STAGES 32
+
+/* The threads that reach a statement: warps lo..hi of the CTA (lo < 0: unknown; hi < lo:
+ * none) and tpw threads of each (-1: unknown). */
+typedef struct Reach {
+	int lo, hi, tpw;
+} Reach;
+
+/* A produce or consume block and how many threads run it (-1: unknown). */
+typedef struct Site {
+	Node *node;
+	Symbol *pipe;
+	Node *role;
+	int side;               /* 0: produce arms full, 1: consume releases empty */
+	int arrivals;
+} Site;
+
+/* An mbar_expect_tx with a constant byte count and the TMA loads on its barrier that
+ * follow it in the same block. */
+typedef struct Expect {
+	Node *call;
+	Symbol *bar;
+	int64_t bytes, got;
+	int nloads, depth, unsure, done;
+} Expect;
+
+/* A shared buffer used by a role (NULL: outside every role), for aliases. */
+typedef struct Use {
+	Symbol *buf;
+	Node *role;
+	SrcLoc loc;
+} Use;
+
+struct HopSema {
+	KernelInfo *ki;
+	Node *kernel;
+	int threads, nwarps;
+	Reach reach;
+	Node *role;             /* the role being checked */
+	int in_elect;
+	int nasync;             /* enclosing produce/consume blocks, innermost last */
+	Node *async[LOWER_MAX_ASYNC];
+	int async_depth[LOWER_MAX_ASYNC];  /* the block depth of each body */
+	int async_loads[LOWER_MAX_ASYNC];
+	int depth;              /* block depth */
+	Node *stmt;             /* the call of the expression statement being checked */
+	int npipes, nbars;
+	Symbol **hobjs;
+	int nhobjs, caphobjs;
+	Symbol **tmaps;
+	int ntmaps, captmaps;
+	Node **roles;
+	int nroles, caproles;
+	Site *sites;
+	int nsites, capsites;
+	Expect *expects;
+	int nexpects, capexpects;
+	Use *uses;
+	int nuses, capuses;
+};
+
+typedef struct HopSema HopSema;
+
+/* ---- hopper.c: helpers ---- */
+const char *hop_a_what(const Symbol *s);     /* "a pipeline", "an mbarrier" */
+const char *hop_role_desc(const Node *role);  /* "role 'p'" or the code outside */
+/* Reports (naming `what`) unless s is at the top level of the kernel body. */
+int hop_top_level(Sema *S, Node *s, const char *what);
+/* A compile-time integer in [lo, hi]; a run-time or constant i32 value. */
+int hop_const_in(Sema *S, Node *e, const char *what, int64_t lo, int64_t hi, int64_t *v);
+int hop_i32_value(Sema *S, Node *e, const char *what);
+/* The symbol of kind `kind` a name argument names, or NULL after reporting. */
+Symbol *hop_name_of(Sema *S, Node *a, SymKind kind, const char *call, const char *what);
+int64_t hop_elem_bytes(IrType t);
+int64_t hop_stage_bytes(const Symbol *b);     /* one stage of a shared array */
+int64_t hop_box_bytes(const Symbol *map);     /* one box of a tensor map */
+/* Positional arguments (the count; -1 after reporting a named one other than named_ok). */
+int hop_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named);
+int hop_want_nargs(Node *e, int n, int lo, int hi, const char *form);
+int hop_reach_threads(Reach r);   /* threads that reach a statement, -1 if unknown */
+/* Raw expect-tx: compares the bytes once the phase's loads are known; the open one of bar. */
+void hop_finish_expect(Expect *x);
+Expect *hop_pending_expect(HopSema *h, Symbol *bar);
+int hop_cluster_size(const HopSema *h);
+
+#endif
