@@ -5,7 +5,8 @@
  * memory is host memory, streams queue their work until something waits, stream capture records kernel
  * launches into a graph that cuGraphLaunch replays, and a launch of one of the five
  * kernels of kernels_src runs a CPU version of it in f32 (found by the device symbol's
- * prefix). It checks what the harness relies on: copies and kernel operands inside live
+ * prefix; the gdp variants by their names, gdp_t<T>_h<NH>_k<K>v<V>_bv<BV>[_l2]_<type>,
+ * which say their -D constants). It checks what the harness relies on: copies and kernel operands inside live
  * allocations, the grid and block each launcher should compute, no stream work while
  * capturing other than launches.
  *
@@ -130,7 +131,8 @@ cuMemFree(CUdeviceptr dptr)
 typedef struct Launch {
 	int kind;
 	unsigned int grid[3], block[3];
-	unsigned char args[8][8];
+	unsigned char args[16][8];
+	int variant;            /* K_GDP: index into gdp_fns */
 } Launch;
 
 typedef struct Graph {
@@ -694,7 +696,42 @@ cuCtxGetDevice(CUdevice *d)
 
 /* ---- modules and kernels ---- */
 
-enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_RMSNORM_ROWS, K_SOFTMAX_ROWS, K_COUNT };
+enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_RMSNORM_ROWS, K_SOFTMAX_ROWS, K_COUNT,
+       K_GDP = K_COUNT };
+
+/* The gdp variants met so far: their constants, read from the kernel's name; a function
+ * handle of one is the address of its entry. */
+typedef struct GdpFn {
+	int T, NH, K, V, BV, l2, f16;
+} GdpFn;
+static GdpFn gdp_fns[64];
+static int ngdp_fns;
+
+static GdpFn *
+gdp_function(const char *name)
+{
+	GdpFn f;
+	char rest[64];
+	int i, n = 0;
+	size_t len = strlen(name);
+
+	memset(&f, 0, sizeof f);
+	if (sscanf(name, "gdp_t%d_h%d_k%dv%d_bv%d_%63[a-z0-9_]%n", &f.T, &f.NH, &f.K, &f.V, &f.BV, rest, &n) != 6 ||
+	    (size_t)n != len || len < 13 || strspn(name + len - 12, "0123456789abcdef") != 12 ||
+	    name[len - 13] != '_' || f.T < 1 || f.NH < 1 || f.K < 8 || f.K > 256 || f.V < 4 || f.V > 256 ||
+	    f.BV < 4 || f.V % f.BV)
+		return NULL;
+	f.l2 = strncmp(rest, "l2_", 3) == 0;
+	f.f16 = strncmp(rest + (f.l2 ? 3 : 0), "f16", 3) == 0;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < ngdp_fns; i++)
+		if (memcmp(&gdp_fns[i], &f, sizeof f) == 0)
+			break;
+	if (i == ngdp_fns && ngdp_fns < 64)
+		gdp_fns[ngdp_fns++] = f;
+	pthread_mutex_unlock(&lock);
+	return i < 64 ? &gdp_fns[i] : NULL;
+}
 
 /* Each kernel: its name (the device symbol is <name>_<12 hex digits>) and the sizes of its
  * parameters, in order. */
@@ -749,6 +786,14 @@ cuModuleGetFunction(CUfunction *fn, CUmodule m, const char *name)
 	int k;
 
 	(void)m;
+	if (strncmp(name, "gdp_t", 5) == 0) {
+		GdpFn *g = gdp_function(name);
+
+		if (!g)
+			return CUDA_ERROR_NOT_FOUND;
+		*fn = (CUfunction)(void *)g;
+		return CUDA_SUCCESS;
+	}
 	for (k = 0; k < K_COUNT; k++) {
 		size_t len = strlen(kernels[k].prefix);
 
@@ -790,18 +835,28 @@ cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction fn, void **params, void *
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	memset(&l, 0, sizeof l);
-	l.kind = (int)(((const char *)(void *)fn - (const char *)(void *)kernels) / (ptrdiff_t)sizeof kernels[0]);
-	if (l.kind < 0 || l.kind >= K_COUNT)
-		return CUDA_ERROR_INVALID_HANDLE;
+	if ((const char *)(void *)fn >= (const char *)gdp_fns && (const char *)(void *)fn < (const char *)(gdp_fns + 64)) {
+		l.kind = K_GDP;
+		l.variant = (int)((const GdpFn *)(void *)fn - gdp_fns);
+	} else {
+		l.kind = (int)(((const char *)(void *)fn - (const char *)(void *)kernels) / (ptrdiff_t)sizeof kernels[0]);
+		if (l.kind < 0 || l.kind >= K_COUNT)
+			return CUDA_ERROR_INVALID_HANDLE;
+	}
 	l.grid[0] = cfg->gridDimX;
 	l.grid[1] = cfg->gridDimY;
 	l.grid[2] = cfg->gridDimZ;
 	l.block[0] = cfg->blockDimX;
 	l.block[1] = cfg->blockDimY;
 	l.block[2] = cfg->blockDimZ;
-	/* copy the parameters by value, as the driver does at launch */
-	for (i = 0; i < kernels[l.kind].nargs; i++)
-		memcpy(l.args[i], params[i], (size_t)kernels[l.kind].size[i]);
+	/* copy the parameters by value, as the driver does at launch; gdp: 8 tensors, the
+	 * scale, then the shape symbols B, HQK, HV, TI */
+	if (l.kind == K_GDP)
+		for (i = 0; i < 13; i++)
+			memcpy(l.args[i], params[i], i < 8 ? 8 : 4);
+	else
+		for (i = 0; i < kernels[l.kind].nargs; i++)
+			memcpy(l.args[i], params[i], (size_t)kernels[l.kind].size[i]);
 	if (st && st->capture) {
 		Graph *g = st->capture;
 
@@ -871,6 +926,12 @@ block_sum(float *part, int lanes)
 	return part[0];
 }
 
+static const char *
+kind_name(int kind)
+{
+	return kind == K_GDP ? "gdp" : kernels[kind].prefix;
+}
+
 static int32_t
 arg_i32(const Launch *l, int i)
 {
@@ -897,7 +958,7 @@ arg_ptr(const Launch *l, int i, size_t bytes, int *ok)
 	memcpy(&p, l->args[i], 8);
 	if (bytes && !in_alloc((uintptr_t)p, bytes)) {
 		fprintf(stderr, "emu_libcuda: %s: operand %d: %zu bytes at 0x%llx are outside any allocation\n",
-			kernels[l->kind].prefix, i, bytes, (unsigned long long)p);
+			kind_name(l->kind), i, bytes, (unsigned long long)p);
 		*ok = 0;
 	}
 	return (void *)(uintptr_t)p;
@@ -910,8 +971,21 @@ expect_dims(const Launch *l, unsigned int gx, unsigned int gy, unsigned int bx, 
 	    l->block[1] == by && l->block[2] == 1)
 		return 1;
 	fprintf(stderr, "emu_libcuda: %s: launch: grid (%u, %u, %u) block (%u, %u, %u); expected grid (%u, %u, 1) block (%u, %u, 1)\n",
-		kernels[l->kind].prefix, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+		kind_name(l->kind), l->grid[0], l->grid[1], l->grid[2], l->block[0],
 		l->block[1], l->block[2], gx, gy, bx, by);
+	return 0;
+}
+
+/* expect_dims for a 3-D grid of 1-D blocks */
+static int
+expect_dims3(const Launch *l, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx)
+{
+	if (l->grid[0] == gx && l->grid[1] == gy && l->grid[2] == gz && l->block[0] == bx &&
+	    l->block[1] == 1 && l->block[2] == 1)
+		return 1;
+	fprintf(stderr, "emu_libcuda: %s: launch: grid (%u, %u, %u) block (%u, %u, %u); expected grid (%u, %u, %u) block (%u, 1, 1)\n",
+		kind_name(l->kind), l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+		l->block[2], gx, gy, gz, bx);
 	return 0;
 }
 
@@ -922,7 +996,7 @@ bug_for(int kind)
 
 	if (!bug || !*bug)
 		return "";
-	if (only && *only && strcmp(kernels[kind].prefix, only) != 0)
+	if (only && *only && strcmp(kind_name(kind), only) != 0)
 		return "";
 	return bug;
 }
@@ -931,6 +1005,148 @@ static unsigned int
 cdiv(int64_t a, int64_t b)
 {
 	return (unsigned int)((a + b - 1) / b);
+}
+
+static float
+f16_to_f(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, u;
+	float f;
+
+	if (e == 0) {
+		f = ldexpf((float)m, -24);
+		return sign ? -f : f;
+	}
+	u = sign | (e == 31 ? 0x7f800000u | (m << 13) : ((e - 15 + 127) << 23) | (m << 13));
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* Round to nearest even; values past the largest finite become infinities (the
+ * subnormals of the outputs the tests check do not occur: |o| >> 2^-14). */
+static uint16_t
+f_to_f16(float f)
+{
+	uint32_t u, sign, mant, r, rest;
+	int e;
+
+	memcpy(&u, &f, 4);
+	sign = (u >> 16) & 0x8000u;
+	e = (int)((u >> 23) & 0xff) - 127 + 15;
+	mant = u & 0x7fffffu;
+	if (((u >> 23) & 0xff) == 0xff)
+		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00u);
+	if (e <= 0)
+		return (uint16_t)sign;
+	r = ((uint32_t)e << 10) | (mant >> 13);
+	rest = mant & 0x1fffu;
+	if (rest > 0x1000u || (rest == 0x1000u && (r & 1)))
+		r++;
+	return (uint16_t)(sign | r);
+}
+
+/* The gdp decode step (docs/gdp.md) per batch and value head, in f32 as the kernel does
+ * it (a sum over K per column, exp2 of g log2 e, q and k normalised when l2). */
+static int
+run_gdp(const Launch *l, const char *bug)
+{
+	const GdpFn *gd = &gdp_fns[l->variant];
+	int ok = 1, T = gd->T, NH = gd->NH, K = gd->K, V = gd->V, b, h, t, j, i, c;
+	int64_t B = arg_i32(l, 9), HQK = arg_i32(l, 10), HV = arg_i32(l, 11), TI = arg_i32(l, 12);
+	size_t ns = (size_t)(B * HV) * (size_t)(K * V), no = (size_t)(B * T * HV * V);
+	uint16_t *q = arg_ptr(l, 0, (size_t)(B * T * HQK * K) * 2, &ok);
+	uint16_t *k = arg_ptr(l, 1, (size_t)(B * T * NH * HQK * K) * 2, &ok);
+	uint16_t *v = arg_ptr(l, 2, (size_t)(B * T * NH * HV * V) * 2, &ok);
+	float *g = arg_ptr(l, 3, (size_t)(B * T * HV) * 4, &ok);
+	uint16_t *beta = arg_ptr(l, 4, (size_t)(B * T * NH * HV) * 2, &ok);
+	float *s = arg_ptr(l, 5, ns * 4, &ok);
+	uint16_t *o = arg_ptr(l, 6, no * 2, &ok);
+	float *inter = arg_ptr(l, 7, (size_t)TI * ns * 4, &ok);
+	float scale = arg_f32(l, 8), kk[256], qq[256], *S, *u;
+
+	if (!ok || HQK <= 0 || HV % HQK || !expect_dims3(l, (unsigned int)(V / gd->BV), (unsigned int)HV,
+							 (unsigned int)B, (unsigned int)((K / 8) * (gd->BV / 4))))
+		return 1;
+	S = malloc(sizeof *S * (size_t)(K * V));
+	u = malloc(sizeof *u * (size_t)V);
+	if (!S || !u) {
+		free(S);
+		free(u);
+		return 1;
+	}
+	for (b = 0; b < B; b++)
+		for (h = 0; h < HV; h++) {
+			int64_t hq = h / (HV / HQK);
+			float *st = s + ((size_t)(b * HV + h)) * (size_t)(K * V);
+
+			memcpy(S, st, sizeof *S * (size_t)(K * V));
+			for (t = 0; t < T; t++) {
+				int64_t bt = (int64_t)b * T + t;
+				float a = exp2f(g[bt * HV + h] * LOG2E), ss;
+
+				for (i = 0; i < K * V; i++)
+					S[i] *= a;
+				for (j = 0; j < NH; j++) {
+					int64_t btj = bt * NH + j;
+					float be = gd->f16 ? f16_to_f(beta[btj * HV + h]) : bf16_to_f(beta[btj * HV + h]);
+
+					ss = 0.0f;
+					for (i = 0; i < K; i++) {
+						uint16_t x = k[(btj * HQK + hq) * K + i];
+
+						kk[i] = gd->f16 ? f16_to_f(x) : bf16_to_f(x);
+						ss += kk[i] * kk[i];
+					}
+					for (i = 0; gd->l2 && i < K; i++)
+						kk[i] /= sqrtf(ss + 1e-6f);
+					for (c = 0; c < V; c++) {
+						uint16_t x = v[(btj * HV + h) * V + c];
+						float acc = 0.0f;
+
+						for (i = 0; i < K; i++)
+							acc = fmaf(S[i * V + c], kk[i], acc);
+						u[c] = ((gd->f16 ? f16_to_f(x) : bf16_to_f(x)) - acc) * be;
+					}
+					for (i = 0; i < K; i++)
+						for (c = 0; c < V; c++)
+							S[i * V + c] = fmaf(kk[i], u[c], S[i * V + c]);
+				}
+				ss = 0.0f;
+				for (i = 0; i < K; i++) {
+					uint16_t x = q[(bt * HQK + hq) * K + i];
+
+					qq[i] = gd->f16 ? f16_to_f(x) : bf16_to_f(x);
+					ss += qq[i] * qq[i];
+				}
+				for (i = 0; gd->l2 && i < K; i++)
+					qq[i] /= sqrtf(ss + 1e-6f);
+				for (c = 0; c < V; c++) {
+					float acc = 0.0f;
+					size_t at = (size_t)((bt * HV + h) * V + c);
+
+					for (i = 0; i < K; i++)
+						acc = fmaf(S[i * V + c], qq[i], acc);
+					if (strcmp(bug, "tail") == 0 && at == no - 1)
+						continue;
+					o[at] = gd->f16 ? f_to_f16(acc * scale) : f_to_bf16(acc * scale);
+				}
+				if (t < TI)
+					memcpy(inter + ((size_t)((b * TI + t) * HV + h)) * (size_t)(K * V), S,
+					       sizeof *S * (size_t)(K * V));
+			}
+			memcpy(st, S, sizeof *S * (size_t)(K * V));
+		}
+	free(S);
+	free(u);
+	if (strcmp(bug, "oob") == 0)
+		o[no] = 0;
+	if (strcmp(bug, "value") == 0)
+		o[0] = gd->f16 ? f_to_f16(f16_to_f(o[0]) * 1.05f) : f_to_bf16(bf16_to_f(o[0]) * 1.05f);
+	if (strcmp(bug, "input") == 0)
+		q[0] ^= 1;
+	return 0;
 }
 
 /* Runs one launch; nonzero when an operand or the launch shape was wrong. */
@@ -942,6 +1158,8 @@ run_launch(const Launch *l)
 	int64_t i, j, p;
 
 	switch (l->kind) {
+	case K_GDP:
+		return run_gdp(l, bug);
 	case K_AXPBY: {
 		int64_t n = arg_i32(l, 4);
 		float *x = arg_ptr(l, 0, (size_t)n * 4, &ok), *y = arg_ptr(l, 1, (size_t)n * 4, &ok);

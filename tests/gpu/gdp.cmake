@@ -142,8 +142,8 @@ if(Python3_FOUND)
 endif()
 
 # test_gdp: every test variant and its staged twin in one program (case_gdp.c: inputs,
-# float64 reference, checks, bitwise comparison of the twins). Not run against the
-# emulated driver, which has no model of these kernels: CI builds it and runs it to SKIPPED.
+# float64 reference, checks, bitwise comparison of the twins); in CI against the emulated
+# driver too, whose f32 model of the family reads each variant's constants from its name.
 add_executable(test_gdp ${CMAKE_CURRENT_SOURCE_DIR}/test_gdp.c ${CMAKE_CURRENT_SOURCE_DIR}/case_gdp.c
   ${CMAKE_CURRENT_SOURCE_DIR}/gputest.c ${gpu_runtime_c} ${gdp_test_c})
 add_dependencies(test_gdp gen_gdp)
@@ -156,3 +156,7 @@ target_include_directories(test_gdp SYSTEM PRIVATE ${CAKE_CUDA_INCLUDE})
 target_link_libraries(test_gdp PRIVATE ${CMAKE_DL_LIBS} Threads::Threads m)
 add_test(NAME gpu/test_gdp COMMAND test_gdp)
 set_tests_properties(gpu/test_gdp PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 900)
+add_test(NAME gpu/emu/test_gdp COMMAND test_gdp)
+set_tests_properties(gpu/emu/test_gdp PROPERTIES TIMEOUT 900
+  ENVIRONMENT "LD_LIBRARY_PATH=${CMAKE_CURRENT_BINARY_DIR}/emu;CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1")
+add_dependencies(test_gdp emu_cuda)
