@@ -95,5 +95,10 @@ void stg_remove_buffers(IrKernel *k, const unsigned char *drop);
  * offsets are affine in digits of the thread index with coefficients that make the map
  * injective (mixed radix), with the same thread-independent part. 0 when not proven. */
 int stg_disjoint(const Stg *s, const IrValue *ptr, const int *elems, int n);
+/* 1 when the shared pointer ptr (an elemptr chain from a buffer), `elems` elements wide,
+ * names different elements in different iterations of the copy loops m->cl for one
+ * thread: its offset is affine in their induction variables (constant bounds and steps)
+ * with mixed-radix coefficients. 0 when not proven. */
+int stg_iterations_distinct(const Stg *s, const StgMap *m, IrValue ptr, int elems);
 
 #endif

@@ -18,7 +18,16 @@
 
 #define MAXT 12
 
-enum { AT_TID, AT_MOD, AT_DIV, AT_UNI };
+enum { AT_TID, AT_MOD, AT_DIV, AT_UNI, AT_IV };
+
+/* What affine_in() decomposes: in the thread mode (iter NULL) everything block-uniform is
+ * one atom; in the iteration mode, values defined outside the loops iter->cl (outermost
+ * `outer`) are invariant atoms and the loops' induction variables are AT_IV atoms. */
+typedef struct Actx {
+	const Stg *s;
+	const StgMap *iter;
+	int outer;
+} Actx;
 
 typedef struct Aff {
 	int64_t c;
@@ -117,13 +126,24 @@ is_tid_x(const Aff *a)
 	return a->c == 0 && a->n == 1 && a->kind[0] == AT_TID && a->key[0] == 0 && a->coef[0] == 1;
 }
 
+/* Nonzero when v is defined outside the loop node `outer` (or is its region's argument
+ * only as a carried value, never the induction variable: then it is not invariant). */
 static int
-affine(const Stg *s, IrValue v, Aff *out, int depth)
+invariant(const Stg *s, int outer, IrValue v)
 {
+	int n = v > 0 && v < s->k->nvalues ? (s->def[v] >= 0 ? s->def[v] : s->argof[v]) : -1;
+
+	return n < 0 || !(n == outer || stg_is_ancestor(s, outer, n));
+}
+
+static int
+affine_in(const Actx *a, IrValue v, Aff *out, int depth)
+{
+	const Stg *s = a->s;
 	const IrOp *d = stg_def(s, v);
 	Aff x, y;
 	int64_t c;
-	int one_d = s->k->threads[1] == 1 && s->k->threads[2] == 1;
+	int one_d = s->k->threads[1] == 1 && s->k->threads[2] == 1, i, l;
 
 	memset(out, 0, sizeof *out);
 	if (depth > 32 || !ir_is_int(ir_vtype(s->k, v)))
@@ -132,7 +152,18 @@ affine(const Stg *s, IrValue v, Aff *out, int depth)
 		out->c = c;
 		return 1;
 	}
-	if (uniform(s, v, 0)) {
+	if (a->iter) {
+		l = stg_loop_of_iv(s, v);
+		for (i = 0; l >= 0 && i < a->iter->n; i++)
+			if (a->iter->cl[i] == l) {
+				single(out, AT_IV, l);
+				return 1;
+			}
+		if (invariant(s, a->outer, v)) {
+			single(out, AT_UNI, v);
+			return 1;
+		}
+	} else if (uniform(s, v, 0)) {
 		single(out, AT_UNI, v);
 		return 1;
 	}
@@ -153,13 +184,13 @@ affine(const Stg *s, IrValue v, Aff *out, int depth)
 		single(out, AT_DIV, 32);
 		return 1;
 	case IR_CAST:
-		return ir_is_int(ir_vtype(s->k, d->args[0])) && affine(s, d->args[0], out, depth + 1);
+		return ir_is_int(ir_vtype(s->k, d->args[0])) && affine_in(a, d->args[0], out, depth + 1);
 	case IR_ADD: case IR_SUB:
-		return affine(s, d->args[0], out, depth + 1) && affine(s, d->args[1], &y, depth + 1) &&
+		return affine_in(a, d->args[0], out, depth + 1) && affine_in(a, d->args[1], &y, depth + 1) &&
 		       combine(out, &y, d->opc == IR_ADD ? 1 : -1);
 	case IR_MUL: case IR_SHL:
 		if (d->opc == IR_MUL && const_int(s, d->args[0], &c))
-			return affine(s, d->args[1], &x, depth + 1) && combine(out, &x, c);
+			return affine_in(a, d->args[1], &x, depth + 1) && combine(out, &x, c);
 		if (!const_int(s, d->args[1], &c))
 			return 0;
 		if (d->opc == IR_SHL) {
@@ -167,9 +198,9 @@ affine(const Stg *s, IrValue v, Aff *out, int depth)
 				return 0;
 			c = (int64_t)1 << c;
 		}
-		return affine(s, d->args[0], &x, depth + 1) && combine(out, &x, c);
+		return affine_in(a, d->args[0], &x, depth + 1) && combine(out, &x, c);
 	case IR_REM: case IR_AND: case IR_DIV: case IR_SHR:
-		if (!const_int(s, d->args[1], &c) || !affine(s, d->args[0], &x, depth + 1) || !is_tid_x(&x))
+		if (!const_int(s, d->args[1], &c) || !affine_in(a, d->args[0], &x, depth + 1) || !is_tid_x(&x))
 			return 0;
 		if (d->opc == IR_AND) {
 			if (c < 0 || (c & (c + 1)) != 0)
@@ -189,21 +220,21 @@ affine(const Stg *s, IrValue v, Aff *out, int depth)
 	}
 }
 
-/* The element offset of a global pointer from its parameter: the sum of its elemptr
- * indices. */
+/* The element offset of a pointer from its root (a parameter, or a shared buffer's
+ * base): the sum of its elemptr indices. */
 static int
-offset_of(const Stg *s, IrValue p, Aff *out)
+offset_of(const Actx *a, IrValue p, Aff *out)
 {
 	int guard;
 
 	memset(out, 0, sizeof *out);
 	for (guard = 0; guard < 64; guard++) {
-		const IrOp *d = stg_def(s, p);
+		const IrOp *d = stg_def(a->s, p);
 		Aff x;
 
-		if (!d)
+		if (!d || d->opc == IR_SMEM)
 			return 1;
-		if (d->opc != IR_ELEMPTR || !affine(s, d->args[1], &x, 0) || !combine(out, &x, 1))
+		if (d->opc != IR_ELEMPTR || !affine_in(a, d->args[1], &x, 0) || !combine(out, &x, 1))
 			return 0;
 		p = d->args[0];
 	}
@@ -287,18 +318,42 @@ collides(const Digits *g, int d, int64_t delta, int thread_used)
 	return 0;
 }
 
+/* Sorts the digits by coefficient and checks the mixed radix: each coefficient larger than
+ * what the smaller digits span. */
+static int
+mixed_radix(Digits *g)
+{
+	int i, j;
+
+	for (i = 1; i < g->n; i++)
+		for (j = i; j > 0 && g->coef[j] < g->coef[j - 1]; j--) {
+			int64_t c = g->coef[j], r = g->range[j];
+			int th = g->thread[j];
+
+			g->coef[j] = g->coef[j - 1], g->range[j] = g->range[j - 1], g->thread[j] = g->thread[j - 1];
+			g->coef[j - 1] = c, g->range[j - 1] = r, g->thread[j - 1] = th;
+		}
+	for (i = 0; i < g->n; i++) {
+		g->below[i] = i ? g->below[i - 1] + g->coef[i - 1] * (g->range[i - 1] - 1) : 0;
+		if (g->range[i] > 1 && g->coef[i] <= g->below[i])
+			return 0;
+	}
+	return 1;
+}
+
 int
 stg_disjoint(const Stg *s, const IrValue *ptr, const int *elems, int n)
 {
 	Aff *f;
 	Digits g;
 	int i, j, t, ok = 0, width = 1;
+	Actx ac = {s, NULL, -1};
 
 	if (n <= 0)
 		return 1;
 	f = xcalloc((size_t)n, sizeof *f);
 	for (i = 0; i < n; i++) {
-		if (!offset_of(s, ptr[i], &f[i]))
+		if (!offset_of(&ac, ptr[i], &f[i]))
 			goto done;
 		if (elems[i] > width)
 			width = elems[i];
@@ -329,20 +384,8 @@ stg_disjoint(const Stg *s, const IrValue *ptr, const int *elems, int n)
 	g.coef[g.n] = 1;
 	g.range[g.n] = width;
 	g.n++;
-	/* sort by coefficient, then check the mixed radix */
-	for (i = 1; i < g.n; i++)
-		for (j = i; j > 0 && g.coef[j] < g.coef[j - 1]; j--) {
-			int64_t c = g.coef[j], r = g.range[j];
-			int th = g.thread[j];
-
-			g.coef[j] = g.coef[j - 1], g.range[j] = g.range[j - 1], g.thread[j] = g.thread[j - 1];
-			g.coef[j - 1] = c, g.range[j - 1] = r, g.thread[j - 1] = th;
-		}
-	for (i = 0; i < g.n; i++) {
-		g.below[i] = i ? g.below[i - 1] + g.coef[i - 1] * (g.range[i - 1] - 1) : 0;
-		if (g.range[i] > 1 && g.coef[i] <= g.below[i])
-			goto done;
-	}
+	if (!mixed_radix(&g))
+		goto done;
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)
 			if (collides(&g, g.n - 1, f[j].c - f[i].c, 0))
@@ -351,4 +394,45 @@ stg_disjoint(const Stg *s, const IrValue *ptr, const int *elems, int n)
 done:
 	free(f);
 	return ok;
+}
+
+int
+stg_iterations_distinct(const Stg *s, const StgMap *m, IrValue ptr, int elems)
+{
+	Actx ac;
+	Aff f;
+	Digits g;
+	int i, t;
+
+	ac.s = s;
+	ac.iter = m;
+	ac.outer = m->n ? m->cl[0] : -1;
+	if (!m->n)
+		return 1;
+	if (!offset_of(&ac, ptr, &f))
+		return 0;
+	memset(&g, 0, sizeof g);
+	for (i = 0; i < m->n; i++) {
+		const IrOp *loop = s->nodes[m->cl[i]].op;
+		int64_t lo, hi, step, trip, coef = 0;
+
+		if (!const_int(s, loop->args[0], &lo) || !const_int(s, loop->args[1], &hi) ||
+		    !const_int(s, loop->args[2], &step) || step <= 0)
+			return 0;
+		trip = hi > lo ? (hi - lo + step - 1) / step : 0;
+		for (t = 0; t < f.n; t++)
+			if (f.kind[t] == AT_IV && f.key[t] == m->cl[i])
+				coef = f.coef[t];
+		if (trip <= 1)
+			continue;
+		if (coef == 0 || g.n == MAXT)
+			return 0;       /* every iteration writes the same element */
+		g.coef[g.n] = (coef < 0 ? -coef : coef) * step;
+		g.range[g.n] = trip;
+		g.n++;
+	}
+	g.coef[g.n] = 1;
+	g.range[g.n] = elems > 0 ? elems : 1;
+	g.n++;
+	return mixed_radix(&g);
 }

@@ -23,7 +23,10 @@
  * - The read comes after the copy in program order, with a commit of the copy's group and
  *   a cp.async.wait[n] that leaves it complete (n later groups committed) on the straight
  *   path between them (waits in nested regions do not count): else kept ("read before the
- *   wait"). It reads at most the bytes copied.
+ *   wait"). It reads at most the bytes copied. No other copy into the buffer runs between
+ *   the completing wait and the read (it could replace the element). In paired loops, the
+ *   copy's destination must move with the loops: affine in their induction variables
+ *   (constant bounds) with coefficients that keep iterations apart.
  * - Rewriting: when the copy dominates the read, the copy becomes a load of the read's type
  *   from the copy's source, at the copy (so the global read happens when the cp.async's
  *   did, before any barrier after it), and the read uses that value. When the copy is in
@@ -259,9 +262,11 @@ meet(const Stg *s, int c, int r, int *xc, int *xr)
 /* The state of the walk along the path: has the copy's group been committed, how many
  * groups were committed after it, has a wait completed it. */
 typedef struct Walk {
+	int buf;                /* the buffer */
 	int committed, later, complete;
 	int bars[64];           /* barriers met after the completing wait */
 	int nbars;
+	int overwrite;          /* a copy into the buffer after the completing wait, or -1 */
 } Walk;
 
 /* Steps over the ops [from, to) of the region that node `first` (at position from) starts.
@@ -274,7 +279,14 @@ walk_ops(const Stg *s, Walk *w, int first, int from, int to)
 
 	for (i = from; i < to; i++, n = s->nodes[n].end + 1) {
 		const IrOp *op = s->nodes[n].op;
+		int d;
 
+		/* once the copy is complete, another copy into the buffer (here or nested) may
+		 * replace what the read sees */
+		for (d = n; w->complete && w->overwrite < 0 && d <= s->nodes[n].end; d++)
+			if (s->nodes[d].op->opc == IR_CP_ASYNC &&
+			    stg_shared_root(s, s->nodes[d].op->args[0]) == w->buf)
+				w->overwrite = d;
 		if (op->opc == IR_CP_ASYNC_COMMIT) {
 			if (w->committed)
 				w->later++;
@@ -304,9 +316,11 @@ region_first(const Stg *s, int x)
 static int
 walk_path(const Stg *s, int c, int r, int xc, int xr, Walk *w)
 {
-	int chain[256], n = 0, x, i;
+	int chain[256], n = 0, x, i, buf = w->buf;
 
 	memset(w, 0, sizeof *w);
+	w->buf = buf;
+	w->overwrite = -1;
 	for (x = c; ; x = s->nodes[x].parent) {
 		const StgNode *nd = &s->nodes[x];
 
@@ -574,9 +588,15 @@ plan_read(Stg *s, StgBuf *b, int r)
 		       stg_where(cop->loc));
 		return;
 	}
+	w.buf = (int)(b - s->bufs);
 	if (!walk_path(s, found, r, xc, xr, &w)) {
 		refuse(b, "the read at %s comes before the cp.async.wait that completes its copy (at %s)",
 		       stg_where(rop->loc), stg_where(cop->loc));
+		return;
+	}
+	if (w.overwrite >= 0) {
+		refuse(b, "the copy at %s runs after the copy at %s is complete and before the read at %s: it may replace the element read",
+		       stg_where(s->nodes[w.overwrite].op->loc), stg_where(cop->loc), stg_where(rop->loc));
 		return;
 	}
 	memset(&rd, 0, sizeof rd);
@@ -585,6 +605,12 @@ plan_read(Stg *s, StgBuf *b, int r)
 	rd.map = mf;
 	rd.early = xc == found;
 	if (!rd.early) {
+		if (!stg_iterations_distinct(s, &mf, cop->args[0], (int)cop->imm /
+					     ir_type_bytes(ir_scalar((IrBase)s->k->bufs[w.buf].elem)))) {
+			refuse(b, "the copy at %s may write one element in two iterations of its loops: which one the read at %s sees is not known",
+			       stg_where(cop->loc), stg_where(rop->loc));
+			return;
+		}
 		if (!clonable(s, &mf, xc, cop->args[1], 0)) {
 			refuse(b, "the source address of the copy at %s cannot be recomputed at the read at %s",
 			       stg_where(cop->loc), stg_where(rop->loc));
