@@ -1,0 +1,77 @@
+// gemm_f16: C[M, N] = A[M, K] . B[N, K]^T, fp16 inputs, f32 accumulation, fp16 output.
+//
+// A Hopper (sm_90a) warp-specialized, persistent GEMM. A and B are K-major (row-major
+// with K innermost), as a Linear layer's activations and weights are. The CTA computes a
+// BM x BN = 128 x 256 tile of C at a time and walks the tiles m-major in a persistent loop
+// (tile = block.x, block.x + grid_dim.x, ...; the grid is min(num_sms, tiles)).
+//
+// - warpgroup 0 is the producer (its register budget lowered to 40 by setmaxnreg): one
+//   elected thread of warp 0 issues, for every K block of BK = 64, one TMA load of the
+//   128 x 64 slice of A and one of the 256 x 64 slice of B into the next stage of the
+//   STAGES-deep pipeline `ld`, whose full barrier the loads complete (expect-tx);
+// - warpgroups 1 and 2 are the consumers (budget raised to 232): each owns 64 rows of the
+//   tile in a 64 x 256 f32 accumulator fragment (128 registers per thread), waits for a
+//   stage, issues 4 wgmma m64n256k16 from the swizzled shared tiles and releases the
+//   stage once those wgmmas retired (the pipeline keeps one wgmma group in flight), then
+//   converts the fragment to fp16 and stores it straight from registers.
+//
+// The 128-byte swizzle of the tiles is what wgmma's K-major descriptors read (one 64-wide
+// bf16/f16 row is one 128-byte swizzle span). Ragged M, N and K need no special code: TMA
+// fills the parts of a box outside A or B with zeros (which add nothing to the sums) and
+// store() skips the rows and columns outside C. TMA needs the rows of A and B to be a
+// multiple of 16 bytes (K a multiple of 8); the launcher checks it.
+
+const BM: i32 = 128;
+const BN: i32 = 256;
+const BK: i32 = 64;
+const STAGES: i32 = 4;
+
+kernel gemm_f16(a: in f16[M, K], b: in f16[N, K], c: out f16[M, N])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    // full: the producer's expect-tx plus the TMA bytes; empty: all 256 consumer threads
+    pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
+    shared sa: f16[BM, BK] in ld swizzle(128);
+    shared sb: f16[BN, BK] in ld swizzle(128);
+
+    let tiles_n = cdiv(N, BN);
+    let tiles = cdiv(M, BM) * tiles_n;
+    let kblocks = cdiv(K, BK);
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let m0 = tile / tiles_n * BM;
+                    let n0 = tile % tiles_n * BN;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;     // which 64 rows of the tile
+        for (tile in block.x .. tiles step grid_dim.x) {
+            let m0 = tile / tiles_n * BM;
+            let n0 = tile % tiles_n * BN;
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            store(c, acc, [m0 + wg * 64, n0]);
+        }
+    }
+}
