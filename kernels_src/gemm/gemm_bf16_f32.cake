@@ -2,8 +2,10 @@
 //
 // A Hopper (sm_90a) warp-specialized, persistent GEMM. A and B are K-major (row-major
 // with K innermost), as a Linear layer's activations and weights are. The CTA computes a
-// BM x BN = 128 x 256 tile of C at a time and walks the tiles m-major in a persistent loop
-// (tile = block.x, block.x + grid_dim.x, ...; the grid is min(num_sms, tiles)).
+// BM x BN = 128 x 256 tile of C at a time in a persistent loop (tile = block.x,
+// block.x + grid_dim.x, ...; the grid is min(num_sms, tiles)). Tiles are numbered in
+// groups of GROUP_M tile-rows, m fastest within a group, so the CTAs running at the same
+// time share both A and B tiles in L2 instead of streaming all of B once per tile-row.
 //
 // - warpgroup 0 is the producer (its register budget lowered to 40 by setmaxnreg): one
 //   elected thread of warp 0 issues, for every K block of BK = 64, one TMA load of the
@@ -25,6 +27,7 @@ const BM: i32 = 128;
 const BN: i32 = 256;
 const BK: i32 = 64;
 const STAGES: i32 = 4;
+const GROUP_M: i32 = 8;     // tiles walk GROUP_M tile-rows at a time (L2 reuse of B)
 
 kernel gemm_bf16_f32(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
     targets(sm_90a)
@@ -39,16 +42,19 @@ kernel gemm_bf16_f32(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
     shared sa: bf16[BM, BK] in ld swizzle(128);
     shared sb: bf16[BN, BK] in ld swizzle(128);
 
+    let tiles_m = cdiv(M, BM);
     let tiles_n = cdiv(N, BN);
-    let tiles = cdiv(M, BM) * tiles_n;
+    let tiles = tiles_m * tiles_n;
     let kblocks = cdiv(K, BK);
 
     role producer(warpgroup 0) regs(40) {
         if (warp == 0) {
             elect {
                 for (tile in block.x .. tiles step grid_dim.x) {
-                    let m0 = tile / tiles_n * BM;
-                    let n0 = tile % tiles_n * BN;
+                    let group = tile / (GROUP_M * tiles_n);
+                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
                     for (kb in 0 .. kblocks) {
                         produce ld {
                             tma_load(sa, ta, [m0, kb * BK]);
@@ -63,8 +69,10 @@ kernel gemm_bf16_f32(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
     role consumer(warpgroups 1 .. 2) regs(232) {
         let wg = warpgroup - 1;     // which 64 rows of the tile
         for (tile in block.x .. tiles step grid_dim.x) {
-            let m0 = tile / tiles_n * BM;
-            let n0 = tile % tiles_n * BN;
+            let group = tile / (GROUP_M * tiles_n);
+            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
             var acc: f32acc[64, BN] = 0.0;
             for (kb in 0 .. kblocks) {
                 consume ld {
