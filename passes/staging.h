@@ -65,6 +65,8 @@ typedef struct Stg {
 	StgBarrier *bars;
 	int nbars, capbars;
 	int removed_commits, removed_waits;
+	signed char *uni;   /* per value: uniform() memo, -1 not yet known */
+	int nuni;
 } Stg;
 
 /* ---- staging_elision.c ---- */

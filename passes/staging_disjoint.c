@@ -48,15 +48,15 @@ const_int(const Stg *s, IrValue v, int64_t *out)
 	return 1;
 }
 
+static int uniform(const Stg *s, IrValue v, int depth);
+
 /* The same value for every thread of a block. */
 static int
-uniform(const Stg *s, IrValue v, int depth)
+uniform_uncached(const Stg *s, IrValue v, int depth)
 {
 	const IrOp *d = stg_def(s, v);
 	int i;
 
-	if (depth > 32)
-		return 0;
 	if (!d) {
 		for (i = 0; i < s->k->body.nargs; i++)
 			if (s->k->body.args[i] == v)
@@ -79,6 +79,22 @@ uniform(const Stg *s, IrValue v, int depth)
 		if (!uniform(s, d->args[i], depth + 1))
 			return 0;
 	return 1;
+}
+
+/* Memoized: the operands of unrolled kernels form DAGs with much sharing, which plain
+ * recursion walks once per path. A depth cut-off answers "not uniform", the safe answer,
+ * and is cached like any other. */
+static int
+uniform(const Stg *s, IrValue v, int depth)
+{
+	int r;
+
+	if (v > 0 && v < s->nuni && s->uni[v] >= 0)
+		return s->uni[v];
+	r = depth > 256 ? 0 : uniform_uncached(s, v, depth);
+	if (v > 0 && v < s->nuni)
+		s->uni[v] = (signed char)r;
+	return r;
 }
 
 static int

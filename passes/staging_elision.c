@@ -767,6 +767,9 @@ pass_staging_elision_report(IrKernel *k, Buf *out)
 	s.argno = xcalloc((size_t)k->nvalues + 1, sizeof *s.argno);
 	for (i = 0; i <= k->nvalues; i++)
 		s.def[i] = s.argof[i] = -1;
+	s.nuni = k->nvalues + 1;
+	s.uni = xmalloc((size_t)s.nuni);
+	memset(s.uni, -1, (size_t)s.nuni);
 	collect(&s, &k->body, -1, 0);
 	s.bufs = xcalloc((size_t)nbufs + 1, sizeof *s.bufs);
 	drop = xcalloc((size_t)nbufs + 1, 1);
@@ -800,6 +803,7 @@ pass_staging_elision_report(IrKernel *k, Buf *out)
 	free(s.def);
 	free(s.argof);
 	free(s.argno);
+	free(s.uni);
 }
 
 void
