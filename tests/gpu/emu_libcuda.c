@@ -3,12 +3,15 @@
  * It lets CI exercise the whole GPU test harness (tests/gpu: set-up, poison, guards,
  * comparisons, the thread and graph tests) and prove that the tests can fail: device
  * memory is host memory, streams queue their work until something waits, stream capture records kernel
- * launches into a graph that cuGraphLaunch replays, and a launch of one of the five
- * kernels of kernels_src runs a CPU version of it in f32 (found by the device symbol's
- * prefix; the gdp variants by their names, gdp_t<T>_h<NH>_k<K>v<V>_bv<BV>[_l2]_<type>,
- * which say their -D constants). It checks what the harness relies on: copies and kernel operands inside live
- * allocations, the grid and block each launcher should compute, no stream work while
- * capturing other than launches.
+ * launches into a graph that cuGraphLaunch replays, and a launch of a kernel of
+ * kernels_src runs a CPU version of it in f32 (found by the device symbol's prefix; the
+ * gdp variants by their names, gdp_t<T>_h<NH>_k<K>v<V>_bv<BV>[_l2]_<type>, which say their
+ * -D constants). cuTensorMapEncodeTiled applies the driver's documented rules and writes
+ * its arguments into the map's 128 bytes (tmap_decode reads them back), so that the gemm
+ * kernels' CPU version reads A and B through their maps, as the kernels read them through
+ * TMA. It checks what the harness relies on: copies and kernel operands inside live allocations,
+ * the grid and block each launcher should compute (num_sms is EMU_SMS), the maps the
+ * launcher encoded, no stream work while capturing other than launches.
  *
  * It emulates the harness's view of a GPU, not the kernels' PTX: the real kernels are
  * only tested on a GPU (bench/run_gpu.sh).
@@ -17,7 +20,11 @@
  *   EMU_BUG=tail|oob|value|input   break every kernel (or EMU_BUG_KERNEL's) on purpose:
  *       leave the last output unwritten, write one element past the end, scale output 0
  *       by 1.05, or change input element 0
+ *   EMU_BUG=ktail                   the gemm kernels drop the last K block when K is not a
+ *       multiple of 64 (K / 64 blocks instead of cdiv(K, 64))
  *   EMU_CC=100                      the device's compute capability (default 90)
+ *   EMU_SMS=8                       the device's multiprocessor count (default 132, an H100
+ *       or H200 SXM)
  *   EMU_NO_DEVICE=1                 cuInit fails with CUDA_ERROR_NO_DEVICE
  *   EMU_CAPTURE_LOAD_FAILS=1        module loads fail while a stream captures (global)
  *   EMU_EAGER=1                     run stream work at once instead of at the next wait */
@@ -132,6 +139,7 @@ typedef struct Launch {
 	int kind;
 	unsigned int grid[3], block[3];
 	unsigned char args[16][8];
+	unsigned char maps[2][128];     /* the 128-byte tensor map parameters, in order */
 	int variant;            /* K_GDP: index into gdp_fns */
 } Launch;
 
@@ -630,6 +638,16 @@ cuDeviceGet(CUdevice *d, int ordinal)
 	return CUDA_SUCCESS;
 }
 
+/* The multiprocessor count: EMU_SMS, default 132 (H100 and H200 SXM). */
+static int
+emu_sms(void)
+{
+	const char *s = getenv("EMU_SMS");
+	int n = s ? atoi(s) : 132;
+
+	return n > 0 ? n : 132;
+}
+
 CUresult CUDAAPI
 cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
@@ -642,6 +660,7 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = c / 10; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = c % 10; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = emu_sms(); break;
 	default: *v = 0; break;
 	}
 	return CUDA_SUCCESS;
@@ -696,8 +715,8 @@ cuCtxGetDevice(CUdevice *d)
 
 /* ---- modules and kernels ---- */
 
-enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_RMSNORM_ROWS, K_SOFTMAX_ROWS, K_COUNT,
-       K_GDP = K_COUNT };
+enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_RMSNORM_ROWS, K_SOFTMAX_ROWS,
+       K_GEMM_BF16, K_GEMM_F16, K_GEMM_BF16_F32, K_GEMM_F16_F32, K_COUNT, K_GDP = K_COUNT };
 
 /* The gdp variants met so far: their constants, read from the kernel's name; a function
  * handle of one is the address of its entry. */
@@ -738,7 +757,7 @@ gdp_function(const char *name)
 static const struct {
 	const char *prefix;
 	int nargs;
-	int size[8];
+	int size[8];            /* 128: a tensor map */
 } kernels[K_COUNT] = {
 	{"axpby", 5, {8, 8, 4, 4, 4}},                  /* x, y, a, b, n */
 	{"silu_mul", 4, {8, 8, 8, 4}},                  /* gate, up, out, n */
@@ -747,6 +766,11 @@ static const struct {
 	{"sgemm_tiled", 6, {8, 8, 8, 4, 4, 4}},         /* A, B, C, M, K, N */
 	{"rmsnorm_rows", 6, {8, 8, 8, 4, 4, 4}},        /* x, w, y, eps, M, N */
 	{"softmax_rows", 4, {8, 8, 4, 4}},              /* x, y, M, N */
+	/* a, b, c, M, K, N, then the tensor maps ta (over a) and tb (over b) */
+	{"gemm_bf16", 8, {8, 8, 8, 4, 4, 4, 128, 128}},
+	{"gemm_f16", 8, {8, 8, 8, 4, 4, 4, 128, 128}},
+	{"gemm_bf16_f32", 8, {8, 8, 8, 4, 4, 4, 128, 128}},
+	{"gemm_f16_f32", 8, {8, 8, 8, 4, 4, 4, 128, 128}},
 };
 
 static int modules_live;
@@ -829,7 +853,7 @@ cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction fn, void **params, void *
 {
 	Stream *st = (Stream *)cfg->hStream;
 	Launch l;
-	int i;
+	int i, nmaps = 0;
 
 	(void)extra;
 	if (!current)
@@ -855,8 +879,14 @@ cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction fn, void **params, void *
 		for (i = 0; i < 13; i++)
 			memcpy(l.args[i], params[i], i < 8 ? 8 : 4);
 	else
-		for (i = 0; i < kernels[l.kind].nargs; i++)
-			memcpy(l.args[i], params[i], (size_t)kernels[l.kind].size[i]);
+		for (i = 0; i < kernels[l.kind].nargs; i++) {
+			int sz = kernels[l.kind].size[i];
+
+			if (sz == 128 && nmaps < 2)
+				memcpy(l.maps[nmaps++], params[i], 128);
+			else
+				memcpy(l.args[i], params[i], (size_t)sz);
+		}
 	if (st && st->capture) {
 		Graph *g = st->capture;
 
@@ -880,6 +910,112 @@ cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction fn, void **params, void *
 		op.l = l;
 		return submit(cfg->hStream, &op);
 	}
+}
+
+/* ---- TMA tensor maps ---- */
+
+/* cuTensorMapEncodeTiled writes its arguments into the map's 128 bytes (the real map is
+ * opaque): word 0 a magic number, 1 the address, 2 the small fields, 3..7 the dims,
+ * 8..11 the strides, 12..14 the box and the largest element stride. A kernel's CPU version
+ * reads its operands through the map (tmap_decode), as the kernel reads them through TMA,
+ * so a launcher that encodes the wrong tensor, extent or stride gives wrong results here
+ * too. */
+#define TMAP_MAGIC 0x656d752d746d6170ull        /* "emu-tmap" */
+
+typedef struct Tmap {
+	uintptr_t base;
+	int dtype, rank, interleave, swizzle, l2, oob;
+	uint64_t dim[5], stride[4];     /* innermost first; stride[i] is dimension i + 1's */
+	uint32_t box[5], estr_max;
+} Tmap;
+
+static int
+tmap_elem_bytes(int dtype)
+{
+	switch (dtype) {
+	case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
+	case CU_TENSOR_MAP_DATA_TYPE_UINT16:
+	case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+	case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
+	case CU_TENSOR_MAP_DATA_TYPE_INT64:
+	case CU_TENSOR_MAP_DATA_TYPE_UINT64:
+	case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
+	default: return 4;
+	}
+}
+
+/* The driver's documented rules for tiled maps (without interleave, which cakec never
+ * asks for): a 64-byte aligned map, rank 1..5, a 16-byte aligned address, extents in
+ * [1, 2^32], strides multiples of 16 below 2^40, box dims in [1, 256], element strides in
+ * [1, 8], a box row of whole 16-byte units that fits the swizzle span. */
+CUresult CUDAAPI
+cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *addr,
+		       const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+		       const cuuint32_t *estr, CUtensorMapInterleave il, CUtensorMapSwizzle swz,
+		       CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob)
+{
+	static const uint32_t span[] = {0, 32, 64, 128};
+	uint32_t emax = 0, row;
+	cuuint32_t i;
+
+	if (!map || (uintptr_t)map % 64 || rank < 1 || rank > 5 || (uintptr_t)addr % 16 ||
+	    il != CU_TENSOR_MAP_INTERLEAVE_NONE || swz > CU_TENSOR_MAP_SWIZZLE_128B ||
+	    dtype > CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < rank; i++) {
+		if (dims[i] == 0 || dims[i] > ((cuuint64_t)1 << 32) || box[i] == 0 || box[i] > 256 ||
+		    estr[i] == 0 || estr[i] > 8)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (i + 1 < rank && (strides[i] % 16 || strides[i] >= ((cuuint64_t)1 << 40)))
+			return CUDA_ERROR_INVALID_VALUE;
+		emax = estr[i] > emax ? estr[i] : emax;
+	}
+	row = box[0] * (uint32_t)tmap_elem_bytes(dtype);
+	if (row % 16 || (swz && row > span[swz]))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA && dtype < CU_TENSOR_MAP_DATA_TYPE_FLOAT16)
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(map, 0, sizeof *map);
+	map->opaque[0] = TMAP_MAGIC;
+	map->opaque[1] = (cuuint64_t)(uintptr_t)addr;
+	map->opaque[2] = (cuuint64_t)dtype | (cuuint64_t)rank << 8 | (cuuint64_t)il << 16 |
+			 (cuuint64_t)swz << 24 | (cuuint64_t)l2 << 32 | (cuuint64_t)oob << 40;
+	for (i = 0; i < rank; i++) {
+		map->opaque[3 + i] = dims[i];
+		if (i + 1 < rank)
+			map->opaque[8 + i] = strides[i];
+		map->opaque[12 + i / 2] |= (cuuint64_t)box[i] << (32 * (i % 2));
+	}
+	map->opaque[14] |= (cuuint64_t)emax << 32;
+	return CUDA_SUCCESS;
+}
+
+/* Reads a map as cuTensorMapEncodeTiled wrote it; 0 when bytes are not such a map. */
+static int
+tmap_decode(const unsigned char *bytes, Tmap *t)
+{
+	uint64_t w[16];
+	int i;
+
+	memcpy(w, bytes, sizeof w);
+	memset(t, 0, sizeof *t);
+	if (w[0] != TMAP_MAGIC)
+		return 0;
+	t->base = (uintptr_t)w[1];
+	t->dtype = (int)(w[2] & 0xff);
+	t->rank = (int)(w[2] >> 8 & 0xff);
+	t->interleave = (int)(w[2] >> 16 & 0xff);
+	t->swizzle = (int)(w[2] >> 24 & 0xff);
+	t->l2 = (int)(w[2] >> 32 & 0xff);
+	t->oob = (int)(w[2] >> 40 & 0xff);
+	for (i = 0; i < 5; i++) {
+		t->dim[i] = w[3 + i];
+		if (i < 4)
+			t->stride[i] = w[8 + i];
+		t->box[i] = (uint32_t)(w[12 + i / 2] >> (32 * (i % 2)));
+	}
+	t->estr_max = (uint32_t)(w[14] >> 32);
+	return 1;
 }
 
 /* ---- the kernels on the CPU ---- */
@@ -1149,6 +1285,151 @@ run_gdp(const Launch *l, const char *bug)
 	return 0;
 }
 
+/* The gemm kernels' tile and block sizes and tile order (kernels_src/gemm/gemm_*.cake). */
+#define GEMM_BM 128
+#define GEMM_BN 256
+#define GEMM_BK 64
+#define GEMM_GROUP_M 8
+
+/* Checks tensor map `which` of a gemm launch against what the kernel assumes of it: over
+ * the tensor at `ptr` (rows x k of 2-byte elements, K-major), box [box_rows, 64], the
+ * 128-byte swizzle, zero fill; and that the rows it covers lie inside an allocation. */
+static int
+gemm_tmap(const Launch *l, int which, Tmap *t, uintptr_t ptr, int64_t rows, int64_t k,
+	  uint32_t box_rows, int dtype)
+{
+	const char *name = which ? "tb" : "ta";
+
+	if (!tmap_decode(l->maps[which], t)) {
+		fprintf(stderr, "emu_libcuda: %s: tensor map '%s' was not made by cuTensorMapEncodeTiled\n",
+			kind_name(l->kind), name);
+		return 0;
+	}
+	if (t->base != ptr || t->dtype != dtype || t->rank != 2 || t->dim[0] != (uint64_t)k ||
+	    t->dim[1] != (uint64_t)rows || t->stride[0] != (uint64_t)k * 2 || t->box[0] != GEMM_BK ||
+	    t->box[1] != box_rows || t->swizzle != CU_TENSOR_MAP_SWIZZLE_128B ||
+	    t->interleave != CU_TENSOR_MAP_INTERLEAVE_NONE || t->estr_max != 1 ||
+	    t->oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) {
+		fprintf(stderr, "emu_libcuda: %s: tensor map '%s': address 0x%llx, type %d, rank %d, dims [%llu, %llu], row stride %llu, box [%u, %u], swizzle %d, oob %d, element strides <= %u; expected address 0x%llx, type %d, rank 2, dims [%lld, %lld], row stride %lld, box [%d, %u], swizzle 128B (%d), oob zero, element strides 1\n",
+			kind_name(l->kind), name, (unsigned long long)t->base, t->dtype, t->rank,
+			(unsigned long long)t->dim[0], (unsigned long long)t->dim[1],
+			(unsigned long long)t->stride[0], t->box[0], t->box[1], t->swizzle, t->oob,
+			t->estr_max, (unsigned long long)ptr, dtype, (long long)k, (long long)rows,
+			(long long)(k * 2), GEMM_BK, box_rows, (int)CU_TENSOR_MAP_SWIZZLE_128B);
+		return 0;
+	}
+	if (!in_alloc(t->base, (size_t)(rows * k) * 2)) {
+		fprintf(stderr, "emu_libcuda: %s: tensor map '%s': %lld bytes at 0x%llx are outside any allocation\n",
+			kind_name(l->kind), name, (long long)(rows * k * 2), (unsigned long long)t->base);
+		return 0;
+	}
+	return 1;
+}
+
+/* An element as TMA reads it: zero outside the map's extents (the fill is zero). */
+static float
+gemm_load(const Tmap *t, int64_t row, int64_t col, int f16)
+{
+	uint16_t h;
+
+	if (row >= (int64_t)t->dim[1] || col >= (int64_t)t->dim[0])
+		return 0.0f;
+	memcpy(&h, (const unsigned char *)t->base + (uint64_t)row * t->stride[0] + (uint64_t)col * 2, 2);
+	return f16 ? f16_to_f(h) : bf16_to_f(h);
+}
+
+/* C[M, N] = A[M, K] . B[N, K]^T as the kernels compute it, as far as the result shows:
+ * the persistent loop (CTA x takes tiles x, x + grid, ...) in GROUP_M tile-row order,
+ * each CTA's 128 x 256 tile summed in f32 over cdiv(K, 64) K blocks read through the
+ * tensor maps (zeros past the edges), the store masked to C. Every tile must be taken
+ * exactly once. */
+static int
+run_gemm(const Launch *l, const char *bug)
+{
+	int f16 = l->kind == K_GEMM_F16 || l->kind == K_GEMM_F16_F32;
+	int f32 = l->kind == K_GEMM_BF16_F32 || l->kind == K_GEMM_F16_F32;
+	int dtype = f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+	int64_t M = arg_i32(l, 3), K = arg_i32(l, 4), N = arg_i32(l, 5);
+	int64_t tiles_m = cdiv(M, GEMM_BM), tiles_n = cdiv(N, GEMM_BN), tiles = tiles_m * tiles_n;
+	int64_t kblocks = cdiv(K, GEMM_BK), kend, cta, tile, i, j, p;
+	int ok = 1, bad = 0, tail = strcmp(bug, "tail") == 0;
+	uintptr_t pa, pb;
+	unsigned char *c, *seen;
+	unsigned int grid;
+	Tmap ta, tb;
+
+	c = arg_ptr(l, 2, (size_t)(M * N) * (f32 ? 4 : 2), &ok);
+	pa = (uintptr_t)arg_ptr(l, 0, 0, &ok);
+	pb = (uintptr_t)arg_ptr(l, 1, 0, &ok);
+	grid = (unsigned int)(tiles < emu_sms() ? tiles : emu_sms());
+	if (!ok || !expect_dims(l, grid, 1, 384, 1) || M < 1 || N < 1 || K < 1 ||
+	    !gemm_tmap(l, 0, &ta, pa, M, K, GEMM_BM, dtype) ||
+	    !gemm_tmap(l, 1, &tb, pb, N, K, GEMM_BN, dtype))
+		return 1;
+	if (strcmp(bug, "ktail") == 0)
+		kblocks = K / GEMM_BK;
+	kend = kblocks * GEMM_BK < K ? kblocks * GEMM_BK : K;      /* past K: zeros */
+	seen = calloc((size_t)tiles, 1);
+	if (!seen)
+		return 1;
+	for (cta = 0; cta < grid; cta++)
+		for (tile = cta; tile < tiles; tile += grid) {
+			int64_t group = tile / (GEMM_GROUP_M * tiles_n);
+			int64_t gm = tiles_m - group * GEMM_GROUP_M < GEMM_GROUP_M ? tiles_m - group * GEMM_GROUP_M : GEMM_GROUP_M;
+			int64_t m0 = (group * GEMM_GROUP_M + tile % (GEMM_GROUP_M * tiles_n) % gm) * GEMM_BM;
+			int64_t n0 = tile % (GEMM_GROUP_M * tiles_n) / gm * GEMM_BN;
+
+			if (m0 >= M || n0 >= N || seen[m0 / GEMM_BM * tiles_n + n0 / GEMM_BN]++) {
+				bad = 1;
+				continue;
+			}
+			for (i = m0; i < m0 + GEMM_BM && i < M; i++)
+				for (j = n0; j < n0 + GEMM_BN && j < N; j++) {
+					float acc = 0.0f;
+
+					if (tail && i == M - 1 && j == N - 1)
+						continue;
+					for (p = 0; p < kend; p++)
+						acc = fmaf(gemm_load(&ta, i, p, f16), gemm_load(&tb, j, p, f16), acc);
+					if (f32)
+						memcpy(c + (size_t)(i * N + j) * 4, &acc, 4);
+					else {
+						uint16_t h = f16 ? f_to_f16(acc) : f_to_bf16(acc);
+
+						memcpy(c + (size_t)(i * N + j) * 2, &h, 2);
+					}
+				}
+		}
+	for (tile = 0; tile < tiles; tile++)
+		bad |= seen[tile] != 1;
+	free(seen);
+	if (bad) {
+		fprintf(stderr, "emu_libcuda: %s: the tile order does not take each of the %lld tiles once\n",
+			kind_name(l->kind), (long long)tiles);
+		return 1;
+	}
+	if (strcmp(bug, "oob") == 0)
+		memset(c + (size_t)(M * N) * (f32 ? 4 : 2), 0, f32 ? 4 : 2);
+	if (strcmp(bug, "value") == 0) {
+		if (f32) {
+			float v;
+
+			memcpy(&v, c, 4);
+			v *= 1.05f;
+			memcpy(c, &v, 4);
+		} else {
+			uint16_t h;
+
+			memcpy(&h, c, 2);
+			h = f16 ? f_to_f16(f16_to_f(h) * 1.05f) : f_to_bf16(bf16_to_f(h) * 1.05f);
+			memcpy(c, &h, 2);
+		}
+	}
+	if (strcmp(bug, "input") == 0)
+		*(unsigned char *)ta.base ^= 1;
+	return 0;
+}
+
 /* Runs one launch; nonzero when an operand or the launch shape was wrong. */
 static int
 run_launch(const Launch *l)
@@ -1160,6 +1441,11 @@ run_launch(const Launch *l)
 	switch (l->kind) {
 	case K_GDP:
 		return run_gdp(l, bug);
+	case K_GEMM_BF16:
+	case K_GEMM_F16:
+	case K_GEMM_BF16_F32:
+	case K_GEMM_F16_F32:
+		return run_gemm(l, bug);
 	case K_AXPBY: {
 		int64_t n = arg_i32(l, 4);
 		float *x = arg_ptr(l, 0, (size_t)n * 4, &ok), *y = arg_ptr(l, 1, (size_t)n * 4, &ok);

@@ -1,0 +1,378 @@
+/* case_gemm_bf16.c: gemm_bf16 (C[M, N] = A[M, K] . B[N, K]^T, bf16 in and out, f32
+ * accumulation; kernels_src/gemm) against a double reference. case_gemm_f16.c,
+ * case_gemm_bf16_f32.c and case_gemm_f16_f32.c include this file with KNAME, GEMM_IN_F16
+ * and GEMM_OUT_F32 set to test the other three kernels of the family the same way.
+ *
+ * A and B are U(-1, 1) rounded to the input type (never 0), so C's entries have a
+ * standard deviation of s = sqrt(K) / 3. The error of an element is
+ * |got - ref| / max(|ref|, s) (floor s, as for sgemm_tiled; docs/testing.md says why not
+ * the normwise max |c - ref| / max |ref| of bench/gemm.py, which is printed beside it).
+ * Threshold u_out + K 2^-20: u_out is the output's rounding (2^-8 bf16, 2^-11 fp16, 0 f32),
+ * relative to |ref| where |ref| >= s and below u_out s where it is smaller; K 2^-20 bounds
+ * the f32 accumulation of K exact products (bf16 and fp16 products are exact in f32),
+ * even for an accumulator that truncates rather than rounds: under 1 ulp (2^-23 relative)
+ * of a partial sum of at most about 3 s per step, K steps, i.e. 6 K 2^-24 of s, with a
+ * margin. One dropped or doubled product (|a b| ~ 1/4) moves an element by 0.75 / sqrt(K)
+ * of s, above the threshold for every K tested (3 times at K = 4104).
+ *
+ * The gemm kernels are built for sm_90a only: another device is skipped. Their launchers
+ * need K to be a multiple of 8 (TMA: rows of a multiple of 16 bytes); KNAME_main checks
+ * that they say so, with no GPU needed. */
+#include "gputest.h"
+
+#ifndef KNAME
+#define KNAME gemm_bf16
+#include "gemm_bf16.h"
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#define NAME STR(KNAME)
+
+#ifdef GEMM_IN_F16
+#define IN_CODE CAKE_DTYPE_FLOAT
+#define IN_NAME "f16"
+#else
+#define IN_CODE CAKE_DTYPE_BFLOAT
+#define IN_NAME "bf16"
+#endif
+#if defined(GEMM_OUT_F32)
+#define OUT_CODE CAKE_DTYPE_FLOAT
+#define OUT_BYTES 4
+#define OUT_ROUND 0.0
+#elif defined(GEMM_IN_F16)
+#define OUT_CODE CAKE_DTYPE_FLOAT
+#define OUT_BYTES 2
+#define OUT_ROUND 0x1p-11
+#else
+#define OUT_CODE CAKE_DTYPE_BFLOAT
+#define OUT_BYTES 2
+#define OUT_ROUND 0x1p-8
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fp16 (IEEE binary16) ---- */
+
+#ifdef GEMM_IN_F16
+static double
+f16_to_double(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	double v;
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	else if (e == 0)
+		v = ldexp((double)m, -24);
+	else
+		v = ldexp((double)(m | 0x400), e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
+/* Round to nearest even; for the inputs' range (|x| < 1) only: no overflow. */
+static uint16_t
+f16_from_double(double x)
+{
+	uint16_t sign = x < 0 ? 0x8000 : 0;
+	double a = fabs(x), q;
+	int e;
+
+	if (a < 0x1p-14) {
+		q = nearbyint(a * 0x1p24);              /* subnormal: units of 2^-24 */
+		return (uint16_t)(sign | (uint16_t)q);
+	}
+	frexp(a, &e);                                   /* a = f 2^e, f in [0.5, 1) */
+	q = nearbyint(ldexp(a, 11 - e));                /* 11 significant bits */
+	if (q >= 2048.0) {
+		q /= 2.0;
+		e++;
+	}
+	return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | ((uint16_t)q & 0x3ff));
+}
+#endif
+
+/* An input element: a draw from U(-1, 1) rounded to the input type, never 0. */
+static uint16_t
+draw_in(GtRng *r, double *value)
+{
+	uint16_t h;
+
+	do {
+#ifdef GEMM_IN_F16
+		h = f16_from_double(gt_rng_uniform(r, -1.0, 1.0));
+		*value = f16_to_double(h);
+#else
+		h = gt_bf16_from_float((float)gt_rng_uniform(r, -1.0, 1.0));
+		*value = gt_bf16_to_float(h);
+#endif
+	} while (*value == 0.0);
+	return h;
+}
+
+#if defined(GEMM_IN_F16) && OUT_BYTES == 2
+/* Adds n fp16 outputs (poison: all bits set, a NaN). */
+static void
+cmp_f16(GtCmp *c, const unsigned char *data, const double *ref, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint16_t h;
+
+		memcpy(&h, data + 2 * i, 2);
+		gt_cmp_add(c, i, f16_to_double(h), ref[i], h == 0xffffu);
+	}
+}
+#endif
+
+static double
+out_value(const unsigned char *data, size_t i)
+{
+#if OUT_BYTES == 4
+	float f;
+
+	memcpy(&f, data + 4 * i, 4);
+	return f;
+#else
+	uint16_t h;
+
+	memcpy(&h, data + 2 * i, 2);
+#ifdef GEMM_IN_F16
+	return f16_to_double(h);
+#else
+	return gt_bf16_to_float(h);
+#endif
+#endif
+}
+
+struct GtCase {
+	const GtDev *g;
+	int64_t ashape[2], bshape[2], cshape[2];
+	size_t m, n, k;
+	uint16_t *a, *b;        /* the inputs' bits */
+	double *ad, *bd;        /* and their values */
+	double *ref;
+	GtBuf da, db, dc;
+	CAT(KNAME, _args) args;
+};
+
+static void
+destroy(GtCase *c)
+{
+	if (!c)
+		return;
+	gt_buf_free(&c->da);
+	gt_buf_free(&c->db);
+	gt_buf_free(&c->dc);
+	free(c->a);
+	free(c->b);
+	free(c->ad);
+	free(c->bd);
+	free(c->ref);
+	free(c);
+}
+
+static GtCase *
+create(const GtDev *g, const int64_t *dims)
+{
+	GtCase *c = calloc(1, sizeof *c);
+
+	if (!c)
+		return NULL;
+	c->g = g;
+	c->m = (size_t)dims[0];
+	c->n = (size_t)dims[1];
+	c->k = (size_t)dims[2];
+	c->ashape[0] = dims[0];
+	c->ashape[1] = dims[2];
+	c->bshape[0] = dims[1];
+	c->bshape[1] = dims[2];
+	c->cshape[0] = dims[0];
+	c->cshape[1] = dims[1];
+	c->a = malloc(c->m * c->k * 2);
+	c->b = malloc(c->n * c->k * 2);
+	c->ad = malloc(c->m * c->k * sizeof *c->ad);
+	c->bd = malloc(c->n * c->k * sizeof *c->bd);
+	c->ref = malloc(c->m * c->n * sizeof *c->ref);
+	if (!c->a || !c->b || !c->ad || !c->bd || !c->ref ||
+	    gt_buf_alloc(&c->da, c->m * c->k * 2, NAME " A") ||
+	    gt_buf_alloc(&c->db, c->n * c->k * 2, NAME " B") ||
+	    gt_buf_alloc(&c->dc, c->m * c->n * OUT_BYTES, NAME " C")) {
+		printf("FAIL %s M=%zu N=%zu K=%zu: allocation failed\n", NAME, c->m, c->n, c->k);
+		destroy(c);
+		return NULL;
+	}
+	gt_tensor(&c->args.a, g, &c->da, IN_CODE, 16, 2, c->ashape);
+	gt_tensor(&c->args.b, g, &c->db, IN_CODE, 16, 2, c->bshape);
+	gt_tensor(&c->args.c, g, &c->dc, OUT_CODE, OUT_BYTES * 8, 2, c->cshape);
+	return c;
+}
+
+/* sum_p a[p] b[p] in double, four partial sums (exact enough: 2^-53 per step). */
+static double
+dot(const double *a, const double *b, size_t k)
+{
+	double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+	size_t p = 0;
+
+	for (; p + 4 <= k; p += 4) {
+		s0 += a[p] * b[p];
+		s1 += a[p + 1] * b[p + 1];
+		s2 += a[p + 2] * b[p + 2];
+		s3 += a[p + 3] * b[p + 3];
+	}
+	for (; p < k; p++)
+		s0 += a[p] * b[p];
+	return (s0 + s1) + (s2 + s3);
+}
+
+static int
+fill(GtCase *c, uint64_t seed, CUstream s)
+{
+	GtRng r;
+	size_t i, j;
+
+	gt_rng_seed(&r, seed);
+	for (i = 0; i < c->m * c->k; i++)
+		c->a[i] = draw_in(&r, &c->ad[i]);
+	for (i = 0; i < c->n * c->k; i++)
+		c->b[i] = draw_in(&r, &c->bd[i]);
+	/* both operands are K-major: each element is a dot product of two contiguous rows */
+	for (i = 0; i < c->m; i++)
+		for (j = 0; j < c->n; j++)
+			c->ref[i * c->n + j] = dot(c->ad + i * c->k, c->bd + j * c->k, c->k);
+	return gt_buf_poison(&c->da, s, NAME " A") || gt_buf_poison(&c->db, s, NAME " B") ||
+	       gt_buf_poison(&c->dc, s, NAME " C") || gt_buf_upload(&c->da, c->a, s, NAME " A") ||
+	       gt_buf_upload(&c->db, c->b, s, NAME " B");
+}
+
+static int
+launch(GtCase *c, CUstream s, CakeError *err)
+{
+	return CAT(KNAME, _launch)(&c->args, s, err);
+}
+
+static int
+check(GtCase *c, CUstream s, const char *label)
+{
+	const unsigned char *p;
+	char what[200];
+	int guards = 1, inputs = 1;
+	double floor = sqrt((double)c->k) / 3.0, dmax = 0.0, rmax = 0.0;
+	size_t i;
+	GtCmp cmp;
+
+	if (!(p = gt_fetch(&c->da, s, NAME " A", &guards)))
+		return 1;
+	inputs &= memcmp(p, c->a, c->m * c->k * 2) == 0;
+	if (!(p = gt_fetch(&c->db, s, NAME " B", &guards)))
+		return 1;
+	inputs &= memcmp(p, c->b, c->n * c->k * 2) == 0;
+	if (!(p = gt_fetch(&c->dc, s, NAME " C", &guards)))
+		return 1;
+	gt_cmp_init(&cmp, floor, OUT_ROUND + ldexp((double)c->k, -20));
+#if OUT_BYTES == 4
+	gt_cmp_f32(&cmp, p, c->ref, c->m * c->n);
+#elif defined(GEMM_IN_F16)
+	cmp_f16(&cmp, p, c->ref, c->m * c->n);
+#else
+	gt_cmp_bf16(&cmp, p, c->ref, c->m * c->n);
+#endif
+	/* bench/gemm.py's normwise error, for comparison with its runs */
+	for (i = 0; i < c->m * c->n; i++) {
+		double v = out_value(p, i), d = isfinite(v) ? fabs(v - c->ref[i]) : INFINITY;
+
+		dmax = d > dmax ? d : dmax;
+		rmax = fabs(c->ref[i]) > rmax ? fabs(c->ref[i]) : rmax;
+	}
+	snprintf(what, sizeof what, "M=%zu N=%zu K=%zu%s%s (normwise %.2e)", c->m, c->n, c->k,
+		 *label ? " " : "", label, rmax > 0.0 ? dmax / rmax : dmax);
+	return gt_report(NAME, what, &cmp, guards, inputs);
+}
+
+const GtKernel CAT(gt_, KNAME) = {NAME, 3, create, fill, launch, check, destroy};
+
+/* The launcher refuses K that is not a multiple of 8 (A's and B's rows would not be a
+ * multiple of 16 bytes, which TMA needs) with CAKE_ERR_STRIDE and a message that says so;
+ * K = 104 passes that check. Argument checks need no driver: the tensors' addresses are
+ * 16-byte aligned stand-ins that nothing reads. */
+static int
+check_k_rejected(void)
+{
+	static const int64_t ks[] = {100, 4, 1, 104};
+	int i, failed = 0;
+
+	for (i = 0; i < (int)(sizeof ks / sizeof ks[0]); i++) {
+		int64_t ash[2] = {3, ks[i]}, bsh[2] = {5, ks[i]}, csh[2] = {3, 5}, grid[3];
+		int bad_k = ks[i] % 8 != 0, rc, ok;
+		CAT(KNAME, _args) args;
+		CakeError err;
+
+		memset(&args, 0, sizeof args);
+		args.a.data = (void *)(uintptr_t)0x100000;
+		args.b.data = (void *)(uintptr_t)0x200000;
+		args.c.data = (void *)(uintptr_t)0x300000;
+		args.a.shape = ash;
+		args.b.shape = bsh;
+		args.c.shape = csh;
+		args.a.dtype.code = args.b.dtype.code = IN_CODE;
+		args.a.dtype.bits = args.b.dtype.bits = 16;
+		args.c.dtype.code = OUT_CODE;
+		args.c.dtype.bits = OUT_BYTES * 8;
+		args.a.ndim = args.b.ndim = args.c.ndim = 2;
+		args.a.dtype.lanes = args.b.dtype.lanes = args.c.dtype.lanes = 1;
+		args.a.device.device_type = args.b.device.device_type = args.c.device.device_type =
+			CAKE_DEVICE_CUDA;
+		rc = CAT(KNAME, _grid)(&args, grid, &err);
+		if (bad_k) {
+			ok = rc == CAKE_ERR_STRIDE &&
+			     strstr(err.msg, "K must be a multiple of 8 for " IN_NAME) != NULL;
+			printf("%s %s K=%lld: %s: %s: %s\n", ok ? "PASS" : "FAIL", NAME, (long long)ks[i],
+			       ok ? "rejected" : "expected CAKE_ERR_STRIDE saying K must be a multiple of 8, got",
+			       cakert_status_name(rc), err.msg);
+		} else {
+			ok = rc != CAKE_ERR_STRIDE;
+			printf("%s %s K=%lld: not rejected for its stride (%s)\n", ok ? "PASS" : "FAIL",
+			       NAME, (long long)ks[i], cakert_status_name(rc));
+		}
+		failed += !ok;
+	}
+	return failed;
+}
+
+/* The test program: the K check, then sizes[0..n) on device 0 when it is an sm_90 (the
+ * only target the family is built for; gt_init takes sm_100 and sm_103 as well). */
+int
+CAT(KNAME, _test_main)(const GtSize *sizes, int n)
+{
+	const CakertDriver *cu;
+	int failed = check_k_rejected(), count = 0, major = 0, minor = 0, rc;
+	CUdevice dev;
+
+	cu = cakert_driver();
+	if (cu && cu->device_get_count(&count) == CUDA_SUCCESS && count > 0 &&
+	    cu->device_get(&dev, 0) == CUDA_SUCCESS &&
+	    cu->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
+	    cu->device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS &&
+	    (major != 9 || minor != 0)) {
+		printf("SKIPPED: %s: device 0 is sm_%d%d; the gemm kernels are built for sm_90a only\n",
+		       NAME, major, minor);
+		if (failed)
+			return 1;
+		/* an sm_100 or sm_103 runs the other tests: not a broken set-up, so not a
+		 * failure under CAKE_GPU_TEST_REQUIRE (the NOTE reaches run_gpu.sh's summary) */
+		if (major == 10) {
+			printf("NOTE %s: not run on sm_%d%d (sm_90a only)\n", NAME, major, minor);
+			return 0;
+		}
+		return gt_skip_status();
+	}
+	rc = gt_run_sizes(&CAT(gt_, KNAME), sizes, n);
+	return failed ? 1 : rc;
+}
