@@ -123,6 +123,9 @@ def driver_version():
 
 
 def git_rev():
+    # a copy of the tree without .git (the GPU machine's) names its commit in CAKEC_COMMIT
+    if os.environ.get("CAKEC_COMMIT"):
+        return os.environ["CAKEC_COMMIT"]
     try:
         return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

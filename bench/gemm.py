@@ -178,9 +178,10 @@ def main():
     if a.out:
         with open(a.out, "w") as f:
             f.write("# cakec GEMM benchmark\n\n- date: %s\n- GPU: %s (%d SMs)\n- torch %s\n"
-                    "- command: `python3 bench/gemm.py%s`\n\n" % (
+                    "- commit: %s\n- command: `python3 bench/gemm.py%s`\n\n" % (
                         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), props.name,
                         props.multi_processor_count, torch.__version__,
+                        os.environ.get("CAKEC_COMMIT", "unknown"),
                         " --quick" if a.quick else ""))
             f.write("| in | out | M | N | K | kernel | cakec TFLOP/s | cuBLAS TFLOP/s | ratio | rel err |\n")
             f.write("|---|---|---:|---:|---:|---|---:|---:|---:|---:|\n")
