@@ -1,0 +1,221 @@
+// gdp_decode_fused: gdp_decode_rows (lanes along V, 8 rows per thread, warp partials
+// combined through shared memory) with one pass over the state per token instead of two:
+// S^T q is summed in the same pass (the same shuffles and the same barrier) as S^T k of
+// the first Householder step, so a token costs NH barriers instead of NH + 1.
+//
+// Same parameters, layouts, -D constants, grid and block size as gdp_decode. With S the
+// decayed state and S_j the state after Householder step j,
+//     S_j^T q = S_{j-1}^T q + u_j (k_j . q)        (S_j = S_{j-1} + k_j u_j^T)
+// so o = (S^T q + sum_j u_j (k_j . q)) * scale: the threads that write o carry
+// p = S_j^T q along, and the scalars k_j . q are warp dot products (lane c % (KD / 8)
+// multiplies elements 8c .. 8c+7 of k_j and q, a butterfly adds them up), which need no
+// barrier. The sum is ordered differently from gdp_decode's S_final^T q, so o differs from
+// it by f32 rounding (far below the bf16 output's), the state not at all in exact
+// arithmetic (it is computed as in gdp_decode_rows).
+//
+// Mapping (as gdp_decode_rows): thread x holds rows k0 .. k0+7 (k0 = x / VL * 8) of the
+// column quad x % VL, VL = BV / 4 lanes along V, so a warp instruction reads KL = 32 / VL
+// whole row segments of BV * 4 bytes; NW = KD / (KL * 8) warps cover K. Shared memory:
+// `red` (the S^T k partials of the NW warps, two halves used by alternate passes) and
+// `redq` (the S^T q partials, two halves used by alternate tokens: the passes of the
+// token in between order the reuse).
+//
+// The state is staged through shared memory as gdp_decode stages it; staging elision
+// turns that into eight 16-byte loads per thread (red, redq and their barriers stay).
+
+const T: i32 = 1;
+const NH: i32 = 1;
+const KD: i32 = 128;
+const VD: i32 = 128;
+const BV: i32 = 64;
+const L2NORM: i1 = false;
+
+const KPT: i32 = 8;                 // state rows per thread (s0 .. s7)
+const VL: i32 = BV / 4;             // lanes along V (one column quad each)
+const KL: i32 = 32 / VL;            // lanes along K within a warp
+const LOGKL: i32 = KL == 1 ? 0 : KL == 2 ? 1 : KL == 4 ? 2 : KL == 8 ? 3 : KL == 16 ? 4 : 5;
+const NW: i32 = KD / (KL * KPT);    // warps along K
+const NTHREADS: i32 = 32 * NW;
+const NC: i32 = KD / 8;             // lanes of a warp that compute a dot product (8 elements each)
+const LOGNC: i32 = NC == 4 ? 2 : NC == 8 ? 3 : NC == 16 ? 4 : 5;
+const CHECK: i32 = 1 / (VL * 4 == BV && KL * VL == 32 && NW * KL * KPT == KD && NC <= 32 ? 1 : 0);
+const LOG2E: f32 = 1.4426950408889634;
+const NORM_EPS: f32 = 1e-6;
+
+kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
+                        v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
+                        s: inout f32[B, HV, KD, VD], o: out bf16[B, T, HV, VD],
+                        inter: out f32[B, TI, HV, KD, VD], scale: f32)
+    targets(sm_90a, sm_100a, sm_103a)
+    threads(NTHREADS)
+    grid(VD / BV, HV, B)
+{
+    shared stage: f32[KD, BV];
+    shared red: f32[2, NW, BV];     // warp partials of S^T k, halves alternating by pass
+    shared redq: f32[2, NW, BV];    // warp partials of S^T q, halves alternating by token
+
+    let vb = block.x;
+    let h = block.y;
+    let b = block.z;
+    let vq = thread.x % VL;         // columns vc .. vc+3 of the slice
+    let k0 = thread.x / VL * KPT;   // rows k0 .. k0+7
+    let kl = thread.x / VL % KL;    // this lane's place along K in its warp
+    let w = thread.x / 32;
+    let nc = thread.x % NC * 8;     // the 8 elements this lane adds to a dot product
+    let vc = vq * 4;
+    let vg = vb * BV + vc;          // the same columns in V
+    let hq = h / (HV / HQK);        // the q/k head of value head h
+
+    // stage this thread's part of the state
+    cp_async(stage[k0 + 0, vc : 4], s[b, h, k0 + 0, vg : 4]);
+    cp_async(stage[k0 + 1, vc : 4], s[b, h, k0 + 1, vg : 4]);
+    cp_async(stage[k0 + 2, vc : 4], s[b, h, k0 + 2, vg : 4]);
+    cp_async(stage[k0 + 3, vc : 4], s[b, h, k0 + 3, vg : 4]);
+    cp_async(stage[k0 + 4, vc : 4], s[b, h, k0 + 4, vg : 4]);
+    cp_async(stage[k0 + 5, vc : 4], s[b, h, k0 + 5, vg : 4]);
+    cp_async(stage[k0 + 6, vc : 4], s[b, h, k0 + 6, vg : 4]);
+    cp_async(stage[k0 + 7, vc : 4], s[b, h, k0 + 7, vg : 4]);
+    cp_async_commit();
+    cp_async_wait(0);
+    barrier();
+    var s0 = stage[k0 + 0, vc : 4];
+    var s1 = stage[k0 + 1, vc : 4];
+    var s2 = stage[k0 + 2, vc : 4];
+    var s3 = stage[k0 + 3, vc : 4];
+    var s4 = stage[k0 + 4, vc : 4];
+    var s5 = stage[k0 + 5, vc : 4];
+    var s6 = stage[k0 + 6, vc : 4];
+    var s7 = stage[k0 + 7, vc : 4];
+
+    for (t in 0 .. T) unroll {
+        let decay = f32x4(exp2(g[b, t, h] * LOG2E));
+        s0 = s0 * decay;
+        s1 = s1 * decay;
+        s2 = s2 * decay;
+        s3 = s3 * decay;
+        s4 = s4 * decay;
+        s5 = s5 * decay;
+        s6 = s6 * decay;
+        s7 = s7 * decay;
+        // q: this thread's rows, and this lane's chunk for the dot products (and norm)
+        var qa = f32x4(q[b, t, hq, k0 : 4]);
+        var qb = f32x4(q[b, t, hq, k0 + 4 : 4]);
+        let qna = f32x4(q[b, t, hq, nc : 4]);
+        let qnb = f32x4(q[b, t, hq, nc + 4 : 4]);
+        var invq: f32 = 1.0;
+        if (L2NORM) {
+            var ss = qna.x * qna.x + qna.y * qna.y + qna.z * qna.z + qna.w * qna.w +
+                     qnb.x * qnb.x + qnb.y * qnb.y + qnb.z * qnb.z + qnb.w * qnb.w;
+            for (st in 0 .. LOGNC) unroll {
+                ss += shfl_xor(ss, 1 << st);
+            }
+            invq = rsqrt(ss + NORM_EPS);
+            qa = qa * f32x4(invq);
+            qb = qb * f32x4(invq);
+        }
+        var p = f32x4(0.0);         // S_j^T q, in the threads that write o
+        for (j in 0 .. NH) unroll {
+            let pu = (t * NH + j) % 2;
+            var ka = f32x4(k[b, t, j, hq, k0 : 4]);
+            var kb = f32x4(k[b, t, j, hq, k0 + 4 : 4]);
+            let kna = f32x4(k[b, t, j, hq, nc : 4]);
+            let knb = f32x4(k[b, t, j, hq, nc + 4 : 4]);
+            // k . q over the whole of K, in every lane
+            var kq = kna.x * qna.x + kna.y * qna.y + kna.z * qna.z + kna.w * qna.w +
+                     knb.x * qnb.x + knb.y * qnb.y + knb.z * qnb.z + knb.w * qnb.w;
+            for (st in 0 .. LOGNC) unroll {
+                kq += shfl_xor(kq, 1 << st);
+            }
+            if (L2NORM) {
+                var ss = kna.x * kna.x + kna.y * kna.y + kna.z * kna.z + kna.w * kna.w +
+                         knb.x * knb.x + knb.y * knb.y + knb.z * knb.z + knb.w * knb.w;
+                for (st in 0 .. LOGNC) unroll {
+                    ss += shfl_xor(ss, 1 << st);
+                }
+                let inv = rsqrt(ss + NORM_EPS);
+                ka = ka * f32x4(inv);
+                kb = kb * f32x4(inv);
+                kq = kq * inv * invq;
+            }
+            // S_{j-1}^T k: this thread's 8 rows, the KL lanes of the warp, the NW warps
+            var acc = s0 * f32x4(ka.x);
+            acc = fma(s1, f32x4(ka.y), acc);
+            acc = fma(s2, f32x4(ka.z), acc);
+            acc = fma(s3, f32x4(ka.w), acc);
+            acc = fma(s4, f32x4(kb.x), acc);
+            acc = fma(s5, f32x4(kb.y), acc);
+            acc = fma(s6, f32x4(kb.z), acc);
+            acc = fma(s7, f32x4(kb.w), acc);
+            for (st in 0 .. LOGKL) unroll {
+                let m = VL << st;
+                acc = acc + f32x4(shfl_xor(acc.x, m), shfl_xor(acc.y, m), shfl_xor(acc.z, m), shfl_xor(acc.w, m));
+            }
+            if (kl == 0) {
+                red[pu, w, vc : 4] = acc;
+            }
+            if (j == 0) {
+                // S^T q of the decayed state, in the same pass
+                var oacc = s0 * f32x4(qa.x);
+                oacc = fma(s1, f32x4(qa.y), oacc);
+                oacc = fma(s2, f32x4(qa.z), oacc);
+                oacc = fma(s3, f32x4(qa.w), oacc);
+                oacc = fma(s4, f32x4(qb.x), oacc);
+                oacc = fma(s5, f32x4(qb.y), oacc);
+                oacc = fma(s6, f32x4(qb.z), oacc);
+                oacc = fma(s7, f32x4(qb.w), oacc);
+                for (st in 0 .. LOGKL) unroll {
+                    let m = VL << st;
+                    oacc = oacc + f32x4(shfl_xor(oacc.x, m), shfl_xor(oacc.y, m), shfl_xor(oacc.z, m), shfl_xor(oacc.w, m));
+                }
+                if (kl == 0) {
+                    redq[t % 2, w, vc : 4] = oacc;
+                }
+            }
+            barrier();
+            var tot = red[pu, 0, vc : 4];
+            for (i in 1 .. NW) unroll {
+                tot = tot + red[pu, i, vc : 4];
+            }
+            let u = (f32x4(v[b, t, j, h, vg : 4]) - tot) * f32x4(f32(beta[b, t, j, h]));
+            s0 = fma(f32x4(ka.x), u, s0);
+            s1 = fma(f32x4(ka.y), u, s1);
+            s2 = fma(f32x4(ka.z), u, s2);
+            s3 = fma(f32x4(ka.w), u, s3);
+            s4 = fma(f32x4(kb.x), u, s4);
+            s5 = fma(f32x4(kb.y), u, s5);
+            s6 = fma(f32x4(kb.z), u, s6);
+            s7 = fma(f32x4(kb.w), u, s7);
+            if (thread.x < VL) {
+                if (j == 0) {
+                    p = redq[t % 2, 0, vc : 4];
+                    for (i in 1 .. NW) unroll {
+                        p = p + redq[t % 2, i, vc : 4];
+                    }
+                }
+                p = fma(u, f32x4(kq), p);
+            }
+        }
+        if (thread.x < VL) {
+            o[b, t, h, vg : 4] = bf16x4(p * f32x4(scale));
+        }
+        if (t < TI) {
+            inter[b, t, h, k0 + 0, vg : 4] = s0;
+            inter[b, t, h, k0 + 1, vg : 4] = s1;
+            inter[b, t, h, k0 + 2, vg : 4] = s2;
+            inter[b, t, h, k0 + 3, vg : 4] = s3;
+            inter[b, t, h, k0 + 4, vg : 4] = s4;
+            inter[b, t, h, k0 + 5, vg : 4] = s5;
+            inter[b, t, h, k0 + 6, vg : 4] = s6;
+            inter[b, t, h, k0 + 7, vg : 4] = s7;
+        }
+    }
+
+    s[b, h, k0 + 0, vg : 4] = s0;
+    s[b, h, k0 + 1, vg : 4] = s1;
+    s[b, h, k0 + 2, vg : 4] = s2;
+    s[b, h, k0 + 3, vg : 4] = s3;
+    s[b, h, k0 + 4, vg : 4] = s4;
+    s[b, h, k0 + 5, vg : 4] = s5;
+    s[b, h, k0 + 6, vg : 4] = s6;
+    s[b, h, k0 + 7, vg : 4] = s7;
+}

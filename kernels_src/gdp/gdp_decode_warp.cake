@@ -1,0 +1,257 @@
+// gdp_decode_warp: gdp_decode (docs/gdp.md) with each warp owning whole columns of the
+// state: all KD rows of a few columns, 16 rows per thread, so every sum over K stays in
+// the warp (shuffles only: no shared memory, no barrier after the loads).
+//
+// Same parameters, layouts, -D constants and grid as gdp_decode; the block is smaller.
+// Block (vb, h, b) owns the BV columns vb*BV .. vb*BV+BV-1 of one head; it is 32 x NW
+// threads, NW = BV / WC warps (thread.y) of WC columns each. In a warp, lane l holds rows k0 .. k0+15 (k0 = (l / VL) * 16) of the
+// column quad l % VL: KL = KD / 16 lanes along K, VL = 32 / KL lanes along V (K = 128:
+// 8 x 4, WC = 16 columns, one warp instruction reads 8 rows x 64 contiguous bytes; K = 64:
+// 4 x 8, WC = 32, 4 rows x 128 bytes). BV = 64 at K = 128: 4 warps, 128 threads.
+//
+// Sixteen 16-byte loads per thread (64 registers of state) are issued before the first
+// use, so a resident warp has 8 KiB of loads in flight, twice gdp_decode's; fewer threads
+// per block hold more of the state each. S^T k and S^T q: a 16-row multiply-add per
+// thread and log2(KL) xor shuffles (the butterfly leaves the sum in every lane of the
+// column). With L2NORM the norms of q and k are the squares of each lane's 16 elements
+// summed over the same KL lanes: no extra loads.
+//
+// The state is staged through shared memory as gdp_decode stages it (each thread copies
+// and reads back its own rows); staging elision turns that into sixteen 16-byte loads per
+// thread, with no shared memory and no barrier (the block is two-dimensional so that the
+// pass can prove, from thread.x % VL, thread.x / VL and thread.y, that no thread writes
+// back a row another thread read). BV a multiple of WC; KD 64 or 128.
+const T: i32 = 1;
+const NH: i32 = 1;
+const KD: i32 = 128;
+const VD: i32 = 128;
+const BV: i32 = 64;
+const L2NORM: i1 = false;
+
+const KPT: i32 = 16;                // state rows per thread (s0 .. s15)
+const KL: i32 = KD / KPT;           // lanes along K in a warp
+const LOGKL: i32 = KL == 2 ? 1 : KL == 4 ? 2 : KL == 8 ? 3 : 4;
+const VL: i32 = 32 / KL;            // lanes along V in a warp (one column quad each)
+const WC: i32 = VL * 4;             // columns per warp
+const NW: i32 = BV / WC;            // warps per block
+const CHECK: i32 = 1 / (KL * KPT == KD && KL * VL == 32 && NW * WC == BV ? 1 : 0);
+// decode (T = NH = 1): at least 16 / NW blocks per SM, so at most 128 registers a thread
+// (ptxas takes up to 150 otherwise: 12 resident warps instead of 16); one-warp blocks are
+// left alone (16 of them spill)
+const MINB: i32 = T * NH == 1 && NW > 1 ? 16 / NW : 1;
+const LOG2E: f32 = 1.4426950408889634;
+const NORM_EPS: f32 = 1e-6;
+
+kernel gdp_decode_warp(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
+                       v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
+                       s: inout f32[B, HV, KD, VD], o: out bf16[B, T, HV, VD],
+                       inter: out f32[B, TI, HV, KD, VD], scale: f32)
+    targets(sm_90a, sm_100a, sm_103a)
+    threads(32, NW)
+    min_blocks(MINB)
+    grid(VD / BV, HV, B)
+{
+    shared stage: f32[KD, BV];
+
+    let vb = block.x;
+    let h = block.y;
+    let b = block.z;
+    let vq = thread.x % VL;         // column quad within the warp's columns
+    let kl = thread.x / VL;         // rows k0 .. k0+15
+    let k0 = kl * KPT;
+    let vc = thread.y * WC + vq * 4;    // columns vc .. vc+3 of the slice (warp thread.y)
+    let vg = vb * BV + vc;          // the same columns in V
+    let hq = h / (HV / HQK);        // the q/k head of value head h
+
+    // stage this thread's part of the state
+    cp_async(stage[k0 + 0, vc : 4], s[b, h, k0 + 0, vg : 4]);
+    cp_async(stage[k0 + 1, vc : 4], s[b, h, k0 + 1, vg : 4]);
+    cp_async(stage[k0 + 2, vc : 4], s[b, h, k0 + 2, vg : 4]);
+    cp_async(stage[k0 + 3, vc : 4], s[b, h, k0 + 3, vg : 4]);
+    cp_async(stage[k0 + 4, vc : 4], s[b, h, k0 + 4, vg : 4]);
+    cp_async(stage[k0 + 5, vc : 4], s[b, h, k0 + 5, vg : 4]);
+    cp_async(stage[k0 + 6, vc : 4], s[b, h, k0 + 6, vg : 4]);
+    cp_async(stage[k0 + 7, vc : 4], s[b, h, k0 + 7, vg : 4]);
+    cp_async(stage[k0 + 8, vc : 4], s[b, h, k0 + 8, vg : 4]);
+    cp_async(stage[k0 + 9, vc : 4], s[b, h, k0 + 9, vg : 4]);
+    cp_async(stage[k0 + 10, vc : 4], s[b, h, k0 + 10, vg : 4]);
+    cp_async(stage[k0 + 11, vc : 4], s[b, h, k0 + 11, vg : 4]);
+    cp_async(stage[k0 + 12, vc : 4], s[b, h, k0 + 12, vg : 4]);
+    cp_async(stage[k0 + 13, vc : 4], s[b, h, k0 + 13, vg : 4]);
+    cp_async(stage[k0 + 14, vc : 4], s[b, h, k0 + 14, vg : 4]);
+    cp_async(stage[k0 + 15, vc : 4], s[b, h, k0 + 15, vg : 4]);
+    cp_async_commit();
+    cp_async_wait(0);
+    barrier();
+    var s0 = stage[k0 + 0, vc : 4];
+    var s1 = stage[k0 + 1, vc : 4];
+    var s2 = stage[k0 + 2, vc : 4];
+    var s3 = stage[k0 + 3, vc : 4];
+    var s4 = stage[k0 + 4, vc : 4];
+    var s5 = stage[k0 + 5, vc : 4];
+    var s6 = stage[k0 + 6, vc : 4];
+    var s7 = stage[k0 + 7, vc : 4];
+    var s8 = stage[k0 + 8, vc : 4];
+    var s9 = stage[k0 + 9, vc : 4];
+    var s10 = stage[k0 + 10, vc : 4];
+    var s11 = stage[k0 + 11, vc : 4];
+    var s12 = stage[k0 + 12, vc : 4];
+    var s13 = stage[k0 + 13, vc : 4];
+    var s14 = stage[k0 + 14, vc : 4];
+    var s15 = stage[k0 + 15, vc : 4];
+
+    for (t in 0 .. T) unroll {
+        let decay = f32x4(exp2(g[b, t, h] * LOG2E));
+        s0 = s0 * decay;
+        s1 = s1 * decay;
+        s2 = s2 * decay;
+        s3 = s3 * decay;
+        s4 = s4 * decay;
+        s5 = s5 * decay;
+        s6 = s6 * decay;
+        s7 = s7 * decay;
+        s8 = s8 * decay;
+        s9 = s9 * decay;
+        s10 = s10 * decay;
+        s11 = s11 * decay;
+        s12 = s12 * decay;
+        s13 = s13 * decay;
+        s14 = s14 * decay;
+        s15 = s15 * decay;
+        for (j in 0 .. NH) unroll {
+            var ka = f32x4(k[b, t, j, hq, k0 : 4]);
+            var kb = f32x4(k[b, t, j, hq, k0 + 4 : 4]);
+            var kc = f32x4(k[b, t, j, hq, k0 + 8 : 4]);
+            var kd = f32x4(k[b, t, j, hq, k0 + 12 : 4]);
+            if (L2NORM) {
+                var ss = ka.x * ka.x + ka.y * ka.y + ka.z * ka.z + ka.w * ka.w +
+                         kb.x * kb.x + kb.y * kb.y + kb.z * kb.z + kb.w * kb.w +
+                         kc.x * kc.x + kc.y * kc.y + kc.z * kc.z + kc.w * kc.w +
+                         kd.x * kd.x + kd.y * kd.y + kd.z * kd.z + kd.w * kd.w;
+                for (st in 0 .. LOGKL) unroll {
+                    ss += shfl_xor(ss, VL << st);
+                }
+                let inv = f32x4(rsqrt(ss + NORM_EPS));
+                ka = ka * inv;
+                kb = kb * inv;
+                kc = kc * inv;
+                kd = kd * inv;
+            }
+            // u = v - S^T k: this thread's 16 rows, then the sum over the KL lanes
+            var acc = s0 * f32x4(ka.x);
+            acc = fma(s1, f32x4(ka.y), acc);
+            acc = fma(s2, f32x4(ka.z), acc);
+            acc = fma(s3, f32x4(ka.w), acc);
+            acc = fma(s4, f32x4(kb.x), acc);
+            acc = fma(s5, f32x4(kb.y), acc);
+            acc = fma(s6, f32x4(kb.z), acc);
+            acc = fma(s7, f32x4(kb.w), acc);
+            acc = fma(s8, f32x4(kc.x), acc);
+            acc = fma(s9, f32x4(kc.y), acc);
+            acc = fma(s10, f32x4(kc.z), acc);
+            acc = fma(s11, f32x4(kc.w), acc);
+            acc = fma(s12, f32x4(kd.x), acc);
+            acc = fma(s13, f32x4(kd.y), acc);
+            acc = fma(s14, f32x4(kd.z), acc);
+            acc = fma(s15, f32x4(kd.w), acc);
+            for (st in 0 .. LOGKL) unroll {
+                let m = VL << st;
+                acc = acc + f32x4(shfl_xor(acc.x, m), shfl_xor(acc.y, m), shfl_xor(acc.z, m), shfl_xor(acc.w, m));
+            }
+            let u = (f32x4(v[b, t, j, h, vg : 4]) - acc) * f32x4(f32(beta[b, t, j, h]));
+            s0 = fma(f32x4(ka.x), u, s0);
+            s1 = fma(f32x4(ka.y), u, s1);
+            s2 = fma(f32x4(ka.z), u, s2);
+            s3 = fma(f32x4(ka.w), u, s3);
+            s4 = fma(f32x4(kb.x), u, s4);
+            s5 = fma(f32x4(kb.y), u, s5);
+            s6 = fma(f32x4(kb.z), u, s6);
+            s7 = fma(f32x4(kb.w), u, s7);
+            s8 = fma(f32x4(kc.x), u, s8);
+            s9 = fma(f32x4(kc.y), u, s9);
+            s10 = fma(f32x4(kc.z), u, s10);
+            s11 = fma(f32x4(kc.w), u, s11);
+            s12 = fma(f32x4(kd.x), u, s12);
+            s13 = fma(f32x4(kd.y), u, s13);
+            s14 = fma(f32x4(kd.z), u, s14);
+            s15 = fma(f32x4(kd.w), u, s15);
+        }
+        var qa = f32x4(q[b, t, hq, k0 : 4]);
+        var qb = f32x4(q[b, t, hq, k0 + 4 : 4]);
+        var qc = f32x4(q[b, t, hq, k0 + 8 : 4]);
+        var qd = f32x4(q[b, t, hq, k0 + 12 : 4]);
+        if (L2NORM) {
+            var ss = qa.x * qa.x + qa.y * qa.y + qa.z * qa.z + qa.w * qa.w +
+                     qb.x * qb.x + qb.y * qb.y + qb.z * qb.z + qb.w * qb.w +
+                     qc.x * qc.x + qc.y * qc.y + qc.z * qc.z + qc.w * qc.w +
+                     qd.x * qd.x + qd.y * qd.y + qd.z * qd.z + qd.w * qd.w;
+            for (st in 0 .. LOGKL) unroll {
+                ss += shfl_xor(ss, VL << st);
+            }
+            let inv = f32x4(rsqrt(ss + NORM_EPS));
+            qa = qa * inv;
+            qb = qb * inv;
+            qc = qc * inv;
+            qd = qd * inv;
+        }
+        // o = S^T q * scale
+        var oacc = s0 * f32x4(qa.x);
+        oacc = fma(s1, f32x4(qa.y), oacc);
+        oacc = fma(s2, f32x4(qa.z), oacc);
+        oacc = fma(s3, f32x4(qa.w), oacc);
+        oacc = fma(s4, f32x4(qb.x), oacc);
+        oacc = fma(s5, f32x4(qb.y), oacc);
+        oacc = fma(s6, f32x4(qb.z), oacc);
+        oacc = fma(s7, f32x4(qb.w), oacc);
+        oacc = fma(s8, f32x4(qc.x), oacc);
+        oacc = fma(s9, f32x4(qc.y), oacc);
+        oacc = fma(s10, f32x4(qc.z), oacc);
+        oacc = fma(s11, f32x4(qc.w), oacc);
+        oacc = fma(s12, f32x4(qd.x), oacc);
+        oacc = fma(s13, f32x4(qd.y), oacc);
+        oacc = fma(s14, f32x4(qd.z), oacc);
+        oacc = fma(s15, f32x4(qd.w), oacc);
+        for (st in 0 .. LOGKL) unroll {
+            let m = VL << st;
+            oacc = oacc + f32x4(shfl_xor(oacc.x, m), shfl_xor(oacc.y, m), shfl_xor(oacc.z, m), shfl_xor(oacc.w, m));
+        }
+        if (kl == 0) {
+            o[b, t, h, vg : 4] = bf16x4(oacc * f32x4(scale));
+        }
+        if (t < TI) {
+            inter[b, t, h, k0 + 0, vg : 4] = s0;
+            inter[b, t, h, k0 + 1, vg : 4] = s1;
+            inter[b, t, h, k0 + 2, vg : 4] = s2;
+            inter[b, t, h, k0 + 3, vg : 4] = s3;
+            inter[b, t, h, k0 + 4, vg : 4] = s4;
+            inter[b, t, h, k0 + 5, vg : 4] = s5;
+            inter[b, t, h, k0 + 6, vg : 4] = s6;
+            inter[b, t, h, k0 + 7, vg : 4] = s7;
+            inter[b, t, h, k0 + 8, vg : 4] = s8;
+            inter[b, t, h, k0 + 9, vg : 4] = s9;
+            inter[b, t, h, k0 + 10, vg : 4] = s10;
+            inter[b, t, h, k0 + 11, vg : 4] = s11;
+            inter[b, t, h, k0 + 12, vg : 4] = s12;
+            inter[b, t, h, k0 + 13, vg : 4] = s13;
+            inter[b, t, h, k0 + 14, vg : 4] = s14;
+            inter[b, t, h, k0 + 15, vg : 4] = s15;
+        }
+    }
+
+    s[b, h, k0 + 0, vg : 4] = s0;
+    s[b, h, k0 + 1, vg : 4] = s1;
+    s[b, h, k0 + 2, vg : 4] = s2;
+    s[b, h, k0 + 3, vg : 4] = s3;
+    s[b, h, k0 + 4, vg : 4] = s4;
+    s[b, h, k0 + 5, vg : 4] = s5;
+    s[b, h, k0 + 6, vg : 4] = s6;
+    s[b, h, k0 + 7, vg : 4] = s7;
+    s[b, h, k0 + 8, vg : 4] = s8;
+    s[b, h, k0 + 9, vg : 4] = s9;
+    s[b, h, k0 + 10, vg : 4] = s10;
+    s[b, h, k0 + 11, vg : 4] = s11;
+    s[b, h, k0 + 12, vg : 4] = s12;
+    s[b, h, k0 + 13, vg : 4] = s13;
+    s[b, h, k0 + 14, vg : 4] = s14;
+    s[b, h, k0 + 15, vg : 4] = s15;
+}
