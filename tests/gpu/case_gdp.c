@@ -451,9 +451,11 @@ gdp_run_case(const GtDev *g, CUstream st, const GdpVariant *on, const GdpVariant
 		host_free(&h);
 		return 1;
 	}
+	memset(&roff, 0, sizeof roff);
 	failed += run_one(on, &d, &h, st, label, &ron);
-	failed += run_one(off, &d, &h, st, label, &roff);
-	if (ron.s && roff.s && ron.o && roff.o && ron.inter && roff.inter) {
+	if (off)
+		failed += run_one(off, &d, &h, st, label, &roff);
+	if (off && ron.s && roff.s && ron.o && roff.o && ron.inter && roff.inter) {
 		same = memcmp(ron.s, roff.s, 4 * h.ns) == 0 && memcmp(ron.o, roff.o, 2 * h.no) == 0 &&
 		       memcmp(ron.inter, roff.inter, 4 * h.ninter) == 0;
 		printf("%s %s %s: state, outputs and intermediate states bitwise %s %s\n",

@@ -13,11 +13,12 @@ typedef struct GdpArgs {
 
 typedef int (*GdpLaunch)(const GdpArgs *a, CUstream s, CakeError *err);
 
-/* One compiled kernel: its -D constants, and whether it is the staged twin
- * (--no-staging-elision). */
+/* One compiled kernel: its -D constants, whether it is the staged twin
+ * (--no-staging-elision), and whether it has (or is) one: a design that does not stage
+ * its state (tma) has none. */
 typedef struct GdpVariant {
 	const char *name;
-	int T, NH, KD, VD, BV, l2norm, f16, staged;
+	int T, NH, KD, VD, BV, l2norm, f16, staged, twin;
 	GdpLaunch launch;
 } GdpVariant;
 
@@ -28,11 +29,11 @@ typedef struct GdpSize {
 	int large;
 } GdpSize;
 
-/* Runs one case on both kernels of a twin pair (elided and staged): random inputs from
- * seed, the float64 reference, the checks against it (state and intermediate states
- * 1e-4 relative with floor 0.1, outputs 1e-2 with floor 1e-2), guards, unchanged inputs,
- * and the two kernels' outputs, states and intermediate states bit for bit equal.
- * Prints PASS/FAIL lines; returns the number of failed checks. */
+/* Runs one case on both kernels of a twin pair (elided and staged), or on `on` alone when
+ * off is NULL: random inputs from seed, the float64 reference, the checks against it
+ * (state and intermediate states 1e-4 relative with floor 0.1, outputs 1e-2 with floor
+ * 1e-2), guards, unchanged inputs, and the two kernels' outputs, states and intermediate
+ * states bit for bit equal. Prints PASS/FAIL lines; returns the number of failed checks. */
 int gdp_run_case(const GtDev *g, CUstream st, const GdpVariant *on, const GdpVariant *off,
 		 const GdpSize *sz, uint64_t seed);
 

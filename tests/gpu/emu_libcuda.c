@@ -5,8 +5,8 @@
  * memory is host memory, streams queue their work until something waits, stream capture records kernel
  * launches into a graph that cuGraphLaunch replays, and a launch of a kernel of
  * kernels_src runs a CPU version of it in f32 (found by the device symbol's prefix; the
- * gdp variants by their names, gdp_t<T>_h<NH>_k<K>v<V>_bv<BV>[_l2]_<type>, which say their
- * -D constants). cuTensorMapEncodeTiled applies the driver's documented rules and writes
+ * gdp variants by their names, gdp_t<T>_h<NH>_k<K>v<V>_bv<BV>[_<design>][_l2]_<type>, which
+ * say their -D constants and design: rows, fused, warp or tma_c<CPS>s<STAGES>). cuTensorMapEncodeTiled applies the driver's documented rules and writes
  * its arguments into the map's 128 bytes (tmap_decode reads them back), so that the gemm
  * kernels' CPU version reads A and B through their maps, as the kernels read them through
  * TMA. It checks what the harness relies on: copies and kernel operands inside live allocations,
@@ -139,7 +139,7 @@ typedef struct Launch {
 	int kind;
 	unsigned int grid[3], block[3];
 	unsigned char args[16][8];
-	unsigned char maps[2][128];     /* the 128-byte tensor map parameters, in order */
+	unsigned char maps[4][128];     /* the 128-byte tensor map parameters, in order */
 	int variant;            /* K_GDP: index into gdp_fns */
 } Launch;
 
@@ -718,10 +718,17 @@ cuCtxGetDevice(CUdevice *d)
 enum { K_AXPBY, K_SILU_MUL, K_RMSNORM, K_SOFTMAX, K_SGEMM, K_RMSNORM_ROWS, K_SOFTMAX_ROWS,
        K_GEMM_BF16, K_GEMM_F16, K_GEMM_BF16_F32, K_GEMM_F16_F32, K_COUNT, K_GDP = K_COUNT };
 
-/* The gdp variants met so far: their constants, read from the kernel's name; a function
- * handle of one is the address of its entry. */
+/* The gdp variants met so far: their constants and design, read from the kernel's name; a
+ * function handle of one is the address of its entry. The designs (kernels_src/gdp,
+ * docs/gdp.md) compute the same thing and differ in their launch shape: base, rows and
+ * fused run (KD / 8) * (BV / 4) threads a block, warp 32 x (BV / WC) (WC = 2048 / KD
+ * columns a warp), tma a persistent grid of min(CPS * num_sms, items) blocks of
+ * 32 * (BV / WC + 1) threads whose q, k, v and state go through four tensor maps. */
+enum { GD_BASE, GD_ROWS, GD_FUSED, GD_WARP, GD_TMA };
+
 typedef struct GdpFn {
 	int T, NH, K, V, BV, l2, f16;
+	int design, cps, stages;
 } GdpFn;
 static GdpFn gdp_fns[64];
 static int ngdp_fns;
@@ -731,6 +738,7 @@ gdp_function(const char *name)
 {
 	GdpFn f;
 	char rest[64];
+	const char *tag;
 	int i, n = 0;
 	size_t len = strlen(name);
 
@@ -740,8 +748,31 @@ gdp_function(const char *name)
 	    name[len - 13] != '_' || f.T < 1 || f.NH < 1 || f.K < 8 || f.K > 256 || f.V < 4 || f.V > 256 ||
 	    f.BV < 4 || f.V % f.BV)
 		return NULL;
-	f.l2 = strncmp(rest, "l2_", 3) == 0;
-	f.f16 = strncmp(rest + (f.l2 ? 3 : 0), "f16", 3) == 0;
+	tag = rest;
+	if (strncmp(tag, "rows_", 5) == 0) {
+		f.design = GD_ROWS;
+		tag += 5;
+	} else if (strncmp(tag, "fused_", 6) == 0) {
+		f.design = GD_FUSED;
+		tag += 6;
+	} else if (strncmp(tag, "warp_", 5) == 0) {
+		f.design = GD_WARP;
+		tag += 5;
+	} else if (strncmp(tag, "tma_", 4) == 0) {
+		n = 0;
+		if (sscanf(tag, "tma_c%ds%d_%n", &f.cps, &f.stages, &n) != 2 || n == 0 || f.cps < 1 ||
+		    f.stages < 1)
+			return NULL;
+		f.design = GD_TMA;
+		tag += n;
+	}
+	if (f.design == GD_WARP || f.design == GD_TMA) {
+		/* a warp holds all K rows of 2048 / K columns, 16 rows a thread */
+		if (f.K % 16 || f.K < 32 || f.K > 256 || f.BV % (2048 / f.K))
+			return NULL;
+	}
+	f.l2 = strncmp(tag, "l2_", 3) == 0;
+	f.f16 = strncmp(tag + (f.l2 ? 3 : 0), "f16", 3) == 0;
 	pthread_mutex_lock(&lock);
 	for (i = 0; i < ngdp_fns; i++)
 		if (memcmp(&gdp_fns[i], &f, sizeof f) == 0)
@@ -875,10 +906,13 @@ cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction fn, void **params, void *
 	l.block[2] = cfg->blockDimZ;
 	/* copy the parameters by value, as the driver does at launch; gdp: 8 tensors, the
 	 * scale, then the shape symbols B, HQK, HV, TI */
-	if (l.kind == K_GDP)
+	if (l.kind == K_GDP) {
 		for (i = 0; i < 13; i++)
 			memcpy(l.args[i], params[i], i < 8 ? 8 : 4);
-	else
+		/* the tma design's tensor maps tms, tmq, tmk, tmv follow */
+		for (i = 0; gdp_fns[l.variant].design == GD_TMA && i < 4; i++)
+			memcpy(l.maps[i], params[13 + i], 128);
+	} else
 		for (i = 0; i < kernels[l.kind].nargs; i++) {
 			int sz = kernels[l.kind].size[i];
 
@@ -1183,6 +1217,47 @@ f_to_f16(float f)
 	return (uint16_t)(sign | r);
 }
 
+/* expect_dims for a 3-D grid of 2-D blocks */
+static int
+expect_dims32(const Launch *l, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+	      unsigned int by)
+{
+	if (l->grid[0] == gx && l->grid[1] == gy && l->grid[2] == gz && l->block[0] == bx &&
+	    l->block[1] == by && l->block[2] == 1)
+		return 1;
+	fprintf(stderr, "emu_libcuda: %s: launch: grid (%u, %u, %u) block (%u, %u, %u); expected grid (%u, %u, %u) block (%u, %u, 1)\n",
+		kind_name(l->kind), l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+		l->block[2], gx, gy, gz, bx, by);
+	return 0;
+}
+
+/* Checks tensor map `which` of a gdp tma launch: over `ptr` (rank dimensions of shape
+ * `dims`, outermost first, elements of `esize` bytes, contiguous), box `box`, no swizzle,
+ * as the kernel's tma(...) declarations say. */
+static int
+gdp_tmap(const Launch *l, int which, const void *ptr, int rank, const int64_t *dims,
+	 const uint32_t *box, int esize)
+{
+	static const char *names[4] = {"tms", "tmq", "tmk", "tmv"};
+	Tmap t;
+	uint64_t stride = (uint64_t)esize;
+	int i, ok;
+
+	ok = tmap_decode(l->maps[which], &t) && t.base == (uintptr_t)ptr && t.rank == rank &&
+	     tmap_elem_bytes(t.dtype) == esize && t.swizzle == CU_TENSOR_MAP_SWIZZLE_NONE &&
+	     t.interleave == CU_TENSOR_MAP_INTERLEAVE_NONE && t.estr_max == 1;
+	for (i = 0; ok && i < rank; i++) {
+		/* the map lists dimensions innermost first */
+		ok = t.dim[i] == (uint64_t)dims[rank - 1 - i] && t.box[i] == box[rank - 1 - i] &&
+		     (i == 0 || t.stride[i - 1] == stride);
+		stride *= (uint64_t)dims[rank - 1 - i];
+	}
+	if (!ok)
+		fprintf(stderr, "emu_libcuda: gdp: tensor map '%s' does not describe its tensor with the kernel's box\n",
+			names[which]);
+	return ok;
+}
+
 /* The gdp decode step (docs/gdp.md) per batch and value head, in f32 as the kernel does
  * it (a sum over K per column, exp2 of g log2 e, q and k normalised when l2). */
 static int
@@ -1202,9 +1277,31 @@ run_gdp(const Launch *l, const char *bug)
 	float *inter = arg_ptr(l, 7, (size_t)TI * ns * 4, &ok);
 	float scale = arg_f32(l, 8), kk[256], qq[256], *S, *u;
 
-	if (!ok || HQK <= 0 || HV % HQK || !expect_dims3(l, (unsigned int)(V / gd->BV), (unsigned int)HV,
-							 (unsigned int)B, (unsigned int)((K / 8) * (gd->BV / 4))))
+	if (!ok || HQK <= 0 || HV % HQK)
 		return 1;
+	if (gd->design == GD_WARP || gd->design == GD_TMA) {
+		unsigned int nw = (unsigned int)(gd->BV / (2048 / K)), items = (unsigned int)(B * HV * (V / gd->BV));
+		unsigned int sms = (unsigned int)(gd->cps * emu_sms());
+
+		if (gd->design == GD_WARP &&
+		    !expect_dims32(l, (unsigned int)(V / gd->BV), (unsigned int)HV, (unsigned int)B, 32, nw))
+			return 1;
+		if (gd->design == GD_TMA) {
+			int64_t ds[4] = {B, HV, K, V}, dq[4] = {B, T, HQK, K};
+			int64_t dk[5] = {B, T, NH, HQK, K}, dv[5] = {B, T, NH, HV, V};
+			uint32_t bs[4] = {1, 1, (uint32_t)K, (uint32_t)gd->BV}, bq[4] = {1, (uint32_t)T, 1, (uint32_t)K};
+			uint32_t bk[5] = {1, (uint32_t)T, (uint32_t)NH, 1, (uint32_t)K};
+			uint32_t bv[5] = {1, (uint32_t)T, (uint32_t)NH, 1, (uint32_t)gd->BV};
+
+			if (!expect_dims3(l, items < sms ? items : sms, 1, 1, 32 * (nw + 1)) ||
+			    !gdp_tmap(l, 0, s, 4, ds, bs, 4) || !gdp_tmap(l, 1, q, 4, dq, bq, 2) ||
+			    !gdp_tmap(l, 2, k, 5, dk, bk, 2) || !gdp_tmap(l, 3, v, 5, dv, bv, 2))
+				return 1;
+		}
+	} else if (!expect_dims3(l, (unsigned int)(V / gd->BV), (unsigned int)HV, (unsigned int)B,
+				 (unsigned int)((K / 8) * (gd->BV / 4)))) {
+		return 1;
+	}
 	S = malloc(sizeof *S * (size_t)(K * V));
 	u = malloc(sizeof *u * (size_t)V);
 	if (!S || !u) {

@@ -1,13 +1,22 @@
 # gdp.cmake: the gated delta product decode family (kernels_src/gdp, docs/gdp.md), included
-# by tests/gpu/CMakeLists.txt. One source, many kernels: each variant below is the source
-# compiled with its -D constants (and, for f16, its type respelled by gdp_variant.cmake)
-# under its own name, twice: NAME with staging elision (the -O2 default) and NAME_staged
-# with --no-staging-elision, the shared-memory staging as written. Each kernel goes to
-# build/gen/gdp/<kernel>/ (its own cakec run: -D applies to a whole run); the list is
-# written to build/gen/gdp/variants.json for bench/gdp.py and to gdp_variants.h for
-# test_gdp. Uses gpu_target_flags, gpu_emit, gpu_runtime_c, gpu_first_gen, Python3.
+# by tests/gpu/CMakeLists.txt. Several designs of one computation, each a source with the
+# same parameters and -D constants: base (gdp_decode.cake), rows, fused, warp and tma
+# (gdp_decode_<design>.cake). Each variant below is its design's source compiled with its
+# -D constants (and, for f16, its type respelled by gdp_variant.cmake) under its own name;
+# the base design's variants, and the test variants of the designs that stage the state
+# through shared memory (all but tma), are compiled twice: NAME with staging elision (the
+# -O2 default) and NAME_staged with --no-staging-elision, the shared-memory staging as
+# written. Each kernel goes to build/gen/gdp/<kernel>/ (its own cakec run: -D applies to a
+# whole run); the list is written to build/gen/gdp/variants.json for bench/gdp.py and to
+# gdp_variants.h for test_gdp. Uses gpu_target_flags, gpu_emit, gpu_runtime_c,
+# gpu_first_gen, Python3.
+#
+# Names: gdp_t<T>_h<NH>_k<KD>v<VD>_bv<BV>[_<design>][_l2]_<type>, the tma design's tag
+# being tma_c<CPS>s<STAGES> (blocks per SM, pipeline stages); tests/gpu/emu_libcuda.c reads
+# the constants, the design and so the launch shape from them.
 
 # name | -D constants | dtype | use (test: test_gdp and the benchmark; bench: benchmark only)
+# [| design (default base)]
 set(gdp_variants
   "gdp_t1_h1_k128v128_bv32_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false|bf16|test"
   "gdp_t1_h1_k128v128_bv32_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|test"
@@ -25,15 +34,40 @@ set(gdp_variants
   "gdp_t1_h3_k128v128_bv32_l2_bf16|T=1,NH=3,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench"
   "gdp_t2_h1_k128v128_bv32_l2_bf16|T=2,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench"
   "gdp_t4_h1_k128v128_bv32_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench"
+  # rows: lanes along V, 8 rows a thread, warp partials combined in shared memory
+  "gdp_t1_h1_k128v128_bv64_rows_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|test|rows"
+  "gdp_t2_h2_k64v64_bv16_rows_l2_f16|T=2,NH=2,KD=64,VD=64,BV=16,L2NORM=true|f16|test|rows"
+  "gdp_t1_h1_k128v128_bv32_rows_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false|bf16|bench|rows"
+  "gdp_t1_h1_k128v128_bv32_rows_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|rows"
+  "gdp_t1_h1_k128v128_bv64_rows_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|rows"
+  # fused: rows with S^T q summed in the pass of the first Householder step
+  "gdp_t1_h1_k128v128_bv64_fused_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|test|fused"
+  "gdp_t3_h2_k128v128_bv64_fused_l2_bf16|T=3,NH=2,KD=128,VD=128,BV=64,L2NORM=true|bf16|test|fused"
+  "gdp_t1_h1_k128v128_bv32_fused_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false|bf16|bench|fused"
+  "gdp_t1_h1_k128v128_bv32_fused_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|fused"
+  "gdp_t1_h1_k128v128_bv64_fused_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|fused"
+  # warp: a warp owns all K rows of 16 columns (K = 128), 16 rows a thread, shuffles only
+  "gdp_t1_h1_k128v128_bv64_warp_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|test|warp"
+  "gdp_t2_h3_k64v128_bv32_warp_l2_f16|T=2,NH=3,KD=64,VD=128,BV=32,L2NORM=true|f16|test|warp"
+  "gdp_t1_h1_k128v128_bv32_warp_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false|bf16|bench|warp"
+  "gdp_t1_h1_k128v128_bv32_warp_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|warp"
+  "gdp_t1_h1_k128v128_bv64_warp_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|warp"
+  # tma: persistent, a producer warp feeding a STAGES-deep TMA pipeline, warp consumers
+  "gdp_t1_h1_k128v128_bv64_tma_c2s3_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false,STAGES=3,CPS=2|bf16|test|tma"
+  "gdp_t2_h2_k64v64_bv32_tma_c2s2_l2_f16|T=2,NH=2,KD=64,VD=64,BV=32,L2NORM=true,STAGES=2,CPS=2|f16|test|tma"
+  "gdp_t1_h1_k128v128_bv64_tma_c1s6_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false,STAGES=6,CPS=1|bf16|bench|tma"
+  "gdp_t1_h1_k128v128_bv128_tma_c1s3_bf16|T=1,NH=1,KD=128,VD=128,BV=128,L2NORM=false,STAGES=3,CPS=1|bf16|bench|tma"
+  "gdp_t1_h1_k128v128_bv32_tma_c3s4_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=4,CPS=3|bf16|bench|tma"
+  "gdp_t1_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
 )
 
-set(gdp_src ${CMAKE_SOURCE_DIR}/kernels_src/gdp/gdp_decode.cake)
 set(gdp_gen ${CMAKE_BINARY_DIR}/gen/gdp)
 set(gdp_outputs)
 set(gdp_test_c)
 set(gdp_test_inc)
+set(gdp_kernels)
 set(gdp_header "/* gdp_variants.h: generated by tests/gpu/gdp.cmake; do not edit. */\n")
-set(gdp_xmacro "#define GDP_VARIANTS(X) \\\n")
+set(gdp_xmacro "/* X(kernel, T, NH, KD, VD, BV, l2norm, f16, staged, twin): twin is 1 when the\n * kernel has a staged twin (or is one) */\n#define GDP_VARIANTS(X) \\\n")
 set(gdp_json "[\n")
 set(gdp_sep "")
 foreach(entry ${gdp_variants})
@@ -42,8 +76,22 @@ foreach(entry ${gdp_variants})
   list(GET f 1 consts)
   list(GET f 2 dtype)
   list(GET f 3 use)
+  list(LENGTH f nf)
+  if(nf GREATER 4)
+    list(GET f 4 design)
+  else()
+    set(design base)
+  endif()
+  if(design STREQUAL "base")
+    set(kname gdp_decode)
+  else()
+    set(kname gdp_decode_${design})
+  endif()
+  set(gdp_src ${CMAKE_SOURCE_DIR}/kernels_src/gdp/${kname}.cake)
   string(REPLACE "," ";" consts "${consts}")
   set(defs)
+  set(gdp_STAGES 0)
+  set(gdp_CPS 0)
   foreach(c ${consts})
     list(APPEND defs -D ${c})
     string(REPLACE "=" ";" kv "${c}")
@@ -66,14 +114,22 @@ foreach(entry ${gdp_variants})
   else()
     set(f16 0)
   endif()
+  # the staged twin: the base design always, the other staging designs for the test
+  if(design STREQUAL "base" OR (use_is_test AND NOT design STREQUAL "tma"))
+    set(twin 1)
+    set(stagings 0 1)
+  else()
+    set(twin 0)
+    set(stagings 0)
+  endif()
   set(src ${gdp_gen}/src/${name}.cake)
   add_custom_command(OUTPUT ${src}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${gdp_gen}/src
-    COMMAND ${CMAKE_COMMAND} -DIN=${gdp_src} -DOUT=${src} -DNAME=${name} -DDTYPE=${dtype}
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/gdp_variant.cmake
+    COMMAND ${CMAKE_COMMAND} -DIN=${gdp_src} -DOUT=${src} -DKERNEL=${kname} -DNAME=${name}
+            -DDTYPE=${dtype} -P ${CMAKE_CURRENT_SOURCE_DIR}/gdp_variant.cmake
     DEPENDS ${gdp_src} ${CMAKE_CURRENT_SOURCE_DIR}/gdp_variant.cmake
     COMMENT "gdp: source of ${name}" VERBATIM)
-  foreach(staged 0 1)
+  foreach(staged ${stagings})
     if(staged)
       set(k ${name}_staged)
       set(flags --no-staging-elision)
@@ -81,14 +137,15 @@ foreach(entry ${gdp_variants})
       set(k ${name})
       set(flags)
     endif()
+    list(APPEND gdp_kernels ${k})
     set(out ${gdp_gen}/${k})
     set(outs ${out}/manifest.json ${out}/cakert.c ${out}/cakert.h ${out}/${k}.c ${out}/${k}.h)
     # the staged twin needs a source of its own, to carry its own kernel name
     if(staged)
       set(ksrc ${gdp_gen}/src/${k}.cake)
       add_custom_command(OUTPUT ${ksrc}
-        COMMAND ${CMAKE_COMMAND} -DIN=${gdp_src} -DOUT=${ksrc} -DNAME=${k} -DDTYPE=${dtype}
-                -P ${CMAKE_CURRENT_SOURCE_DIR}/gdp_variant.cmake
+        COMMAND ${CMAKE_COMMAND} -DIN=${gdp_src} -DOUT=${ksrc} -DKERNEL=${kname} -DNAME=${k}
+                -DDTYPE=${dtype} -P ${CMAKE_CURRENT_SOURCE_DIR}/gdp_variant.cmake
         DEPENDS ${gdp_src} ${CMAKE_CURRENT_SOURCE_DIR}/gdp_variant.cmake ${src}
         COMMENT "gdp: source of ${k}" VERBATIM)
     else()
@@ -105,9 +162,9 @@ foreach(entry ${gdp_variants})
       list(APPEND gdp_test_c ${out}/${k}.c)
       list(APPEND gdp_test_inc ${out})
       string(APPEND gdp_header "#include \"${k}.h\"\n")
-      string(APPEND gdp_xmacro "\tX(${k}, ${gdp_T}, ${gdp_NH}, ${gdp_KD}, ${gdp_VD}, ${gdp_BV}, ${l2}, ${f16}, ${staged}) \\\n")
+      string(APPEND gdp_xmacro "\tX(${k}, ${gdp_T}, ${gdp_NH}, ${gdp_KD}, ${gdp_VD}, ${gdp_BV}, ${l2}, ${f16}, ${staged}, ${twin}) \\\n")
     endif()
-    string(APPEND gdp_json "${gdp_sep}  {\"name\": \"${k}\", \"dir\": \"${k}\", \"T\": ${gdp_T}, \"NH\": ${gdp_NH}, \"KD\": ${gdp_KD}, \"VD\": ${gdp_VD}, \"BV\": ${gdp_BV}, \"l2norm\": ${gdp_L2NORM}, \"dtype\": \"${dtype}\", \"staged\": ${staged}, \"test\": ${use_is_test}}")
+    string(APPEND gdp_json "${gdp_sep}  {\"name\": \"${k}\", \"dir\": \"${k}\", \"design\": \"${design}\", \"T\": ${gdp_T}, \"NH\": ${gdp_NH}, \"KD\": ${gdp_KD}, \"VD\": ${gdp_VD}, \"BV\": ${gdp_BV}, \"stages\": ${gdp_STAGES}, \"cps\": ${gdp_CPS}, \"l2norm\": ${gdp_L2NORM}, \"dtype\": \"${dtype}\", \"staged\": ${staged}, \"test\": ${use_is_test}}")
     set(gdp_sep ",\n")
   endforeach()
 endforeach()
@@ -123,26 +180,22 @@ add_dependencies(gen_gdp ${gpu_first_gen})
 # Prebuilt PyTorch helper libraries, one per kernel folder (as for the other families).
 if(Python3_FOUND)
   set(gdp_py_stamps)
-  foreach(entry ${gdp_variants})
-    string(REPLACE "|" ";" f "${entry}")
-    list(GET f 0 name)
-    foreach(k ${name} ${name}_staged)
-      set(out ${gdp_gen}/${k})
-      add_custom_command(OUTPUT ${out}/.cakec_torch/prebuilt.stamp
-        COMMAND ${CMAKE_COMMAND} -E env CC=${CMAKE_C_COMPILER}
-                ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/python/cakec_torch.py build
-                --cuda-include ${CAKE_CUDA_INCLUDE} --stamp ${out}/.cakec_torch/prebuilt.stamp ${out}
-        DEPENDS ${out}/manifest.json ${out}/${k}.c ${CMAKE_SOURCE_DIR}/python/cakec_torch.py
-        COMMENT "cakec_torch: shared library for gen/gdp/${k}" VERBATIM)
-      list(APPEND gdp_py_stamps ${out}/.cakec_torch/prebuilt.stamp)
-    endforeach()
+  foreach(k ${gdp_kernels})
+    set(out ${gdp_gen}/${k})
+    add_custom_command(OUTPUT ${out}/.cakec_torch/prebuilt.stamp
+      COMMAND ${CMAKE_COMMAND} -E env CC=${CMAKE_C_COMPILER}
+              ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/python/cakec_torch.py build
+              --cuda-include ${CAKE_CUDA_INCLUDE} --stamp ${out}/.cakec_torch/prebuilt.stamp ${out}
+      DEPENDS ${out}/manifest.json ${out}/${k}.c ${CMAKE_SOURCE_DIR}/python/cakec_torch.py
+      COMMENT "cakec_torch: shared library for gen/gdp/${k}" VERBATIM)
+    list(APPEND gdp_py_stamps ${out}/.cakec_torch/prebuilt.stamp)
   endforeach()
   add_custom_target(gen_gdp_py ALL DEPENDS ${gdp_py_stamps})
   add_dependencies(gen_gdp_py gen_gdp)
 endif()
 
-# test_gdp: every test variant and its staged twin in one program (case_gdp.c: inputs,
-# float64 reference, checks, bitwise comparison of the twins); in CI against the emulated
+# test_gdp: every test variant and its staged twin (where it has one) in one program
+# (case_gdp.c: inputs, float64 reference, checks, bitwise comparison of the twins); in CI against the emulated
 # driver too, whose f32 model of the family reads each variant's constants from its name.
 add_executable(test_gdp ${CMAKE_CURRENT_SOURCE_DIR}/test_gdp.c ${CMAKE_CURRENT_SOURCE_DIR}/case_gdp.c
   ${CMAKE_CURRENT_SOURCE_DIR}/gputest.c ${gpu_runtime_c} ${gdp_test_c})
