@@ -361,7 +361,7 @@ def main():
 
         # correctness once, from the same initial state: against fla (or the first
         # config), and bit for bit against the staged twin where there is one
-        checks, unequal = [], []
+        checks, unequal, twins = [], [], 0
         ref, ref_name = None, None
         t_fla = None
         if fla_fn is not None:
@@ -391,6 +391,7 @@ def main():
                 worst_s = max(worst_s, max_rel(s_c, ref[1], 1e-1))
             tw = twin_of(variants, v)
             if tw is not None:
+                twins += 1
                 o_t, s_t = run_once(tw)
                 if not (torch.equal(o_c, o_t) and torch.equal(s_c, s_t)):
                     unequal.append(config_label(v))
@@ -402,8 +403,9 @@ def main():
         everything = [v for v in everything if v not in failed]
         if not configs:
             return None
-        checks.append("elided == staged" if not unequal else
-                      "ELIDED != STAGED: " + ", ".join(unequal))
+        if twins:
+            checks.append("elided == staged (%d)" % twins if not unequal else
+                          "ELIDED != STAGED: " + ", ".join(unequal))
         if len(everything) > 1 or ref_name == "fla":
             checks.append("vs %s: o %.1e, state %.1e" % (ref_name, worst_o, worst_s))
         if fla_fn is not None and ref_name == "fla":
