@@ -256,7 +256,7 @@ scan_vector_access(VecScan *vs, const IrRegion *r)
 
 		if (op->opc == IR_LOAD && op->nres == 1)
 			t = ir_vtype(vs->k, op->res[0]);
-		else if (op->opc == IR_STORE && op->nargs == 2)
+		else if ((op->opc == IR_STORE && op->nargs == 2) || (op->opc == IR_STORE_IF && op->nargs == 3))
 			t = ir_vtype(vs->k, op->args[1]);
 		if (t.lanes > 1)
 			mark_root(vs, op->args[0], 0);

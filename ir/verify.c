@@ -431,14 +431,19 @@ check_memory(Verifier *v, const IrOp *op)
 		else if (op->imm == 1 && p.space != IR_GLOBAL)
 			vf_error(v, op->loc, "load[1] (read-only path) needs a global pointer, got %s", vf_tname(p));
 		break;
-	case IR_STORE:
+	case IR_STORE: case IR_STORE_IF:
 		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 0))
 			return;
 		p = vt(v, op->args[0]);
 		t = vt(v, op->args[1]);
 		if (!vf_is_data(t) || t.lanes > 4 || t.base != p.elem)
-			vf_error(v, op->loc, "operand 2 of store has type %s, expected %s or a vector of it (stored through %s)",
-			     vf_tname(t), ir_base_name((IrBase)p.elem), vf_tname(p));
+			vf_error(v, op->loc, "operand 2 of %s has type %s, expected %s or a vector of it (stored through %s)",
+			     ir_opinfo[op->opc].name, vf_tname(t), ir_base_name((IrBase)p.elem), vf_tname(p));
+		if (op->opc == IR_STORE_IF && t.base == IR_I1 && t.lanes > 1)
+			vf_error(v, op->loc, "store.if stores scalars and vectors of data bytes, not %s", vf_tname(t));
+		if (op->opc == IR_STORE_IF && !ir_type_eq(vt(v, op->args[2]), ir_scalar(IR_I1)))
+			vf_error(v, op->loc, "operand 3 of store.if (the condition) has type %s, expected i1",
+			     vf_tname(vt(v, op->args[2])));
 		break;
 	}
 }
@@ -851,7 +856,7 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 		case IR_EXTRACT:
 			check_extract(v, op);
 			break;
-		case IR_ELEMPTR: case IR_SMEM: case IR_LOAD: case IR_STORE:
+		case IR_ELEMPTR: case IR_SMEM: case IR_LOAD: case IR_STORE: case IR_STORE_IF:
 			check_memory(v, op);
 			break;
 		case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND: case IR_ATOM_OR:

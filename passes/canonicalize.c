@@ -755,6 +755,13 @@ canon_region(Canon *c, IrRegion *r)
 				continue;
 			}
 		}
+		if (op.opc == IR_STORE_IF && op.nargs == 3 && is_const(c, op.args[2])) {
+			c->changed = 1;
+			if (!c->cint[op.args[2]])
+				continue;       /* never stores */
+			op.opc = IR_STORE;      /* always stores */
+			op.nargs = 2;
+		}
 		if (ir_opinfo[op.opc].flags & OPF_PURE && !op.nregions) {
 			order_operands(c, &op);
 			if (!fold_constants(c, &op) && (same = identity(c, &op)) != 0) {

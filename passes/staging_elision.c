@@ -387,7 +387,7 @@ classify(Stg *s)
 				PUSH(b->reads, b->nreads, b->capreads, n);
 			else if (op->opc == IR_CP_ASYNC && i == 0)
 				PUSH(b->copies, b->ncopies, b->capcopies, n);
-			else if (op->opc == IR_STORE && i == 0)
+			else if ((op->opc == IR_STORE || op->opc == IR_STORE_IF) && i == 0)
 				refuse(b, "a plain store writes it (at %s)", stg_where(op->loc));
 			else if (op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS)
 				refuse(b, "an atomic updates it (%s at %s)", ir_opinfo[op->opc].name,
@@ -471,7 +471,8 @@ global_written(const Stg *s, int p)
 
 		if (op->opc == IR_TMA_STORE)
 			return 1;
-		if (op->opc != IR_STORE && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS))
+		if (op->opc != IR_STORE && op->opc != IR_STORE_IF
+		    && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS))
 			continue;
 		t = ir_vtype(s->k, op->args[0]);
 		if (t.base != IR_PTR || t.space != IR_GLOBAL)

@@ -98,7 +98,7 @@ effects(const Stg *s, Effects *e)
 			else
 				e->sh[n] |= ACC_SH_READ;
 			continue;
-		case IR_STORE: case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND:
+		case IR_STORE: case IR_STORE_IF: case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND:
 		case IR_ATOM_OR: case IR_ATOM_XCHG: case IR_ATOM_CAS:
 			if (is_ptr_in(s, op->args[0], IR_GLOBAL))
 				add_g(e, n, 1, stg_global_param(s, op->args[0]), 0, op->args[0],
