@@ -13,6 +13,8 @@ int ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 
 /* The ptxas to use ($CAKEC_PTXAS, /usr/local/cuda/bin/ptxas, or ptxas on PATH), or NULL. */
 const char *ptx_find_ptxas(void);
+/* Frees LLVM's global state (and prints what CAKEC_LLVM_ARGS=-time-passes gathered). */
+void ptx_shutdown(void);
 /* Assembles PTX into a cubin with ptxas. Returns 0, or -1 with ptxas's messages in log. */
 int ptx_assemble(const char *ptx, size_t len, int target, Buf *cubin, Buf *log);
 

@@ -20,13 +20,7 @@
 static LLVMValueRef
 aval(Lower *L, const IrOp *op, int i)
 {
-	IrValue v = op->args[i];
-
-	if (v <= 0 || v >= L->k->nvalues || !L->vals[v]) {
-		lw_error(L, op, "operand %%%d has no definition before its use", v);
-		return LLVMGetPoison(lw_type(L, ir_vtype(L->k, v)));
-	}
-	return L->vals[v];
+	return lw_val(L, op, op->args[i]);
 }
 
 static LLVMTypeRef
@@ -225,8 +219,15 @@ acc_lanes(Lower *L, const IrOp *op, int first, int n, LLVMValueRef *out)
 
 	for (i = first; i < first + n; i++) {
 		IrType t = ir_vtype(L->k, op->args[i]);
-		LLVMValueRef v = aval(L, op, i);
+		LLVMValueRef v, *l;
 
+		if (lw_is_frag(t)) {
+			l = lw_lanes(L, op, op->args[i]);
+			for (j = 0; j < t.lanes; j++)
+				out[m++] = l[j];
+			continue;
+		}
+		v = aval(L, op, i);
 		if (t.lanes == 1) {
 			out[m++] = v;
 			continue;
@@ -252,6 +253,16 @@ bind_acc_results(Lower *L, const IrOp *op, LLVMValueRef res, int nlanes)
 		if (t.lanes == 1) {
 			v = nlanes == 1 ? res : LLVMBuildExtractValue(L->b, res, (unsigned)m, nm);
 			m++;
+		} else if (lw_is_frag(t)) {
+			LLVMValueRef *l = xcalloc((size_t)t.lanes, sizeof *l);
+
+			for (j = 0; j < t.lanes; j++, m++) {
+				snprintf(nm, sizeof nm, "v%d.%d", op->res[i], j);
+				l[j] = LLVMBuildExtractValue(L->b, res, (unsigned)m, nm);
+			}
+			lw_bind_lanes(L, op->res[i], l, t.lanes);
+			free(l);
+			continue;
 		} else {
 			v = LLVMGetPoison(lw_type(L, t));
 			for (j = 0; j < t.lanes; j++, m++) {
@@ -260,7 +271,7 @@ bind_acc_results(Lower *L, const IrOp *op, LLVMValueRef res, int nlanes)
 				v = LLVMBuildInsertElement(L->b, v, e, c32(L, j), j == t.lanes - 1 ? nm : "");
 			}
 		}
-		L->vals[op->res[i]] = v;
+		lw_bind(L, op->res[i], v);
 	}
 }
 
@@ -323,19 +334,136 @@ wgmma_sync(Lower *L, const IrOp *op, const char *insn)
 	free(lanes);
 }
 
+/* The asm text of one wgmma: accumulator lanes $0..lanes-1, descriptors $a and $b, and the
+ * scale-d predicate p (set by the caller). */
+static void
+wgmma_text(Buf *text, const IrOp *op, int lanes, int a, int b)
+{
+	int n = (int)(op->imm & 0xffff), f16 = (int)(op->imm >> 16) == 1, i;
+	const char *ab = f16 ? "f16" : "bf16";
+
+	buf_printf(text, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", n, ab, ab);
+	for (i = 0; i < lanes; i++)
+		buf_printf(text, "%s$%d", i ? ", " : "", i);
+	buf_printf(text, "}, $%d, $%d, p, 1, 1, 0, 0;\n", a, b);
+}
+
+static int
+wgmma_ok(Lower *L, const IrOp *op)
+{
+	int n = (int)(op->imm & 0xffff);
+
+	if (n < 8 || n > 256 || n % 8 || ir_vtype(L->k, op->args[0]).lanes != n / 2 || op->nres != 1) {
+		lw_error(L, op, "wgmma[%lld] with a %d-lane accumulator", (long long)op->imm,
+			 ir_vtype(L->k, op->args[0]).lanes);
+		return 0;
+	}
+	return 1;
+}
+
+/* A wgmma group as the IR writes it: wgmma.fence of one accumulator, wgmmas that chain it
+ * (each takes the previous one's result), pure ops that compute their descriptors, and
+ * wgmma.commit. Returns the index of the commit in r, or -1 when ops[i] does not start one
+ * or a link of the chain (the fence's result, a wgmma's but the last) has another use. */
+static int
+wgmma_group_end(Lower *L, const IrRegion *r, int i)
+{
+	const IrOp *f = &r->ops[i];
+	IrValue chain;
+	int j, k, nmma = 0;
+
+	if (f->opc != IR_WGMMA_FENCE || f->nargs != 1 || f->nres != 1 || !lw_is_frag(ir_vtype(L->k, f->res[0])))
+		return -1;
+	chain = f->res[0];
+	for (j = i + 1; j < r->nops; j++) {
+		const IrOp *op = &r->ops[j];
+
+		if (op->opc == IR_WGMMA_COMMIT)
+			return nmma && L->uses[chain] > 0 ? j : -1;
+		if (op->opc == IR_WGMMA && op->args[0] == chain && L->uses[chain] == 1) {
+			chain = op->res[0];
+			nmma++;
+			continue;
+		}
+		if (!(ir_opinfo[op->opc].flags & OPF_PURE) || op->nregions)
+			return -1;
+		for (k = 0; k < op->nargs; k++)
+			if (op->args[k] == chain)
+				return -1;
+	}
+	return -1;
+}
+
+/* Lowers a wgmma group (see wgmma_group_end) into one asm statement: the fence, every
+ * wgmma and the commit, with the accumulator tied in once and out once. Per-wgmma asm would
+ * tie all lanes through each instruction, and instruction selection would copy them each
+ * time. Returns the number of ops lowered, or 0 when r->ops[i] starts no group. */
+int
+lw_wgmma_group(Lower *L, const IrRegion *r, int i)
+{
+	int end = wgmma_group_end(L, r, i), j, lanes, nin, nmma = 0;
+	const IrOp *f = &r->ops[i], *last = NULL;
+	LLVMValueRef *ins;
+	IrValue scale = 0;
+	Buf text = {0}, cons = {0};
+
+	if (end < 0)
+		return 0;
+	for (j = i + 1; j < end; j++) {
+		if (r->ops[j].opc != IR_WGMMA)
+			lw_op(L, &r->ops[j]);
+		else if (!wgmma_ok(L, &r->ops[j]))
+			return end - i + 1;
+		else
+			nmma++;
+	}
+	lanes = ir_vtype(L->k, f->res[0]).lanes;
+	ins = xcalloc((size_t)lanes + 3 * (size_t)nmma, sizeof *ins);
+	acc_lanes(L, f, 0, 1, ins);
+	nin = lanes;
+	buf_puts(&text, "{\n.reg .pred p;\nwgmma.fence.sync.aligned;\n");
+	for (j = i + 1; j < end; j++) {
+		const IrOp *op = &r->ops[j];
+		LLVMValueRef s;
+
+		if (op->opc != IR_WGMMA)
+			continue;
+		ins[nin] = aval(L, op, 1);
+		ins[nin + 1] = aval(L, op, 2);
+		buf_printf(&cons, ",l,l");
+		if (op->args[3] != scale) {
+			/* a constant scale-d (the usual case) is an immediate */
+			s = LLVMBuildZExt(L->b, aval(L, op, 3), i32t(L), "");
+			ins[nin + 2] = s;
+			buf_printf(&cons, ",%s", LLVMIsAConstantInt(s) ? "n" : "r");
+			buf_printf(&text, "setp.ne.b32 p, $%d, 0;\n", lanes + nin + 2);
+			scale = op->args[3];
+			wgmma_text(&text, op, lanes, lanes + nin, lanes + nin + 1);
+			nin += 3;
+		} else {
+			wgmma_text(&text, op, lanes, lanes + nin, lanes + nin + 1);
+			nin += 2;
+		}
+		last = op;
+	}
+	buf_puts(&text, "wgmma.commit_group.sync.aligned;\n}");
+	bind_acc_results(L, last, tied_asm(L, text.s, ins, lanes, nin - lanes, cons.s + 1), lanes);
+	buf_free(&text);
+	buf_free(&cons);
+	free(ins);
+	return end - i + 1;
+}
+
 static void
 wgmma(Lower *L, const IrOp *op)
 {
-	int n = (int)(op->imm & 0xffff), f16 = (int)(op->imm >> 16) == 1, lanes = n / 2, i;
-	const char *ab = f16 ? "f16" : "bf16", *scale_cons;
+	int lanes = (int)(op->imm & 0xffff) / 2;
+	const char *scale_cons;
 	LLVMValueRef *ins;
 	Buf text = {0};
 
-	if (n < 8 || n > 256 || n % 8 || ir_vtype(L->k, op->args[0]).lanes != lanes || op->nres != 1) {
-		lw_error(L, op, "wgmma[%lld] with a %d-lane accumulator", (long long)op->imm,
-			 ir_vtype(L->k, op->args[0]).lanes);
+	if (!wgmma_ok(L, op))
 		return;
-	}
 	ins = xcalloc((size_t)lanes + 3, sizeof *ins);
 	acc_lanes(L, op, 0, 1, ins);
 	ins[lanes] = aval(L, op, 1);
@@ -344,11 +472,9 @@ wgmma(Lower *L, const IrOp *op)
 	/* a constant scale-d (the usual case) is an immediate, not a register to set up */
 	scale_cons = LLVMIsAConstantInt(ins[lanes + 2]) ? "l,l,n" : "l,l,r";
 	/* operands: $0..$lanes-1 the outputs, then the tied inputs, then desc A, desc B, scale-d */
-	buf_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
-		   "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", 2 * lanes + 2, n, ab, ab);
-	for (i = 0; i < lanes; i++)
-		buf_printf(&text, "%s$%d", i ? ", " : "", i);
-	buf_printf(&text, "}, $%d, $%d, p, 1, 1, 0, 0;\n}", 2 * lanes, 2 * lanes + 1);
+	buf_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n", 2 * lanes + 2);
+	wgmma_text(&text, op, lanes, 2 * lanes, 2 * lanes + 1);
+	buf_puts(&text, "}");
 	bind_acc_results(L, op, tied_asm(L, text.s, ins, lanes, 3, scale_cons), lanes);
 	buf_free(&text);
 	free(ins);
@@ -447,5 +573,5 @@ lw_async_op(Lower *L, const IrOp *op)
 		return;
 	}
 	if (op->nres)
-		L->vals[op->res[0]] = r ? r : LLVMGetPoison(lw_type(L, ir_vtype(L->k, op->res[0])));
+		lw_bind(L, op->res[0], r ? r : LLVMGetPoison(lw_type(L, ir_vtype(L->k, op->res[0]))));
 }

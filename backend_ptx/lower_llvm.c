@@ -110,19 +110,143 @@ term_args(const IrOp *term, int skip, const IrValue **args)
 	return term->nargs - skip;
 }
 
-static LLVMValueRef
-value_of(Lower *L, const IrOp *op, IrValue v)
+/* ---- values and fragments ---- */
+
+int
+lw_is_frag(IrType t)
 {
-	if (v > 0 && v < L->k->nvalues && L->vals[v])
-		return L->vals[v];
-	lw_error(L, op, "%%%d has no definition before its use", v);
-	return LLVMGetPoison(lw_type(L, ir_vtype(L->k, v)));
+	return t.lanes > 4;
 }
 
-static void
-phi_name(char *nm, int size, IrValue v)
+static int
+defined(Lower *L, IrValue v)
 {
-	snprintf(nm, (size_t)size, "v%d", v);
+	return v > 0 && v < L->k->nvalues && (L->vals[v] || L->lanes[v]);
+}
+
+LLVMValueRef
+lw_val(Lower *L, const IrOp *op, IrValue v)
+{
+	IrType t;
+	LLVMValueRef r;
+	int i;
+
+	if (!defined(L, v)) {
+		lw_error(L, op, "operand %%%d of '%s' has no definition before its use", v,
+			 ir_opinfo[op->opc].name);
+		return LLVMGetPoison(lw_type(L, ir_vtype(L->k, v)));
+	}
+	if (L->vals[v])
+		return L->vals[v];
+	t = ir_vtype(L->k, v);
+	r = LLVMGetPoison(lw_type(L, t));
+	for (i = 0; i < t.lanes; i++)
+		r = LLVMBuildInsertElement(L->b, r, L->lanes[v][i],
+					   LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)i, 0), "");
+	return r;
+}
+
+LLVMValueRef *
+lw_lanes(Lower *L, const IrOp *op, IrValue v)
+{
+	IrType t = ir_vtype(L->k, v);
+	LLVMValueRef *l;
+	int i;
+
+	if (defined(L, v) && L->lanes[v])
+		return L->lanes[v];
+	if (defined(L, v))
+		lw_error(L, op, "%%%d is not a fragment", v);
+	else
+		lw_error(L, op, "operand %%%d of '%s' has no definition before its use", v,
+			 ir_opinfo[op->opc].name);
+	l = arena_alloc(L->arena, (size_t)(t.lanes > 0 ? t.lanes : 1) * sizeof *l);
+	for (i = 0; i < t.lanes; i++)
+		l[i] = LLVMGetPoison(lw_type(L, ir_scalar((IrBase)t.base)));
+	return l;
+}
+
+void
+lw_bind_lanes(Lower *L, IrValue v, LLVMValueRef *lanes, int n)
+{
+	L->lanes[v] = arena_alloc(L->arena, (size_t)n * sizeof *lanes);
+	memcpy(L->lanes[v], lanes, (size_t)n * sizeof *lanes);
+	L->vals[v] = NULL;
+}
+
+void
+lw_bind(Lower *L, IrValue v, LLVMValueRef r)
+{
+	IrType t = ir_vtype(L->k, v);
+	LLVMValueRef *l;
+	int i;
+
+	if (!lw_is_frag(t)) {
+		L->vals[v] = r;
+		L->lanes[v] = NULL;
+		return;
+	}
+	l = arena_alloc(L->arena, (size_t)t.lanes * sizeof *l);
+	for (i = 0; i < t.lanes; i++)
+		l[i] = LLVMBuildExtractElement(L->b, r, LLVMConstInt(LLVMInt32TypeInContext(L->ctx),
+								     (unsigned)i, 0), "");
+	L->lanes[v] = l;
+	L->vals[v] = NULL;
+}
+
+/* Binds dst to what src is bound to (a value passed on by a region). */
+static void
+alias(Lower *L, const IrOp *op, IrValue dst, IrValue src)
+{
+	if (!defined(L, src)) {
+		lw_error(L, op, "%%%d has no definition before its use", src);
+		lw_bind(L, dst, LLVMGetPoison(lw_type(L, ir_vtype(L->k, dst))));
+		return;
+	}
+	L->vals[dst] = L->vals[src];
+	L->lanes[dst] = L->lanes[src];
+}
+
+/* Phis for v at the top of the current block: one, or one per lane of a fragment. */
+static void
+phi_make(Lower *L, IrValue v)
+{
+	IrType t = ir_vtype(L->k, v);
+	char nm[32];
+	int i;
+
+	snprintf(nm, sizeof nm, "v%d", v);
+	if (!lw_is_frag(t)) {
+		L->vals[v] = LLVMBuildPhi(L->b, lw_type(L, t), nm);
+		L->lanes[v] = NULL;
+		return;
+	}
+	L->vals[v] = NULL;
+	L->lanes[v] = arena_alloc(L->arena, (size_t)t.lanes * sizeof *L->lanes[v]);
+	for (i = 0; i < t.lanes; i++) {
+		snprintf(nm, sizeof nm, "v%d.%d", v, i);
+		L->lanes[v][i] = LLVMBuildPhi(L->b, lw_type(L, ir_scalar((IrBase)t.base)), nm);
+	}
+}
+
+/* Adds the incoming value in (0: poison, for a region that yields too few) from block bb
+ * to the phis of v. */
+static void
+phi_incoming(Lower *L, const IrOp *op, IrValue v, IrValue in, LLVMBasicBlockRef bb)
+{
+	IrType t = ir_vtype(L->k, v);
+	LLVMValueRef x;
+	int i;
+
+	if (!lw_is_frag(t)) {
+		x = in ? lw_val(L, op, in) : LLVMGetPoison(lw_type(L, t));
+		LLVMAddIncoming(L->vals[v], &x, &bb, 1);
+		return;
+	}
+	for (i = 0; i < t.lanes; i++) {
+		x = in ? lw_lanes(L, op, in)[i] : LLVMGetPoison(lw_type(L, ir_scalar((IrBase)t.base)));
+		LLVMAddIncoming(L->lanes[v][i], &x, &bb, 1);
+	}
 }
 
 static void
@@ -133,7 +257,7 @@ lower_if(Lower *L, const IrOp *op)
 	const IrValue *ys[2];
 	int ny[2], i, j;
 
-	LLVMBuildCondBr(L->b, value_of(L, op, op->args[0]), then_bb, else_bb);
+	LLVMBuildCondBr(L->b, lw_val(L, op, op->args[0]), then_bb, else_bb);
 	for (i = 0; i < 2; i++) {
 		const IrOp *term;
 
@@ -147,15 +271,9 @@ lower_if(Lower *L, const IrOp *op)
 	}
 	enter(L, join);
 	for (j = 0; j < op->nres; j++) {
-		char nm[32];
-		LLVMValueRef phi, in[2];
-
-		phi_name(nm, sizeof nm, op->res[j]);
-		phi = LLVMBuildPhi(L->b, lw_type(L, ir_vtype(L->k, op->res[j])), nm);
+		phi_make(L, op->res[j]);
 		for (i = 0; i < 2; i++)
-			in[i] = j < ny[i] ? value_of(L, op, ys[i][j]) : LLVMGetPoison(LLVMTypeOf(phi));
-		LLVMAddIncoming(phi, in, ends, 2);
-		L->vals[op->res[j]] = phi;
+			phi_incoming(L, op, op->res[j], j < ny[i] ? ys[i][j] : 0, ends[i]);
 	}
 }
 
@@ -195,7 +313,7 @@ lower_for(Lower *L, const IrOp *op)
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = new_block(L, "for.head"), loop = new_block(L, "for.body");
 	LLVMBasicBlockRef done = new_block(L, "for.end"), latch;
-	LLVMValueRef *phis, cmp, next, br;
+	LLVMValueRef iv, cmp, next, br;
 	const IrValue *ys;
 	const IrOp *term;
 	int ncarry = op->nargs - 3, i, ny;
@@ -205,19 +323,14 @@ lower_for(Lower *L, const IrOp *op)
 			 body->nargs, op->nres);
 		return;
 	}
-	phis = xcalloc((size_t)body->nargs, sizeof *phis);
 	LLVMBuildBr(L->b, head);
 	enter(L, head);
 	for (i = 0; i < body->nargs; i++) {
-		char nm[32];
-		LLVMValueRef init = value_of(L, op, op->args[i == 0 ? 0 : i + 2]);
-
-		phi_name(nm, sizeof nm, body->args[i]);
-		phis[i] = LLVMBuildPhi(L->b, lw_type(L, ir_vtype(L->k, body->args[i])), nm);
-		LLVMAddIncoming(phis[i], &init, &pre, 1);
-		L->vals[body->args[i]] = phis[i];
+		phi_make(L, body->args[i]);
+		phi_incoming(L, op, body->args[i], op->args[i == 0 ? 0 : i + 2], pre);
 	}
-	cmp = LLVMBuildICmp(L->b, LLVMIntSLT, phis[0], value_of(L, op, op->args[1]), "");
+	iv = L->vals[body->args[0]];
+	cmp = LLVMBuildICmp(L->b, LLVMIntSLT, iv, lw_val(L, op, op->args[1]), "");
 	LLVMBuildCondBr(L->b, cmp, loop, done);
 
 	enter(L, loop);
@@ -225,21 +338,17 @@ lower_for(Lower *L, const IrOp *op)
 	ny = term_args(term, 0, &ys);
 	if (ny != ncarry)
 		lw_error(L, op, "the body yields %d values for %d carried", ny, ncarry);
-	next = LLVMBuildNSWAdd(L->b, phis[0], value_of(L, op, op->args[2]), "");
+	next = LLVMBuildNSWAdd(L->b, iv, lw_val(L, op, op->args[2]), "");
 	latch = LLVMGetInsertBlock(L->b);
-	LLVMAddIncoming(phis[0], &next, &latch, 1);
-	for (i = 0; i < ncarry; i++) {
-		LLVMValueRef y = i < ny ? value_of(L, op, ys[i]) : LLVMGetPoison(LLVMTypeOf(phis[i + 1]));
-
-		LLVMAddIncoming(phis[i + 1], &y, &latch, 1);
-	}
+	LLVMAddIncoming(iv, &next, &latch, 1);
+	for (i = 0; i < ncarry; i++)
+		phi_incoming(L, op, body->args[i + 1], i < ny ? ys[i] : 0, latch);
 	br = LLVMBuildBr(L->b, head);
 	set_unroll_hint(L, br, op->imm);
 
 	enter(L, done);
 	for (i = 0; i < ncarry; i++)
-		L->vals[op->res[i]] = phis[i + 1];
-	free(phis);
+		alias(L, op, op->res[i], body->args[i + 1]);
 }
 
 /* while: the before region (phis for the carried values) ends in `condition`, which leaves
@@ -252,7 +361,6 @@ lower_while(Lower *L, const IrOp *op)
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = new_block(L, "while.cond"), loop = new_block(L, "while.body");
 	LLVMBasicBlockRef done = new_block(L, "while.end"), latch;
-	LLVMValueRef *phis;
 	const IrValue *pass, *ys;
 	const IrOp *term;
 	int npass, ny, i;
@@ -261,49 +369,38 @@ lower_while(Lower *L, const IrOp *op)
 		lw_error(L, op, "while with %d operands but %d before-region args", op->nargs, before->nargs);
 		return;
 	}
-	phis = xcalloc((size_t)before->nargs + 1, sizeof *phis);
 	LLVMBuildBr(L->b, head);
 	enter(L, head);
 	for (i = 0; i < before->nargs; i++) {
-		char nm[32];
-		LLVMValueRef init = value_of(L, op, op->args[i]);
-
-		phi_name(nm, sizeof nm, before->args[i]);
-		phis[i] = LLVMBuildPhi(L->b, lw_type(L, ir_vtype(L->k, before->args[i])), nm);
-		LLVMAddIncoming(phis[i], &init, &pre, 1);
-		L->vals[before->args[i]] = phis[i];
+		phi_make(L, before->args[i]);
+		phi_incoming(L, op, before->args[i], op->args[i], pre);
 	}
 	term = lower_region(L, before);
 	if (!term || term->opc != IR_CONDITION || term->nargs < 1) {
 		lw_error(L, op, "the before region does not end in condition");
-		free(phis);
 		return;
 	}
 	npass = term_args(term, 1, &pass);
 	if (npass != after->nargs || npass != op->nres)
 		lw_error(L, op, "condition passes %d values for %d after-region args and %d results",
 			 npass, after->nargs, op->nres);
-	LLVMBuildCondBr(L->b, value_of(L, op, term->args[0]), loop, done);
+	LLVMBuildCondBr(L->b, lw_val(L, op, term->args[0]), loop, done);
 
 	enter(L, loop);
 	for (i = 0; i < after->nargs && i < npass; i++)
-		L->vals[after->args[i]] = value_of(L, op, pass[i]);
+		alias(L, op, after->args[i], pass[i]);
 	term = lower_region(L, after);
 	ny = term_args(term, 0, &ys);
 	if (ny != before->nargs)
 		lw_error(L, op, "the after region yields %d values for %d carried", ny, before->nargs);
 	latch = LLVMGetInsertBlock(L->b);
-	for (i = 0; i < before->nargs; i++) {
-		LLVMValueRef y = i < ny ? value_of(L, op, ys[i]) : LLVMGetPoison(LLVMTypeOf(phis[i]));
-
-		LLVMAddIncoming(phis[i], &y, &latch, 1);
-	}
+	for (i = 0; i < before->nargs; i++)
+		phi_incoming(L, op, before->args[i], i < ny ? ys[i] : 0, latch);
 	LLVMBuildBr(L->b, head);
 
 	enter(L, done);
 	for (i = 0; i < op->nres && i < npass; i++)
-		L->vals[op->res[i]] = value_of(L, op, pass[i]);
-	free(phis);
+		alias(L, op, op->res[i], pass[i]);
 }
 
 /* Lowers the ops of r into the current block (and the blocks its control flow adds);
@@ -317,6 +414,16 @@ lower_region(Lower *L, const IrRegion *r)
 		const IrOp *op = &r->ops[i];
 
 		switch (op->opc) {
+		case IR_WGMMA_FENCE: {
+			int n = lw_wgmma_group(L, r, i);
+
+			if (n) {
+				i += n - 1;
+				break;
+			}
+			lw_op(L, op);
+			break;
+		}
 		case IR_IF: lower_if(L, op); break;
 		case IR_FOR: lower_for(L, op); break;
 		case IR_WHILE: lower_while(L, op); break;
@@ -328,6 +435,22 @@ lower_region(Lower *L, const IrRegion *r)
 }
 
 /* ---- the kernel function ---- */
+
+static void
+count_uses(Lower *L, const IrRegion *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		for (j = 0; j < op->nargs; j++)
+			if (op->args[j] > 0 && op->args[j] < L->k->nvalues)
+				L->uses[op->args[j]]++;
+		for (j = 0; j < op->nregions; j++)
+			count_uses(L, &op->regions[j]);
+	}
+}
 
 static void
 add_attr(Lower *L, LLVMValueRef fn, unsigned idx, const char *name)
@@ -401,7 +524,7 @@ build_kernel(Lower *L, const char *symbol)
 
 		LLVMSetValueName2(arg, p->name, strlen(p->name));
 		if (i < k->body.nargs)
-			L->vals[k->body.args[i]] = arg;
+			lw_bind(L, k->body.args[i], arg);
 		/* Distinct tensors never overlap (the launcher checks), so noalias; an `in`
 		 * tensor is only read, so readonly, which lets NVPTX use ld.global.nc. */
 		if (p->kind == PARAM_TENSOR && p->type.base == IR_PTR) {
@@ -423,6 +546,16 @@ build_kernel(Lower *L, const char *symbol)
 
 /* ---- target machine, optimization, PTX ---- */
 
+static int llvm_initialized;
+
+void
+ptx_shutdown(void)
+{
+	if (llvm_initialized)
+		LLVMShutdown();
+	llvm_initialized = 0;
+}
+
 static void
 llvm_fatal(const char *reason)
 {
@@ -432,23 +565,36 @@ llvm_fatal(const char *reason)
 static LLVMTargetMachineRef
 make_target(int target, int opt_level, Buf *err)
 {
-	static int initialized;
 	static const char *const cpus[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
 	static const char *const llvm_argv[] = {"cakec", "-nvptx-short-ptr"};
 	LLVMTargetRef t;
 	char *msg = NULL;
 
-	if (!initialized) {
+	if (!llvm_initialized) {
 		LLVMInitializeNVPTXTargetInfo();
 		LLVMInitializeNVPTXTarget();
 		LLVMInitializeNVPTXTargetMC();
 		LLVMInitializeNVPTXAsmPrinter();
 		/* 32-bit shared-memory addresses, as nvcc uses: shared offsets fit in 32 bits,
 		 * and 64-bit address arithmetic would cost registers and instructions. */
-		LLVMParseCommandLineOptions(2, llvm_argv, NULL);
+		{
+			/* CAKEC_LLVM_ARGS adds LLVM's own options (e.g. -time-passes) for those
+			 * who work on the backend; words split at spaces. */
+			const char *argv[64];
+			static char extra[1024];
+			int argc = 2;
+			char *w;
+
+			argv[0] = llvm_argv[0];
+			argv[1] = llvm_argv[1];
+			snprintf(extra, sizeof extra, "%s", getenv("CAKEC_LLVM_ARGS") ? getenv("CAKEC_LLVM_ARGS") : "");
+			for (w = strtok(extra, " "); w && argc < 64; w = strtok(NULL, " "))
+				argv[argc++] = w;
+			LLVMParseCommandLineOptions(argc, argv, NULL);
+		}
 		/* LLVM's own fatal errors (e.g. a selection failure) are ours to report. */
 		LLVMInstallFatalErrorHandler(llvm_fatal);
-		initialized = 1;
+		llvm_initialized = 1;
 	}
 	if (target < 0 || target >= TARGET_COUNT) {
 		buf_printf(err, "unknown target %d", target);
@@ -460,7 +606,7 @@ make_target(int target, int opt_level, Buf *err)
 		return NULL;
 	}
 	return LLVMCreateTargetMachine(t, PTX_TRIPLE, cpus[target], PTX_FEATURES,
-				       opt_level > 0 ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+				       opt_level > 0 ? (getenv("CGL") ? (LLVMCodeGenOptLevel)atoi(getenv("CGL")) : LLVMCodeGenLevelAggressive) : LLVMCodeGenLevelNone,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
@@ -518,6 +664,7 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	LLVMTargetDataRef td;
 	Lower L;
 	char *msg = NULL;
+	double t0, t1;
 	int rc = -1;
 
 	tm = make_target(target, opt_level, err);
@@ -531,12 +678,17 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	L.mod = LLVMModuleCreateWithNameInContext(k->name, L.ctx);
 	L.b = LLVMCreateBuilderInContext(L.ctx);
 	L.vals = xcalloc((size_t)k->nvalues + 1, sizeof *L.vals);
+	L.lanes = xcalloc((size_t)k->nvalues + 1, sizeof *L.lanes);
+	L.uses = xcalloc((size_t)k->nvalues + 1, sizeof *L.uses);
+	count_uses(&L, &k->body);
+	L.arena = arena_new();
 	L.sscope_device = LLVMGetSyncScopeID(L.ctx, "device", 6);
 	LLVMSetTarget(L.mod, PTX_TRIPLE);
 	td = LLVMCreateTargetDataLayout(tm);
 	LLVMSetModuleDataLayout(L.mod, td);
 	LLVMDisposeTargetData(td);
 
+	t0 = clock_ms();
 	build_kernel(&L, symbol);
 	if (L.failed)
 		goto out;
@@ -544,8 +696,12 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 		buf_printf(err, "invalid LLVM module for kernel '%s': %s", k->name, msg ? msg : "?");
 		goto out;
 	}
+	t1 = clock_ms();
+	time_add("llvm-build", t1 - t0);
 	if (opt_level > 0 && optimize(L.mod, tm, err) != 0)
 		goto out;
+	t0 = clock_ms();
+	time_add("llvm-opt", t0 - t1);
 	/* Printed before code generation, which rewrites the module in place. */
 	if (llvm_out) {
 		char *s = LLVMPrintModuleToString(L.mod);
@@ -555,10 +711,14 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	}
 	if (ptx_out && emit_ptx(L.mod, tm, ptx_out, err) != 0)
 		goto out;
+	time_add("llvm-codegen", clock_ms() - t0);
 	rc = 0;
 out:
 	LLVMDisposeMessage(msg);
 	free(L.vals);
+	free(L.lanes);
+	free(L.uses);
+	arena_free(L.arena);
 	LLVMDisposeBuilder(L.b);
 	LLVMDisposeModule(L.mod);
 	LLVMContextDispose(L.ctx);

@@ -2,6 +2,8 @@
  * casts, memory, atomics, warp collectives). Control flow is in lower_llvm.c. */
 #include "lower.h"
 
+#include <llvm-c/Target.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,12 +13,7 @@
 static LLVMValueRef
 val(Lower *L, const IrOp *op, IrValue v)
 {
-	if (v <= 0 || v >= L->k->nvalues || !L->vals[v]) {
-		lw_error(L, op, "operand %%%d of '%s' has no definition before its use", v,
-			 ir_opinfo[op->opc].name);
-		return LLVMGetPoison(lw_type(L, ir_vtype(L->k, v)));
-	}
-	return L->vals[v];
+	return lw_val(L, op, v);
 }
 
 static LLVMValueRef
@@ -423,6 +420,72 @@ natural_align(IrType t)
 	return (unsigned)ir_type_bytes(t);
 }
 
+/* store.if: a predicated PTX store (@p st), so that a masked store is straight-line code
+ * with no branch around it. The value goes in as untyped bits: 8, 16, 32 or 64 of them in
+ * one register, 128 as four 32-bit words (st.v4.b32); the alignment is the plain store's.
+ * Appends op's line to text, its constraints to cons and its operands to ins[*nin..]
+ * (at most 6). */
+static int
+store_if_asm(Lower *L, const IrOp *op, Buf *text, Buf *cons, LLVMValueRef *ins, int *nin)
+{
+	IrType pt = ir_vtype(L->k, op->args[0]), vt = ir_vtype(L->k, op->args[1]);
+	LLVMTargetDataRef td = LLVMGetModuleDataLayout(L->mod);
+	LLVMValueRef v = val(L, op, op->args[1]);
+	const char *space = pt.space == IR_GLOBAL ? "global" : pt.space == IR_SHARED ? "shared"
+			  : "shared::cluster";
+	int bits = vt.base == IR_I1 ? 8 : type_bits(vt), n = *nin, i;
+
+	if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) {
+		lw_error(L, op, "store.if of a %d-bit value", bits);
+		return -1;
+	}
+	ins[n] = val(L, op, op->args[2]);
+	ins[n + 1] = val(L, op, op->args[0]);
+	buf_printf(cons, ",b,%s", LLVMPointerSizeForAS(td, pt.space) == 8 ? "l" : "r");
+	if (vt.base == IR_I1)
+		v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
+	if (bits == 128) {
+		LLVMValueRef w = LLVMBuildBitCast(L->b, v, LLVMVectorType(LLVMInt32TypeInContext(L->ctx), 4), "");
+
+		for (i = 0; i < 4; i++)
+			ins[n + 2 + i] = LLVMBuildExtractElement(L->b, w, i32c(L, (uint32_t)i), "");
+		buf_printf(text, "@$%d st.%s.v4.b32 [$%d], {$%d, $%d, $%d, $%d};\n", n, space, n + 1,
+			   n + 2, n + 3, n + 4, n + 5);
+		buf_puts(cons, ",r,r,r,r");
+		*nin = n + 6;
+		return 0;
+	}
+	v = LLVMBuildBitCast(L->b, v, LLVMIntTypeInContext(L->ctx, (unsigned)bits), "");
+	if (bits == 8)
+		v = LLVMBuildZExt(L->b, v, LLVMInt16TypeInContext(L->ctx), "");
+	ins[n + 2] = v;
+	buf_printf(text, "@$%d st.%s.b%d [$%d], $%d;\n", n, space, bits, n + 1, n + 2);
+	buf_puts(cons, bits <= 16 ? ",h" : bits == 32 ? ",r" : ",l");
+	*nin = n + 3;
+	return 0;
+}
+
+static void
+store_if(Lower *L, const IrOp *op)
+{
+	LLVMValueRef ins[6], fn;
+	LLVMTypeRef tys[6], fty;
+	Buf text = {0}, cons = {0};
+	int nin = 0, j;
+
+	if (store_if_asm(L, op, &text, &cons, ins, &nin) == 0) {
+		buf_puts(&cons, ",~{memory}");
+		for (j = 0; j < nin; j++)
+			tys[j] = LLVMTypeOf(ins[j]);
+		fty = LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), tys, (unsigned)nin, 0);
+		fn = LLVMGetInlineAsm(fty, text.s, (size_t)text.len - 1, cons.s + 1, (size_t)cons.len - 1,
+				      1, 0, LLVMInlineAsmDialectATT, 0);
+		LLVMBuildCall2(L->b, fty, fn, ins, (unsigned)nin, "");
+	}
+	buf_free(&text);
+	buf_free(&cons);
+}
+
 static LLVMValueRef
 load(Lower *L, const IrOp *op, IrType t, const char *nm)
 {
@@ -641,6 +704,10 @@ lw_op(Lower *L, const IrOp *op)
 		break;
 	}
 	case IR_EXTRACT:
+		if (lw_is_frag(ir_vtype(L->k, op->args[0]))) {
+			r = lw_lanes(L, op, op->args[0])[op->imm];
+			break;
+		}
 		r = LLVMBuildExtractElement(L->b, val(L, op, op->args[0]), i32c(L, (uint32_t)op->imm), nm);
 		break;
 	case IR_ELEMPTR: {
@@ -661,6 +728,7 @@ lw_op(Lower *L, const IrOp *op)
 		LLVMSetAlignment(st, natural_align(vt));
 		break;
 	}
+	case IR_STORE_IF: store_if(L, op); break;
 	case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND:
 	case IR_ATOM_OR: case IR_ATOM_XCHG: case IR_ATOM_CAS:
 		r = atomic(L, op, t, nm);
@@ -696,5 +764,5 @@ lw_op(Lower *L, const IrOp *op)
 		r = int_resize(L, r, t, 0);
 		LLVMSetValueName2(r, nm, strlen(nm));
 	}
-	L->vals[op->res[0]] = r;
+	lw_bind(L, op->res[0], r);
 }
