@@ -406,8 +406,16 @@ dim_of(Lower *L, const Symbol *t, int i)
 	return c_i32(L, t->dims[i]);
 }
 
-/* Builds `if (c) { then }` with no results and leaves the builder in the then region;
- * returns the region to go back to. */
+static IrValue
+to_elem(Lower *L, IrValue v, IrType t)
+{
+	if (ir_type_eq(ir_vtype(L->k, v), t))
+		return v;
+	return irb_op1(&L->b, IR_CAST, t, v);
+}
+
+/* Builds `if (c) { then } else { ... }` with no results and leaves the builder in the then
+ * region; *els is the else region, the return value the region to go back to. */
 static IrRegion *
 begin_if(Lower *L, IrValue c, IrRegion **els)
 {
@@ -425,30 +433,26 @@ end_region(Lower *L)
 	irb_op(&L->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
 }
 
-static IrValue
-to_elem(Lower *L, IrValue v, IrType t)
-{
-	if (ir_type_eq(ir_vtype(L->k, v), t))
-		return v;
-	return irb_op1(&L->b, IR_CAST, t, v);
-}
-
 /* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator: thread t of the
  * warpgroup holds rows 16 * (t / 32) + (t % 32) / 4 + 8 * i and columns
- * 8 * j + 2 * (t % 4) + e in register j * 4 + i * 2 + e. Each pair of columns is one
- * 2-wide store when both are inside the tensor and the element index is even, else up to
- * two scalar stores; rows past the tensor are skipped. */
+ * 8 * j + 2 * (t % 4) + e in register j * 4 + i * 2 + e (i, e in 0..1).
+ *
+ * Two straight runs of code, no branch per element: where the whole 64 x N block lies
+ * inside the tensor and every row starts at an even element (N and col0 even), each pair
+ * of columns is one plain 2-wide store; otherwise every element is one predicated scalar
+ * store (store.if) that skips the rows and columns outside the tensor. */
 static void
 lower_store(Lower *L, Node *e)
 {
 	Node *tn = e->list.head, *an = tn->next, *cn = an->next;
 	const Symbol *t = tn->sym;
 	IrType et = ir_scalar((IrBase)t->type.base), vt = ir_vector((IrBase)t->type.base, 2);
-	IrType f2 = ir_vector(IR_F32, 2), i1 = ir_scalar(IR_I1);
+	IrType f2 = ir_vector(IR_F32, 2), i1 = ir_scalar(IR_I1), vd = ir_scalar(IR_VOID);
 	IrType pt = ir_ptr(IR_GLOBAL, (IrBase)t->type.base);
-	IrValue acc, row0, col0, lane, wq, rb, cb, nrows, ncols, base, one, zero;
-	IrRegion *outer, *els, *outer2, *els2, *o3, *e3;
-	int i, j, n = an->ty.lanes * 2;
+	IrValue acc, row0, col0, lane, wq, rb, cb, nrows, ncols, base, one, zero, left, full;
+	IrValue prow[2], rowin[2], *inc;
+	IrRegion *outer, *els;
+	int i, j, k, n = an->ty.lanes * 2;
 
 	acc = lower_expr(L, an);
 	row0 = lower_expr(L, cn->list.head);
@@ -467,46 +471,46 @@ lower_store(Lower *L, Node *e)
 	cb = op2(L, IR_ADD, col0, op2(L, IR_MUL, op2(L, IR_AND, lane, c_i32(L, 3)), c_i32(L, 2)));
 	for (i = 0; i < 2; i++) {
 		IrValue r = i ? op2(L, IR_ADD, rb, c_i32(L, 8)) : rb;
-		IrValue rowbase = op2(L, IR_MUL, r, ncols);
-		IrValue even = op2(L, IR_AND, op2(L, IR_ADD, rowbase, cb), one);
 
-		even = irb_op2(&L->b, IR_CMP_EQ, i1, even, zero);
-		outer = begin_if(L, irb_op2(&L->b, IR_CMP_LT, i1, r, nrows), &els);
+		rowin[i] = irb_op2(&L->b, IR_CMP_LT, i1, r, nrows);
+		prow[i] = irb_op2(&L->b, IR_ELEMPTR, pt, base, op2(L, IR_ADD, op2(L, IR_MUL, r, ncols), cb));
+	}
+	/* the whole block inside (row0 + 64 <= M, col0 + N <= ncols) with even rows: the same
+	 * for every thread of the warpgroup */
+	full = irb_op2(&L->b, IR_CMP_LE, i1, op2(L, IR_ADD, row0, c_i32(L, 64)), nrows);
+	full = op2(L, IR_AND, full, irb_op2(&L->b, IR_CMP_LE, i1, op2(L, IR_ADD, col0, c_i32(L, n)), ncols));
+	full = op2(L, IR_AND, full, irb_op2(&L->b, IR_CMP_EQ, i1, op2(L, IR_AND, op2(L, IR_OR, ncols, col0), one), zero));
+	outer = begin_if(L, full, &els);
+	for (i = 0; i < 2; i++)
 		for (j = 0; j < n / 8; j++) {
-			IrValue c = j ? op2(L, IR_ADD, cb, c_i32(L, 8 * j)) : cb;
-			IrValue idx = op2(L, IR_ADD, rowbase, c), c1 = op2(L, IR_ADD, c, one);
-			IrValue in2 = irb_op2(&L->b, IR_CMP_LT, i1, c1, ncols), v[2], p, x;
+			IrValue v[2], p;
 
 			v[0] = irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2, 1, &acc);
 			v[1] = irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + 1, 1, &acc);
-			outer2 = begin_if(L, irb_op2(&L->b, IR_AND, i1, in2, even), &els2);
-			p = irb_op2(&L->b, IR_ELEMPTR, pt, base, idx);
-			x = to_elem(L, irb_op(&L->b, IR_VEC, f2, 2, v), vt);
-			irb_op2(&L->b, IR_STORE, ir_scalar(IR_VOID), p, x);
-			end_region(L);
-			L->b.r = els2;
-			o3 = begin_if(L, irb_op2(&L->b, IR_CMP_LT, i1, c, ncols), &e3);
-			p = irb_op2(&L->b, IR_ELEMPTR, pt, base, idx);
-			irb_op2(&L->b, IR_STORE, ir_scalar(IR_VOID), p, to_elem(L, v[0], et));
-			end_region(L);
-			L->b.r = e3;
-			end_region(L);
-			L->b.r = o3;
-			o3 = begin_if(L, in2, &e3);
-			p = irb_op2(&L->b, IR_ELEMPTR, pt, base, op2(L, IR_ADD, idx, one));
-			irb_op2(&L->b, IR_STORE, ir_scalar(IR_VOID), p, to_elem(L, v[1], et));
-			end_region(L);
-			L->b.r = e3;
-			end_region(L);
-			L->b.r = o3;
-			end_region(L);
-			L->b.r = outer2;
+			p = j ? irb_op2(&L->b, IR_ELEMPTR, pt, prow[i], c_i32(L, 8 * j)) : prow[i];
+			irb_op2(&L->b, IR_STORE, vd, p, to_elem(L, irb_op(&L->b, IR_VEC, f2, 2, v), vt));
 		}
-		end_region(L);
-		L->b.r = els;
-		end_region(L);
-		L->b.r = outer;
-	}
+	end_region(L);
+	L->b.r = els;
+	/* columns left in the tensor from this thread's first: column 8 j + k is inside when
+	 * left > 8 j + k */
+	left = op2(L, IR_SUB, ncols, cb);
+	inc = xcalloc((size_t)n / 4, sizeof *inc);
+	for (j = 0; j < n / 4; j++)
+		inc[j] = irb_op2(&L->b, IR_CMP_GT, i1, left, c_i32(L, 8 * (j / 2) + j % 2));
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < n / 8; j++)
+			for (k = 0; k < 2; k++) {
+				IrValue args[3];
+
+				args[0] = j || k ? irb_op2(&L->b, IR_ELEMPTR, pt, prow[i], c_i32(L, 8 * j + k)) : prow[i];
+				args[1] = to_elem(L, irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + k, 1, &acc), et);
+				args[2] = op2(L, IR_AND, rowin[i], inc[2 * j + k]);
+				irb_op(&L->b, IR_STORE_IF, vd, 3, args);
+			}
+	free(inc);
+	end_region(L);
+	L->b.r = outer;
 }
 
 int

@@ -5,9 +5,9 @@
 // stage). A.rows(start, 64) starts start * K elements into A. store(tensor, acc, [r, c])
 // writes the m64nN fragment: thread t of the warpgroup holds rows
 // 16 * (t / 32) + (t % 32) / 4 + 8 * i and columns 8 * j + 2 * (t % 4) + e in lane
-// j * 4 + i * 2 + e; each row i is masked against the tensor's rows, each pair of columns
-// is one 2-wide store when both are inside and the element index is even, else up to two
-// masked scalar stores; values convert to the tensor's type. acc * 2.0 splats the constant.
+// j * 4 + i * 2 + e. A block wholly inside the tensor, N and col0 even, stores each pair 2-wide;
+// any other is one store.if per element, masked by its row and column (no branch per element).
+// Values convert to the tensor's type. acc * 2.0 splats the constant.
 // RUN: %cakec --emit=ir --passes= %s | FileCheck %s
 // RUN: %cakec --emit=ir --passes= %s | FileCheck %s --check-prefix=BF16
 
@@ -93,52 +93,90 @@ kernel wg(c: out bf16[M, N], d: out f32[64, 16])
 // CHECK-NEXT:   [[LM4:%[0-9]+]] = and [[LANE]], [[THREEC]] : i32 !29:9
 // CHECK-NEXT:   [[CIN:%[0-9]+]] = mul [[LM4]], [[TWOC]] : i32 !29:9
 // CHECK-NEXT:   [[CB:%[0-9]+]] = add [[C0]], [[CIN]] : i32 !29:9
+// CHECK-NEXT:   [[RIN0:%[0-9]+]] = cmp.lt [[RB]], [[ROWS]] : i1 !29:9
 // CHECK-NEXT:   [[ROWBASE:%[0-9]+]] = mul [[RB]], [[COLS]] : i32 !29:9
 // CHECK-NEXT:   [[X:%[0-9]+]] = add [[ROWBASE]], [[CB]] : i32 !29:9
-// CHECK-NEXT:   [[ODD:%[0-9]+]] = and [[X]], [[ONE]] : i32 !29:9
+// CHECK-NEXT:   [[P0:%[0-9]+]] = elemptr %2, [[X]] : ptr.global.f32 !29:9
+// Row block i = 1 is 8 rows down.
+// CHECK-NEXT:   [[EIGHT:%[0-9]+]] = const 8 : i32 !29:9
+// CHECK-NEXT:   [[RB8:%[0-9]+]] = add [[RB]], [[EIGHT]] : i32 !29:9
+// CHECK-NEXT:   [[RIN1:%[0-9]+]] = cmp.lt [[RB8]], [[ROWS]] : i1 !29:9
+// CHECK-NEXT:   [[ROWBASE8:%[0-9]+]] = mul [[RB8]], [[COLS]] : i32 !29:9
+// CHECK-NEXT:   [[X8:%[0-9]+]] = add [[ROWBASE8]], [[CB]] : i32 !29:9
+// CHECK-NEXT:   [[P8:%[0-9]+]] = elemptr %2, [[X8]] : ptr.global.f32 !29:9
+// The whole block is inside: row0 + 64 <= rows, col0 + N <= cols, (cols | col0) even.
+// CHECK-NEXT:   [[SIXTYFOUR:%[0-9]+]] = const 64 : i32 !29:9
+// CHECK-NEXT:   [[REND:%[0-9]+]] = add [[R0]], [[SIXTYFOUR]] : i32 !29:9
+// CHECK-NEXT:   [[RFIT:%[0-9]+]] = cmp.le [[REND]], [[ROWS]] : i1 !29:9
+// CHECK-NEXT:   [[N:%[0-9]+]] = const 16 : i32 !29:9
+// CHECK-NEXT:   [[CEND:%[0-9]+]] = add [[C0]], [[N]] : i32 !29:9
+// CHECK-NEXT:   [[CFIT:%[0-9]+]] = cmp.le [[CEND]], [[COLS]] : i1 !29:9
+// CHECK-NEXT:   [[FIT:%[0-9]+]] = and [[RFIT]], [[CFIT]] : i1 !29:9
+// CHECK-NEXT:   [[OR:%[0-9]+]] = or [[COLS]], [[C0]] : i32 !29:9
+// CHECK-NEXT:   [[ODD:%[0-9]+]] = and [[OR]], [[ONE]] : i32 !29:9
 // CHECK-NEXT:   [[EVEN:%[0-9]+]] = cmp.eq [[ODD]], [[Z]] : i1 !29:9
-// CHECK-NEXT:   [[RIN0:%[0-9]+]] = cmp.lt [[RB]], [[ROWS]] : i1 !29:9
-// CHECK-NEXT:   if [[RIN0]] {
-// CHECK-NEXT:     [[IDX:%[0-9]+]] = add [[ROWBASE]], [[CB]] : i32 !29:9
-// CHECK-NEXT:     [[CB1:%[0-9]+]] = add [[CB]], [[ONE]] : i32 !29:9
-// CHECK-NEXT:     [[IN2:%[0-9]+]] = cmp.lt [[CB1]], [[COLS]] : i1 !29:9
+// CHECK-NEXT:   [[FULL:%[0-9]+]] = and [[FIT]], [[EVEN]] : i1 !29:9
+// CHECK-NEXT:   if [[FULL]] {
 // CHECK-NEXT:     [[V0:%[0-9]+]] = extract[0] [[V]] : f32 !29:9
 // CHECK-NEXT:     [[V1:%[0-9]+]] = extract[1] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[BOTH:%[0-9]+]] = and [[IN2]], [[EVEN]] : i1 !29:9
-// CHECK-NEXT:     if [[BOTH]] {
-// CHECK-NEXT:       [[P:%[0-9]+]] = elemptr %2, [[IDX]] : ptr.global.f32 !29:9
-// CHECK-NEXT:       [[PAIR:%[0-9]+]] = vec [[V0]], [[V1]] : f32x2 !29:9
-// CHECK-NEXT:       store [[P]], [[PAIR]] !29:9
-// CHECK-NEXT:       yield !29:9
-// CHECK-NEXT:     } else {
-// CHECK-NEXT:       [[IN0:%[0-9]+]] = cmp.lt [[CB]], [[COLS]] : i1 !29:9
-// CHECK-NEXT:       if [[IN0]] {
-// CHECK-NEXT:         [[P0:%[0-9]+]] = elemptr %2, [[IDX]] : ptr.global.f32 !29:9
-// CHECK-NEXT:         store [[P0]], [[V0]] !29:9
-// CHECK:            if [[IN2]] {
-// CHECK-NEXT:         [[IDX1:%[0-9]+]] = add [[IDX]], [[ONE]] : i32 !29:9
-// CHECK-NEXT:         [[P1:%[0-9]+]] = elemptr %2, [[IDX1]] : ptr.global.f32 !29:9
-// CHECK-NEXT:         store [[P1]], [[V1]] !29:9
-// The second column block (j = 1) of row block i = 0 holds lanes 4 and 5.
-// CHECK:          [[EIGHT:%[0-9]+]] = const 8 : i32 !29:9
-// CHECK-NEXT:     [[CJ:%[0-9]+]] = add [[CB]], [[EIGHT]] : i32 !29:9
-// CHECK:          extract[4] [[V]] : f32
-// CHECK-NEXT:     extract[5] [[V]] : f32
-// Row block i = 1 (8 rows down) holds lanes 2, 3, 6 and 7.
-// CHECK:        [[EIGHTR:%[0-9]+]] = const 8 : i32 !29:9
-// CHECK-NEXT:   [[RB8:%[0-9]+]] = add [[RB]], [[EIGHTR]] : i32 !29:9
-// CHECK:        extract[2] [[V]] : f32
-// CHECK-NEXT:   extract[3] [[V]] : f32
-// CHECK:        extract[6] [[V]] : f32
-// CHECK-NEXT:   extract[7] [[V]] : f32
+// CHECK-NEXT:     [[PAIR:%[0-9]+]] = vec [[V0]], [[V1]] : f32x2 !29:9
+// CHECK-NEXT:     store [[P0]], [[PAIR]] !29:9
+// The second column block (j = 1) of row block 0 holds lanes 4 and 5, 8 columns on.
+// CHECK-NEXT:     [[V4:%[0-9]+]] = extract[4] [[V]] : f32 !29:9
+// CHECK-NEXT:     [[V5:%[0-9]+]] = extract[5] [[V]] : f32 !29:9
+// CHECK-NEXT:     [[E8:%[0-9]+]] = const 8 : i32 !29:9
+// CHECK-NEXT:     [[PJ:%[0-9]+]] = elemptr [[P0]], [[E8]] : ptr.global.f32 !29:9
+// CHECK-NEXT:     [[PAIR2:%[0-9]+]] = vec [[V4]], [[V5]] : f32x2 !29:9
+// CHECK-NEXT:     store [[PJ]], [[PAIR2]] !29:9
+// Row block 1 holds lanes 2, 3, 6 and 7.
+// CHECK-NEXT:     extract[2] [[V]] : f32
+// CHECK-NEXT:     extract[3] [[V]] : f32
+// CHECK-NEXT:     vec
+// CHECK-NEXT:     store [[P8]], {{%[0-9]+}} !29:9
+// CHECK-NEXT:     extract[6] [[V]] : f32
+// CHECK-NEXT:     extract[7] [[V]] : f32
+// CHECK:          yield !29:9
+// CHECK-NEXT:   } else {
+// Otherwise: column 8 j + k is inside when cols - first column > 8 j + k.
+// CHECK-NEXT:     [[LEFT:%[0-9]+]] = sub [[COLS]], [[CB]] : i32 !29:9
+// CHECK-NEXT:     [[K0:%[0-9]+]] = const 0 : i32 !29:9
+// CHECK-NEXT:     [[IN0:%[0-9]+]] = cmp.gt [[LEFT]], [[K0]] : i1 !29:9
+// CHECK-NEXT:     [[K1:%[0-9]+]] = const 1 : i32 !29:9
+// CHECK-NEXT:     [[IN1:%[0-9]+]] = cmp.gt [[LEFT]], [[K1]] : i1 !29:9
+// CHECK-NEXT:     [[K8:%[0-9]+]] = const 8 : i32 !29:9
+// CHECK-NEXT:     [[IN8:%[0-9]+]] = cmp.gt [[LEFT]], [[K8]] : i1 !29:9
+// CHECK-NEXT:     [[K9:%[0-9]+]] = const 9 : i32 !29:9
+// CHECK-NEXT:     [[IN9:%[0-9]+]] = cmp.gt [[LEFT]], [[K9]] : i1 !29:9
+// CHECK-NEXT:     [[S0:%[0-9]+]] = extract[0] [[V]] : f32 !29:9
+// CHECK-NEXT:     [[M0:%[0-9]+]] = and [[RIN0]], [[IN0]] : i1 !29:9
+// CHECK-NEXT:     store.if [[P0]], [[S0]], [[M0]] !29:9
+// CHECK-NEXT:     [[ONEE:%[0-9]+]] = const 1 : i32 !29:9
+// CHECK-NEXT:     [[P01:%[0-9]+]] = elemptr [[P0]], [[ONEE]] : ptr.global.f32 !29:9
+// CHECK-NEXT:     [[S1:%[0-9]+]] = extract[1] [[V]] : f32 !29:9
+// CHECK-NEXT:     [[M1:%[0-9]+]] = and [[RIN0]], [[IN1]] : i1 !29:9
+// CHECK-NEXT:     store.if [[P01]], [[S1]], [[M1]] !29:9
+// CHECK:          extract[4] [[V]] : f32 !29:9
+// CHECK-NEXT:     and [[RIN0]], [[IN8]] : i1 !29:9
+// CHECK:          extract[5] [[V]] : f32 !29:9
+// CHECK-NEXT:     and [[RIN0]], [[IN9]] : i1 !29:9
+// CHECK:          store.if [[P8]], {{%[0-9]+}}, {{%[0-9]+}} !29:9
+// CHECK:          extract[7] [[V]] : f32 !29:9
+// CHECK-NEXT:     [[M7:%[0-9]+]] = and [[RIN1]], [[IN9]] : i1 !29:9
+// CHECK-NEXT:     store.if {{%[0-9]+}}, {{%[0-9]+}}, [[M7]] !29:9
+// CHECK-NEXT:     yield !29:9
+// CHECK-NEXT:   } !29:9
 
 // store to the bf16 tensor c (M x N, shape symbols): pairs convert as bf16x2, single
 // elements as bf16; the masks use the shape symbols.
 // BF16-LABEL: kernel @wg {
-// BF16:         {{%[0-9]+}} = add {{%[0-9]+}}, {{%[0-9]+}} : i32 !31:5
 // BF16:         cmp.lt {{%[0-9]+}}, %3 : i1 !31:5
+// BF16:         cmp.le {{%[0-9]+}}, %3 : i1 !31:5
+// BF16:         cmp.le {{%[0-9]+}}, %4 : i1 !31:5
 // BF16:         [[PAIR:%[0-9]+]] = vec {{%[0-9]+}}, {{%[0-9]+}} : f32x2 !31:5
 // BF16-NEXT:    [[CONV:%[0-9]+]] = cast [[PAIR]] : bf16x2 !31:5
 // BF16-NEXT:    store {{%[0-9]+}}, [[CONV]] !31:5
+// BF16:         } else {
+// BF16-NEXT:    sub %4, {{%[0-9]+}} : i32 !31:5
 // BF16:         [[ONE:%[0-9]+]] = cast {{%[0-9]+}} : bf16 !31:5
-// BF16-NEXT:    store {{%[0-9]+}}, [[ONE]] !31:5
+// BF16-NEXT:    and
+// BF16-NEXT:    store.if {{%[0-9]+}}, [[ONE]], {{%[0-9]+}} !31:5
