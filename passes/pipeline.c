@@ -62,13 +62,18 @@ run_pass(IrKernel *k, const PassOptions *o, const Pass *p)
 
 	if (!p)
 		ICE("the pipeline names a pass that does not exist");
+	double t0 = clock_ms(), t1;
+
 	if (p->run == pass_staging_elision && o->staging_report)
 		pass_staging_elision_report(k, o->staging_report);
 	else
 		p->run(k);
+	t1 = clock_ms();
+	time_add(p->name, t1 - t0);
 	if (o->verify) {
 		snprintf(when, sizeof when, "after pass %s", p->name);
 		nerr = ir_verify(k, when);
+		time_add("verify", clock_ms() - t1);
 	}
 	if (diag_errors() - before > nerr)
 		nerr = diag_errors() - before;

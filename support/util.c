@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 _Noreturn void
@@ -279,4 +280,58 @@ hash_fnv1a(const void *data, size_t len, uint64_t h)
 		h *= 0x100000001b3ull;
 	}
 	return h;
+}
+
+/* ---- timing (cakec --time-report) ---- */
+
+#define MAX_PHASES 32
+
+static struct {
+	const char *name;
+	double ms;
+	int count;
+} phases[MAX_PHASES];
+static int nphases;
+
+double
+clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void
+time_add(const char *phase, double ms)
+{
+	int i;
+
+	for (i = 0; i < nphases; i++)
+		if (strcmp(phases[i].name, phase) == 0)
+			break;
+	if (i == nphases) {
+		if (nphases == MAX_PHASES)
+			return;
+		phases[nphases++].name = phase;
+	}
+	phases[i].ms += ms;
+	phases[i].count++;
+}
+
+void
+time_report(Buf *out, double total_ms)
+{
+	double sum = 0;
+	int i;
+
+	buf_printf(out, "%-28s %10s %6s %7s\n", "phase", "ms", "calls", "share");
+	for (i = 0; i < nphases; i++) {
+		buf_printf(out, "%-28s %10.2f %6d %6.1f%%\n", phases[i].name, phases[i].ms,
+			   phases[i].count, total_ms > 0 ? 100 * phases[i].ms / total_ms : 0.0);
+		sum += phases[i].ms;
+	}
+	buf_printf(out, "%-28s %10.2f %6s %6.1f%%\n", "(other)", total_ms - sum, "",
+		   total_ms > 0 ? 100 * (total_ms - sum) / total_ms : 0.0);
+	buf_printf(out, "%-28s %10.2f\n", "total", total_ms);
 }

@@ -56,6 +56,13 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 uint64_t hash_fnv1a(const void *data, size_t len, uint64_t h);
 #define HASH_INIT 0xcbf29ce484222325ull
 
+/* Phase timing for `cakec --time-report`: clock_ms is a monotonic clock in milliseconds;
+ * time_add accumulates a phase's time under its (static) name, in first-seen order;
+ * time_report prints the table, each phase's share of total_ms and what no phase took. */
+double clock_ms(void);
+void time_add(const char *phase, double ms);
+void time_report(Buf *out, double total_ms);
+
 /* ---- diag.c ---- */
 
 /* A source location: file index into the source table, 1-based line and column.

@@ -38,6 +38,7 @@ typedef struct Options {
 	int report_smem;        /* --report=smem */
 	int report_staging;     /* --report=staging */
 	int no_staging_elision; /* --no-staging-elision */
+	int time_report;        /* --time-report */
 	unsigned targets;       /* from --target; 0 = each kernel's own */
 	const char *outdir;
 	int input_ir;           /* -1: by extension */
@@ -103,6 +104,7 @@ usage(FILE *f)
 	      "  --print-after=PASS      print the IR after PASS to stderr\n"
 	      "  --print-after-all       print the IR after every pass to stderr\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
+	      "  --time-report           print the time each phase took to stderr\n"
 	      "  -O0, -O2                optimization level (default -O2)\n"
 	      "  --help                  show this help\n"
 	      "  --version               show the version\n"
@@ -244,6 +246,8 @@ parse_args(Options *o, int argc, char **argv)
 			parse_report(o, v);
 		} else if (strcmp(a, "--no-staging-elision") == 0) {
 			o->no_staging_elision = 1;
+		} else if (strcmp(a, "--time-report") == 0) {
+			o->time_report = 1;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
 			if (strcmp(v, "ir") == 0)
 				o->input_ir = 1;
@@ -372,6 +376,7 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 	Buf ptx[TARGET_COUNT], cubin[TARGET_COUNT];
 	char symbol[512], name[600];
 	uint64_t hash;
+	double t0;
 	int t;
 
 	memset(&img, 0, sizeof img);
@@ -410,10 +415,12 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 				diag_error(file_loc(k), "--emit=cubin needs ptxas: none found (set CAKEC_PTXAS or install the CUDA toolkit)");
 				return;
 			}
+			t0 = clock_ms();
 			if (ptx_assemble(img.ptx[t], (size_t)ptx[t].len, t, &cubin[t], &log) != 0)
 				ICE("ptxas rejected the PTX of kernel '%s' for %s:\n%s", k->name,
 				    ir_target_name(t), log.s ? log.s : "");
 			buf_free(&log);
+			time_add("ptxas", clock_ms() - t0);
 			img.cubin[t] = (const unsigned char *)cubin[t].s;
 			img.cubin_len[t] = (size_t)cubin[t].len;
 		}
@@ -437,7 +444,9 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 	if (o->emit & EMIT_HOST) {
 		Buf h = {0}, c = {0}, m = {0};
 
+		t0 = clock_ms();
 		host_emit(k, symbol, hash, &img, &h, &c, &m);
+		time_add("host-emit", clock_ms() - t0);
 		snprintf(name, sizeof name, "%s.h", k->name);
 		add_output_buf(name, &h);
 		snprintf(name, sizeof name, "%s.c", k->name);
@@ -535,12 +544,14 @@ finish(int rc)
 	buf_free(&manifest);
 	buf_free(&printed);
 	buf_free(&report);
+	ptx_shutdown();
 	return rc;
 }
 
 int
 main(int argc, char **argv)
 {
+	double start = clock_ms(), t0;
 	int f, i, j;
 
 	parse_args(&o, argc, argv);
@@ -563,8 +574,10 @@ main(int argc, char **argv)
 			diag_error(loc, "input contains a NUL byte; expected %s text", is_ir ? "IR" : ".cake");
 			continue;
 		}
+		t0 = clock_ms();
 		if (is_ir) {
 			mods[f] = ir_parse(path, text, len);
+			time_add("ir-parse", clock_ms() - t0);
 		} else {
 			Buf ast = {0};
 			FeOptions fo;
@@ -574,6 +587,7 @@ main(int argc, char **argv)
 			fo.ndefines = o.ndefines;
 			fo.ast_out = (o.emit & EMIT_AST) ? &ast : NULL;
 			mods[f] = fe_compile(path, text, len, &fo);
+			time_add("frontend", clock_ms() - t0);
 			if (o.emit & EMIT_AST) {
 				char *stem = file_stem(path);
 				char name[600];
@@ -665,8 +679,16 @@ main(int argc, char **argv)
 	if (report.len)
 		fwrite(report.s, 1, (size_t)report.len, stdout);
 	buf_free(&report);
+	t0 = clock_ms();
 	if (write_outputs(&o) != 0)
 		return finish(EXIT_USER);
+	time_add("write-outputs", clock_ms() - t0);
+	if (o.time_report) {
+		Buf tr = {0};
 
+		time_report(&tr, clock_ms() - start);
+		fwrite(tr.s, 1, (size_t)tr.len, stderr);
+		buf_free(&tr);
+	}
 	return finish(EXIT_OK);
 }
