@@ -606,7 +606,7 @@ make_target(int target, int opt_level, Buf *err)
 		return NULL;
 	}
 	return LLVMCreateTargetMachine(t, PTX_TRIPLE, cpus[target], PTX_FEATURES,
-				       opt_level > 0 ? (getenv("CGL") ? (LLVMCodeGenOptLevel)atoi(getenv("CGL")) : LLVMCodeGenLevelAggressive) : LLVMCodeGenLevelNone,
+				       opt_level > 0 ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
