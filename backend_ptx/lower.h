@@ -19,6 +19,7 @@ typedef struct Lower {
 	LLVMValueRef **lanes;   /* a fragment's lanes, one scalar each (see lw_is_frag) */
 	Arena *arena;           /* the lanes arrays */
 	int *uses;              /* how many operands name each value */
+	int named;              /* LLVM values carry names (only when LLVM IR is printed) */
 	LLVMValueRef smem;      /* the dynamic shared array, created on first use */
 	unsigned sscope_device; /* syncscope("device") */
 	Buf *err;

@@ -257,8 +257,9 @@ bind_acc_results(Lower *L, const IrOp *op, LLVMValueRef res, int nlanes)
 			LLVMValueRef *l = xcalloc((size_t)t.lanes, sizeof *l);
 
 			for (j = 0; j < t.lanes; j++, m++) {
-				snprintf(nm, sizeof nm, "v%d.%d", op->res[i], j);
-				l[j] = LLVMBuildExtractValue(L->b, res, (unsigned)m, nm);
+				if (L->named)
+					snprintf(nm, sizeof nm, "v%d.%d", op->res[i], j);
+				l[j] = LLVMBuildExtractValue(L->b, res, (unsigned)m, L->named ? nm : "");
 			}
 			lw_bind_lanes(L, op->res[i], l, t.lanes);
 			free(l);

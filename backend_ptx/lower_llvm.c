@@ -224,8 +224,9 @@ phi_make(Lower *L, IrValue v)
 	L->vals[v] = NULL;
 	L->lanes[v] = arena_alloc(L->arena, (size_t)t.lanes * sizeof *L->lanes[v]);
 	for (i = 0; i < t.lanes; i++) {
-		snprintf(nm, sizeof nm, "v%d.%d", v, i);
-		L->lanes[v][i] = LLVMBuildPhi(L->b, lw_type(L, ir_scalar((IrBase)t.base)), nm);
+		if (L->named)
+			snprintf(nm, sizeof nm, "v%d.%d", v, i);
+		L->lanes[v][i] = LLVMBuildPhi(L->b, lw_type(L, ir_scalar((IrBase)t.base)), L->named ? nm : "");
 	}
 }
 
@@ -675,6 +676,9 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	L.target = target;
 	L.err = err;
 	L.ctx = LLVMContextCreate();
+	/* Names cost a symbol-table entry each and only the printed LLVM IR shows them. */
+	L.named = llvm_out != NULL;
+	LLVMContextSetDiscardValueNames(L.ctx, !L.named);
 	L.mod = LLVMModuleCreateWithNameInContext(k->name, L.ctx);
 	L.b = LLVMCreateBuilderInContext(L.ctx);
 	L.vals = xcalloc((size_t)k->nvalues + 1, sizeof *L.vals);

@@ -498,16 +498,24 @@ lower_store(Lower *L, Node *e)
 	inc = xcalloc((size_t)n / 4, sizeof *inc);
 	for (j = 0; j < n / 4; j++)
 		inc[j] = irb_op2(&L->b, IR_CMP_GT, i1, left, c_i32(L, 8 * (j / 2) + j % 2));
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
+		IrRegion *o2, *e2;
+
+		o2 = begin_if(L, rowin[i], &e2);
 		for (j = 0; j < n / 8; j++)
 			for (k = 0; k < 2; k++) {
 				IrValue args[3];
 
 				args[0] = j || k ? irb_op2(&L->b, IR_ELEMPTR, pt, prow[i], c_i32(L, 8 * j + k)) : prow[i];
 				args[1] = to_elem(L, irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + k, 1, &acc), et);
-				args[2] = op2(L, IR_AND, rowin[i], inc[2 * j + k]);
+				args[2] = inc[2 * j + k];
 				irb_op(&L->b, IR_STORE_IF, vd, 3, args);
 			}
+		end_region(L);
+		L->b.r = e2;
+		end_region(L);
+		L->b.r = o2;
+	}
 	free(inc);
 	end_region(L);
 	L->b.r = outer;
