@@ -147,23 +147,29 @@ kernel wg(c: out bf16[M, N], d: out f32[64, 16])
 // CHECK-NEXT:     [[IN8:%[0-9]+]] = cmp.gt [[LEFT]], [[K8]] : i1 !29:9
 // CHECK-NEXT:     [[K9:%[0-9]+]] = const 9 : i32 !29:9
 // CHECK-NEXT:     [[IN9:%[0-9]+]] = cmp.gt [[LEFT]], [[K9]] : i1 !29:9
-// CHECK-NEXT:     [[S0:%[0-9]+]] = extract[0] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[M0:%[0-9]+]] = and [[RIN0]], [[IN0]] : i1 !29:9
-// CHECK-NEXT:     store.if [[P0]], [[S0]], [[M0]] !29:9
-// CHECK-NEXT:     [[ONEE:%[0-9]+]] = const 1 : i32 !29:9
-// CHECK-NEXT:     [[P01:%[0-9]+]] = elemptr [[P0]], [[ONEE]] : ptr.global.f32 !29:9
-// CHECK-NEXT:     [[S1:%[0-9]+]] = extract[1] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[M1:%[0-9]+]] = and [[RIN0]], [[IN1]] : i1 !29:9
-// CHECK-NEXT:     store.if [[P01]], [[S1]], [[M1]] !29:9
-// CHECK:          extract[4] [[V]] : f32 !29:9
-// CHECK-NEXT:     and [[RIN0]], [[IN8]] : i1 !29:9
-// CHECK:          extract[5] [[V]] : f32 !29:9
-// CHECK-NEXT:     and [[RIN0]], [[IN9]] : i1 !29:9
-// CHECK:          store.if [[P8]], {{%[0-9]+}}, {{%[0-9]+}} !29:9
-// CHECK:          extract[7] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[M7:%[0-9]+]] = and [[RIN1]], [[IN9]] : i1 !29:9
-// CHECK-NEXT:     store.if {{%[0-9]+}}, {{%[0-9]+}}, [[M7]] !29:9
-// CHECK-NEXT:     yield !29:9
+// Rows outside the tensor store nothing; inside, each element is masked by its column.
+// CHECK-NEXT:     if [[RIN0]] {
+// CHECK-NEXT:       [[S0:%[0-9]+]] = extract[0] [[V]] : f32 !29:9
+// CHECK-NEXT:       store.if [[P0]], [[S0]], [[IN0]] !29:9
+// CHECK-NEXT:       [[ONEE:%[0-9]+]] = const 1 : i32 !29:9
+// CHECK-NEXT:       [[P01:%[0-9]+]] = elemptr [[P0]], [[ONEE]] : ptr.global.f32 !29:9
+// CHECK-NEXT:       [[S1:%[0-9]+]] = extract[1] [[V]] : f32 !29:9
+// CHECK-NEXT:       store.if [[P01]], [[S1]], [[IN1]] !29:9
+// CHECK:            extract[4] [[V]] : f32 !29:9
+// CHECK-NEXT:       store.if {{%[0-9]+}}, {{%[0-9]+}}, [[IN8]] !29:9
+// CHECK:            extract[5] [[V]] : f32 !29:9
+// CHECK-NEXT:       store.if {{%[0-9]+}}, {{%[0-9]+}}, [[IN9]] !29:9
+// CHECK-NEXT:       yield !29:9
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:       yield !29:9
+// CHECK-NEXT:     } !29:9
+// CHECK-NEXT:     if [[RIN1]] {
+// CHECK-NEXT:       [[S2:%[0-9]+]] = extract[2] [[V]] : f32 !29:9
+// CHECK-NEXT:       store.if [[P8]], [[S2]], [[IN0]] !29:9
+// CHECK:            extract[7] [[V]] : f32 !29:9
+// CHECK-NEXT:       store.if {{%[0-9]+}}, {{%[0-9]+}}, [[IN9]] !29:9
+// CHECK-NEXT:       yield !29:9
+// CHECK:          yield !29:9
 // CHECK-NEXT:   } !29:9
 
 // store to the bf16 tensor c (M x N, shape symbols): pairs convert as bf16x2, single
@@ -178,5 +184,4 @@ kernel wg(c: out bf16[M, N], d: out f32[64, 16])
 // BF16:         } else {
 // BF16-NEXT:    sub %4, {{%[0-9]+}} : i32 !31:5
 // BF16:         [[ONE:%[0-9]+]] = cast {{%[0-9]+}} : bf16 !31:5
-// BF16-NEXT:    and
 // BF16-NEXT:    store.if {{%[0-9]+}}, [[ONE]], {{%[0-9]+}} !31:5
