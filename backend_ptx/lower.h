@@ -19,6 +19,8 @@ typedef struct Lower {
 	LLVMValueRef **lanes;   /* a fragment's lanes, one scalar each (see lw_is_frag) */
 	Arena *arena;           /* the lanes arrays */
 	int *uses;              /* how many operands name each value */
+	int *tied_uses;         /* of those, how many are wgmma asm that tie accumulator lanes */
+	char *untied;           /* wgmma.wait results that need no ties (find_untied_waits) */
 	int named;              /* LLVM values carry names (only when LLVM IR is printed) */
 	LLVMValueRef smem;      /* the dynamic shared array, created on first use */
 	unsigned sscope_device; /* syncscope("device") */

@@ -566,6 +566,11 @@ lw_async_op(Lower *L, const IrOp *op)
 		char text[64];
 
 		snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", (int)op->imm);
+		if (op->nargs == 1 && op->nres == 1 && L->untied[op->res[0]] && lw_is_frag(ir_vtype(L->k, op->args[0]))) {
+			tied_asm(L, text, NULL, 0, 0, NULL);
+			lw_bind_lanes(L, op->res[0], lw_lanes(L, op, op->args[0]), ir_vtype(L->k, op->args[0]).lanes);
+			return;
+		}
 		wgmma_sync(L, op, text);
 		return;
 	}

@@ -437,6 +437,12 @@ lower_region(Lower *L, const IrRegion *r)
 
 /* ---- the kernel function ---- */
 
+static int
+tied_use(const IrOp *op, int j)
+{
+	return op->opc == IR_WGMMA_FENCE || op->opc == IR_WGMMA_WAIT || (op->opc == IR_WGMMA && j == 0);
+}
+
 static void
 count_uses(Lower *L, const IrRegion *r)
 {
@@ -446,10 +452,49 @@ count_uses(Lower *L, const IrRegion *r)
 		const IrOp *op = &r->ops[i];
 
 		for (j = 0; j < op->nargs; j++)
-			if (op->args[j] > 0 && op->args[j] < L->k->nvalues)
+			if (op->args[j] > 0 && op->args[j] < L->k->nvalues) {
 				L->uses[op->args[j]]++;
+				L->tied_uses[op->args[j]] += tied_use(op, j);
+			}
 		for (j = 0; j < op->nregions; j++)
 			count_uses(L, &op->regions[j]);
+	}
+}
+
+/* A wgmma.wait inside a loop whose result is only carried around the loop, to be read
+ * again by wgmma ops (fence, wgmma, wait: asm that ties the lanes itself), needs no ties of
+ * its own: nothing else reads the lanes in between, and the asm statements keep their
+ * order. The GEMM main loop's wait[1] is one: tying 128 lanes through it costs compile
+ * time and nothing more. Marks those waits' results in L->untied. */
+static void
+find_untied_waits(Lower *L, const IrRegion *r)
+{
+	int i, j, c;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+		const IrRegion *body;
+		const IrOp *y;
+
+		for (j = 0; j < op->nregions; j++)
+			find_untied_waits(L, &op->regions[j]);
+		if (op->opc != IR_FOR || op->nregions != 1)
+			continue;
+		body = &op->regions[0];
+		y = body->nops ? &body->ops[body->nops - 1] : NULL;
+		if (!y || y->opc != IR_YIELD || body->nargs != y->nargs + 1 || op->nres != y->nargs)
+			continue;
+		for (c = 0; c < y->nargs; c++) {
+			IrValue w = y->args[c], a = body->args[c + 1], res = op->res[c];
+
+			if (w <= 0 || L->uses[w] != 1 || L->uses[a] != L->tied_uses[a] ||
+			    L->uses[res] != L->tied_uses[res])
+				continue;
+			for (j = 0; j < body->nops; j++)
+				if (body->ops[j].opc == IR_WGMMA_WAIT && body->ops[j].nargs == 1 &&
+				    body->ops[j].nres == 1 && body->ops[j].res[0] == w)
+					L->untied[w] = 1;
+		}
 	}
 }
 
@@ -684,7 +729,10 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	L.vals = xcalloc((size_t)k->nvalues + 1, sizeof *L.vals);
 	L.lanes = xcalloc((size_t)k->nvalues + 1, sizeof *L.lanes);
 	L.uses = xcalloc((size_t)k->nvalues + 1, sizeof *L.uses);
+	L.tied_uses = xcalloc((size_t)k->nvalues + 1, sizeof *L.tied_uses);
+	L.untied = xcalloc((size_t)k->nvalues + 1, 1);
 	count_uses(&L, &k->body);
+	find_untied_waits(&L, &k->body);
 	L.arena = arena_new();
 	L.sscope_device = LLVMGetSyncScopeID(L.ctx, "device", 6);
 	LLVMSetTarget(L.mod, PTX_TRIPLE);
@@ -722,6 +770,8 @@ out:
 	free(L.vals);
 	free(L.lanes);
 	free(L.uses);
+	free(L.tied_uses);
+	free(L.untied);
 	arena_free(L.arena);
 	LLVMDisposeBuilder(L.b);
 	LLVMDisposeModule(L.mod);
