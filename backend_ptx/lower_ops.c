@@ -434,13 +434,27 @@ store_if_asm(Lower *L, const IrOp *op, Buf *text, Buf *cons, LLVMValueRef *ins, 
 	const char *space = pt.space == IR_GLOBAL ? "global" : pt.space == IR_SHARED ? "shared"
 			  : "shared::cluster";
 	int bits = vt.base == IR_I1 ? 8 : type_bits(vt), n = *nin, i;
+	char addr[48];
 
 	if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) {
 		lw_error(L, op, "store.if of a %d-bit value", bits);
 		return -1;
 	}
+	snprintf(addr, sizeof addr, "[$%d]", n + 1);
 	ins[n] = val(L, op, op->args[2]);
 	ins[n + 1] = val(L, op, op->args[0]);
+	/* elemptr p, constant: the constant becomes the address's immediate offset ([p+off]),
+	 * as LLVM folds it into a plain store's; no address arithmetic per store */
+	if (L->def[op->args[0]] && L->def[op->args[0]]->opc == IR_ELEMPTR) {
+		const IrOp *ep = L->def[op->args[0]], *c = L->def[ep->args[1]];
+
+		if (c && c->opc == IR_CONST && ir_is_int(ir_vtype(L->k, ep->args[1])) &&
+		    c->imm > -(1 << 20) && c->imm < (1 << 20)) {
+			ins[n + 1] = val(L, op, ep->args[0]);
+			snprintf(addr, sizeof addr, "[$%d+%lld]", n + 1,
+				 (long long)c->imm * ir_type_bytes(ir_scalar((IrBase)pt.elem)));
+		}
+	}
 	buf_printf(cons, ",b,%s", LLVMPointerSizeForAS(td, pt.space) == 8 ? "l" : "r");
 	if (vt.base == IR_I1)
 		v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
@@ -449,7 +463,7 @@ store_if_asm(Lower *L, const IrOp *op, Buf *text, Buf *cons, LLVMValueRef *ins, 
 
 		for (i = 0; i < 4; i++)
 			ins[n + 2 + i] = LLVMBuildExtractElement(L->b, w, i32c(L, (uint32_t)i), "");
-		buf_printf(text, "@$%d st.%s.v4.b32 [$%d], {$%d, $%d, $%d, $%d};\n", n, space, n + 1,
+		buf_printf(text, "@$%d st.%s.v4.b32 %s, {$%d, $%d, $%d, $%d};\n", n, space, addr,
 			   n + 2, n + 3, n + 4, n + 5);
 		buf_puts(cons, ",r,r,r,r");
 		*nin = n + 6;
@@ -459,7 +473,7 @@ store_if_asm(Lower *L, const IrOp *op, Buf *text, Buf *cons, LLVMValueRef *ins, 
 	if (bits == 8)
 		v = LLVMBuildZExt(L->b, v, LLVMInt16TypeInContext(L->ctx), "");
 	ins[n + 2] = v;
-	buf_printf(text, "@$%d st.%s.b%d [$%d], $%d;\n", n, space, bits, n + 1, n + 2);
+	buf_printf(text, "@$%d st.%s.b%d %s, $%d;\n", n, space, bits, addr, n + 2);
 	buf_puts(cons, bits <= 16 ? ",h" : bits == 32 ? ",r" : ",l");
 	*nin = n + 3;
 	return 0;
