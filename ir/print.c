@@ -84,14 +84,19 @@ print_float(Buf *b, double d)
 static void
 print_loc(Buf *b, const IrKernel *k, SrcLoc loc)
 {
-	if (loc.line > 0 && loc.file == k->file)
-		buf_printf(b, " !%d:%d", loc.line, loc.col);
+	if (loc.line > 0 && loc.file == k->file) {
+		buf_puts(b, " !");
+		buf_putint(b, loc.line);
+		buf_puts(b, ":");
+		buf_putint(b, loc.col);
+	}
 }
 
 static void
 print_value(Buf *b, IrValue v)
 {
-	buf_printf(b, "%%%d", v);
+	buf_puts(b, "%");
+	buf_putint(b, v);
 }
 
 static void
@@ -122,14 +127,17 @@ print_op(Buf *b, const IrKernel *k, const IrOp *op, int depth)
 		buf_puts(b, info->name);
 	else
 		buf_printf(b, "<opcode %d>", op->opc);
-	if (info && (info->flags & OPF_IMM))
-		buf_printf(b, "[%" PRId64 "]", op->imm);
+	if (info && (info->flags & OPF_IMM)) {
+		buf_puts(b, "[");
+		buf_putint(b, op->imm);
+		buf_puts(b, "]");
+	}
 	if (op->opc == IR_CONST) {
 		buf_puts(b, " ");
 		if (op->nres && ir_is_float(ir_vtype(k, op->res[0])))
 			print_float(b, op->fimm);
 		else
-			buf_printf(b, "%" PRId64, op->imm);
+			buf_putint(b, op->imm);
 	}
 	for (i = 0; i < op->nargs; i++) {
 		buf_puts(b, i ? ", " : " ");

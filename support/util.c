@@ -158,20 +158,40 @@ grow(void *p, int *cap, int need, size_t size)
 	return p;
 }
 
+/* One vsnprintf into the room the buffer has (at least 128 bytes); a second, after
+ * growing, only when the text did not fit. */
 void
 buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	int n;
 
+	b->s = grow(b->s, &b->cap, b->len + 128, 1);
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(b->s + b->len, (size_t)(b->cap - b->len), fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		ICE("bad format string");
-	b->s = grow(b->s, &b->cap, b->len + n + 1, 1);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	if (n >= b->cap - b->len) {
+		b->s = grow(b->s, &b->cap, b->len + n + 1, 1);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += n;
+}
+
+void
+buf_putint(Buf *b, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	int n = 0;
+
+	do
+		tmp[sizeof tmp - 1 - n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		tmp[sizeof tmp - 1 - n++] = '-';
+	buf_putn(b, tmp + sizeof tmp - n, n);
 }
 
 void

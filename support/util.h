@@ -46,6 +46,7 @@ void buf_printf(Buf *b, const char *fmt, ...);
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_puts(Buf *b, const char *s);
 void buf_putn(Buf *b, const char *s, int n);
+void buf_putint(Buf *b, int64_t v);     /* decimal, as "%lld" */
 void buf_free(Buf *b);
 
 /* Reads a whole file; NULL (errno set) on failure. */
