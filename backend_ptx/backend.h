@@ -7,12 +7,16 @@
 
 /* Lowers k for one target. The kernel's entry symbol is `symbol`. Writes the LLVM IR
  * text to llvm_out and/or the PTX to ptx_out (either may be NULL). Returns 0, or -1 with
- * a message in err (an internal error: valid IR must always lower). Deterministic. */
+ * a message in err (an internal error: valid IR must always lower). Deterministic. Calls
+ * for different targets may run at the same time on different threads (after ptx_init). */
 int ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	     Buf *llvm_out, Buf *ptx_out, Buf *err);
 
 /* The ptxas to use ($CAKEC_PTXAS, /usr/local/cuda/bin/ptxas, or ptxas on PATH), or NULL. */
 const char *ptx_find_ptxas(void);
+/* Sets up LLVM's NVPTX target once; ptx_emit calls it too, but threads that run ptx_emit
+ * at the same time need it done before they start. */
+void ptx_init(void);
 /* Frees LLVM's global state (and prints what CAKEC_LLVM_ARGS=-time-passes gathered). */
 void ptx_shutdown(void);
 /* Assembles PTX into a cubin with ptxas. Returns 0, or -1 with ptxas's messages in log. */

@@ -611,40 +611,43 @@ llvm_fatal(const char *reason)
 	ICE("LLVM: %s", reason);
 }
 
+void
+ptx_init(void)
+{
+	/* 32-bit shared-memory addresses, as nvcc uses: shared offsets fit in 32 bits, and
+	 * 64-bit address arithmetic would cost registers and instructions. CAKEC_LLVM_ARGS
+	 * adds LLVM's own options (e.g. -time-passes) for those who work on the backend;
+	 * words split at spaces. */
+	static char extra[1024];
+	const char *argv[64];
+	int argc = 0;
+	char *w;
+
+	if (llvm_initialized)
+		return;
+	LLVMInitializeNVPTXTargetInfo();
+	LLVMInitializeNVPTXTarget();
+	LLVMInitializeNVPTXTargetMC();
+	LLVMInitializeNVPTXAsmPrinter();
+	argv[argc++] = "cakec";
+	argv[argc++] = "-nvptx-short-ptr";
+	snprintf(extra, sizeof extra, "%s", getenv("CAKEC_LLVM_ARGS") ? getenv("CAKEC_LLVM_ARGS") : "");
+	for (w = strtok(extra, " "); w && argc < 64; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	LLVMParseCommandLineOptions(argc, argv, NULL);
+	/* LLVM's own fatal errors (e.g. a selection failure) are ours to report. */
+	LLVMInstallFatalErrorHandler(llvm_fatal);
+	llvm_initialized = 1;
+}
+
 static LLVMTargetMachineRef
 make_target(int target, int opt_level, Buf *err)
 {
 	static const char *const cpus[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
-	static const char *const llvm_argv[] = {"cakec", "-nvptx-short-ptr"};
 	LLVMTargetRef t;
 	char *msg = NULL;
 
-	if (!llvm_initialized) {
-		LLVMInitializeNVPTXTargetInfo();
-		LLVMInitializeNVPTXTarget();
-		LLVMInitializeNVPTXTargetMC();
-		LLVMInitializeNVPTXAsmPrinter();
-		/* 32-bit shared-memory addresses, as nvcc uses: shared offsets fit in 32 bits,
-		 * and 64-bit address arithmetic would cost registers and instructions. */
-		{
-			/* CAKEC_LLVM_ARGS adds LLVM's own options (e.g. -time-passes) for those
-			 * who work on the backend; words split at spaces. */
-			const char *argv[64];
-			static char extra[1024];
-			int argc = 2;
-			char *w;
-
-			argv[0] = llvm_argv[0];
-			argv[1] = llvm_argv[1];
-			snprintf(extra, sizeof extra, "%s", getenv("CAKEC_LLVM_ARGS") ? getenv("CAKEC_LLVM_ARGS") : "");
-			for (w = strtok(extra, " "); w && argc < 64; w = strtok(NULL, " "))
-				argv[argc++] = w;
-			LLVMParseCommandLineOptions(argc, argv, NULL);
-		}
-		/* LLVM's own fatal errors (e.g. a selection failure) are ours to report. */
-		LLVMInstallFatalErrorHandler(llvm_fatal);
-		llvm_initialized = 1;
-	}
+	ptx_init();
 	if (target < 0 || target >= TARGET_COUNT) {
 		buf_printf(err, "unknown target %d", target);
 		return NULL;

@@ -1,6 +1,8 @@
 /* backend_ptx/ptxas.c: finds ptxas and runs it on PTX in a private temporary folder.
  * No shell is involved: the PTX never passes through a command line. */
-#define _POSIX_C_SOURCE 200809L
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* pipe2 */
+#endif
 #include "backend.h"
 
 #include <errno.h>
@@ -26,7 +28,8 @@ is_executable(const char *path)
 const char *
 ptx_find_ptxas(void)
 {
-	static char found[4096];
+	/* per thread: targets assemble on threads of their own */
+	static _Thread_local char found[4096];
 	const char *env = getenv("CAKEC_PTXAS"), *path, *p;
 
 	if (env && *env)
@@ -74,7 +77,9 @@ run_captured(char *const argv[], Buf *log)
 	char chunk[4096];
 	ssize_t n;
 
-	if (pipe(fds) != 0) {
+	/* close-on-exec: a ptxas that another thread starts meanwhile must not hold this
+	 * pipe open (the child's dup2 copies drop the flag) */
+	if (pipe2(fds, O_CLOEXEC) != 0) {
 		buf_printf(log, "pipe: %s\n", strerror(errno));
 		return -1;
 	}
@@ -91,7 +96,9 @@ run_captured(char *const argv[], Buf *log)
 		dup2(fds[1], STDERR_FILENO);
 		close(fds[1]);
 		execv(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		/* only async-signal-safe calls between fork and exec in a threaded process */
+		if (write(STDERR_FILENO, "cannot run ptxas\n", 17) < 0)
+			_exit(127);
 		_exit(127);
 	}
 	close(fds[1]);

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,6 +313,7 @@ static struct {
 	int count;
 } phases[MAX_PHASES];
 static int nphases;
+static pthread_mutex_t phase_lock = PTHREAD_MUTEX_INITIALIZER;
 
 double
 clock_ms(void)
@@ -327,16 +329,17 @@ time_add(const char *phase, double ms)
 {
 	int i;
 
+	pthread_mutex_lock(&phase_lock);
 	for (i = 0; i < nphases; i++)
 		if (strcmp(phases[i].name, phase) == 0)
 			break;
-	if (i == nphases) {
-		if (nphases == MAX_PHASES)
-			return;
+	if (i == nphases && nphases < MAX_PHASES)
 		phases[nphases++].name = phase;
+	if (i < nphases) {
+		phases[i].ms += ms;
+		phases[i].count++;
 	}
-	phases[i].ms += ms;
-	phases[i].count++;
+	pthread_mutex_unlock(&phase_lock);
 }
 
 void
@@ -351,7 +354,10 @@ time_report(Buf *out, double total_ms)
 			   phases[i].count, total_ms > 0 ? 100 * phases[i].ms / total_ms : 0.0);
 		sum += phases[i].ms;
 	}
-	buf_printf(out, "%-28s %10.2f %6s %6.1f%%\n", "(other)", total_ms - sum, "",
-		   total_ms > 0 ? 100 * (total_ms - sum) / total_ms : 0.0);
+	if (sum <= total_ms)
+		buf_printf(out, "%-28s %10.2f %6s %6.1f%%\n", "(other)", total_ms - sum, "",
+			   total_ms > 0 ? 100 * (total_ms - sum) / total_ms : 0.0);
+	else
+		buf_printf(out, "(targets ran on threads at the same time: phase times overlap)\n");
 	buf_printf(out, "%-28s %10.2f\n", "total", total_ms);
 }

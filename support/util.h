@@ -58,7 +58,8 @@ uint64_t hash_fnv1a(const void *data, size_t len, uint64_t h);
 #define HASH_INIT 0xcbf29ce484222325ull
 
 /* Phase timing for `cakec --time-report`: clock_ms is a monotonic clock in milliseconds;
- * time_add accumulates a phase's time under its (static) name, in first-seen order;
+ * time_add (thread-safe) accumulates a phase's time under its (static) name, in first-seen
+ * order (with targets compiled on threads, a phase's time is the sum over them);
  * time_report prints the table, each phase's share of total_ms and what no phase took. */
 double clock_ms(void);
 void time_add(const char *phase, double ms);

@@ -3,10 +3,12 @@
  * written only when the whole compile succeeded, each file whole or not at all. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../backend_ptx/backend.h"
 #include "../frontend/frontend.h"
@@ -367,21 +369,72 @@ check_grid(const IrKernel *k)
 	}
 }
 
+/* One target's backend work: PTX (and LLVM IR, and a cubin) for one kernel. Jobs share
+ * nothing but the read-only kernel, so they run on threads of their own. */
+typedef struct TargetJob {
+	const Options *o;
+	const IrKernel *k;
+	const char *symbol;
+	int target;
+	Buf llvm, ptx, cubin, log, err;
+	int failed;             /* 1: the backend, 2: ptxas */
+} TargetJob;
+
+static void *
+run_target(void *arg)
+{
+	TargetJob *j = arg;
+	double t0;
+
+	if (ptx_emit(j->k, j->target, j->symbol, j->o->opt_level, (j->o->emit & EMIT_LLVM) ? &j->llvm : NULL,
+		     &j->ptx, &j->err) != 0) {
+		j->failed = 1;
+		return NULL;
+	}
+	if (j->o->emit & EMIT_CUBIN) {
+		t0 = clock_ms();
+		if (ptx_assemble(j->ptx.s ? j->ptx.s : "", (size_t)j->ptx.len, j->target, &j->cubin, &j->log) != 0)
+			j->failed = 2;
+		time_add("ptxas", clock_ms() - t0);
+	}
+	return NULL;
+}
+
+/* Runs the jobs, on as many threads as there are processors (one target each). */
+static void
+run_targets(TargetJob *jobs, int n)
+{
+	pthread_t th[TARGET_COUNT];
+	int started[TARGET_COUNT] = {0}, i;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n > 1 && ncpu > 1) {
+		for (i = 1; i < n; i++)
+			started[i] = pthread_create(&th[i], NULL, run_target, &jobs[i]) == 0;
+	}
+	run_target(&jobs[0]);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			run_target(&jobs[i]);
+	}
+}
+
 /* Compiles one kernel whose passes have run: backend per target, launcher. */
 static void
 emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 {
-	Buf ir = {0}, err = {0};
+	Buf ir = {0};
 	HostImages img;
-	Buf ptx[TARGET_COUNT], cubin[TARGET_COUNT];
+	TargetJob jobs[TARGET_COUNT];
 	char symbol[512], name[600];
 	uint64_t hash;
 	double t0;
-	int t;
+	int t, n = 0, i;
 
 	memset(&img, 0, sizeof img);
-	memset(ptx, 0, sizeof ptx);
-	memset(cubin, 0, sizeof cubin);
+	memset(jobs, 0, sizeof jobs);
 	ir_print_kernel(&ir, k);
 	hash = hash_fnv1a(ir.s ? ir.s : "", (size_t)ir.len, HASH_INIT);
 	snprintf(symbol, sizeof symbol, "%s_%012llx", k->name,
@@ -392,37 +445,41 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 	}
 	buf_free(&ir);
 
+	if (!(o->emit & (EMIT_LLVM | EMIT_PTX | EMIT_CUBIN | EMIT_HOST)))
+		return;
+	if ((o->emit & EMIT_CUBIN) && !ptx_find_ptxas()) {
+		diag_error(file_loc(k), "--emit=cubin needs ptxas: none found (set CAKEC_PTXAS or install the CUDA toolkit)");
+		return;
+	}
 	for (t = 0; t < TARGET_COUNT; t++) {
-		Buf llvm = {0};
-
 		if (!(k->targets & (1u << t)))
 			continue;
-		if (!(o->emit & (EMIT_LLVM | EMIT_PTX | EMIT_CUBIN | EMIT_HOST)))
-			continue;
-		if (ptx_emit(k, t, symbol, o->opt_level, (o->emit & EMIT_LLVM) ? &llvm : NULL,
-			     &ptx[t], &err) != 0)
+		jobs[n].o = o;
+		jobs[n].k = k;
+		jobs[n].symbol = symbol;
+		jobs[n].target = t;
+		n++;
+	}
+	ptx_init();
+	run_targets(jobs, n);
+	for (i = 0; i < n; i++) {
+		TargetJob *j = &jobs[i];
+
+		t = j->target;
+		if (j->failed == 1)
 			ICE("backend failed on kernel '%s' for %s: %s", k->name, ir_target_name(t),
-			    err.s ? err.s : "?");
+			    j->err.s ? j->err.s : "?");
+		if (j->failed == 2)
+			ICE("ptxas rejected the PTX of kernel '%s' for %s:\n%s", k->name,
+			    ir_target_name(t), j->log.s ? j->log.s : "");
 		if (o->emit & EMIT_LLVM) {
 			snprintf(name, sizeof name, "%s.%s.ll", k->name, ir_target_name(t));
-			add_output_buf(name, &llvm);
+			add_output_buf(name, &j->llvm);
 		}
-		img.ptx[t] = ptx[t].s ? ptx[t].s : "";
+		img.ptx[t] = j->ptx.s ? j->ptx.s : "";
 		if (o->emit & EMIT_CUBIN) {
-			Buf log = {0};
-
-			if (!ptx_find_ptxas()) {
-				diag_error(file_loc(k), "--emit=cubin needs ptxas: none found (set CAKEC_PTXAS or install the CUDA toolkit)");
-				return;
-			}
-			t0 = clock_ms();
-			if (ptx_assemble(img.ptx[t], (size_t)ptx[t].len, t, &cubin[t], &log) != 0)
-				ICE("ptxas rejected the PTX of kernel '%s' for %s:\n%s", k->name,
-				    ir_target_name(t), log.s ? log.s : "");
-			buf_free(&log);
-			time_add("ptxas", clock_ms() - t0);
-			img.cubin[t] = (const unsigned char *)cubin[t].s;
-			img.cubin_len[t] = (size_t)cubin[t].len;
+			img.cubin[t] = (const unsigned char *)j->cubin.s;
+			img.cubin_len[t] = (size_t)j->cubin.len;
 		}
 	}
 	for (t = 0; t < TARGET_COUNT; t++) {
@@ -455,11 +512,13 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		buf_puts(manifest, m.s ? m.s : "{}");
 		buf_free(&m);
 	}
-	for (t = 0; t < TARGET_COUNT; t++) {
-		buf_free(&ptx[t]);
-		buf_free(&cubin[t]);
+	for (i = 0; i < n; i++) {
+		buf_free(&jobs[i].llvm);
+		buf_free(&jobs[i].ptx);
+		buf_free(&jobs[i].cubin);
+		buf_free(&jobs[i].log);
+		buf_free(&jobs[i].err);
 	}
-	buf_free(&err);
 }
 
 static int
