@@ -661,7 +661,8 @@ make_target(int target, int opt_level, Buf *err)
 	 * EarlyCSE that NVPTX runs before instruction selection for GVN, which found nothing
 	 * more on kernels_src (the same PTX, byte for byte) at 3% of a GEMM compile. */
 	return LLVMCreateTargetMachine(t, PTX_TRIPLE, cpus[target], PTX_FEATURES,
-				       opt_level > 0 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
+				       opt_level >= 3 ? LLVMCodeGenLevelAggressive
+				       : opt_level > 0 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
@@ -680,11 +681,19 @@ make_target(int target, int opt_level, Buf *err)
 	"function(nvvm-intr-range,sroa,early-cse,instcombine,simplifycfg,loop(loop-rotate)," \
 	"loop-mssa(licm),loop-unroll<O3>,early-cse,simplifycfg,dce)"
 
+/* -O3: instcombine and GVN after the unroller too. On fully unrolled code they expose the
+ * address arithmetic that codegen's straight-line strength reduction then rewrites, which
+ * makes gdp_decode_warp 9% faster on the H200 (bench/RESULTS.md) and its compile 1.6x
+ * slower (most of it in that strength reduction). Codegen at the aggressive level. */
+#define OPT_PIPELINE_O3 \
+	"function(nvvm-intr-range,sroa,early-cse,instcombine,simplifycfg,loop(loop-rotate)," \
+	"loop-mssa(licm),loop-unroll<O3>,instcombine,gvn,simplifycfg,dce)"
+
 static int
-optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *err)
+optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, Buf *err)
 {
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef e = LLVMRunPasses(mod, OPT_PIPELINE, tm, po);
+	LLVMErrorRef e = LLVMRunPasses(mod, opt_level >= 3 ? OPT_PIPELINE_O3 : OPT_PIPELINE, tm, po);
 
 	LLVMDisposePassBuilderOptions(po);
 	if (e) {
@@ -762,7 +771,7 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	}
 	t1 = clock_ms();
 	time_add("llvm-build", t1 - t0);
-	if (opt_level > 0 && optimize(L.mod, tm, err) != 0)
+	if (opt_level > 0 && optimize(L.mod, tm, opt_level, err) != 0)
 		goto out;
 	t0 = clock_ms();
 	time_add("llvm-opt", t0 - t1);

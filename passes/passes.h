@@ -6,7 +6,7 @@
 #include "../ir/ir.h"
 
 typedef struct PassOptions {
-	int opt_level;          /* 0 or 2 */
+	int opt_level;          /* 0, 2 or 3 (cakec's passes are the same at 2 and 3) */
 	int verify;             /* run ir_verify after every pass */
 	const char *only;       /* comma list: run exactly these passes in order (--passes) */
 	const char *print_after;/* print the IR after this pass */

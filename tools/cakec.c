@@ -107,7 +107,9 @@ usage(FILE *f)
 	      "  --print-after-all       print the IR after every pass to stderr\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
 	      "  --time-report           print the time each phase took to stderr\n"
-	      "  -O0, -O2                optimization level (default -O2)\n"
+	      "  -O0, -O2, -O3           optimization level (default -O2; -O3 also runs LLVM's\n"
+	      "                          instcombine and GVN after unrolling: slower compiles,\n"
+	      "                          sometimes faster fully unrolled kernels)\n"
 	      "  --help                  show this help\n"
 	      "  --version               show the version\n"
 	      "\n"
@@ -271,6 +273,8 @@ parse_args(Options *o, int argc, char **argv)
 			o->opt_level = 0;
 		} else if (strcmp(a, "-O2") == 0) {
 			o->opt_level = 2;
+		} else if (strcmp(a, "-O3") == 0) {
+			o->opt_level = 3;
 		} else {
 			usage_error("unknown option '%s'", a);
 		}
