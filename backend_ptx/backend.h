@@ -14,6 +14,18 @@ int ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 
 /* The ptxas to use ($CAKEC_PTXAS, /usr/local/cuda/bin/ptxas, or ptxas on PATH), or NULL. */
 const char *ptx_find_ptxas(void);
+/* The same in two steps, for a kernel with several targets: ptx_build lowers and
+ * optimizes once (writing the LLVM IR to llvm_out if not NULL; NULL with a message in err
+ * on failure); ptx_codegen then makes each target's PTX: from the module itself (copy 0,
+ * once), or from a copy (copy 1, after ptx_module_share). Once shared, the calls may run at
+ * the same time on different threads. The PTX is the same as ptx_emit's. */
+typedef struct PtxModule PtxModule;
+PtxModule *ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level,
+		     Buf *llvm_out, Buf *err);
+void ptx_module_share(PtxModule *m);
+int ptx_codegen(PtxModule *m, int target, int copy, Buf *ptx_out, Buf *err);
+void ptx_module_free(PtxModule *m);
+
 /* Sets up LLVM's NVPTX target once; ptx_emit calls it too, but threads that run ptx_emit
  * at the same time need it done before they start. */
 void ptx_init(void);

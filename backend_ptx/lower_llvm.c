@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
@@ -722,20 +724,30 @@ emit_ptx(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *ptx_out, Buf *err)
 	return 0;
 }
 
-int
-ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
-	 Buf *llvm_out, Buf *ptx_out, Buf *err)
+/* An optimized module, ready for code generation for any target (cakec's LLVM IR and the
+ * -O2/-O3 pipelines do not depend on which NVPTX target: the optimized IR is the same for
+ * sm_90a, sm_100a and sm_103a). Other threads get copies through bitcode, each in a
+ * context of its own. */
+struct PtxModule {
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;              /* NULL once taken by a code generation */
+	LLVMMemoryBufferRef bitcode;    /* for copies; made by ptx_module_share */
+	int opt_level;
+};
+
+PtxModule *
+ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf *llvm_out, Buf *err)
 {
 	LLVMTargetMachineRef tm;
 	LLVMTargetDataRef td;
+	PtxModule *m = NULL;
 	Lower L;
 	char *msg = NULL;
 	double t0, t1;
-	int rc = -1;
 
 	tm = make_target(target, opt_level, err);
 	if (!tm)
-		return -1;
+		return NULL;
 	memset(&L, 0, sizeof L);
 	L.k = k;
 	L.target = target;
@@ -773,19 +785,20 @@ ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	time_add("llvm-build", t1 - t0);
 	if (opt_level > 0 && optimize(L.mod, tm, opt_level, err) != 0)
 		goto out;
-	t0 = clock_ms();
-	time_add("llvm-opt", t0 - t1);
+	time_add("llvm-opt", clock_ms() - t1);
 	/* Printed before code generation, which rewrites the module in place. */
 	if (llvm_out) {
-		char *s = LLVMPrintModuleToString(L.mod);
+		char *str = LLVMPrintModuleToString(L.mod);
 
-		buf_puts(llvm_out, s);
-		LLVMDisposeMessage(s);
+		buf_puts(llvm_out, str);
+		LLVMDisposeMessage(str);
 	}
-	if (ptx_out && emit_ptx(L.mod, tm, ptx_out, err) != 0)
-		goto out;
-	time_add("llvm-codegen", clock_ms() - t0);
-	rc = 0;
+	m = xcalloc(1, sizeof *m);
+	m->ctx = L.ctx;
+	m->mod = L.mod;
+	m->opt_level = opt_level;
+	L.ctx = NULL;
+	L.mod = NULL;
 out:
 	LLVMDisposeMessage(msg);
 	free(L.vals);
@@ -796,8 +809,88 @@ out:
 	free(L.def);
 	arena_free(L.arena);
 	LLVMDisposeBuilder(L.b);
-	LLVMDisposeModule(L.mod);
-	LLVMContextDispose(L.ctx);
+	if (L.mod)
+		LLVMDisposeModule(L.mod);
+	if (L.ctx)
+		LLVMContextDispose(L.ctx);
 	LLVMDisposeTargetMachine(tm);
+	return m;
+}
+
+void
+ptx_module_share(PtxModule *m)
+{
+	if (m && m->mod && !m->bitcode)
+		m->bitcode = LLVMWriteBitcodeToMemoryBuffer(m->mod);
+}
+
+int
+ptx_codegen(PtxModule *m, int target, int copy, Buf *ptx_out, Buf *err)
+{
+	LLVMTargetMachineRef tm;
+	LLVMContextRef ctx = NULL;
+	LLVMModuleRef mod = NULL;
+	double t0 = clock_ms();
+	int rc = -1;
+
+	tm = make_target(target, m->opt_level, err);
+	if (!tm)
+		return -1;
+	if (!copy && m->mod) {
+		/* the module itself: code generation rewrites it */
+		mod = m->mod;
+		m->mod = NULL;
+	} else if (copy && m->bitcode) {
+		ctx = LLVMContextCreate();
+		LLVMContextSetDiscardValueNames(ctx, 1);
+		if (LLVMParseBitcodeInContext2(ctx, m->bitcode, &mod)) {
+			buf_printf(err, "cannot read back the kernel's bitcode");
+			goto out;
+		}
+	} else {
+		buf_printf(err, copy ? "ptx_codegen: a copy of a module that was not shared"
+				     : "ptx_codegen: the module was already generated");
+		goto out;
+	}
+	if (emit_ptx(mod, tm, ptx_out, err) != 0)
+		goto out;
+	time_add("llvm-codegen", clock_ms() - t0);
+	rc = 0;
+out:
+	if (mod && ctx)
+		LLVMDisposeModule(mod);
+	else if (mod)
+		m->mod = NULL, LLVMDisposeModule(mod);
+	if (ctx)
+		LLVMContextDispose(ctx);
+	LLVMDisposeTargetMachine(tm);
+	return rc;
+}
+
+void
+ptx_module_free(PtxModule *m)
+{
+	if (!m)
+		return;
+	if (m->bitcode)
+		LLVMDisposeMemoryBuffer(m->bitcode);
+	if (m->mod)
+		LLVMDisposeModule(m->mod);
+	if (m->ctx)
+		LLVMContextDispose(m->ctx);
+	free(m);
+}
+
+int
+ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
+	 Buf *llvm_out, Buf *ptx_out, Buf *err)
+{
+	PtxModule *m = ptx_build(k, target, symbol, opt_level, llvm_out, err);
+	int rc;
+
+	if (!m)
+		return -1;
+	rc = ptx_out ? ptx_codegen(m, target, 0, ptx_out, err) : 0;
+	ptx_module_free(m);
 	return rc;
 }

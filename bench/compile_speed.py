@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compile-speed benchmark: the median wall time of one `cakec` run from .cake to PTX, for
 every kernel in kernels_src/, for one target (sm_90a) and for every target the kernel lists
-(sm_90a, sm_100a and sm_103a; sm_90a alone for the wgmma GEMMs) in one run.
+(sm_90a, sm_100a and sm_103a; sm_90a alone for the wgmma GEMMs) in one run, both at the
+default -O2; and, for information (no budget), one target at -O3.
 Usage: python3 bench/compile_speed.py [--cakec build/cakec] [--runs 21] [--budget-ms 50]
 Prints a table; exits 1 if any median is over the budget."""
 import argparse
@@ -34,17 +35,18 @@ def main():
     a = ap.parse_args()
     files = sorted(glob.glob(os.path.join(root, "kernels_src", "**", "*.cake"), recursive=True))
     over = 0
-    print(f"{'kernel file':44} {'sm_90a ms':>10} {'all targets ms':>15}")
+    print(f"{'kernel file':44} {'sm_90a ms':>10} {'all targets ms':>15} {'sm_90a -O3 ms':>14}")
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
             one = median_ms([a.cakec, "--target", "sm_90a", "--emit=ptx", "-o", tmp, f], a.runs)
             # every target the kernel lists (sm_90a only for the wgmma GEMMs)
             three = median_ms([a.cakec, "--emit=ptx", "-o", tmp, f], a.runs)
-            flag = "" if one <= a.budget_ms else "  OVER BUDGET"
-            over += one > a.budget_ms
-            print(f"{os.path.relpath(f, root):44} {one:10.1f} {three:15.1f}{flag}")
-    print(f"median of {a.runs} runs each; budget {a.budget_ms:.0f} ms per kernel to PTX; "
-          f"{over} over budget")
+            o3 = median_ms([a.cakec, "-O3", "--target", "sm_90a", "--emit=ptx", "-o", tmp, f], a.runs)
+            flag = "" if max(one, three) <= a.budget_ms else "  OVER BUDGET"
+            over += max(one, three) > a.budget_ms
+            print(f"{os.path.relpath(f, root):44} {one:10.1f} {three:15.1f} {o3:14.1f}{flag}")
+    print(f"median of {a.runs} runs each; budget {a.budget_ms:.0f} ms per kernel to PTX at -O2 "
+          f"(one target and all targets); {over} over budget")
     return 1 if over else 0
 
 

@@ -377,10 +377,9 @@ check_grid(const IrKernel *k)
  * nothing but the read-only kernel, so they run on threads of their own. */
 typedef struct TargetJob {
 	const Options *o;
-	const IrKernel *k;
-	const char *symbol;
-	int target;
-	Buf llvm, ptx, cubin, log, err;
+	PtxModule *m;           /* the kernel's optimized module */
+	int target, copy;       /* copy: generate from a copy of m (all but the first job) */
+	Buf ptx, cubin, log, err;
 	int failed;             /* 1: the backend, 2: ptxas */
 } TargetJob;
 
@@ -390,8 +389,7 @@ run_target(void *arg)
 	TargetJob *j = arg;
 	double t0;
 
-	if (ptx_emit(j->k, j->target, j->symbol, j->o->opt_level, (j->o->emit & EMIT_LLVM) ? &j->llvm : NULL,
-		     &j->ptx, &j->err) != 0) {
+	if (ptx_codegen(j->m, j->target, j->copy, &j->ptx, &j->err) != 0) {
 		j->failed = 1;
 		return NULL;
 	}
@@ -433,6 +431,8 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 	HostImages img;
 	TargetJob jobs[TARGET_COUNT];
 	char symbol[512], name[600];
+	Buf llvm = {0}, err = {0};
+	PtxModule *m;
 	uint64_t hash;
 	double t0;
 	int t, n = 0, i;
@@ -459,13 +459,24 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		if (!(k->targets & (1u << t)))
 			continue;
 		jobs[n].o = o;
-		jobs[n].k = k;
-		jobs[n].symbol = symbol;
 		jobs[n].target = t;
+		jobs[n].copy = n > 0;
 		n++;
 	}
-	ptx_init();
+	if (n == 0)
+		return;
+	/* lowered and optimized once (the optimized LLVM IR is the same for every target),
+	 * then each target's code generation on a thread */
+	m = ptx_build(k, jobs[0].target, symbol, o->opt_level, (o->emit & EMIT_LLVM) ? &llvm : NULL, &err);
+	if (!m)
+		ICE("backend failed on kernel '%s' for %s: %s", k->name, ir_target_name(jobs[0].target),
+		    err.s ? err.s : "?");
+	if (n > 1)
+		ptx_module_share(m);
+	for (i = 0; i < n; i++)
+		jobs[i].m = m;
 	run_targets(jobs, n);
+	ptx_module_free(m);
 	for (i = 0; i < n; i++) {
 		TargetJob *j = &jobs[i];
 
@@ -477,8 +488,11 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 			ICE("ptxas rejected the PTX of kernel '%s' for %s:\n%s", k->name,
 			    ir_target_name(t), j->log.s ? j->log.s : "");
 		if (o->emit & EMIT_LLVM) {
+			Buf copy = {0};
+
+			buf_puts(&copy, llvm.s ? llvm.s : "");
 			snprintf(name, sizeof name, "%s.%s.ll", k->name, ir_target_name(t));
-			add_output_buf(name, &j->llvm);
+			add_output_buf(name, &copy);
 		}
 		img.ptx[t] = j->ptx.s ? j->ptx.s : "";
 		if (o->emit & EMIT_CUBIN) {
@@ -516,8 +530,9 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		buf_puts(manifest, m.s ? m.s : "{}");
 		buf_free(&m);
 	}
+	buf_free(&llvm);
+	buf_free(&err);
 	for (i = 0; i < n; i++) {
-		buf_free(&jobs[i].llvm);
 		buf_free(&jobs[i].ptx);
 		buf_free(&jobs[i].cubin);
 		buf_free(&jobs[i].log);
