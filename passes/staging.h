@@ -67,6 +67,8 @@ typedef struct Stg {
 	int removed_commits, removed_waits;
 	signed char *uni;   /* per value: uniform() memo, -1 not yet known */
 	int nuni;
+	uint64_t *shape;    /* per value: stg_equal's shape hash memo, 0 not yet known */
+	void **aff;         /* per value (nuni of them): the thread-mode affine form, once found */
 } Stg;
 
 /* ---- staging_elision.c ---- */
@@ -97,6 +99,8 @@ void stg_remove_buffers(IrKernel *k, const unsigned char *drop);
  * offsets are affine in digits of the thread index with coefficients that make the map
  * injective (mixed radix), with the same thread-independent part. 0 when not proven. */
 int stg_disjoint(const Stg *s, const IrValue *ptr, const int *elems, int n);
+/* Frees s->aff (the memo of affine forms). */
+void stg_aff_free(Stg *s);
 /* 1 when the shared pointer ptr (an elemptr chain from a buffer), `elems` elements wide,
  * names different elements in different iterations of the copy loops m->cl for one
  * thread: its offset is affine in their induction variables (constant bounds and steps)

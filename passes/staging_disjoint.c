@@ -152,8 +152,10 @@ invariant(const Stg *s, int outer, IrValue v)
 	return n < 0 || !(n == outer || stg_is_ancestor(s, outer, n));
 }
 
+static int affine_in(const Actx *a, IrValue v, Aff *out, int depth);
+
 static int
-affine_in(const Actx *a, IrValue v, Aff *out, int depth)
+affine_compute(const Actx *a, IrValue v, Aff *out, int depth)
 {
 	const Stg *s = a->s;
 	const IrOp *d = stg_def(s, v);
@@ -234,6 +236,40 @@ affine_in(const Actx *a, IrValue v, Aff *out, int depth)
 	default:
 		return 0;
 	}
+}
+
+/* affine_compute, memoized in thread mode (which depends on v alone): the forms found are
+ * kept, failures are not (they may come from the depth bound). Index expressions share
+ * subexpressions, so without the memo every pointer re-walks them. */
+static int
+affine_in(const Actx *a, IrValue v, Aff *out, int depth)
+{
+	const Stg *s = a->s;
+
+	if (a->iter || !s->aff || v <= 0 || v >= s->nuni)
+		return affine_compute(a, v, out, depth);
+	if (s->aff[v]) {
+		memcpy(out, s->aff[v], sizeof *out);
+		return 1;
+	}
+	if (!affine_compute(a, v, out, depth))
+		return 0;
+	s->aff[v] = xmalloc(sizeof *out);
+	memcpy(s->aff[v], out, sizeof *out);
+	return 1;
+}
+
+void
+stg_aff_free(Stg *s)
+{
+	int i;
+
+	if (!s->aff)
+		return;
+	for (i = 0; i < s->nuni; i++)
+		free(s->aff[i]);
+	free(s->aff);
+	s->aff = NULL;
 }
 
 /* The element offset of a pointer from its root (a parameter, or a shared buffer's

@@ -191,6 +191,57 @@ stg_loop_of_iv(const Stg *s, IrValue v)
 	return s->nodes[n].op->opc == IR_FOR ? n : -1;
 }
 
+static uint64_t
+mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+/* A hash of what v computes, memoized, equal for any two values stg_equal can call equal:
+ * pure ops hash their opcode, attributes, type and operands (commutative operands in
+ * either order), every loop induction variable hashes alike (a loop map may pair any two),
+ * and any other value (a region argument, an impure op's result) hashes as itself. It lets
+ * stg_equal reject most unequal pairs at once instead of walking (and, for commutative
+ * operands, re-walking) both expressions. */
+static uint64_t
+shape_hash(const Stg *s, IrValue v)
+{
+	const IrOp *d;
+	uint64_t h, x, y;
+	int i;
+
+	if (v <= 0 || v >= s->nuni)
+		return 1;
+	if (s->shape[v])
+		return s->shape[v];
+	d = stg_def(s, v);
+	if (stg_loop_of_iv(s, v) >= 0) {
+		h = 0x1f1f1f1f1f1f1f1full;
+	} else if (!d || d->nregions || !(ir_opinfo[d->opc].flags & OPF_PURE) || d->nres != 1) {
+		h = mix(0x5bd1e995ull, (uint64_t)v);
+	} else {
+		IrType t = ir_vtype(s->k, v);
+		uint64_t fbits;
+
+		memcpy(&fbits, &d->fimm, sizeof fbits);
+		h = mix(mix(mix((uint64_t)d->opc, (uint64_t)d->imm), fbits),
+			(uint64_t)t.base | (uint64_t)t.lanes << 8 | (uint64_t)t.space << 16 | (uint64_t)t.elem << 24);
+		if ((ir_opinfo[d->opc].flags & OPF_COMM) && d->nargs == 2) {
+			x = shape_hash(s, d->args[0]);
+			y = shape_hash(s, d->args[1]);
+			h = mix(mix(h, x + y), x ^ y);
+		} else {
+			for (i = 0; i < d->nargs; i++)
+				h = mix(h, shape_hash(s, d->args[i]));
+		}
+	}
+	if (h == 0)
+		h = 1;
+	s->shape[v] = h;
+	return h;
+}
+
 int
 stg_equal(const Stg *s, const StgMap *m, IrValue a, IrValue c, int depth)
 {
@@ -200,6 +251,8 @@ stg_equal(const Stg *s, const StgMap *m, IrValue a, IrValue c, int depth)
 	if (a == c)
 		return 1;
 	if (depth > 64 || a <= 0 || c <= 0)
+		return 0;
+	if (shape_hash(s, a) != shape_hash(s, c))
 		return 0;
 	lc = stg_loop_of_iv(s, c);
 	if (m && lc >= 0)
@@ -771,6 +824,8 @@ pass_staging_elision_report(IrKernel *k, Buf *out)
 	s.nuni = k->nvalues + 1;
 	s.uni = xmalloc((size_t)s.nuni);
 	memset(s.uni, -1, (size_t)s.nuni);
+	s.shape = xcalloc((size_t)s.nuni, sizeof *s.shape);
+	s.aff = xcalloc((size_t)s.nuni, sizeof *s.aff);
 	collect(&s, &k->body, -1, 0);
 	s.bufs = xcalloc((size_t)nbufs + 1, sizeof *s.bufs);
 	drop = xcalloc((size_t)nbufs + 1, 1);
@@ -805,6 +860,8 @@ pass_staging_elision_report(IrKernel *k, Buf *out)
 	free(s.argof);
 	free(s.argno);
 	free(s.uni);
+	free(s.shape);
+	stg_aff_free(&s);
 }
 
 void
