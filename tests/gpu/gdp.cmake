@@ -137,8 +137,9 @@ foreach(entry ${gdp_variants})
       set(k ${name})
       set(flags)
     endif()
-    # the warp design is fully unrolled code that -O3 makes 9% faster (cakec --help)
-    if(design STREQUAL "warp")
+    # -O3 (cakec --help) makes the warp design 9% faster and the base design 2% (both
+    # fully unrolled; bench/RESULTS.md); rows and fused come out the same, tma mixed
+    if(design STREQUAL "warp" OR design STREQUAL "base")
       list(APPEND flags -O3)
     endif()
     list(APPEND gdp_kernels ${k})
