@@ -35,7 +35,8 @@ copy_out() {
 trap copy_out EXIT
 
 note "run_gpu.sh: $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n), build folder $build"
-note "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "${CAKEC_COMMIT:-unknown}")"
+# CAKEC_COMMIT first: the GPU machine's copy of the tree may carry a stale .git
+note "commit: ${CAKEC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 if command -v nvidia-smi >/dev/null; then
 	nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
 	note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
