@@ -423,81 +423,60 @@ natural_align(IrType t)
 /* store.if: a predicated PTX store (@p st), so that a masked store is straight-line code
  * with no branch around it. The value goes in as untyped bits: 8, 16, 32 or 64 of them in
  * one register, 128 as four 32-bit words (st.v4.b32); the alignment is the plain store's.
- * Appends op's line to text, its constraints to cons and its operands to ins[*nin..]
- * (at most 6). */
-static int
-store_if_asm(Lower *L, const IrOp *op, Buf *text, Buf *cons, LLVMValueRef *ins, int *nin)
+ * Operands: $0 the condition, $1 the address, $2.. the value. */
+static void
+store_if(Lower *L, const IrOp *op)
 {
 	IrType pt = ir_vtype(L->k, op->args[0]), vt = ir_vtype(L->k, op->args[1]);
 	LLVMTargetDataRef td = LLVMGetModuleDataLayout(L->mod);
-	LLVMValueRef v = val(L, op, op->args[1]);
+	LLVMValueRef v = val(L, op, op->args[1]), ins[6], fn;
+	LLVMTypeRef tys[6], fty;
 	const char *space = pt.space == IR_GLOBAL ? "global" : pt.space == IR_SHARED ? "shared"
 			  : "shared::cluster";
-	int bits = vt.base == IR_I1 ? 8 : type_bits(vt), n = *nin, i;
-	char addr[48];
+	const IrOp *ep = L->def[op->args[0]], *c;
+	int bits = vt.base == IR_I1 ? 8 : type_bits(vt), nin, i;
+	char addr[48], text[128], cons[48];
 
 	if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) {
 		lw_error(L, op, "store.if of a %d-bit value", bits);
-		return -1;
+		return;
 	}
-	snprintf(addr, sizeof addr, "[$%d]", n + 1);
-	ins[n] = val(L, op, op->args[2]);
-	ins[n + 1] = val(L, op, op->args[0]);
+	snprintf(addr, sizeof addr, "[$1]");
+	ins[0] = val(L, op, op->args[2]);
+	ins[1] = val(L, op, op->args[0]);
 	/* elemptr p, constant: the constant becomes the address's immediate offset ([p+off]),
 	 * as LLVM folds it into a plain store's; no address arithmetic per store */
-	if (L->def[op->args[0]] && L->def[op->args[0]]->opc == IR_ELEMPTR) {
-		const IrOp *ep = L->def[op->args[0]], *c = L->def[ep->args[1]];
-
-		if (c && c->opc == IR_CONST && ir_is_int(ir_vtype(L->k, ep->args[1])) &&
-		    c->imm > -(1 << 20) && c->imm < (1 << 20)) {
-			ins[n + 1] = val(L, op, ep->args[0]);
-			snprintf(addr, sizeof addr, "[$%d+%lld]", n + 1,
-				 (long long)c->imm * ir_type_bytes(ir_scalar((IrBase)pt.elem)));
-		}
+	c = ep && ep->opc == IR_ELEMPTR ? L->def[ep->args[1]] : NULL;
+	if (c && c->opc == IR_CONST && ir_is_int(ir_vtype(L->k, ep->args[1])) &&
+	    c->imm > -(1 << 20) && c->imm < (1 << 20)) {
+		ins[1] = val(L, op, ep->args[0]);
+		snprintf(addr, sizeof addr, "[$1+%lld]",
+			 (long long)c->imm * ir_type_bytes(ir_scalar((IrBase)pt.elem)));
 	}
-	buf_printf(cons, ",b,%s", LLVMPointerSizeForAS(td, pt.space) == 8 ? "l" : "r");
 	if (vt.base == IR_I1)
 		v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
 	if (bits == 128) {
 		LLVMValueRef w = LLVMBuildBitCast(L->b, v, LLVMVectorType(LLVMInt32TypeInContext(L->ctx), 4), "");
 
 		for (i = 0; i < 4; i++)
-			ins[n + 2 + i] = LLVMBuildExtractElement(L->b, w, i32c(L, (uint32_t)i), "");
-		buf_printf(text, "@$%d st.%s.v4.b32 %s, {$%d, $%d, $%d, $%d};\n", n, space, addr,
-			   n + 2, n + 3, n + 4, n + 5);
-		buf_puts(cons, ",r,r,r,r");
-		*nin = n + 6;
-		return 0;
+			ins[2 + i] = LLVMBuildExtractElement(L->b, w, i32c(L, (uint32_t)i), "");
+		nin = 6;
+		snprintf(text, sizeof text, "@$0 st.%s.v4.b32 %s, {$2, $3, $4, $5};", space, addr);
+	} else {
+		v = LLVMBuildBitCast(L->b, v, LLVMIntTypeInContext(L->ctx, (unsigned)bits), "");
+		if (bits == 8)
+			v = LLVMBuildZExt(L->b, v, LLVMInt16TypeInContext(L->ctx), "");
+		ins[2] = v;
+		nin = 3;
+		snprintf(text, sizeof text, "@$0 st.%s.b%d %s, $2;", space, bits, addr);
 	}
-	v = LLVMBuildBitCast(L->b, v, LLVMIntTypeInContext(L->ctx, (unsigned)bits), "");
-	if (bits == 8)
-		v = LLVMBuildZExt(L->b, v, LLVMInt16TypeInContext(L->ctx), "");
-	ins[n + 2] = v;
-	buf_printf(text, "@$%d st.%s.b%d %s, $%d;\n", n, space, bits, addr, n + 2);
-	buf_puts(cons, bits <= 16 ? ",h" : bits == 32 ? ",r" : ",l");
-	*nin = n + 3;
-	return 0;
-}
-
-static void
-store_if(Lower *L, const IrOp *op)
-{
-	LLVMValueRef ins[6], fn;
-	LLVMTypeRef tys[6], fty;
-	Buf text = {0}, cons = {0};
-	int nin = 0, j;
-
-	if (store_if_asm(L, op, &text, &cons, ins, &nin) == 0) {
-		buf_puts(&cons, ",~{memory}");
-		for (j = 0; j < nin; j++)
-			tys[j] = LLVMTypeOf(ins[j]);
-		fty = LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), tys, (unsigned)nin, 0);
-		fn = LLVMGetInlineAsm(fty, text.s, (size_t)text.len - 1, cons.s + 1, (size_t)cons.len - 1,
-				      1, 0, LLVMInlineAsmDialectATT, 0);
-		LLVMBuildCall2(L->b, fty, fn, ins, (unsigned)nin, "");
-	}
-	buf_free(&text);
-	buf_free(&cons);
+	snprintf(cons, sizeof cons, "b,%s,%s,~{memory}", LLVMPointerSizeForAS(td, pt.space) == 8 ? "l" : "r",
+		 bits == 128 ? "r,r,r,r" : bits <= 16 ? "h" : bits == 32 ? "r" : "l");
+	for (i = 0; i < nin; i++)
+		tys[i] = LLVMTypeOf(ins[i]);
+	fty = LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), tys, (unsigned)nin, 0);
+	fn = LLVMGetInlineAsm(fty, text, strlen(text), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMBuildCall2(L->b, fty, fn, ins, (unsigned)nin, "");
 }
 
 static LLVMValueRef

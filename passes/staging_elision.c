@@ -194,8 +194,7 @@ stg_loop_of_iv(const Stg *s, IrValue v)
 static uint64_t
 mix(uint64_t h, uint64_t x)
 {
-	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
+	return hash_fnv1a(&x, sizeof x, h);
 }
 
 /* A hash of what v computes, memoized, equal for any two values stg_equal can call equal:
