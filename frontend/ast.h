@@ -1,5 +1,5 @@
 /* frontend-internal interfaces: the AST (ast.c), the parser state shared by the lexer and
- * the grammar, semantic analysis (sema.c) and lowering to IR (lower.c). Nothing outside
+ * the grammar, semantic analysis (sema.c) and IR generation (irgen.c). Nothing outside
  * frontend/ includes this; the public entry point is frontend.h. */
 #ifndef CAKE_AST_H
 #define CAKE_AST_H
@@ -9,6 +9,11 @@
 /* Deeper expression or statement nesting than this is an error, so that the recursive
  * walks in sema, lowering and the printer never come near the C stack's limit. */
 #define FE_MAX_DEPTH 256
+
+/* How deep produce and consume blocks may nest (sema reports more; irgen keeps a stack). */
+#define FE_MAX_ASYNC 16
+/* The old name, still used by hopper.h and hopper_decl.c. */
+#define LOWER_MAX_ASYNC FE_MAX_ASYNC
 
 /* Shared memory one block may use on sm_90a/sm_100a/sm_103a: 227 KiB. */
 #define FE_SMEM_LIMIT 232448
@@ -48,7 +53,7 @@ typedef enum NodeKind {
 	N_GRID,       /* grid(list) */
 	N_TYPE,       /* name[list] (list empty for a scalar or vector type) */
 	N_UNROLL,     /* unroll or unroll(lhs), only while parsing a for */
-	/* the Hopper constructs (hopper.c, lower_hopper.c) */
+	/* the Hopper constructs (hopper.c, irgen_async.c) */
 	N_TENSORMAP,  /* tensormap name = init (a call of tma) */
 	N_PIPELINE,   /* pipeline name(list of N_NAMED) */
 	N_MBARRIER,   /* mbarrier name(list of N_NAMED) */
@@ -434,44 +439,43 @@ int hop_frag_type(Sema *S, Node *type, IrType *t);
 void hop_block_enter(Sema *S);
 void hop_block_leave(Sema *S);
 
-/* ---- lower.c ---- */
+/* ---- irgen.c ---- */
 /* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */
-IrKernel *lower_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path);
+IrKernel *irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path);
 
-/* The lowering's state, shared by lower.c and lower_hopper.c. */
-#define LOWER_MAX_ASYNC 16
-typedef struct Lower {
+/* IR generation's state, shared by irgen.c and irgen_async.c. */
+typedef struct IrGen {
 	IrKernel *k;
 	const KernelInfo *info;
 	IrBuilder b;
 	IrValue *slots;     /* the current value of each local */
 	/* the produce/consume blocks being lowered, innermost last: pipeline index, stage */
 	int nasync;
-	int async_pipe[LOWER_MAX_ASYNC];
-	IrValue async_stage[LOWER_MAX_ASYNC];
+	int async_pipe[FE_MAX_ASYNC];
+	IrValue async_stage[FE_MAX_ASYNC];
 	int nconsume;       /* enclosing consume blocks (their lowering waits for wgmma) */
-} Lower;
+} IrGen;
 
-IrValue lower_expr(Lower *L, Node *e);
-void lower_block(Lower *L, Node *b);
+IrValue irgen_expr(IrGen *G, Node *e);
+void irgen_block(IrGen *G, Node *b);
 /* The variables declared before slot `base` that s assigns (sorted, once each). */
-void lower_assigned_vars(const Node *s, int base, int *out, int *n);
-IrType *lower_carried_types(Lower *L, const int *slots, int n);
+void irgen_assigned_vars(const Node *s, int base, int *out, int *n);
+IrType *irgen_carried_types(IrGen *G, const int *slots, int n);
 /* Lowers body into region r, then yields the carried slots. */
-void lower_into(Lower *L, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end);
+void irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end);
 
-/* ---- lower_hopper.c ---- */
+/* ---- irgen_async.c ---- */
 /* Tensor-map params, barriers, pipelines, staging of buffers, cluster, min_blocks. */
-void lower_hop_tables(Lower *L);
+void irgen_async_tables(IrGen *G);
 /* Barrier initialisation at kernel entry (thread 0, fence, CTA or cluster barrier). */
-void lower_hop_init(Lower *L);
-/* The Hopper statements; 0 if s is not one. */
-int lower_hop_stmt(Lower *L, Node *s);
-/* The Hopper calls and values: *v gets the result (0 for none); 0 if e is not one. */
-int lower_hop_call(Lower *L, Node *e, IrValue *v);
+void irgen_async_init(IrGen *G);
+/* The async statements; 0 if s is not one. */
+int irgen_async_stmt(IrGen *G, Node *s);
+/* The async calls and values: *v gets the result (0 for none); 0 if e is not one. */
+int irgen_async_call(IrGen *G, Node *e, IrValue *v);
 /* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
-IrValue lower_hop_buffer(Lower *L, const Symbol *s);
+IrValue irgen_async_buffer(IrGen *G, const Symbol *s);
 /* The base of buf in the CTA of the given rank: remote(buf, rank)[i, ...]. */
-IrValue lower_hop_remote(Lower *L, Node *e);
+IrValue irgen_async_remote(IrGen *G, Node *e);
 
 #endif

@@ -1,7 +1,7 @@
-/* lower.c: checked AST -> IR. Locals become SSA values: the lowering keeps the current
- * value of every local slot, and a structured statement that assigns variables declared
- * outside it passes their new values out: an `if` yields them as its results, a `for`
- * carries them as iteration arguments, a `while` through its condition and yield.
+/* irgen.c: IR generation, checked AST -> IR. Locals become SSA values: irgen keeps the
+ * current value of every local slot, and a structured statement that assigns variables
+ * declared outside it passes their new values out: an `if` yields them as its results, a
+ * `for` carries them as iteration arguments, a `while` through its condition and yield.
  * Tensor and shared elements become row-major i32 index arithmetic, elemptr and load or
  * store. Everything here was checked by sema; a surprise is an internal error. */
 #include "ast.h"
@@ -11,45 +11,45 @@
 
 
 static IrType
-vtype(Lower *L, IrValue v)
+vtype(IrGen *G, IrValue v)
 {
-	return ir_vtype(L->k, v);
+	return ir_vtype(G->k, v);
 }
 
 static IrValue
-op1(Lower *L, int opc, IrType t, IrValue a)
+op1(IrGen *G, int opc, IrType t, IrValue a)
 {
-	return irb_op1(&L->b, opc, t, a);
+	return irb_op1(&G->b, opc, t, a);
 }
 
 static IrValue
-op2(Lower *L, int opc, IrType t, IrValue a, IrValue b)
+op2(IrGen *G, int opc, IrType t, IrValue a, IrValue b)
 {
-	return irb_op2(&L->b, opc, t, a, b);
+	return irb_op2(&G->b, opc, t, a, b);
 }
 
 static IrValue
-const_i32(Lower *L, int64_t v)
+const_i32(IrGen *G, int64_t v)
 {
-	return irb_const_int(&L->b, ir_scalar(IR_I32), v);
+	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
 }
 
 static IrValue
-lower_const(Lower *L, Node *e)
+ig_const(IrGen *G, Node *e)
 {
 	if (ir_is_frag(e->ty))
-		return irb_const_float(&L->b, e->ty, e->cv.f);   /* a splat */
+		return irb_const_float(&G->b, e->ty, e->cv.f);   /* a splat */
 	if (e->ty.base > IR_F64 || e->ty.lanes != 1)
 		ICE("constant of type %d reached lowering at %d:%d", e->ty.base, e->loc.line, e->loc.col);
 	if (ir_is_float(e->ty))
-		return irb_const_float(&L->b, e->ty, e->cv.f);
-	return irb_const_int(&L->b, e->ty, e->cv.i);
+		return irb_const_float(&G->b, e->ty, e->cv.f);
+	return irb_const_int(&G->b, e->ty, e->cv.i);
 }
 
 /* The pointer to the element an N_INDEX on a tensor or shared array names: the base
  * pointer advanced by the row-major linear index of its (i32) indices. */
 static IrValue
-lower_elemptr(Lower *L, Node *e)
+ig_elemptr(IrGen *G, Node *e)
 {
 	const Symbol *s = e->sym;
 	IrType pt;
@@ -59,30 +59,30 @@ lower_elemptr(Lower *L, Node *e)
 
 	if (e->indexkind == IDX_REMOTE) {
 		pt = ir_ptr(IR_CLUSTER, (IrBase)s->type.base);
-		base = lower_hop_remote(L, e);
+		base = irgen_async_remote(G, e);
 	} else if (s->kind == SYM_TENSOR) {
 		pt = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
-		base = L->k->body.args[s->param];
+		base = G->k->body.args[s->param];
 	} else {
 		pt = ir_ptr(IR_SHARED, (IrBase)s->type.base);
-		L->b.loc = e->loc;
-		base = lower_hop_buffer(L, s);
+		G->b.loc = e->loc;
+		base = irgen_async_buffer(G, s);
 	}
 	for (ix = e->list.head; ix; ix = ix->next, i++) {
-		IrValue v = lower_expr(L, ix);
+		IrValue v = irgen_expr(G, ix);
 
-		L->b.loc = e->loc;
+		G->b.loc = e->loc;
 		if (i == 0) {
 			lin = v;
 			continue;
 		}
 		if (s->kind == SYM_TENSOR && s->dimsym[i])
-			lin = op2(L, IR_MUL, ir_scalar(IR_I32), lin, L->k->body.args[s->dimsym[i]->param]);
+			lin = op2(G, IR_MUL, ir_scalar(IR_I32), lin, G->k->body.args[s->dimsym[i]->param]);
 		else
-			lin = op2(L, IR_MUL, ir_scalar(IR_I32), lin, const_i32(L, s->dims[i]));
-		lin = op2(L, IR_ADD, ir_scalar(IR_I32), lin, v);
+			lin = op2(G, IR_MUL, ir_scalar(IR_I32), lin, const_i32(G, s->dims[i]));
+		lin = op2(G, IR_ADD, ir_scalar(IR_I32), lin, v);
 	}
-	return op2(L, IR_ELEMPTR, pt, base, lin);
+	return op2(G, IR_ELEMPTR, pt, base, lin);
 }
 
 static int
@@ -100,11 +100,11 @@ static const int binop_opc[OP_COUNT] = {
 };
 
 static IrValue
-binop(Lower *L, AstOp op, IrValue a, IrValue b)
+binop(IrGen *G, AstOp op, IrValue a, IrValue b)
 {
-	IrType t = op >= OP_EQ && op <= OP_GE ? ir_scalar(IR_I1) : vtype(L, a);
+	IrType t = op >= OP_EQ && op <= OP_GE ? ir_scalar(IR_I1) : vtype(G, a);
 
-	return op2(L, binop_opc[op], t, a, b);
+	return op2(G, binop_opc[op], t, a, b);
 }
 
 static const int special_opc[][3] = {
@@ -115,7 +115,7 @@ static const int special_opc[][3] = {
 };
 
 static IrValue
-lower_call(Lower *L, Node *e)
+ig_call(IrGen *G, Node *e)
 {
 	static const int simple[BI_COUNT] = {
 		[BI_EXP2] = IR_EXP2, [BI_LOG2] = IR_LOG2, [BI_RSQRT] = IR_RSQRT, [BI_SQRT] = IR_SQRT,
@@ -132,84 +132,84 @@ lower_call(Lower *L, Node *e)
 	Node *a;
 	int n = 0;
 
-	if (lower_hop_call(L, e, &v))
+	if (irgen_async_call(G, e, &v))
 		return v;
 	if (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_CAS) {
-		args[n++] = lower_elemptr(L, e->list.head);
+		args[n++] = ig_elemptr(G, e->list.head);
 		for (a = e->list.head->next; a; a = a->next)
-			args[n++] = lower_expr(L, a);
+			args[n++] = irgen_expr(G, a);
 	} else if (e->builtin == BI_CP_ASYNC) {
-		args[n++] = lower_elemptr(L, e->list.head);
-		args[n++] = lower_elemptr(L, e->list.head->next);
+		args[n++] = ig_elemptr(G, e->list.head);
+		args[n++] = ig_elemptr(G, e->list.head->next);
 	} else if (e->builtin == BI_CP_ASYNC_WAIT) {
 		/* a constant: the wait's attribute, not an operand */
 	} else {
 		for (a = e->list.head; a && n < 4; a = a->next)
-			args[n++] = lower_expr(L, a);
+			args[n++] = irgen_expr(G, a);
 	}
-	L->b.loc = e->loc;
+	G->b.loc = e->loc;
 	switch (e->builtin) {
 	case BI_CAST:
-		if (ir_type_eq(vtype(L, args[0]), e->ty))
+		if (ir_type_eq(vtype(G, args[0]), e->ty))
 			return args[0];
-		return op1(L, IR_CAST, e->ty, args[0]);
+		return op1(G, IR_CAST, e->ty, args[0]);
 	case BI_VECTOR:
 		if (n == 1) {
 			IrValue lanes[4] = {args[0], args[0], args[0], args[0]};
 
-			return irb_op(&L->b, IR_VEC, e->ty, e->ty.lanes, lanes);
+			return irb_op(&G->b, IR_VEC, e->ty, e->ty.lanes, lanes);
 		}
-		return irb_op(&L->b, IR_VEC, e->ty, n, args);
+		return irb_op(&G->b, IR_VEC, e->ty, n, args);
 	case BI_CDIV: {
 		/* (a + (b - 1)) / b: the caller promises a >= 0 and b > 0 */
-		IrType t = vtype(L, args[0]);
-		IrValue bm1 = op2(L, IR_SUB, t, args[1], irb_const_int(&L->b, t, 1));
+		IrType t = vtype(G, args[0]);
+		IrValue bm1 = op2(G, IR_SUB, t, args[1], irb_const_int(&G->b, t, 1));
 
-		return op2(L, IR_DIV, t, op2(L, IR_ADD, t, args[0], bm1), args[1]);
+		return op2(G, IR_DIV, t, op2(G, IR_ADD, t, args[0], bm1), args[1]);
 	}
 	case BI_BARRIER:
-		irb_op(&L->b, IR_BARRIER, ir_scalar(IR_VOID), 0, NULL);
+		irb_op(&G->b, IR_BARRIER, ir_scalar(IR_VOID), 0, NULL);
 		return 0;
 	case BI_CP_ASYNC:
-		irb_imm(&L->b, IR_CP_ASYNC, ir_scalar(IR_VOID), ir_type_bytes(e->list.head->ty), 2, args);
+		irb_imm(&G->b, IR_CP_ASYNC, ir_scalar(IR_VOID), ir_type_bytes(e->list.head->ty), 2, args);
 		return 0;
 	case BI_CP_ASYNC_COMMIT:
-		irb_op(&L->b, IR_CP_ASYNC_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+		irb_op(&G->b, IR_CP_ASYNC_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 		return 0;
 	case BI_CP_ASYNC_WAIT:
-		irb_imm(&L->b, IR_CP_ASYNC_WAIT, ir_scalar(IR_VOID), e->list.head->cv.i, 0, NULL);
+		irb_imm(&G->b, IR_CP_ASYNC_WAIT, ir_scalar(IR_VOID), e->list.head->cv.i, 0, NULL);
 		return 0;
 	default:
 		if (!simple[e->builtin])
-			ICE("lower_call: builtin %d", e->builtin);
-		return irb_op(&L->b, simple[e->builtin], e->ty, n, args);
+			ICE("ig_call: builtin %d", e->builtin);
+		return irb_op(&G->b, simple[e->builtin], e->ty, n, args);
 	}
 }
 
 IrValue
-lower_expr(Lower *L, Node *e)
+irgen_expr(IrGen *G, Node *e)
 {
 	IrValue a, b, c;
 
 	if (e->isconst) {
-		L->b.loc = e->loc;
-		return lower_const(L, e);
+		G->b.loc = e->loc;
+		return ig_const(G, e);
 	}
 	switch (e->kind) {
 	case N_NAME:
-		L->b.loc = e->loc;
+		G->b.loc = e->loc;
 		switch (e->sym->kind) {
 		case SYM_SCALAR:
 		case SYM_SHAPE:
-			return L->k->body.args[e->sym->param];
+			return G->k->body.args[e->sym->param];
 		case SYM_LET:
 		case SYM_VAR:
 		case SYM_ITER:
-			return L->slots[e->sym->slot];
+			return G->slots[e->sym->slot];
 		case SYM_BUILTIN:
-			if (lower_hop_call(L, e, &a))
+			if (irgen_async_call(G, e, &a))
 				return a;
-			return irb_op(&L->b, e->sym->builtin == BI_LANE ? IR_LANEID : IR_WARPID,
+			return irb_op(&G->b, e->sym->builtin == BI_LANE ? IR_LANEID : IR_WARPID,
 				      ir_scalar(IR_I32), 0, NULL);
 		default:
 			break;
@@ -217,55 +217,55 @@ lower_expr(Lower *L, Node *e)
 		break;
 	case N_MEMBER:
 		if (e->builtin) {
-			L->b.loc = e->loc;
-			return irb_op(&L->b, special_opc[e->builtin][e->lane], ir_scalar(IR_I32), 0, NULL);
+			G->b.loc = e->loc;
+			return irb_op(&G->b, special_opc[e->builtin][e->lane], ir_scalar(IR_I32), 0, NULL);
 		}
-		a = lower_expr(L, e->lhs);
-		L->b.loc = e->loc;
-		return irb_imm(&L->b, IR_EXTRACT, e->ty, e->lane, 1, &a);
+		a = irgen_expr(G, e->lhs);
+		G->b.loc = e->loc;
+		return irb_imm(&G->b, IR_EXTRACT, e->ty, e->lane, 1, &a);
 	case N_UNARY:
-		a = lower_expr(L, e->lhs);
-		L->b.loc = e->loc;
-		return op1(L, e->op == OP_NEG ? IR_NEG : IR_NOT, e->ty, a);
+		a = irgen_expr(G, e->lhs);
+		G->b.loc = e->loc;
+		return op1(G, e->op == OP_NEG ? IR_NEG : IR_NOT, e->ty, a);
 	case N_BINARY:
-		a = lower_expr(L, e->lhs);
-		b = lower_expr(L, e->rhs);
-		L->b.loc = e->loc;
-		if (ir_is_frag(e->ty) && !ir_type_eq(vtype(L, a), vtype(L, b))) {
+		a = irgen_expr(G, e->lhs);
+		b = irgen_expr(G, e->rhs);
+		G->b.loc = e->loc;
+		if (ir_is_frag(e->ty) && !ir_type_eq(vtype(G, a), vtype(G, b))) {
 			/* an accumulator fragment and an f32: the f32 in every lane */
 			IrValue lanes[IR_FRAG_MAX];
-			IrValue s = ir_is_frag(vtype(L, a)) ? b : a;
+			IrValue s = ir_is_frag(vtype(G, a)) ? b : a;
 			int i;
 
 			for (i = 0; i < e->ty.lanes; i++)
 				lanes[i] = s;
-			s = irb_op(&L->b, IR_VEC, e->ty, e->ty.lanes, lanes);
-			if (ir_is_frag(vtype(L, a)))
+			s = irb_op(&G->b, IR_VEC, e->ty, e->ty.lanes, lanes);
+			if (ir_is_frag(vtype(G, a)))
 				b = s;
 			else
 				a = s;
 		}
-		return binop(L, e->op, a, b);
+		return binop(G, e->op, a, b);
 	case N_COND:
-		c = lower_expr(L, e->cond);
-		a = lower_expr(L, e->lhs);
-		b = lower_expr(L, e->rhs);
-		L->b.loc = e->loc;
-		return irb_op3(&L->b, IR_SELECT, e->ty, c, a, b);
+		c = irgen_expr(G, e->cond);
+		a = irgen_expr(G, e->lhs);
+		b = irgen_expr(G, e->rhs);
+		G->b.loc = e->loc;
+		return irb_op3(&G->b, IR_SELECT, e->ty, c, a, b);
 	case N_CALL:
-		return lower_call(L, e);
+		return ig_call(G, e);
 	case N_INDEX:
 		if (e->indexkind == IDX_LANE) {
-			a = lower_expr(L, e->lhs);
-			L->b.loc = e->loc;
-			return irb_imm(&L->b, IR_EXTRACT, e->ty, e->lane, 1, &a);
+			a = irgen_expr(G, e->lhs);
+			G->b.loc = e->loc;
+			return irb_imm(&G->b, IR_EXTRACT, e->ty, e->lane, 1, &a);
 		}
-		a = lower_elemptr(L, e);
-		return irb_imm(&L->b, IR_LOAD, e->ty, readonly(e->sym), 1, &a);
+		a = ig_elemptr(G, e);
+		return irb_imm(&G->b, IR_LOAD, e->ty, readonly(e->sym), 1, &a);
 	default:
 		break;
 	}
-	ICE("lower_expr: node kind %d at %d:%d", e->kind, e->loc.line, e->loc.col);
+	ICE("irgen_expr: node kind %d at %d:%d", e->kind, e->loc.line, e->loc.col);
 }
 
 /* ---- statements ---- */
@@ -289,7 +289,7 @@ add_slot(int slot, int base, int *out, int *n)
 }
 
 void
-lower_assigned_vars(const Node *s, int base, int *out, int *n)
+irgen_assigned_vars(const Node *s, int base, int *out, int *n)
 {
 	const Node *c;
 
@@ -306,23 +306,23 @@ lower_assigned_vars(const Node *s, int base, int *out, int *n)
 		/* the pipeline's hidden stage and phase advance after the block */
 		add_slot(s->hslot, base, out, n);
 		add_slot(s->hslot + 1, base, out, n);
-		lower_assigned_vars(s->body, base, out, n);
+		irgen_assigned_vars(s->body, base, out, n);
 		return;
 	case N_ROLE:
 	case N_ELECT:
-		lower_assigned_vars(s->body, base, out, n);
+		irgen_assigned_vars(s->body, base, out, n);
 		return;
 	case N_BLOCK:
 		for (c = s->list.head; c; c = c->next)
-			lower_assigned_vars(c, base, out, n);
+			irgen_assigned_vars(c, base, out, n);
 		return;
 	case N_IF:
-		lower_assigned_vars(s->body, base, out, n);
-		lower_assigned_vars(s->els, base, out, n);
+		irgen_assigned_vars(s->body, base, out, n);
+		irgen_assigned_vars(s->els, base, out, n);
 		return;
 	case N_FOR:
 	case N_WHILE:
-		lower_assigned_vars(s->body, base, out, n);
+		irgen_assigned_vars(s->body, base, out, n);
 		return;
 	default:
 		return;
@@ -331,52 +331,52 @@ lower_assigned_vars(const Node *s, int base, int *out, int *n)
 
 /* The current values of the carried slots. */
 static IrValue *
-carried_values(Lower *L, const int *slots, int n)
+carried_values(IrGen *G, const int *slots, int n)
 {
 	IrValue *v = xmalloc(sizeof *v * (size_t)(n + 1));
 	int i;
 
 	for (i = 0; i < n; i++)
-		v[i] = L->slots[slots[i]];
+		v[i] = G->slots[slots[i]];
 	return v;
 }
 
 IrType *
-lower_carried_types(Lower *L, const int *slots, int n)
+irgen_carried_types(IrGen *G, const int *slots, int n)
 {
 	IrType *t = xmalloc(sizeof *t * (size_t)(n + 1));
 	int i;
 
 	for (i = 0; i < n; i++)
-		t[i] = vtype(L, L->slots[slots[i]]);
+		t[i] = vtype(G, G->slots[slots[i]]);
 	return t;
 }
 
 /* Gives region r fresh arguments: `first` (if not void) and then one per carried slot,
  * which become those slots' current values. */
 static void
-region_args(Lower *L, IrRegion *r, IrType first, const int *slots, int n, IrValue *first_v)
+region_args(IrGen *G, IrRegion *r, IrType first, const int *slots, int n, IrValue *first_v)
 {
 	IrValue *args = xmalloc(sizeof *args * (size_t)(n + 2));
 	int i, k = 0;
 
 	if (first.base != IR_VOID)
-		args[k++] = *first_v = ir_new_value(L->k, first);
+		args[k++] = *first_v = ir_new_value(G->k, first);
 	for (i = 0; i < n; i++) {
-		IrValue v = ir_new_value(L->k, vtype(L, L->slots[slots[i]]));
+		IrValue v = ir_new_value(G->k, vtype(G, G->slots[slots[i]]));
 
-		L->k->vlocs[v] = L->b.loc;
+		G->k->vlocs[v] = G->b.loc;
 		args[k++] = v;
 	}
-	ir_region_set_args(L->k, r, k, args);
+	ir_region_set_args(G->k, r, k, args);
 	for (i = 0; i < n; i++)
-		L->slots[slots[i]] = args[(first.base != IR_VOID) + i];
+		G->slots[slots[i]] = args[(first.base != IR_VOID) + i];
 	free(args);
 }
 
 /* Ends region r (the builder is in it) with a terminator passing the carried values. */
 static void
-terminate(Lower *L, int opc, IrValue cond, const int *slots, int n)
+terminate(IrGen *G, int opc, IrValue cond, const int *slots, int n)
 {
 	IrValue *v = xmalloc(sizeof *v * (size_t)(n + 2));
 	int i, k = 0;
@@ -384,211 +384,211 @@ terminate(Lower *L, int opc, IrValue cond, const int *slots, int n)
 	if (cond)
 		v[k++] = cond;
 	for (i = 0; i < n; i++)
-		v[k++] = L->slots[slots[i]];
-	irb_op(&L->b, opc, ir_scalar(IR_VOID), k, v);
+		v[k++] = G->slots[slots[i]];
+	irb_op(&G->b, opc, ir_scalar(IR_VOID), k, v);
 	free(v);
 }
 
 /* Lowers `body` into region r, then yields the carried slots; restores the builder. */
 void
-lower_into(Lower *L, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end)
+irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end)
 {
-	IrRegion *saved = L->b.r;
+	IrRegion *saved = G->b.r;
 
-	L->b.r = r;
+	G->b.r = r;
 	if (body)
-		lower_block(L, body);
-	L->b.loc = end;
-	terminate(L, IR_YIELD, 0, slots, n);
-	L->b.r = saved;
+		irgen_block(G, body);
+	G->b.loc = end;
+	terminate(G, IR_YIELD, 0, slots, n);
+	G->b.r = saved;
 }
 
-static void lower_stmt(Lower *L, Node *s);
+static void ig_stmt(IrGen *G, Node *s);
 
 static void
-lower_if(Lower *L, Node *s)
+ig_if(IrGen *G, Node *s)
 {
-	int *slots = xmalloc(sizeof(int) * (size_t)(L->info->nslots + 1));
-	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(L->info->nslots + 1));
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
+	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(G->info->nslots + 1));
 	int n = 0, i;
 	IrRegion *regs;
 	IrValue c, *res;
 	IrType *types;
 
-	lower_assigned_vars(s, s->slot_base, slots, &n);
-	c = lower_expr(L, s->cond);
-	L->b.loc = s->loc;
-	types = lower_carried_types(L, slots, n);
-	res = irb_region_op(&L->b, IR_IF, 1, &c, n, types, &regs)->res;
-	memcpy(saved, L->slots, sizeof(IrValue) * (size_t)L->info->nslots);
-	lower_into(L, &regs[0], s->body, slots, n, s->loc);
-	memcpy(L->slots, saved, sizeof(IrValue) * (size_t)L->info->nslots);
-	lower_into(L, &regs[1], s->els, slots, n, s->loc);
-	memcpy(L->slots, saved, sizeof(IrValue) * (size_t)L->info->nslots);
+	irgen_assigned_vars(s, s->slot_base, slots, &n);
+	c = irgen_expr(G, s->cond);
+	G->b.loc = s->loc;
+	types = irgen_carried_types(G, slots, n);
+	res = irb_region_op(&G->b, IR_IF, 1, &c, n, types, &regs)->res;
+	memcpy(saved, G->slots, sizeof(IrValue) * (size_t)G->info->nslots);
+	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
+	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
+	irgen_into(G, &regs[1], s->els, slots, n, s->loc);
+	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
 	for (i = 0; i < n; i++)
-		L->slots[slots[i]] = res[i];
+		G->slots[slots[i]] = res[i];
 	free(types);
 	free(saved);
 	free(slots);
 }
 
 static void
-lower_for(Lower *L, Node *s)
+ig_for(IrGen *G, Node *s)
 {
-	int *slots = xmalloc(sizeof(int) * (size_t)(L->info->nslots + 1));
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
 	IrValue *args, *res, iv;
 	IrType *types;
 	IrRegion *regs, *outer;
 	IrOp *op;
 	int n = 0, i;
 
-	lower_assigned_vars(s, s->slot_base, slots, &n);
+	irgen_assigned_vars(s, s->slot_base, slots, &n);
 	args = xmalloc(sizeof *args * (size_t)(n + 3));
-	args[0] = lower_expr(L, s->lo);
-	args[1] = lower_expr(L, s->hi);
+	args[0] = irgen_expr(G, s->lo);
+	args[1] = irgen_expr(G, s->hi);
 	if (s->step) {
-		args[2] = lower_expr(L, s->step);
+		args[2] = irgen_expr(G, s->step);
 	} else {
-		L->b.loc = s->loc;
-		args[2] = const_i32(L, 1);
+		G->b.loc = s->loc;
+		args[2] = const_i32(G, 1);
 	}
 	for (i = 0; i < n; i++)
-		args[3 + i] = L->slots[slots[i]];
-	types = lower_carried_types(L, slots, n);
-	L->b.loc = s->loc;
-	op = irb_region_op(&L->b, IR_FOR, 3 + n, args, n, types, &regs);
+		args[3 + i] = G->slots[slots[i]];
+	types = irgen_carried_types(G, slots, n);
+	G->b.loc = s->loc;
+	op = irb_region_op(&G->b, IR_FOR, 3 + n, args, n, types, &regs);
 	op->imm = s->op == UNROLL_FULL ? -1 : s->op == UNROLL_COUNT ? s->unroll_n->cv.i : 0;
 	res = op->res;
-	region_args(L, &regs[0], ir_scalar(IR_I32), slots, n, &iv);
-	L->k->vlocs[iv] = s->loc;
-	L->slots[s->sym->slot] = iv;
-	outer = L->b.r;
-	L->b.r = &regs[0];
-	lower_block(L, s->body);
-	L->b.loc = s->loc;
-	terminate(L, IR_YIELD, 0, slots, n);
-	L->b.r = outer;
+	region_args(G, &regs[0], ir_scalar(IR_I32), slots, n, &iv);
+	G->k->vlocs[iv] = s->loc;
+	G->slots[s->sym->slot] = iv;
+	outer = G->b.r;
+	G->b.r = &regs[0];
+	irgen_block(G, s->body);
+	G->b.loc = s->loc;
+	terminate(G, IR_YIELD, 0, slots, n);
+	G->b.r = outer;
 	for (i = 0; i < n; i++)
-		L->slots[slots[i]] = res[i];
+		G->slots[slots[i]] = res[i];
 	free(types);
 	free(args);
 	free(slots);
 }
 
 static void
-lower_while(Lower *L, Node *s)
+ig_while(IrGen *G, Node *s)
 {
-	int *slots = xmalloc(sizeof(int) * (size_t)(L->info->nslots + 1));
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
 	IrValue *init, *res, c, unused;
 	IrType *types;
 	IrRegion *regs, *outer;
 	int n = 0, i;
 
-	lower_assigned_vars(s, s->slot_base, slots, &n);
-	init = carried_values(L, slots, n);
-	types = lower_carried_types(L, slots, n);
-	L->b.loc = s->loc;
-	res = irb_region_op(&L->b, IR_WHILE, n, init, n, types, &regs)->res;
-	outer = L->b.r;
+	irgen_assigned_vars(s, s->slot_base, slots, &n);
+	init = carried_values(G, slots, n);
+	types = irgen_carried_types(G, slots, n);
+	G->b.loc = s->loc;
+	res = irb_region_op(&G->b, IR_WHILE, n, init, n, types, &regs)->res;
+	outer = G->b.r;
 
-	region_args(L, &regs[0], ir_scalar(IR_VOID), slots, n, &unused);
-	L->b.r = &regs[0];
-	c = lower_expr(L, s->cond);
-	L->b.loc = s->loc;
-	terminate(L, IR_CONDITION, c, slots, n);
+	region_args(G, &regs[0], ir_scalar(IR_VOID), slots, n, &unused);
+	G->b.r = &regs[0];
+	c = irgen_expr(G, s->cond);
+	G->b.loc = s->loc;
+	terminate(G, IR_CONDITION, c, slots, n);
 
-	region_args(L, &regs[1], ir_scalar(IR_VOID), slots, n, &unused);
-	L->b.r = &regs[1];
-	lower_block(L, s->body);
-	L->b.loc = s->loc;
-	terminate(L, IR_YIELD, 0, slots, n);
-	L->b.r = outer;
+	region_args(G, &regs[1], ir_scalar(IR_VOID), slots, n, &unused);
+	G->b.r = &regs[1];
+	irgen_block(G, s->body);
+	G->b.loc = s->loc;
+	terminate(G, IR_YIELD, 0, slots, n);
+	G->b.r = outer;
 	for (i = 0; i < n; i++)
-		L->slots[slots[i]] = res[i];
+		G->slots[slots[i]] = res[i];
 	free(types);
 	free(init);
 	free(slots);
 }
 
 static void
-lower_assign(Lower *L, Node *s)
+ig_assign(IrGen *G, Node *s)
 {
 	Node *lhs = s->lhs;
 	IrValue v, p, old;
 
 	if (lhs->kind == N_NAME) {
-		v = lower_expr(L, s->rhs);
+		v = irgen_expr(G, s->rhs);
 		if (s->op != OP_NONE) {
-			L->b.loc = s->loc;
-			v = binop(L, s->op, L->slots[lhs->sym->slot], v);
+			G->b.loc = s->loc;
+			v = binop(G, s->op, G->slots[lhs->sym->slot], v);
 		}
-		L->slots[lhs->sym->slot] = v;
+		G->slots[lhs->sym->slot] = v;
 		return;
 	}
-	p = lower_elemptr(L, lhs);
-	v = lower_expr(L, s->rhs);
-	L->b.loc = s->loc;
+	p = ig_elemptr(G, lhs);
+	v = irgen_expr(G, s->rhs);
+	G->b.loc = s->loc;
 	if (s->op != OP_NONE) {
-		old = irb_imm(&L->b, IR_LOAD, lhs->ty, 0, 1, &p);
-		v = binop(L, s->op, old, v);
+		old = irb_imm(&G->b, IR_LOAD, lhs->ty, 0, 1, &p);
+		v = binop(G, s->op, old, v);
 	}
-	irb_op2(&L->b, IR_STORE, ir_scalar(IR_VOID), p, v);
+	irb_op2(&G->b, IR_STORE, ir_scalar(IR_VOID), p, v);
 }
 
 static void
-lower_stmt(Lower *L, Node *s)
+ig_stmt(IrGen *G, Node *s)
 {
 	switch (s->kind) {
 	case N_LET:
 	case N_VAR:
-		L->slots[s->sym->slot] = lower_expr(L, s->init);
+		G->slots[s->sym->slot] = irgen_expr(G, s->init);
 		break;
 	case N_SHARED:
 		break;
 	case N_ASSIGN:
-		lower_assign(L, s);
+		ig_assign(G, s);
 		break;
 	case N_IF:
-		lower_if(L, s);
+		ig_if(G, s);
 		break;
 	case N_FOR:
-		lower_for(L, s);
+		ig_for(G, s);
 		break;
 	case N_WHILE:
-		lower_while(L, s);
+		ig_while(G, s);
 		break;
 	case N_BLOCK:
-		lower_block(L, s);
+		irgen_block(G, s);
 		break;
 	case N_EXPRSTMT:
-		lower_expr(L, s->lhs);
+		irgen_expr(G, s->lhs);
 		break;
 	default:
-		if (!lower_hop_stmt(L, s))
-			ICE("lower_stmt: node kind %d", s->kind);
+		if (!irgen_async_stmt(G, s))
+			ICE("ig_stmt: node kind %d", s->kind);
 	}
 }
 
 /* A block, or the `else if` statement that stands for one. */
 void
-lower_block(Lower *L, Node *b)
+irgen_block(IrGen *G, Node *b)
 {
 	Node *s;
 
 	if (b->kind != N_BLOCK) {
-		lower_stmt(L, b);
+		ig_stmt(G, b);
 		return;
 	}
 	for (s = b->list.head; s; s = s->next)
-		lower_stmt(L, s);
+		ig_stmt(G, s);
 }
 
 /* ---- kernels ---- */
 
 static void
-add_params(Lower *L, Node *kernel)
+add_params(IrGen *G, Node *kernel)
 {
-	IrKernel *k = L->k;
+	IrKernel *k = G->k;
 	const Node *pn;
 	int i;
 
@@ -615,8 +615,8 @@ add_params(Lower *L, Node *kernel)
 		}
 		ir_add_param(k, ip);
 	}
-	for (i = 0; i < L->info->nsyms; i++) {
-		const Symbol *s = L->info->syms[i];
+	for (i = 0; i < G->info->nsyms; i++) {
+		const Symbol *s = G->info->syms[i];
 		IrParam ip;
 
 		memset(&ip, 0, sizeof ip);
@@ -630,16 +630,16 @@ add_params(Lower *L, Node *kernel)
 }
 
 static void
-add_buffers(Lower *L)
+add_buffers(IrGen *G)
 {
 	int i, j;
 
-	for (i = 0; i < L->info->nshared; i++) {
-		const Symbol *s = L->info->shared[i];
+	for (i = 0; i < G->info->nshared; i++) {
+		const Symbol *s = G->info->shared[i];
 		IrBuffer b;
 
 		memset(&b, 0, sizeof b);
-		b.name = arena_strdup(L->k->arena, s->name);
+		b.name = arena_strdup(G->k->arena, s->name);
 		b.elem = (IrBase)s->type.base;
 		b.rank = s->rank;
 		b.count = 1;
@@ -654,38 +654,38 @@ add_buffers(Lower *L)
 		b.pipeline = s->pipe ? s->pipe->index : -1;
 		b.swizzle = s->swizzle;
 		b.alias = s->alias ? s->alias->buf : -1;
-		if (ir_add_buffer(L->k, b) != s->buf)
-			ICE("shared array '%s' is buffer %d, expected %d", s->name, L->k->nbufs - 1, s->buf);
+		if (ir_add_buffer(G->k, b) != s->buf)
+			ICE("shared array '%s' is buffer %d, expected %d", s->name, G->k->nbufs - 1, s->buf);
 	}
 }
 
 IrKernel *
-lower_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
+irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 {
-	Lower L;
+	IrGen G;
 	IrKernel *k = ir_kernel_new(kernel->name, p->file);
 	int i;
 
-	memset(&L, 0, sizeof L);
-	L.k = k;
-	L.info = info;
+	memset(&G, 0, sizeof G);
+	G.k = k;
+	G.info = info;
 	k->source = arena_strdup(k->arena, path);
 	k->targets = info->targets;
 	for (i = 0; i < 3; i++) {
 		k->threads[i] = info->threads[i];
 		k->grid[i] = arena_strdup(k->arena, info->grid[i]);
 	}
-	add_params(&L, kernel);
-	add_buffers(&L);
-	L.slots = xcalloc((size_t)info->nslots + 1, sizeof *L.slots);
-	L.b.k = k;
-	L.b.r = &k->body;
-	L.b.loc = kernel->body->loc;
-	lower_hop_tables(&L);
-	lower_hop_init(&L);
-	lower_block(&L, kernel->body);
-	L.b.loc = kernel->body->loc;
-	irb_op(&L.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);
-	free(L.slots);
+	add_params(&G, kernel);
+	add_buffers(&G);
+	G.slots = xcalloc((size_t)info->nslots + 1, sizeof *G.slots);
+	G.b.k = k;
+	G.b.r = &k->body;
+	G.b.loc = kernel->body->loc;
+	irgen_async_tables(&G);
+	irgen_async_init(&G);
+	irgen_block(&G, kernel->body);
+	G.b.loc = kernel->body->loc;
+	irb_op(&G.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);
+	free(G.slots);
 	return k;
 }

@@ -1,4 +1,5 @@
-/* lower_hopper.c: the Hopper constructs -> IR (hopper.md section 2). The tables (tensor
+/* irgen_async.c: the async constructs -> IR (docs/language.md, "Hopper (sm_90a) async
+ * machinery"; the ops are docs/ir.md's and ir/ops.def's async ones). The tables (tensor
  * map parameters, barriers, pipelines) come from the declarations; thread 0 initialises
  * every barrier at kernel entry; roles, elect, produce and consume become the high-level
  * region ops that passes/lower_async.c lowers, with each role's hidden stage and phase per
@@ -11,24 +12,24 @@
 #include <string.h>
 
 static IrValue
-c_i32(Lower *L, int64_t v)
+c_i32(IrGen *G, int64_t v)
 {
-	return irb_const_int(&L->b, ir_scalar(IR_I32), v);
+	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
 }
 
 static IrValue
-op2(Lower *L, int opc, IrValue a, IrValue b)
+op2(IrGen *G, int opc, IrValue a, IrValue b)
 {
-	return irb_op2(&L->b, opc, ir_vtype(L->k, a), a, b);
+	return irb_op2(&G->b, opc, ir_vtype(G->k, a), a, b);
 }
 
 /* ---- tables and barrier initialisation ---- */
 
 void
-lower_hop_tables(Lower *L)
+irgen_async_tables(IrGen *G)
 {
-	IrKernel *k = L->k;
-	const KernelInfo *info = L->info;
+	IrKernel *k = G->k;
+	const KernelInfo *info = G->info;
 	int i, j, side;
 
 	k->min_blocks = info->min_blocks;
@@ -100,41 +101,41 @@ lower_hop_tables(Lower *L)
  * visible to the async proxy and the cluster, and a CTA (or cluster) barrier publishes
  * them before any thread uses one. */
 void
-lower_hop_init(Lower *L)
+irgen_async_init(IrGen *G)
 {
-	IrKernel *k = L->k;
+	IrKernel *k = G->k;
 	static const int tid[3] = {IR_TID_X, IR_TID_Y, IR_TID_Z};
 	IrValue c = 0, zero;
-	IrRegion *regs, *outer = L->b.r;
+	IrRegion *regs, *outer = G->b.r;
 	int i, e;
 
 	if (!k->nbarriers)
 		return;
-	zero = c_i32(L, 0);
+	zero = c_i32(G, 0);
 	for (i = 0; i < 3; i++) {
 		IrValue t;
 
 		if (i > 0 && k->threads[i] == 1)
 			continue;
-		t = irb_op(&L->b, tid[i], ir_scalar(IR_I32), 0, NULL);
-		t = irb_op2(&L->b, IR_CMP_EQ, ir_scalar(IR_I1), t, zero);
-		c = c ? irb_op2(&L->b, IR_AND, ir_scalar(IR_I1), c, t) : t;
+		t = irb_op(&G->b, tid[i], ir_scalar(IR_I32), 0, NULL);
+		t = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), t, zero);
+		c = c ? irb_op2(&G->b, IR_AND, ir_scalar(IR_I1), c, t) : t;
 	}
-	irb_region_op(&L->b, IR_IF, 1, &c, 0, NULL, &regs);
-	L->b.r = &regs[0];
+	irb_region_op(&G->b, IR_IF, 1, &c, 0, NULL, &regs);
+	G->b.r = &regs[0];
 	for (i = 0; i < k->nbarriers; i++)
 		for (e = 0; e < k->barriers[i].n; e++) {
-			IrValue idx = c_i32(L, e);
-			IrValue p = irb_imm(&L->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), i, 1, &idx);
+			IrValue idx = c_i32(G, e);
+			IrValue p = irb_imm(&G->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), i, 1, &idx);
 
-			irb_imm(&L->b, IR_MBAR_INIT, ir_scalar(IR_VOID), k->barriers[i].count, 1, &p);
+			irb_imm(&G->b, IR_MBAR_INIT, ir_scalar(IR_VOID), k->barriers[i].count, 1, &p);
 		}
-	irb_op(&L->b, IR_FENCE_MBAR_INIT, ir_scalar(IR_VOID), 0, NULL);
-	irb_op(&L->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
-	L->b.r = &regs[1];
-	irb_op(&L->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
-	L->b.r = outer;
-	irb_op(&L->b, k->cluster[0] * k->cluster[1] * k->cluster[2] > 1 ? IR_CLUSTER_SYNC : IR_BARRIER,
+	irb_op(&G->b, IR_FENCE_MBAR_INIT, ir_scalar(IR_VOID), 0, NULL);
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+	G->b.r = &regs[1];
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+	G->b.r = outer;
+	irb_op(&G->b, k->cluster[0] * k->cluster[1] * k->cluster[2] > 1 ? IR_CLUSTER_SYNC : IR_BARRIER,
 	       ir_scalar(IR_VOID), 0, NULL);
 }
 
@@ -144,9 +145,9 @@ lower_hop_init(Lower *L)
  * assigns (with their current values as the initial ones when `inits`). The role's hidden
  * stages and phases start at 0 inside it. Returns the op's results. */
 static void
-lower_region(Lower *L, Node *s, int opc, int nfixed, const IrValue *fixed, int inits, int64_t imm)
+ig_region(IrGen *G, Node *s, int opc, int nfixed, const IrValue *fixed, int inits, int64_t imm)
 {
-	int nslots = L->info->nslots;
+	int nslots = G->info->nslots;
 	int *slots = xmalloc(sizeof(int) * (size_t)(nslots + 1));
 	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(nslots + 1));
 	IrValue *args, *res;
@@ -155,29 +156,29 @@ lower_region(Lower *L, Node *s, int opc, int nfixed, const IrValue *fixed, int i
 	IrOp *op;
 	int n = 0, i;
 
-	lower_assigned_vars(s->body, s->slot_base, slots, &n);
+	irgen_assigned_vars(s->body, s->slot_base, slots, &n);
 	args = xmalloc(sizeof *args * (size_t)(nfixed + n + 1));
 	for (i = 0; i < nfixed; i++)
 		args[i] = fixed[i];
 	for (i = 0; i < n && inits; i++)
-		args[nfixed + i] = L->slots[slots[i]];
-	types = lower_carried_types(L, slots, n);
-	L->b.loc = s->loc;
-	op = irb_region_op(&L->b, opc, nfixed + (inits ? n : 0), args, n, types, &regs);
+		args[nfixed + i] = G->slots[slots[i]];
+	types = irgen_carried_types(G, slots, n);
+	G->b.loc = s->loc;
+	op = irb_region_op(&G->b, opc, nfixed + (inits ? n : 0), args, n, types, &regs);
 	op->imm = imm;
 	res = op->res;
-	memcpy(saved, L->slots, sizeof(IrValue) * (size_t)nslots);
+	memcpy(saved, G->slots, sizeof(IrValue) * (size_t)nslots);
 	if (s->kind == N_ROLE) {
-		outer = L->b.r;
-		L->b.r = &regs[0];
+		outer = G->b.r;
+		G->b.r = &regs[0];
 		for (i = 0; i < 2 * (int)s->ival; i++)
-			L->slots[s->hslot + i] = c_i32(L, 0);
-		L->b.r = outer;
+			G->slots[s->hslot + i] = c_i32(G, 0);
+		G->b.r = outer;
 	}
-	lower_into(L, &regs[0], s->body, slots, n, s->loc);
-	memcpy(L->slots, saved, sizeof(IrValue) * (size_t)nslots);
+	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
+	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)nslots);
 	for (i = 0; i < n; i++)
-		L->slots[slots[i]] = res[i];
+		G->slots[slots[i]] = res[i];
 	free(types);
 	free(args);
 	free(saved);
@@ -185,52 +186,52 @@ lower_region(Lower *L, Node *s, int opc, int nfixed, const IrValue *fixed, int i
 }
 
 static void
-lower_async_block(Lower *L, Node *s)
+ig_async_block(IrGen *G, Node *s)
 {
 	const Symbol *p = s->sym;
 	IrValue st[2], one, s1, wrap, ph;
 
-	st[0] = L->slots[s->hslot];
-	st[1] = L->slots[s->hslot + 1];
-	if (L->nasync == LOWER_MAX_ASYNC)
-		ICE("produce/consume nesting past %d", LOWER_MAX_ASYNC);
-	L->async_pipe[L->nasync] = p->index;
-	L->async_stage[L->nasync] = st[0];
-	L->nasync++;
-	L->nconsume += s->kind == N_CONSUME;
-	lower_region(L, s, s->kind == N_PRODUCE ? IR_PRODUCE : IR_CONSUME, 2, st, 0, p->index);
-	L->nconsume -= s->kind == N_CONSUME;
-	L->nasync--;
+	st[0] = G->slots[s->hslot];
+	st[1] = G->slots[s->hslot + 1];
+	if (G->nasync == FE_MAX_ASYNC)
+		ICE("produce/consume nesting past %d", FE_MAX_ASYNC);
+	G->async_pipe[G->nasync] = p->index;
+	G->async_stage[G->nasync] = st[0];
+	G->nasync++;
+	G->nconsume += s->kind == N_CONSUME;
+	ig_region(G, s, s->kind == N_PRODUCE ? IR_PRODUCE : IR_CONSUME, 2, st, 0, p->index);
+	G->nconsume -= s->kind == N_CONSUME;
+	G->nasync--;
 	/* stage' = stage + 1 == N ? 0 : stage + 1; phase flips when the stage wraps */
-	L->b.loc = s->loc;
-	one = c_i32(L, 1);
-	s1 = op2(L, IR_ADD, st[0], one);
-	wrap = irb_op2(&L->b, IR_CMP_EQ, ir_scalar(IR_I1), s1, c_i32(L, p->stages));
-	L->slots[s->hslot] = irb_op3(&L->b, IR_SELECT, ir_scalar(IR_I32), wrap, c_i32(L, 0), s1);
-	ph = op2(L, IR_XOR, st[1], one);
-	L->slots[s->hslot + 1] = irb_op3(&L->b, IR_SELECT, ir_scalar(IR_I32), wrap, ph, st[1]);
+	G->b.loc = s->loc;
+	one = c_i32(G, 1);
+	s1 = op2(G, IR_ADD, st[0], one);
+	wrap = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), s1, c_i32(G, p->stages));
+	G->slots[s->hslot] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_I32), wrap, c_i32(G, 0), s1);
+	ph = op2(G, IR_XOR, st[1], one);
+	G->slots[s->hslot + 1] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_I32), wrap, ph, st[1]);
 }
 
 int
-lower_hop_stmt(Lower *L, Node *s)
+irgen_async_stmt(IrGen *G, Node *s)
 {
 	IrValue fixed[3];
 
 	switch (s->kind) {
 	case N_TENSORMAP: case N_PIPELINE: case N_MBARRIER:
-		return 1;   /* tables, made by lower_hop_tables */
+		return 1;   /* tables, made by irgen_async_tables */
 	case N_ROLE:
-		L->b.loc = s->loc;
-		fixed[0] = c_i32(L, s->wlo);
-		fixed[1] = c_i32(L, s->whi);
-		fixed[2] = c_i32(L, s->regs);
-		lower_region(L, s, IR_ROLE, 3, fixed, 1, 0);
+		G->b.loc = s->loc;
+		fixed[0] = c_i32(G, s->wlo);
+		fixed[1] = c_i32(G, s->whi);
+		fixed[2] = c_i32(G, s->regs);
+		ig_region(G, s, IR_ROLE, 3, fixed, 1, 0);
 		return 1;
 	case N_ELECT:
-		lower_region(L, s, IR_ELECT, 0, NULL, 1, 0);
+		ig_region(G, s, IR_ELECT, 0, NULL, 1, 0);
 		return 1;
 	case N_PRODUCE: case N_CONSUME:
-		lower_async_block(L, s);
+		ig_async_block(G, s);
 		return 1;
 	default:
 		return 0;
@@ -241,45 +242,45 @@ lower_hop_stmt(Lower *L, Node *s)
 
 /* The stage of pipeline `pipe` in the innermost produce/consume block of it. */
 static IrValue
-stage_of(Lower *L, int pipe)
+stage_of(IrGen *G, int pipe)
 {
 	int i;
 
-	for (i = L->nasync - 1; i >= 0; i--)
-		if (L->async_pipe[i] == pipe)
-			return L->async_stage[i];
+	for (i = G->nasync - 1; i >= 0; i--)
+		if (G->async_pipe[i] == pipe)
+			return G->async_stage[i];
 	ICE("no produce/consume block of pipeline %d around a use of its buffers", pipe);
 }
 
 IrValue
-lower_hop_buffer(Lower *L, const Symbol *s)
+irgen_async_buffer(IrGen *G, const Symbol *s)
 {
 	IrType pt = ir_ptr(IR_SHARED, (IrBase)s->type.base);
 	IrValue st;
 
 	if (!s->pipe)
-		return irb_imm(&L->b, IR_SMEM, pt, s->buf, 0, NULL);
-	st = stage_of(L, s->pipe->index);
-	return irb_imm(&L->b, IR_SMEM_STAGE, pt, s->buf, 1, &st);
+		return irb_imm(&G->b, IR_SMEM, pt, s->buf, 0, NULL);
+	st = stage_of(G, s->pipe->index);
+	return irb_imm(&G->b, IR_SMEM_STAGE, pt, s->buf, 1, &st);
 }
 
 IrValue
-lower_hop_remote(Lower *L, Node *e)
+irgen_async_remote(IrGen *G, Node *e)
 {
 	Node *call = e->lhs;
 	const Symbol *b = call->sym;
 	IrValue base, rank;
 
-	rank = lower_expr(L, call->list.head->next);
-	L->b.loc = call->loc;
-	base = lower_hop_buffer(L, b);
-	return irb_op2(&L->b, IR_MAPA, ir_ptr(IR_CLUSTER, (IrBase)b->type.base), base, rank);
+	rank = irgen_expr(G, call->list.head->next);
+	G->b.loc = call->loc;
+	base = irgen_async_buffer(G, b);
+	return irb_op2(&G->b, IR_MAPA, ir_ptr(IR_CLUSTER, (IrBase)b->type.base), base, rank);
 }
 
 static IrValue
-bar_of(Lower *L, int index, IrValue elem)
+bar_of(IrGen *G, int index, IrValue elem)
 {
-	return irb_imm(&L->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), index, 1, &elem);
+	return irb_imm(&G->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), index, 1, &elem);
 }
 
 /* The positional arguments of a call, and its named one. */
@@ -299,7 +300,7 @@ call_args(Node *e, Node **pos, int max, Node **named)
 }
 
 static void
-lower_tma_load(Lower *L, Node *e)
+ig_tma_load(IrGen *G, Node *e)
 {
 	Node *args[4] = {0}, *mc, *c;
 	const Symbol *buf, *map;
@@ -311,25 +312,25 @@ lower_tma_load(Lower *L, Node *e)
 
 	buf = args[0]->sym;
 	map = args[1]->sym;
-	L->b.loc = e->loc;
-	ops[k++] = lower_hop_buffer(L, buf);
-	ops[k++] = L->k->body.args[map->param];
+	G->b.loc = e->loc;
+	ops[k++] = irgen_async_buffer(G, buf);
+	ops[k++] = G->k->body.args[map->param];
 	if (n == 4) {
-		ops[k++] = bar_of(L, args[3]->sym->index, c_i32(L, 0));
+		ops[k++] = bar_of(G, args[3]->sym->index, c_i32(G, 0));
 	} else {
-		v = stage_of(L, buf->pipe->index);
-		ops[k++] = bar_of(L, buf->pipe->bar[0], v);
+		v = stage_of(G, buf->pipe->index);
+		ops[k++] = bar_of(G, buf->pipe->bar[0], v);
 	}
 	if (mc)
-		ops[k++] = lower_expr(L, mc->lhs);
+		ops[k++] = irgen_expr(G, mc->lhs);
 	for (c = args[2]->list.head; c; c = c->next)
-		ops[k++] = lower_expr(L, c);
-	L->b.loc = e->loc;
-	irb_imm(&L->b, mc ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank, k, ops);
+		ops[k++] = irgen_expr(G, c);
+	G->b.loc = e->loc;
+	irb_imm(&G->b, mc ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank, k, ops);
 }
 
 static void
-lower_tma_store(Lower *L, Node *e)
+ig_tma_store(IrGen *G, Node *e)
 {
 	Node *args[3] = {0}, *mc, *c;
 	const Symbol *map, *buf;
@@ -340,21 +341,21 @@ lower_tma_store(Lower *L, Node *e)
 		ICE("tma_store with %d arguments reached lowering", e->list.n);
 	map = args[0]->sym;
 	buf = args[2]->sym;
-	L->b.loc = e->loc;
-	ops[k++] = L->k->body.args[map->param];
-	ops[k++] = lower_hop_buffer(L, buf);
+	G->b.loc = e->loc;
+	ops[k++] = G->k->body.args[map->param];
+	ops[k++] = irgen_async_buffer(G, buf);
 	for (c = args[1]->list.head; c; c = c->next)
-		ops[k++] = lower_expr(L, c);
-	L->b.loc = e->loc;
-	irb_imm(&L->b, IR_TMA_STORE, ir_scalar(IR_VOID), map->rank, k, ops);
-	irb_op(&L->b, IR_TMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+		ops[k++] = irgen_expr(G, c);
+	G->b.loc = e->loc;
+	irb_imm(&G->b, IR_TMA_STORE, ir_scalar(IR_VOID), map->rank, k, ops);
+	irb_op(&G->b, IR_TMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 }
 
 /* acc = wgmma(acc, A, B): wgmma.fence, one m64nNk16 wgmma per 16 of K with the
  * descriptors advanced by 16 elements (32 bytes) each, wgmma.commit; outside consume
  * blocks wgmma.wait[0] (a consume block's lowering waits before releasing its stage). */
 static IrValue
-lower_wgmma(Lower *L, Node *e)
+ig_wgmma(IrGen *G, Node *e)
 {
 	Node *a = e->list.head->next, *bn = a->next;
 	const Symbol *sa = a->sym, *sb = bn->sym;
@@ -363,74 +364,74 @@ lower_wgmma(Lower *L, Node *e)
 	int64_t kdim = sa->dims[1], step;
 	int n = ft.lanes * 2;
 
-	acc = lower_expr(L, e->list.head);
+	acc = irgen_expr(G, e->list.head);
 	if (a->kind == N_CALL) {
-		IrValue start = lower_expr(L, a->list.head);
+		IrValue start = irgen_expr(G, a->list.head);
 
-		L->b.loc = e->loc;
-		pa = lower_hop_buffer(L, sa);
-		start = op2(L, IR_MUL, start, c_i32(L, kdim));
-		pa = irb_op2(&L->b, IR_ELEMPTR, ir_vtype(L->k, pa), pa, start);
+		G->b.loc = e->loc;
+		pa = irgen_async_buffer(G, sa);
+		start = op2(G, IR_MUL, start, c_i32(G, kdim));
+		pa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, start);
 	} else {
-		L->b.loc = e->loc;
-		pa = lower_hop_buffer(L, sa);
+		G->b.loc = e->loc;
+		pa = irgen_async_buffer(G, sa);
 	}
-	pb = lower_hop_buffer(L, sb);
-	tru = irb_const_int(&L->b, ir_scalar(IR_I1), 1);
-	acc = irb_op(&L->b, IR_WGMMA_FENCE, ft, 1, &acc);
+	pb = irgen_async_buffer(G, sb);
+	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
+	acc = irb_op(&G->b, IR_WGMMA_FENCE, ft, 1, &acc);
 	for (step = 0; step < kdim / 16; step++) {
 		IrValue xa = pa, xb = pb;
 
 		if (step) {
-			xa = irb_op2(&L->b, IR_ELEMPTR, ir_vtype(L->k, pa), pa, c_i32(L, 16 * step));
-			xb = irb_op2(&L->b, IR_ELEMPTR, ir_vtype(L->k, pb), pb, c_i32(L, 16 * step));
+			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, c_i32(G, 16 * step));
+			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, c_i32(G, 16 * step));
 		}
 		ops[0] = acc;
-		ops[1] = irb_imm(&L->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
-		ops[2] = irb_imm(&L->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
+		ops[1] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
+		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
 		ops[3] = tru;
-		acc = irb_imm(&L->b, IR_WGMMA, ft, n | (sa->type.base == IR_F16 ? 1 << 16 : 0), 4, ops);
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (sa->type.base == IR_F16 ? 1 << 16 : 0), 4, ops);
 	}
-	irb_op(&L->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
-	if (!L->nconsume)
-		acc = irb_imm(&L->b, IR_WGMMA_WAIT, ft, 0, 1, &acc);
+	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+	if (!G->nconsume)
+		acc = irb_imm(&G->b, IR_WGMMA_WAIT, ft, 0, 1, &acc);
 	return acc;
 }
 
 /* A tensor dimension as an i32 value. */
 static IrValue
-dim_of(Lower *L, const Symbol *t, int i)
+dim_of(IrGen *G, const Symbol *t, int i)
 {
 	if (t->dimsym[i])
-		return L->k->body.args[t->dimsym[i]->param];
-	return c_i32(L, t->dims[i]);
+		return G->k->body.args[t->dimsym[i]->param];
+	return c_i32(G, t->dims[i]);
 }
 
 static IrValue
-to_elem(Lower *L, IrValue v, IrType t)
+to_elem(IrGen *G, IrValue v, IrType t)
 {
-	if (ir_type_eq(ir_vtype(L->k, v), t))
+	if (ir_type_eq(ir_vtype(G->k, v), t))
 		return v;
-	return irb_op1(&L->b, IR_CAST, t, v);
+	return irb_op1(&G->b, IR_CAST, t, v);
 }
 
 /* Builds `if (c) { then } else { ... }` with no results and leaves the builder in the then
  * region; *els is the else region, the return value the region to go back to. */
 static IrRegion *
-begin_if(Lower *L, IrValue c, IrRegion **els)
+begin_if(IrGen *G, IrValue c, IrRegion **els)
 {
-	IrRegion *regs, *outer = L->b.r;
+	IrRegion *regs, *outer = G->b.r;
 
-	irb_region_op(&L->b, IR_IF, 1, &c, 0, NULL, &regs);
-	L->b.r = &regs[0];
+	irb_region_op(&G->b, IR_IF, 1, &c, 0, NULL, &regs);
+	G->b.r = &regs[0];
 	*els = &regs[1];
 	return outer;
 }
 
 static void
-end_region(Lower *L)
+end_region(IrGen *G)
 {
-	irb_op(&L->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
 }
 
 /* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator: thread t of the
@@ -442,7 +443,7 @@ end_region(Lower *L)
  * of columns is one plain 2-wide store; otherwise every element is one predicated scalar
  * store (store.if) that skips the rows and columns outside the tensor. */
 static void
-lower_store(Lower *L, Node *e)
+ig_store(IrGen *G, Node *e)
 {
 	Node *tn = e->list.head, *an = tn->next, *cn = an->next;
 	const Symbol *t = tn->sym;
@@ -454,119 +455,119 @@ lower_store(Lower *L, Node *e)
 	IrRegion *outer, *els;
 	int i, j, k, n = an->ty.lanes * 2;
 
-	acc = lower_expr(L, an);
-	row0 = lower_expr(L, cn->list.head);
-	col0 = lower_expr(L, cn->list.head->next);
-	L->b.loc = e->loc;
-	base = L->k->body.args[t->param];
-	nrows = dim_of(L, t, 0);
-	ncols = dim_of(L, t, 1);
-	one = c_i32(L, 1);
-	zero = c_i32(L, 0);
-	lane = irb_op(&L->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
-	wq = irb_op(&L->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
-	wq = op2(L, IR_AND, wq, c_i32(L, 3));
-	rb = op2(L, IR_ADD, op2(L, IR_MUL, wq, c_i32(L, 16)), op2(L, IR_SHR, lane, c_i32(L, 2)));
-	rb = op2(L, IR_ADD, row0, rb);
-	cb = op2(L, IR_ADD, col0, op2(L, IR_MUL, op2(L, IR_AND, lane, c_i32(L, 3)), c_i32(L, 2)));
+	acc = irgen_expr(G, an);
+	row0 = irgen_expr(G, cn->list.head);
+	col0 = irgen_expr(G, cn->list.head->next);
+	G->b.loc = e->loc;
+	base = G->k->body.args[t->param];
+	nrows = dim_of(G, t, 0);
+	ncols = dim_of(G, t, 1);
+	one = c_i32(G, 1);
+	zero = c_i32(G, 0);
+	lane = irb_op(&G->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
+	wq = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+	wq = op2(G, IR_AND, wq, c_i32(G, 3));
+	rb = op2(G, IR_ADD, op2(G, IR_MUL, wq, c_i32(G, 16)), op2(G, IR_SHR, lane, c_i32(G, 2)));
+	rb = op2(G, IR_ADD, row0, rb);
+	cb = op2(G, IR_ADD, col0, op2(G, IR_MUL, op2(G, IR_AND, lane, c_i32(G, 3)), c_i32(G, 2)));
 	for (i = 0; i < 2; i++) {
-		IrValue r = i ? op2(L, IR_ADD, rb, c_i32(L, 8)) : rb;
+		IrValue r = i ? op2(G, IR_ADD, rb, c_i32(G, 8)) : rb;
 
-		rowin[i] = irb_op2(&L->b, IR_CMP_LT, i1, r, nrows);
-		prow[i] = irb_op2(&L->b, IR_ELEMPTR, pt, base, op2(L, IR_ADD, op2(L, IR_MUL, r, ncols), cb));
+		rowin[i] = irb_op2(&G->b, IR_CMP_LT, i1, r, nrows);
+		prow[i] = irb_op2(&G->b, IR_ELEMPTR, pt, base, op2(G, IR_ADD, op2(G, IR_MUL, r, ncols), cb));
 	}
 	/* the whole block inside (row0 + 64 <= M, col0 + N <= ncols) with even rows: the same
 	 * for every thread of the warpgroup */
-	full = irb_op2(&L->b, IR_CMP_LE, i1, op2(L, IR_ADD, row0, c_i32(L, 64)), nrows);
-	full = op2(L, IR_AND, full, irb_op2(&L->b, IR_CMP_LE, i1, op2(L, IR_ADD, col0, c_i32(L, n)), ncols));
-	full = op2(L, IR_AND, full, irb_op2(&L->b, IR_CMP_EQ, i1, op2(L, IR_AND, op2(L, IR_OR, ncols, col0), one), zero));
-	outer = begin_if(L, full, &els);
+	full = irb_op2(&G->b, IR_CMP_LE, i1, op2(G, IR_ADD, row0, c_i32(G, 64)), nrows);
+	full = op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_LE, i1, op2(G, IR_ADD, col0, c_i32(G, n)), ncols));
+	full = op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_EQ, i1, op2(G, IR_AND, op2(G, IR_OR, ncols, col0), one), zero));
+	outer = begin_if(G, full, &els);
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < n / 8; j++) {
 			IrValue v[2], p;
 
-			v[0] = irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2, 1, &acc);
-			v[1] = irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + 1, 1, &acc);
-			p = j ? irb_op2(&L->b, IR_ELEMPTR, pt, prow[i], c_i32(L, 8 * j)) : prow[i];
-			irb_op2(&L->b, IR_STORE, vd, p, to_elem(L, irb_op(&L->b, IR_VEC, f2, 2, v), vt));
+			v[0] = irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2, 1, &acc);
+			v[1] = irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + 1, 1, &acc);
+			p = j ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], c_i32(G, 8 * j)) : prow[i];
+			irb_op2(&G->b, IR_STORE, vd, p, to_elem(G, irb_op(&G->b, IR_VEC, f2, 2, v), vt));
 		}
-	end_region(L);
-	L->b.r = els;
+	end_region(G);
+	G->b.r = els;
 	/* columns left in the tensor from this thread's first: column 8 j + k is inside when
 	 * left > 8 j + k */
-	left = op2(L, IR_SUB, ncols, cb);
+	left = op2(G, IR_SUB, ncols, cb);
 	inc = xcalloc((size_t)n / 4, sizeof *inc);
 	for (j = 0; j < n / 4; j++)
-		inc[j] = irb_op2(&L->b, IR_CMP_GT, i1, left, c_i32(L, 8 * (j / 2) + j % 2));
+		inc[j] = irb_op2(&G->b, IR_CMP_GT, i1, left, c_i32(G, 8 * (j / 2) + j % 2));
 	for (i = 0; i < 2; i++) {
 		IrRegion *o2, *e2;
 
-		o2 = begin_if(L, rowin[i], &e2);
+		o2 = begin_if(G, rowin[i], &e2);
 		for (j = 0; j < n / 8; j++)
 			for (k = 0; k < 2; k++) {
 				IrValue args[3];
 
-				args[0] = j || k ? irb_op2(&L->b, IR_ELEMPTR, pt, prow[i], c_i32(L, 8 * j + k)) : prow[i];
-				args[1] = to_elem(L, irb_imm(&L->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + k, 1, &acc), et);
+				args[0] = j || k ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], c_i32(G, 8 * j + k)) : prow[i];
+				args[1] = to_elem(G, irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + k, 1, &acc), et);
 				args[2] = inc[2 * j + k];
-				irb_op(&L->b, IR_STORE_IF, vd, 3, args);
+				irb_op(&G->b, IR_STORE_IF, vd, 3, args);
 			}
-		end_region(L);
-		L->b.r = e2;
-		end_region(L);
-		L->b.r = o2;
+		end_region(G);
+		G->b.r = e2;
+		end_region(G);
+		G->b.r = o2;
 	}
 	free(inc);
-	end_region(L);
-	L->b.r = outer;
+	end_region(G);
+	G->b.r = outer;
 }
 
 int
-lower_hop_call(Lower *L, Node *e, IrValue *v)
+irgen_async_call(IrGen *G, Node *e, IrValue *v)
 {
 	Node *a;
 	IrValue x;
 
 	*v = 0;
 	if (e->kind == N_NAME) {
-		L->b.loc = e->loc;
+		G->b.loc = e->loc;
 		if (e->builtin == BI_WARPGROUP) {
-			x = irb_op(&L->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
-			*v = op2(L, IR_DIV, x, c_i32(L, 4));
+			x = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+			*v = op2(G, IR_DIV, x, c_i32(G, 4));
 			return 1;
 		}
 		if (e->builtin == BI_CLUSTER_RANK) {
-			*v = irb_op(&L->b, IR_CLUSTER_RANK, ir_scalar(IR_I32), 0, NULL);
+			*v = irb_op(&G->b, IR_CLUSTER_RANK, ir_scalar(IR_I32), 0, NULL);
 			return 1;
 		}
 		return 0;
 	}
 	switch (e->builtin) {
-	case BI_TMA_LOAD: lower_tma_load(L, e); return 1;
-	case BI_TMA_STORE: lower_tma_store(L, e); return 1;
-	case BI_WGMMA: *v = lower_wgmma(L, e); return 1;
-	case BI_STORE: lower_store(L, e); return 1;
+	case BI_TMA_LOAD: ig_tma_load(G, e); return 1;
+	case BI_TMA_STORE: ig_tma_store(G, e); return 1;
+	case BI_WGMMA: *v = ig_wgmma(G, e); return 1;
+	case BI_STORE: ig_store(G, e); return 1;
 	case BI_TMA_STORE_WAIT:
-		L->b.loc = e->loc;
-		irb_imm(&L->b, IR_TMA_WAIT, ir_scalar(IR_VOID), 0, 0, NULL);
+		G->b.loc = e->loc;
+		irb_imm(&G->b, IR_TMA_WAIT, ir_scalar(IR_VOID), 0, 0, NULL);
 		return 1;
 	case BI_FENCE_PROXY_ASYNC:
-		L->b.loc = e->loc;
-		irb_op(&L->b, IR_FENCE_PROXY_ASYNC, ir_scalar(IR_VOID), 0, NULL);
+		G->b.loc = e->loc;
+		irb_op(&G->b, IR_FENCE_PROXY_ASYNC, ir_scalar(IR_VOID), 0, NULL);
 		return 1;
 	case BI_CLUSTER_SYNC:
-		L->b.loc = e->loc;
-		irb_op(&L->b, IR_CLUSTER_SYNC, ir_scalar(IR_VOID), 0, NULL);
+		G->b.loc = e->loc;
+		irb_op(&G->b, IR_CLUSTER_SYNC, ir_scalar(IR_VOID), 0, NULL);
 		return 1;
 	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: {
 		IrValue ops[2];
 
 		a = e->list.head;
 		if (a->next)
-			ops[1] = lower_expr(L, a->next);
-		L->b.loc = e->loc;
-		ops[0] = bar_of(L, a->sym->index, c_i32(L, 0));
-		irb_op(&L->b, e->builtin == BI_MBAR_ARRIVE ? IR_MBAR_ARRIVE : e->builtin == BI_MBAR_WAIT ?
+			ops[1] = irgen_expr(G, a->next);
+		G->b.loc = e->loc;
+		ops[0] = bar_of(G, a->sym->index, c_i32(G, 0));
+		irb_op(&G->b, e->builtin == BI_MBAR_ARRIVE ? IR_MBAR_ARRIVE : e->builtin == BI_MBAR_WAIT ?
 		       IR_MBAR_WAIT : IR_MBAR_EXPECT_TX, ir_scalar(IR_VOID), a->next ? 2 : 1, ops);
 		return 1;
 	}
