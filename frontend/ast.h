@@ -134,7 +134,7 @@ struct Node {
 	Symbol *sym;          /* names, declarations */
 	int slot_base;        /* statements: first local slot declared inside */
 	int lane;             /* N_INDEX/N_MEMBER on a vector: the lane */
-	int builtin;          /* N_CALL/N_MEMBER: which builtin (sema.c's tables) */
+	int builtin;          /* N_CALL/N_MEMBER: which builtin (builtins.def) */
 	int indexkind;        /* N_INDEX: IDX_* below */
 	KernelInfo *kinfo;    /* N_KERNEL */
 	/* Hopper constructs, filled in by sema (hopper.c) */
@@ -367,29 +367,22 @@ int fe_fold_binary(Node *e, AstOp op, IrType t, ConstVal a, ConstVal b);
 int fe_binary_ok(AstOp op, IrType t);
 int fe_unify(Node *e, Node *a, Node *b, const char *what);
 
-/* Builtins referenced by Node.builtin after sema. */
+/* Builtins referenced by Node.builtin after sema (builtins.def). */
 typedef enum Builtin {
 	BI_NONE,
-	/* values */
-	BI_LANE, BI_WARP, BI_WARPGROUP, BI_CLUSTER_RANK,
-	/* namespaces with .x .y .z */
-	BI_THREAD, BI_BLOCK, BI_BLOCK_DIM, BI_GRID_DIM,
-	/* functions */
-	BI_EXP2, BI_LOG2, BI_RSQRT, BI_SQRT, BI_FMA, BI_MIN, BI_MAX, BI_ABS, BI_CDIV,
-	BI_BARRIER,
-	BI_SHFL_XOR, BI_SHFL_DOWN, BI_SHFL_UP, BI_SHFL_IDX,
-	BI_ANY, BI_ALL, BI_BALLOT,
-	BI_ATOMIC_ADD, BI_ATOMIC_MIN, BI_ATOMIC_MAX, BI_ATOMIC_AND, BI_ATOMIC_OR,
-	BI_ATOMIC_XCHG, BI_ATOMIC_CAS,
-	BI_CP_ASYNC, BI_CP_ASYNC_COMMIT, BI_CP_ASYNC_WAIT,
-	/* Hopper (hopper.c) */
-	BI_TMA, BI_TMA_LOAD, BI_TMA_STORE, BI_TMA_STORE_WAIT, BI_FENCE_PROXY_ASYNC,
-	BI_MBAR_ARRIVE, BI_MBAR_EXPECT_TX, BI_MBAR_WAIT, BI_CLUSTER_SYNC, BI_REMOTE,
-	BI_WGMMA, BI_STORE, BI_ROWS,
-	/* calls that are not builtins: casts and vector constructors */
-	BI_CAST, BI_VECTOR,
+#define BUILTIN(id, name, nargs, check, opcode, meaning) BI_##id,
+#include "builtins.def"
+#undef BUILTIN
 	BI_COUNT
 } Builtin;
+
+/* How sema checks a builtin (builtins.def describes each). */
+typedef enum BuiltinCheck {
+	CHK_NONE,
+	CHK_VALUE, CHK_DIM, CHK_MATH_F32, CHK_MATH_FLOAT, CHK_FMA, CHK_BINARY, CHK_ABS, CHK_VOID,
+	CHK_SHUFFLE, CHK_VOTE, CHK_ATOMIC, CHK_CP_ASYNC, CHK_CP_WAIT, CHK_ASYNC, CHK_METHOD,
+	CHK_CONV
+} BuiltinCheck;
 
 /* The per-kernel facts sema gathers for lowering. */
 struct KernelInfo {
@@ -455,6 +448,13 @@ typedef struct IrGen {
 	IrValue async_stage[FE_MAX_ASYNC];
 	int nconsume;       /* enclosing consume blocks (their lowering waits for wgmma) */
 } IrGen;
+
+/* Each builtin's IR op and check kind (builtins.def). */
+typedef struct IrGenBuiltin {
+	int opcode;       /* IrOpcode, 0 for none */
+	int check;        /* BuiltinCheck */
+} IrGenBuiltin;
+extern const IrGenBuiltin irgen_builtins[BI_COUNT];
 
 IrValue irgen_expr(IrGen *G, Node *e);
 void irgen_block(IrGen *G, Node *b);

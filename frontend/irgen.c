@@ -107,41 +107,36 @@ binop(IrGen *G, AstOp op, IrValue a, IrValue b)
 	return op2(G, binop_opc[op], t, a, b);
 }
 
-static const int special_opc[][3] = {
-	[BI_THREAD] = {IR_TID_X, IR_TID_Y, IR_TID_Z},
-	[BI_BLOCK] = {IR_CTAID_X, IR_CTAID_Y, IR_CTAID_Z},
-	[BI_BLOCK_DIM] = {IR_NTID_X, IR_NTID_Y, IR_NTID_Z},
-	[BI_GRID_DIM] = {IR_NCTAID_X, IR_NCTAID_Y, IR_NCTAID_Z},
+/* Each builtin's IR op and check kind (builtins.def). */
+const IrGenBuiltin irgen_builtins[BI_COUNT] = {
+#define BUILTIN(id, name, nargs, check, opcode, meaning) [BI_##id] = {opcode, CHK_##check},
+#include "builtins.def"
+#undef BUILTIN
 };
+
+/* builtins.def names a DIM builtin's .x op: .y and .z follow it. */
+_Static_assert(IR_TID_Z == IR_TID_X + 2 && IR_CTAID_Z == IR_CTAID_X + 2 &&
+	       IR_NTID_Z == IR_NTID_X + 2 && IR_NCTAID_Z == IR_NCTAID_X + 2,
+	       "ops.def lists the .x, .y and .z ops in order");
 
 static IrValue
 ig_call(IrGen *G, Node *e)
 {
-	static const int simple[BI_COUNT] = {
-		[BI_EXP2] = IR_EXP2, [BI_LOG2] = IR_LOG2, [BI_RSQRT] = IR_RSQRT, [BI_SQRT] = IR_SQRT,
-		[BI_FMA] = IR_FMA, [BI_MIN] = IR_MIN, [BI_MAX] = IR_MAX, [BI_ABS] = IR_ABS,
-		[BI_SHFL_XOR] = IR_SHFL_XOR, [BI_SHFL_DOWN] = IR_SHFL_DOWN,
-		[BI_SHFL_UP] = IR_SHFL_UP, [BI_SHFL_IDX] = IR_SHFL_IDX,
-		[BI_ANY] = IR_VOTE_ANY, [BI_ALL] = IR_VOTE_ALL, [BI_BALLOT] = IR_BALLOT,
-		[BI_ATOMIC_ADD] = IR_ATOM_ADD, [BI_ATOMIC_MIN] = IR_ATOM_MIN,
-		[BI_ATOMIC_MAX] = IR_ATOM_MAX, [BI_ATOMIC_AND] = IR_ATOM_AND,
-		[BI_ATOMIC_OR] = IR_ATOM_OR, [BI_ATOMIC_XCHG] = IR_ATOM_XCHG,
-		[BI_ATOMIC_CAS] = IR_ATOM_CAS,
-	};
+	int check = irgen_builtins[e->builtin].check, opc = irgen_builtins[e->builtin].opcode;
 	IrValue args[4], v;
 	Node *a;
 	int n = 0;
 
-	if (irgen_async_call(G, e, &v))
+	if (check == CHK_ASYNC && irgen_async_call(G, e, &v))
 		return v;
-	if (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_CAS) {
+	if (check == CHK_ATOMIC) {
 		args[n++] = ig_elemptr(G, e->list.head);
 		for (a = e->list.head->next; a; a = a->next)
 			args[n++] = irgen_expr(G, a);
-	} else if (e->builtin == BI_CP_ASYNC) {
+	} else if (check == CHK_CP_ASYNC) {
 		args[n++] = ig_elemptr(G, e->list.head);
 		args[n++] = ig_elemptr(G, e->list.head->next);
-	} else if (e->builtin == BI_CP_ASYNC_WAIT) {
+	} else if (check == CHK_CP_WAIT) {
 		/* a constant: the wait's attribute, not an operand */
 	} else {
 		for (a = e->list.head; a && n < 4; a = a->next)
@@ -167,22 +162,17 @@ ig_call(IrGen *G, Node *e)
 
 		return op2(G, IR_DIV, t, op2(G, IR_ADD, t, args[0], bm1), args[1]);
 	}
-	case BI_BARRIER:
-		irb_op(&G->b, IR_BARRIER, ir_scalar(IR_VOID), 0, NULL);
-		return 0;
 	case BI_CP_ASYNC:
-		irb_imm(&G->b, IR_CP_ASYNC, ir_scalar(IR_VOID), ir_type_bytes(e->list.head->ty), 2, args);
-		return 0;
-	case BI_CP_ASYNC_COMMIT:
-		irb_op(&G->b, IR_CP_ASYNC_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+		irb_imm(&G->b, opc, ir_scalar(IR_VOID), ir_type_bytes(e->list.head->ty), 2, args);
 		return 0;
 	case BI_CP_ASYNC_WAIT:
-		irb_imm(&G->b, IR_CP_ASYNC_WAIT, ir_scalar(IR_VOID), e->list.head->cv.i, 0, NULL);
+		irb_imm(&G->b, opc, ir_scalar(IR_VOID), e->list.head->cv.i, 0, NULL);
 		return 0;
 	default:
-		if (!simple[e->builtin])
+		/* one op of the call's type (void for barrier, cp_async_commit) on its arguments */
+		if (!opc)
 			ICE("ig_call: builtin %d", e->builtin);
-		return irb_op(&G->b, simple[e->builtin], e->ty, n, args);
+		return irb_op(&G->b, opc, e->ty, n, args);
 	}
 }
 
@@ -207,10 +197,11 @@ irgen_expr(IrGen *G, Node *e)
 		case SYM_ITER:
 			return G->slots[e->sym->slot];
 		case SYM_BUILTIN:
+			if (irgen_builtins[e->builtin].opcode)
+				return irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_I32), 0, NULL);
 			if (irgen_async_call(G, e, &a))
 				return a;
-			return irb_op(&G->b, e->sym->builtin == BI_LANE ? IR_LANEID : IR_WARPID,
-				      ir_scalar(IR_I32), 0, NULL);
+			break;
 		default:
 			break;
 		}
@@ -218,7 +209,7 @@ irgen_expr(IrGen *G, Node *e)
 	case N_MEMBER:
 		if (e->builtin) {
 			G->b.loc = e->loc;
-			return irb_op(&G->b, special_opc[e->builtin][e->lane], ir_scalar(IR_I32), 0, NULL);
+			return irb_op(&G->b, irgen_builtins[e->builtin].opcode + e->lane, ir_scalar(IR_I32), 0, NULL);
 		}
 		a = irgen_expr(G, e->lhs);
 		G->b.loc = e->loc;

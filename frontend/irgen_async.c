@@ -536,10 +536,6 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 			*v = op2(G, IR_DIV, x, c_i32(G, 4));
 			return 1;
 		}
-		if (e->builtin == BI_CLUSTER_RANK) {
-			*v = irb_op(&G->b, IR_CLUSTER_RANK, ir_scalar(IR_I32), 0, NULL);
-			return 1;
-		}
 		return 0;
 	}
 	switch (e->builtin) {
@@ -547,17 +543,9 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 	case BI_TMA_STORE: ig_tma_store(G, e); return 1;
 	case BI_WGMMA: *v = ig_wgmma(G, e); return 1;
 	case BI_STORE: ig_store(G, e); return 1;
-	case BI_TMA_STORE_WAIT:
+	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
 		G->b.loc = e->loc;
-		irb_imm(&G->b, IR_TMA_WAIT, ir_scalar(IR_VOID), 0, 0, NULL);
-		return 1;
-	case BI_FENCE_PROXY_ASYNC:
-		G->b.loc = e->loc;
-		irb_op(&G->b, IR_FENCE_PROXY_ASYNC, ir_scalar(IR_VOID), 0, NULL);
-		return 1;
-	case BI_CLUSTER_SYNC:
-		G->b.loc = e->loc;
-		irb_op(&G->b, IR_CLUSTER_SYNC, ir_scalar(IR_VOID), 0, NULL);
+		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), 0, NULL);
 		return 1;
 	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: {
 		IrValue ops[2];
@@ -567,8 +555,7 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 			ops[1] = irgen_expr(G, a->next);
 		G->b.loc = e->loc;
 		ops[0] = bar_of(G, a->sym->index, c_i32(G, 0));
-		irb_op(&G->b, e->builtin == BI_MBAR_ARRIVE ? IR_MBAR_ARRIVE : e->builtin == BI_MBAR_WAIT ?
-		       IR_MBAR_WAIT : IR_MBAR_EXPECT_TX, ir_scalar(IR_VOID), a->next ? 2 : 1, ops);
+		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), a->next ? 2 : 1, ops);
 		return 1;
 	}
 	default:
