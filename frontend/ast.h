@@ -279,7 +279,7 @@ void fe_double_str(char *out, size_t size, double v);
  * -D overrides. Reports through diag; returns the number of errors. */
 int sema_program(Parser *p, Node *program, const FeOptions *opt);
 
-/* The checker's state, shared by sema.c and expr.c. */
+/* The checker's state, shared by sema.c, scope.c, expr.c and the async checks. */
 #define SEMA_BUCKETS 1024
 
 typedef struct Sema {
@@ -307,11 +307,15 @@ typedef struct Sema {
 	struct HopSema *hop;    /* the Hopper constructs' state (hopper.c) */
 } Sema;
 
+void sema_check_block(Sema *S, Node *b);
+
+/* ---- scope.c ---- */
+void sema_scope_push(Sema *S);
+void sema_scope_pop(Sema *S);    /* forgets the names declared since the matching push */
 Symbol *sema_lookup(Sema *S, const char *name);
 void sema_push_name(Sema *S, Symbol *s);
 /* Declares name in the innermost scope (no shadowing, no type or builtin names). */
 Symbol *sema_declare(Sema *S, SymKind kind, const char *name, SrcLoc loc, Node *decl);
-void sema_check_block(Sema *S, Node *b);
 const char *sema_sym_what(const Symbol *s);   /* "tensor parameter", "'let' binding" */
 
 /* ---- expr.c ---- */
@@ -436,7 +440,7 @@ void hop_block_leave(Sema *S);
 /* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */
 IrKernel *irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path);
 
-/* IR generation's state, shared by irgen.c and irgen_async.c. */
+/* IR generation's state, shared by irgen.c, irgen_util.c and irgen_async.c. */
 typedef struct IrGen {
 	IrKernel *k;
 	const KernelInfo *info;
@@ -449,6 +453,10 @@ typedef struct IrGen {
 	int nconsume;       /* enclosing consume blocks (their lowering waits for wgmma) */
 } IrGen;
 
+IrValue irgen_expr(IrGen *G, Node *e);
+void irgen_block(IrGen *G, Node *b);
+
+/* ---- irgen_util.c: what irgen.c and irgen_async.c share ---- */
 /* Each builtin's IR op and check kind (builtins.def). */
 typedef struct IrGenBuiltin {
 	int opcode;       /* IrOpcode, 0 for none */
@@ -456,13 +464,17 @@ typedef struct IrGenBuiltin {
 } IrGenBuiltin;
 extern const IrGenBuiltin irgen_builtins[BI_COUNT];
 
-IrValue irgen_expr(IrGen *G, Node *e);
-void irgen_block(IrGen *G, Node *b);
 /* The variables declared before slot `base` that s assigns (sorted, once each). */
 void irgen_assigned_vars(const Node *s, int base, int *out, int *n);
 IrType *irgen_carried_types(IrGen *G, const int *slots, int n);
+/* Ends the builder's region with opc (yield, condition) passing cond and the carried slots. */
+void irgen_terminate(IrGen *G, int opc, IrValue cond, const int *slots, int n);
 /* Lowers body into region r, then yields the carried slots. */
 void irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end);
+/* The stage of pipeline `pipe` in the innermost produce/consume block of it. */
+IrValue irgen_stage(IrGen *G, int pipe);
+/* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
+IrValue irgen_buffer(IrGen *G, const Symbol *s);
 
 /* ---- irgen_async.c ---- */
 /* Tensor-map params, barriers, pipelines, staging of buffers, cluster, min_blocks. */
@@ -473,9 +485,5 @@ void irgen_async_init(IrGen *G);
 int irgen_async_stmt(IrGen *G, Node *s);
 /* The async calls and values: *v gets the result (0 for none); 0 if e is not one. */
 int irgen_async_call(IrGen *G, Node *e, IrValue *v);
-/* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
-IrValue irgen_async_buffer(IrGen *G, const Symbol *s);
-/* The base of buf in the CTA of the given rank: remote(buf, rank)[i, ...]. */
-IrValue irgen_async_remote(IrGen *G, Node *e);
 
 #endif

@@ -46,6 +46,20 @@ ig_const(IrGen *G, Node *e)
 	return irb_const_int(&G->b, e->ty, e->cv.i);
 }
 
+/* The base of remote(buf, rank)[i, ...]: buf in the CTA of that rank. */
+static IrValue
+ig_remote(IrGen *G, Node *e)
+{
+	Node *call = e->lhs;
+	const Symbol *b = call->sym;
+	IrValue base, rank;
+
+	rank = irgen_expr(G, call->list.head->next);
+	G->b.loc = call->loc;
+	base = irgen_buffer(G, b);
+	return irb_op2(&G->b, IR_MAPA, ir_ptr(IR_CLUSTER, (IrBase)b->type.base), base, rank);
+}
+
 /* The pointer to the element an N_INDEX on a tensor or shared array names: the base
  * pointer advanced by the row-major linear index of its (i32) indices. */
 static IrValue
@@ -59,14 +73,14 @@ ig_elemptr(IrGen *G, Node *e)
 
 	if (e->indexkind == IDX_REMOTE) {
 		pt = ir_ptr(IR_CLUSTER, (IrBase)s->type.base);
-		base = irgen_async_remote(G, e);
+		base = ig_remote(G, e);
 	} else if (s->kind == SYM_TENSOR) {
 		pt = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
 		base = G->k->body.args[s->param];
 	} else {
 		pt = ir_ptr(IR_SHARED, (IrBase)s->type.base);
 		G->b.loc = e->loc;
-		base = irgen_async_buffer(G, s);
+		base = irgen_buffer(G, s);
 	}
 	for (ix = e->list.head; ix; ix = ix->next, i++) {
 		IrValue v = irgen_expr(G, ix);
@@ -106,18 +120,6 @@ binop(IrGen *G, AstOp op, IrValue a, IrValue b)
 
 	return op2(G, binop_opc[op], t, a, b);
 }
-
-/* Each builtin's IR op and check kind (builtins.def). */
-const IrGenBuiltin irgen_builtins[BI_COUNT] = {
-#define BUILTIN(id, name, nargs, check, opcode, meaning) [BI_##id] = {opcode, CHK_##check},
-#include "builtins.def"
-#undef BUILTIN
-};
-
-/* builtins.def names a DIM builtin's .x op: .y and .z follow it. */
-_Static_assert(IR_TID_Z == IR_TID_X + 2 && IR_CTAID_Z == IR_CTAID_X + 2 &&
-	       IR_NTID_Z == IR_NTID_X + 2 && IR_NCTAID_Z == IR_NCTAID_X + 2,
-	       "ops.def lists the .x, .y and .z ops in order");
 
 static IrValue
 ig_call(IrGen *G, Node *e)
@@ -261,65 +263,6 @@ irgen_expr(IrGen *G, Node *e)
 
 /* ---- statements ---- */
 
-/* Adds (in slot order, once each) the variables declared before slot `base` that the
- * statement s assigns: the values a structured statement must pass out. */
-static void
-add_slot(int slot, int base, int *out, int *n)
-{
-	int i;
-
-	if (slot >= base)
-		return;
-	for (i = 0; i < *n && out[i] < slot; i++)
-		;
-	if (i < *n && out[i] == slot)
-		return;
-	memmove(out + i + 1, out + i, sizeof *out * (size_t)(*n - i));
-	out[i] = slot;
-	(*n)++;
-}
-
-void
-irgen_assigned_vars(const Node *s, int base, int *out, int *n)
-{
-	const Node *c;
-
-	if (!s)
-		return;
-	switch (s->kind) {
-	case N_ASSIGN:
-		if (s->lhs->kind != N_NAME || s->lhs->sym->kind != SYM_VAR)
-			return;
-		add_slot(s->lhs->sym->slot, base, out, n);
-		return;
-	case N_PRODUCE:
-	case N_CONSUME:
-		/* the pipeline's hidden stage and phase advance after the block */
-		add_slot(s->hslot, base, out, n);
-		add_slot(s->hslot + 1, base, out, n);
-		irgen_assigned_vars(s->body, base, out, n);
-		return;
-	case N_ROLE:
-	case N_ELECT:
-		irgen_assigned_vars(s->body, base, out, n);
-		return;
-	case N_BLOCK:
-		for (c = s->list.head; c; c = c->next)
-			irgen_assigned_vars(c, base, out, n);
-		return;
-	case N_IF:
-		irgen_assigned_vars(s->body, base, out, n);
-		irgen_assigned_vars(s->els, base, out, n);
-		return;
-	case N_FOR:
-	case N_WHILE:
-		irgen_assigned_vars(s->body, base, out, n);
-		return;
-	default:
-		return;
-	}
-}
-
 /* The current values of the carried slots. */
 static IrValue *
 carried_values(IrGen *G, const int *slots, int n)
@@ -330,17 +273,6 @@ carried_values(IrGen *G, const int *slots, int n)
 	for (i = 0; i < n; i++)
 		v[i] = G->slots[slots[i]];
 	return v;
-}
-
-IrType *
-irgen_carried_types(IrGen *G, const int *slots, int n)
-{
-	IrType *t = xmalloc(sizeof *t * (size_t)(n + 1));
-	int i;
-
-	for (i = 0; i < n; i++)
-		t[i] = vtype(G, G->slots[slots[i]]);
-	return t;
 }
 
 /* Gives region r fresh arguments: `first` (if not void) and then one per carried slot,
@@ -364,37 +296,6 @@ region_args(IrGen *G, IrRegion *r, IrType first, const int *slots, int n, IrValu
 		G->slots[slots[i]] = args[(first.base != IR_VOID) + i];
 	free(args);
 }
-
-/* Ends region r (the builder is in it) with a terminator passing the carried values. */
-static void
-terminate(IrGen *G, int opc, IrValue cond, const int *slots, int n)
-{
-	IrValue *v = xmalloc(sizeof *v * (size_t)(n + 2));
-	int i, k = 0;
-
-	if (cond)
-		v[k++] = cond;
-	for (i = 0; i < n; i++)
-		v[k++] = G->slots[slots[i]];
-	irb_op(&G->b, opc, ir_scalar(IR_VOID), k, v);
-	free(v);
-}
-
-/* Lowers `body` into region r, then yields the carried slots; restores the builder. */
-void
-irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end)
-{
-	IrRegion *saved = G->b.r;
-
-	G->b.r = r;
-	if (body)
-		irgen_block(G, body);
-	G->b.loc = end;
-	terminate(G, IR_YIELD, 0, slots, n);
-	G->b.r = saved;
-}
-
-static void ig_stmt(IrGen *G, Node *s);
 
 static void
 ig_if(IrGen *G, Node *s)
@@ -457,7 +358,7 @@ ig_for(IrGen *G, Node *s)
 	G->b.r = &regs[0];
 	irgen_block(G, s->body);
 	G->b.loc = s->loc;
-	terminate(G, IR_YIELD, 0, slots, n);
+	irgen_terminate(G, IR_YIELD, 0, slots, n);
 	G->b.r = outer;
 	for (i = 0; i < n; i++)
 		G->slots[slots[i]] = res[i];
@@ -486,13 +387,13 @@ ig_while(IrGen *G, Node *s)
 	G->b.r = &regs[0];
 	c = irgen_expr(G, s->cond);
 	G->b.loc = s->loc;
-	terminate(G, IR_CONDITION, c, slots, n);
+	irgen_terminate(G, IR_CONDITION, c, slots, n);
 
 	region_args(G, &regs[1], ir_scalar(IR_VOID), slots, n, &unused);
 	G->b.r = &regs[1];
 	irgen_block(G, s->body);
 	G->b.loc = s->loc;
-	terminate(G, IR_YIELD, 0, slots, n);
+	irgen_terminate(G, IR_YIELD, 0, slots, n);
 	G->b.r = outer;
 	for (i = 0; i < n; i++)
 		G->slots[slots[i]] = res[i];

@@ -240,43 +240,6 @@ irgen_async_stmt(IrGen *G, Node *s)
 
 /* ---- calls ---- */
 
-/* The stage of pipeline `pipe` in the innermost produce/consume block of it. */
-static IrValue
-stage_of(IrGen *G, int pipe)
-{
-	int i;
-
-	for (i = G->nasync - 1; i >= 0; i--)
-		if (G->async_pipe[i] == pipe)
-			return G->async_stage[i];
-	ICE("no produce/consume block of pipeline %d around a use of its buffers", pipe);
-}
-
-IrValue
-irgen_async_buffer(IrGen *G, const Symbol *s)
-{
-	IrType pt = ir_ptr(IR_SHARED, (IrBase)s->type.base);
-	IrValue st;
-
-	if (!s->pipe)
-		return irb_imm(&G->b, IR_SMEM, pt, s->buf, 0, NULL);
-	st = stage_of(G, s->pipe->index);
-	return irb_imm(&G->b, IR_SMEM_STAGE, pt, s->buf, 1, &st);
-}
-
-IrValue
-irgen_async_remote(IrGen *G, Node *e)
-{
-	Node *call = e->lhs;
-	const Symbol *b = call->sym;
-	IrValue base, rank;
-
-	rank = irgen_expr(G, call->list.head->next);
-	G->b.loc = call->loc;
-	base = irgen_async_buffer(G, b);
-	return irb_op2(&G->b, IR_MAPA, ir_ptr(IR_CLUSTER, (IrBase)b->type.base), base, rank);
-}
-
 static IrValue
 bar_of(IrGen *G, int index, IrValue elem)
 {
@@ -313,12 +276,12 @@ ig_tma_load(IrGen *G, Node *e)
 	buf = args[0]->sym;
 	map = args[1]->sym;
 	G->b.loc = e->loc;
-	ops[k++] = irgen_async_buffer(G, buf);
+	ops[k++] = irgen_buffer(G, buf);
 	ops[k++] = G->k->body.args[map->param];
 	if (n == 4) {
 		ops[k++] = bar_of(G, args[3]->sym->index, c_i32(G, 0));
 	} else {
-		v = stage_of(G, buf->pipe->index);
+		v = irgen_stage(G, buf->pipe->index);
 		ops[k++] = bar_of(G, buf->pipe->bar[0], v);
 	}
 	if (mc)
@@ -343,7 +306,7 @@ ig_tma_store(IrGen *G, Node *e)
 	buf = args[2]->sym;
 	G->b.loc = e->loc;
 	ops[k++] = G->k->body.args[map->param];
-	ops[k++] = irgen_async_buffer(G, buf);
+	ops[k++] = irgen_buffer(G, buf);
 	for (c = args[1]->list.head; c; c = c->next)
 		ops[k++] = irgen_expr(G, c);
 	G->b.loc = e->loc;
@@ -369,14 +332,14 @@ ig_wgmma(IrGen *G, Node *e)
 		IrValue start = irgen_expr(G, a->list.head);
 
 		G->b.loc = e->loc;
-		pa = irgen_async_buffer(G, sa);
+		pa = irgen_buffer(G, sa);
 		start = op2(G, IR_MUL, start, c_i32(G, kdim));
 		pa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, start);
 	} else {
 		G->b.loc = e->loc;
-		pa = irgen_async_buffer(G, sa);
+		pa = irgen_buffer(G, sa);
 	}
-	pb = irgen_async_buffer(G, sb);
+	pb = irgen_buffer(G, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	acc = irb_op(&G->b, IR_WGMMA_FENCE, ft, 1, &acc);
 	for (step = 0; step < kdim / 16; step++) {
