@@ -486,4 +486,10 @@ int irgen_async_stmt(IrGen *G, Node *s);
 /* The async calls and values: *v gets the result (0 for none); 0 if e is not one. */
 int irgen_async_call(IrGen *G, Node *e, IrValue *v);
 
+/* ---- irgen_wgmma.c ---- */
+/* acc = wgmma(acc, A, B): the new accumulator. */
+IrValue irgen_wgmma(IrGen *G, Node *e);
+/* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator. */
+void irgen_wgmma_store(IrGen *G, Node *e);
+
 #endif
