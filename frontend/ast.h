@@ -185,7 +185,6 @@ struct Symbol {
 	int bar[2];           /* SYM_PIPELINE: full and empty barrier indices */
 	int src[2], mult[2];  /* SYM_PIPELINE: full and empty sources (IrPipeSource), times */
 	int count;            /* SYM_MBARRIER: arrival count */
-	int varies;           /* locals: the value may differ between the threads of a CTA */
 	Node *decl;
 };
 
@@ -406,12 +405,10 @@ struct KernelInfo {
 };
 
 /* ---- hopper.c: sema of the Hopper constructs (docs/language.md, "Hopper") ---- */
-/* Whether the value of e may differ between the threads of a CTA. */
-int hop_varies(Sema *S, Node *e);
 void hop_kernel_begin(Sema *S, Node *k, KernelInfo *ki);
 /* min_blocks(...) and cluster(...); returns 0 if n is not one of them. */
 int hop_clause(Sema *S, Node *n, KernelInfo *ki);
-/* The whole-kernel checks (roles, register budget, arrival counts, aliases); fills ki. */
+/* Ends a kernel's async state; fills ki's tensor maps and barrier objects. */
 void hop_kernel_end(Sema *S, Node *k, KernelInfo *ki);
 /* The Hopper statements; returns 0 if s is not one of them. */
 int hop_stmt(Sema *S, Node *s);
@@ -419,20 +416,14 @@ int hop_stmt(Sema *S, Node *s);
 int hop_call(Sema *S, Node *e);
 /* The attributes of a shared array (in PIPE, swizzle, alias) after check_shared made sym. */
 void hop_shared(Sema *S, Node *s, Symbol *sym);
-/* Records a use of a shared array (stage context, roles of aliased buffers); 0 on error. */
+/* Records a use of a shared array (a staged one needs its pipeline's block); 0 on error. */
 int hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
 /* remote(buf, rank)[i, ...]: the N_INDEX e whose base is that call. */
 int hop_remote_element(Sema *S, Node *e, int read, int write);
-/* An if statement's condition narrows the threads that run its branches. */
-void hop_if_begin(Sema *S, Node *s, int branch, void **saved);
-void hop_if_end(Sema *S, void *saved);
 /* Shared bytes of a buffer for the budget check: a stage times its stages. */
 int64_t hop_buffer_bytes(const Symbol *sym, int64_t stage_bytes);
 /* f32acc[64, N] in a declaration: the fragment type, or 0 after an error. */
 int hop_frag_type(Sema *S, Node *type, IrType *t);
-/* Statement checks around a block (for the statement-level rules of produce blocks). */
-void hop_block_enter(Sema *S);
-void hop_block_leave(Sema *S);
 
 /* ---- lower.c ---- */
 /* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */

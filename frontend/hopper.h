@@ -7,57 +7,20 @@
 
 #include "ast.h"
 
-#define REGFILE 65536
 #define MBAR_MAX ((1 << 20) - 1)   /* arrival and tx counts are 20-bit */
 #define TMA_MAX_RANK 5
 #define TMA_MAX_BOX 256
 #define MAX_CLUSTER 8
 #define MAX_STAGES 32
 
-/* The threads that reach a statement: warps lo..hi of the CTA (lo < 0: unknown; hi < lo:
- * none) and tpw threads of each (-1: unknown). */
-typedef struct Reach {
-	int lo, hi, tpw;
-} Reach;
-
-/* A produce or consume block and how many threads run it (-1: unknown). */
-typedef struct Site {
-	Node *node;
-	Symbol *pipe;
-	Node *role;
-	int side;               /* 0: produce arms full, 1: consume releases empty */
-	int arrivals;
-} Site;
-
-/* An mbar_expect_tx with a constant byte count and the TMA loads on its barrier that
- * follow it in the same block. */
-typedef struct Expect {
-	Node *call;
-	Symbol *bar;
-	int64_t bytes, got;
-	int nloads, depth, unsure, done;
-} Expect;
-
-/* A shared buffer used by a role (NULL: outside every role), for aliases. */
-typedef struct Use {
-	Symbol *buf;
-	Node *role;
-	SrcLoc loc;
-} Use;
-
 struct HopSema {
 	KernelInfo *ki;
 	Node *kernel;
 	int threads, nwarps;
-	Reach reach;
 	Node *role;             /* the role being checked */
 	int in_elect;
 	int nasync;             /* enclosing produce/consume blocks, innermost last */
 	Node *async[LOWER_MAX_ASYNC];
-	int async_depth[LOWER_MAX_ASYNC];  /* the block depth of each body */
-	int async_loads[LOWER_MAX_ASYNC];
-	int depth;              /* block depth */
-	Node *stmt;             /* the call of the expression statement being checked */
 	int npipes, nbars;
 	Symbol **hobjs;
 	int nhobjs, caphobjs;
@@ -65,12 +28,6 @@ struct HopSema {
 	int ntmaps, captmaps;
 	Node **roles;
 	int nroles, caproles;
-	Site *sites;
-	int nsites, capsites;
-	Expect *expects;
-	int nexpects, capexpects;
-	Use *uses;
-	int nuses, capuses;
 };
 
 typedef struct HopSema HopSema;
@@ -91,10 +48,6 @@ int64_t hop_box_bytes(const Symbol *map);     /* one box of a tensor map */
 /* Positional arguments (the count; -1 after reporting a named one other than named_ok). */
 int hop_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named);
 int hop_want_nargs(Node *e, int n, int lo, int hi, const char *form);
-int hop_reach_threads(Reach r);   /* threads that reach a statement, -1 if unknown */
-/* Raw expect-tx: compares the bytes once the phase's loads are known; the open one of bar. */
-void hop_finish_expect(Expect *x);
-Expect *hop_pending_expect(HopSema *h, Symbol *bar);
 int hop_cluster_size(const HopSema *h);
 
 #endif

@@ -20,18 +20,10 @@ async_of(HopSema *h, const Symbol *pipe)
 	return NULL;
 }
 
-static const Symbol *
-storage_of(const Symbol *b)
-{
-	return b->alias ? b->alias : b;
-}
-
 int
 hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc)
 {
 	HopSema *h = S->hop;
-	Use u;
-	int i;
 
 	if (!h || fe_is_error(buf->type))
 		return 1;
@@ -40,24 +32,6 @@ hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc)
 			   buf->name, buf->pipe->name, buf->pipe->name);
 		return 0;
 	}
-	for (i = 0; i < h->nuses; i++)
-		if (h->uses[i].buf == buf && h->uses[i].role == h->role)
-			return 1;
-	for (i = 0; i < h->nuses; i++) {
-		Use *o = &h->uses[i];
-
-		if (o->buf != buf && o->role != h->role && storage_of(o->buf) == storage_of(buf)) {
-			diag_error(loc, "shared array '%s' shares its storage with '%s' (alias), but '%s' is used by %s and '%s' by %s: aliased buffers must not be used by different roles",
-				   buf->name, o->buf->name, buf->name, hop_role_desc(h->role), o->buf->name,
-				   hop_role_desc(o->role));
-			diag_note(o->loc, "'%s' is used here", o->buf->name);
-			break;
-		}
-	}
-	u.buf = buf;
-	u.role = h->role;
-	u.loc = loc;
-	PUSH(h->uses, h->nuses, h->capuses, u);
 	return 1;
 }
 
@@ -136,19 +110,6 @@ coords_arg(Sema *S, Node *a, int rank, const char *call, const char *whose)
 	return ok;
 }
 
-/* One thread of each warp issues TMA copies: more would copy the box again. */
-static int
-one_thread(Sema *S, Node *e)
-{
-	HopSema *h = S->hop;
-
-	if (h->reach.tpw <= 1)
-		return 1;
-	diag_error(e->loc, "%s is issued by one thread: put it inside an elect block (here it runs in %d threads of each warp)",
-		   e->name, h->reach.tpw);
-	return 0;
-}
-
 /* A TMA copy between buffer b and the boxes of map: same type, bytes and swizzle. */
 static int
 tma_match(Node *e, Symbol *b, Symbol *map)
@@ -180,7 +141,6 @@ check_tma_load(Sema *S, Node *e)
 	Node *prod = h->nasync && h->async[h->nasync - 1]->kind == N_PRODUCE ? h->async[h->nasync - 1] : NULL;
 	Symbol *b, *map, *bar = NULL;
 	int n = hop_split_args(e, args, 4, "multicast", &mc), ok;
-	Expect *x;
 
 	if (n < 0 || !hop_want_nargs(e, n, 3, 4, "a shared array, a tensor map, [coordinates] and, outside produce blocks, an mbarrier"))
 		return;
@@ -219,27 +179,12 @@ check_tma_load(Sema *S, Node *e)
 			   prod->sym->name, ir_pipe_source_name(prod->sym->src[0]));
 		return;
 	}
-	if (prod && (e != h->stmt || h->depth != h->async_depth[h->nasync - 1])) {
-		diag_error(e->loc, "tma_load must be a statement at the top of its produce block, not inside if, for or while (the block arms its barrier with the bytes of these loads)");
-		return;
-	}
-	if (prod)
-		h->async_loads[h->nasync - 1]++;
 	if (map->tensor->access == ACC_OUT) {
 		diag_error(args[1]->loc, "tma_load reads tensor '%s' through '%s', but it is an 'out' tensor",
 			   map->tensor->name, map->name);
 		return;
 	}
-	if (!one_thread(S, e) || !tma_match(e, b, map))
-		return;
-	if (bar && (x = hop_pending_expect(h, bar))) {
-		if (mc || e != h->stmt || x->depth != h->depth) {
-			x->unsure = 1;
-		} else {
-			x->got += hop_box_bytes(map);
-			x->nloads++;
-		}
-	}
+	tma_match(e, b, map);
 }
 
 static void
@@ -263,54 +208,32 @@ check_tma_store(Sema *S, Node *e)
 			   map->tensor->name, map->name);
 		return;
 	}
-	if (one_thread(S, e))
-		tma_match(e, b, map);
+	tma_match(e, b, map);
 }
 
 /* The barrier calls: mbar_arrive(b), mbar_expect_tx(b, bytes), mbar_wait(b, parity). */
 static void
 check_mbar_call(Sema *S, Node *e)
 {
-	HopSema *h = S->hop;
 	Node *args[2];
-	Symbol *bar;
 	int n = hop_split_args(e, args, 2, NULL, NULL), want = e->builtin == BI_MBAR_ARRIVE ? 1 : 2;
-	Expect x, *old;
-	int i;
 
 	if (n < 0 || !hop_want_nargs(e, n, want, want, e->builtin == BI_MBAR_ARRIVE ? "an mbarrier"
 				 : e->builtin == BI_MBAR_WAIT ? "an mbarrier and a parity (0 or 1)"
 				 : "an mbarrier and a byte count"))
 		return;
-	if (!(bar = hop_name_of(S, args[0], SYM_MBARRIER, e->name, "an mbarrier first")))
+	if (!hop_name_of(S, args[0], SYM_MBARRIER, e->name, "an mbarrier first"))
 		return;
 	if (want == 2 && !hop_i32_value(S, args[1], e->builtin == BI_MBAR_WAIT ? "the parity" : "the byte count"))
 		return;
 	if (e->builtin == BI_MBAR_WAIT) {
 		if (args[1]->isconst && args[1]->cv.i != 0 && args[1]->cv.i != 1)
 			diag_error(args[1]->loc, "the parity of mbar_wait is 0 or 1, found %lld", (long long)args[1]->cv.i);
-		for (i = 0; i < h->nexpects; i++)
-			if (h->expects[i].bar == bar)
-				hop_finish_expect(&h->expects[i]);
 		return;
 	}
-	if (e->builtin != BI_MBAR_EXPECT_TX)
-		return;
-	if (args[1]->isconst && (args[1]->cv.i < 0 || args[1]->cv.i > MBAR_MAX)) {
+	if (e->builtin == BI_MBAR_EXPECT_TX && args[1]->isconst && (args[1]->cv.i < 0 || args[1]->cv.i > MBAR_MAX))
 		diag_error(args[1]->loc, "mbar_expect_tx announces 0 to %d bytes, found %lld", MBAR_MAX,
 			   (long long)args[1]->cv.i);
-		return;
-	}
-	if ((old = hop_pending_expect(h, bar)))
-		hop_finish_expect(old);
-	if (!args[1]->isconst || e != h->stmt)
-		return;
-	memset(&x, 0, sizeof x);
-	x.call = e;
-	x.bar = bar;
-	x.bytes = args[1]->cv.i;
-	x.depth = h->depth;
-	PUSH(h->expects, h->nexpects, h->capexpects, x);
 }
 
 /* wgmma and the fragment store run in whole warpgroups. */

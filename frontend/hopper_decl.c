@@ -307,7 +307,6 @@ check_role(Sema *S, Node *s)
 {
 	HopSema *h = S->hop;
 	Node *r = s->list.head, *a;
-	Reach saved_reach = h->reach;
 	Node *saved_role = h->role;
 	int64_t lo, hi = -1, v;
 	int ok = hop_top_level(S, s, "roles"), i, group;
@@ -388,27 +387,20 @@ check_role(Sema *S, Node *s)
 	s->ival = h->npipes;
 	S->nslots += 2 * h->npipes;
 	h->role = s;
-	h->reach.lo = ok ? s->wlo : -1;
-	h->reach.hi = ok ? s->whi : -1;
-	h->reach.tpw = 32;
 	sema_check_block(S, s->body);
 	h->role = saved_role;
-	h->reach = saved_reach;
 }
 
 static void
 check_elect(Sema *S, Node *s)
 {
 	HopSema *h = S->hop;
-	Reach saved = h->reach;
 
 	if (h->in_elect)
 		diag_error(s->loc, "elect inside an elect block: only one thread runs the outer block");
 	h->in_elect++;
-	h->reach.tpw = 1;   /* one thread of each warp that gets here */
 	sema_check_block(S, s->body);
 	h->in_elect--;
-	h->reach = saved;
 }
 
 static void
@@ -417,7 +409,6 @@ check_async(Sema *S, Node *s)
 	HopSema *h = S->hop;
 	const char *what = s->kind == N_PRODUCE ? "produce" : "consume";
 	Symbol *p = sema_lookup(S, s->lhs->name);
-	Site st;
 	int i;
 
 	s->lhs->sym = p;
@@ -453,21 +444,9 @@ check_async(Sema *S, Node *s)
 	}
 	s->sym = p;
 	s->hslot = h->role->hslot + 2 * p->index;
-	st.node = s;
-	st.pipe = p;
-	st.role = h->role;
-	st.side = s->kind == N_CONSUME;
-	st.arrivals = hop_reach_threads(h->reach);
-	PUSH(h->sites, h->nsites, h->capsites, st);
-	h->async[h->nasync] = s;
-	h->async_depth[h->nasync] = h->depth + 1;
-	h->async_loads[h->nasync] = 0;
-	h->nasync++;
+	h->async[h->nasync++] = s;
 	sema_check_block(S, s->body);
 	h->nasync--;
-	if (s->kind == N_PRODUCE && p->src[0] == PIPE_SRC_TMA && h->async_loads[h->nasync] == 0)
-		diag_error(s->loc, "produce block of pipeline '%s' issues no tma_load, but its full barrier waits for TMA bytes (full: tma)",
-			   p->name);
 }
 
 int
@@ -478,9 +457,6 @@ hop_stmt(Sema *S, Node *s)
 	if (!h)
 		return 0;
 	switch (s->kind) {
-	case N_EXPRSTMT:
-		h->stmt = s->lhs;
-		return 0;
 	case N_TENSORMAP: check_tensormap(S, s); return 1;
 	case N_PIPELINE: check_pipeline(S, s); return 1;
 	case N_MBARRIER: check_mbarrier(S, s); return 1;

@@ -165,7 +165,6 @@ check_local(Sema *S, Node *s)
 		ok = 0;
 	sym = declare(S, s->kind == N_VAR ? SYM_VAR : SYM_LET, s->name, s->loc, s);
 	sym->type = ok ? s->init->ty : fe_ty(TY_ERROR);
-	sym->varies = s->kind == N_VAR || hop_varies(S, s->init);
 	sym->slot = new_slot(S);
 	s->sym = sym;
 	s->ty = sym->type;
@@ -342,10 +341,8 @@ check_block(Sema *S, Node *b)
 
 	push_scope(S);
 	S->depth++;
-	hop_block_enter(S);
 	for (s = b->list.head; s; s = s->next)
 		check_stmt(S, s);
-	hop_block_leave(S);
 	S->depth--;
 	pop_scope(S);
 }
@@ -364,7 +361,6 @@ check_for(Sema *S, Node *s)
 	Symbol *iv;
 	int64_t v;
 	int i;
-	void *saved;
 
 	for (i = 0; i < 3; i++) {
 		char what[64];
@@ -385,20 +381,15 @@ check_for(Sema *S, Node *s)
 	push_scope(S);
 	iv = declare(S, SYM_ITER, s->name, s->loc, s);
 	iv->type = ir_scalar(IR_I32);
-	iv->varies = hop_varies(S, s->lo) || hop_varies(S, s->hi) || (s->step && hop_varies(S, s->step));
 	iv->slot = new_slot(S);
 	s->sym = iv;
-	hop_if_begin(S, s, 0, &saved);
 	check_block(S, s->body);
-	hop_if_end(S, saved);
 	pop_scope(S);
 }
 
 static void
 check_stmt(Sema *S, Node *s)
 {
-	void *saved;
-
 	s->slot_base = S->nslots;
 	if (hop_stmt(S, s))
 		return;
@@ -415,24 +406,18 @@ check_stmt(Sema *S, Node *s)
 		break;
 	case N_IF:
 		check_condition(S, s->cond, "if");
-		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
-		hop_if_end(S, saved);
-		hop_if_begin(S, s, 1, &saved);
 		if (s->els && s->els->kind == N_IF)
 			check_stmt(S, s->els);
 		else if (s->els)
 			check_block(S, s->els);
-		hop_if_end(S, saved);
 		break;
 	case N_FOR:
 		check_for(S, s);
 		break;
 	case N_WHILE:
 		check_condition(S, s->cond, "while");
-		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
-		hop_if_end(S, saved);
 		break;
 	case N_BLOCK:
 		check_block(S, s);

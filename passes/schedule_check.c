@@ -1,8 +1,10 @@
 /* schedule_check.c: the schedule rules of the high-level async IR that need more than one
- * op at a time (hopper.md section 3). The verifier already holds the local rules (role
- * operands constant and inside the CTA, roles disjoint, setmaxnreg values, min_blocks for
- * setmaxnreg, produce/consume inside a role, wgmma in whole warpgroups, target gating,
- * barrier initialisation); this pass adds:
+ * op at a time (docs/language.md, "Roles, elect, produce and consume" and "Calls and
+ * values"). It is their only checker: the frontend leaves them to it, and .cake and IR
+ * inputs get the same diagnostics, at the user's lines. The verifier holds the local rules
+ * (role operands constant and inside the CTA, roles disjoint, setmaxnreg values,
+ * produce/consume inside a role, wgmma in whole warpgroups, target gating, barrier
+ * initialisation); this pass adds:
  *   - arrival counts: the threads that run a pipeline's produce blocks (consume blocks) must
  *     be as many as its full (empty) barrier counts per phase;
  *   - expect-tx bytes: a raw mbar.expect.tx / mbar.arrive.tx must announce exactly the bytes
@@ -10,7 +12,7 @@
  *     a produce block whose full source is tma must issue TMA loads on its full barrier's
  *     current stage, at the top of the block (so that lower_async can add up their bytes);
  *   - the register budget: setmaxnreg budgets (and the entry budget of warps in no such
- *     role) must fit the 64K register file for min_blocks CTAs;
+ *     role) must fit the 64K register file for min_blocks CTAs, and need min_blocks;
  *   - TMA issue: tma.load/tma.load.mc/tma.store outside an elect block must be reached by at
  *     most one thread of a warp;
  *   - aliases: buffers sharing storage must not be used by different roles.
@@ -862,6 +864,9 @@ check_produce_tma(Check *c, const IrOp *op)
 
 /* ---- register budget ---- */
 
+/* The registers each thread has at entry: what ptxas gives a kernel with these launch
+ * bounds, 64K / (threads * min_blocks) rounded down to a multiple of 8, at most 255.
+ * lower_async decides with the same number whether setmaxnreg changes anything. */
 static int
 entry_regs(const IrKernel *k, int nthreads)
 {
@@ -920,6 +925,26 @@ check_registers(Check *c)
 	}
 	buf_free(&parts);
 	free(regs);
+}
+
+/* A budget is a change from the register count at entry, which only min_blocks fixes. */
+static void
+check_min_blocks(Check *c)
+{
+	int64_t r;
+	int i;
+
+	if (c->k->min_blocks > 0)
+		return;
+	for (i = 0; i < c->nroles; i++) {
+		const IrOp *op = c->roles[i];
+
+		if (op->nargs >= 3 && const_int(c, op->args[2], &r) && r != 0) {
+			diag_error(op->loc, "role sets a register budget of %" PRId64 " but kernel '%s' has no min_blocks "
+				   "(ptxas ignores setmaxnreg without a known register count at entry)", r, c->k->name);
+			return;
+		}
+	}
 }
 
 /* ---- aliases ---- */
@@ -1031,6 +1056,7 @@ pass_schedule_check(IrKernel *k)
 		check_arrivals(&c);
 		check_registers(&c);
 	}
+	check_min_blocks(&c);
 	check_expect_tx(&c, &k->body, 0);
 	find_produces(&c, &k->body, 0);
 	check_aliases(&c);
