@@ -1,11 +1,10 @@
-/* verify_async.c: the verifier's rules for the Hopper async machinery (docs/language.md,
- * "Hopper (sm_90a) async machinery"): operand and result types of the mbarrier, TMA,
- * cluster and wgmma ops; the header tables (barriers, pipelines, tensor maps, staged
- * buffers, cluster dims); and the whole-kernel rules: target gating, where role, elect,
- * produce, consume and wgmma may appear, and that every mbarrier is initialised
- * (mbar.init, fence.mbar_init and a CTA or cluster barrier) before it is used. The
- * schedule rules that need more than one op are passes/schedule_check.c's. Like verify.c
- * it trusts no index. */
+/* verify_async.c: the verifier's rules for the async machinery (docs/ir.md, "Async ops and
+ * the schedule rules"): operand and result types of the mbarrier, TMA, cluster and wgmma
+ * ops; the header tables (barriers, pipelines, tensor maps, staged buffers, cluster dims);
+ * and the whole-kernel rules: target gating, where role, elect, produce, consume and wgmma
+ * may appear, and that every mbarrier is initialised (mbar.init, fence.mbar_init and a CTA
+ * or cluster barrier) before it is used. The schedule rules that need more than one op are
+ * passes/schedule_check.c's. Like verify.c it trusts no index. */
 #include "verify.h"
 
 #include <inttypes.h>
