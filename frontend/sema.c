@@ -151,7 +151,7 @@ check_local(Sema *S, Node *s)
 
 	snprintf(what, sizeof what, "the initializer of '%s'", s->name);
 	if (s->type && strcmp(s->type->name, "f32acc") == 0) {
-		ok = hop_frag_type(S, s->type, &t);
+		ok = asy_frag_type(S, s->type, &t);
 	} else if (s->type) {
 		ok = resolve_type(s->type, &t);
 		if (ok && s->type->list.n) {
@@ -227,7 +227,7 @@ check_shared(Sema *S, Node *s)
 			align = v;
 		}
 	}
-	hop_shared(S, s, sym);
+	asy_shared(S, s, sym);
 	if (sym->swizzle * 8 > align)
 		align = sym->swizzle * 8;   /* the swizzle pattern repeats every 8 rows */
 	sym->align = (int)align;
@@ -235,7 +235,7 @@ check_shared(Sema *S, Node *s)
 		sym->type = fe_ty(TY_ERROR);
 		return;
 	}
-	bytes = hop_buffer_bytes(sym, count * ir_type_bytes(t));
+	bytes = asy_buffer_bytes(sym, count * ir_type_bytes(t));
 	S->smem = (S->smem + align - 1) / align * align + bytes;
 	if (S->smem > FE_SMEM_LIMIT) {
 		diag_error(s->loc, "shared arrays of kernel '%s' need %lld bytes, over the limit of %d bytes (227 KiB)",
@@ -287,7 +287,7 @@ check_place(Sema *S, Node *e, int compound)
 	}
 	if (e->kind == N_INDEX && e->lhs->kind == N_CALL && !e->lhs->lhs &&
 	    strcmp(e->lhs->name, "remote") == 0) {
-		hop_remote_element(S, e, compound, 1);
+		asy_remote_element(S, e, compound, 1);
 		return e->ty;
 	}
 	if (e->kind == N_INDEX || e->kind == N_MEMBER) {
@@ -391,7 +391,7 @@ static void
 check_stmt(Sema *S, Node *s)
 {
 	s->slot_base = S->nslots;
-	if (hop_stmt(S, s))
+	if (asy_stmt(S, s))
 		return;
 	switch (s->kind) {
 	case N_LET:
@@ -906,14 +906,14 @@ check_kernel(Sema *S, Node *k)
 		else if (n->kind == N_GRID)
 			check_grid(S, n, ki);
 		else
-			hop_clause(S, n, ki);
+			asy_clause(S, n, ki);
 	}
 	if (!seen[N_THREADS])
 		diag_error(k->loc, "kernel '%s' needs a threads(...) clause giving its block size", k->name);
 	S->depth = 0;
-	hop_kernel_begin(S, k, ki);
+	asy_kernel_begin(S, k, ki);
 	check_block(S, k->body);
-	hop_kernel_end(S, k, ki);
+	asy_kernel_end(S, k, ki);
 	pop_scope(S);
 
 	ki->nsyms = S->nsyms;

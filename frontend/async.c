@@ -1,8 +1,8 @@
-/* hopper.c: sema of the Hopper constructs (docs/language.md, "Hopper (sm_90a) async
+/* async.c: sema of the async constructs (docs/language.md, "Hopper (sm_90a) async
  * machinery"): the kernel clauses min_blocks and cluster, tensor maps, pipelines, raw
  * mbarriers, staged/swizzled/aliased shared buffers, roles, elect, produce and consume,
  * and the calls tma_load, tma_store, mbar_*, remote, wgmma and store. This file holds
- * the helpers and the clauses; hopper_decl.c the declarations and blocks; hopper_call.c
+ * the helpers and the clauses; async_decl.c the declarations and blocks; async_call.c
  * the buffer uses and calls.
  *
  * The frontend checks names, types, syntax and that each declaration, clause and call is
@@ -11,7 +11,7 @@
  * which threads run what (arrival counts, register budgets, expect-tx bytes, TMA issue by
  * one thread, aliases across roles), have one owner: the schedule-check pass
  * (passes/schedule_check.c), which evaluates them on the IR and reports at .cake lines. */
-#include "hopper.h"
+#include "async.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 
 /* "a pipeline", "an mbarrier": the kind of s with its article, for messages. */
 const char *
-hop_a_what(const Symbol *s)
+asy_a_what(const Symbol *s)
 {
 	static char buf[4][48];
 	static int next;
@@ -33,7 +33,7 @@ hop_a_what(const Symbol *s)
 /* ---- small helpers ---- */
 
 int
-hop_top_level(Sema *S, Node *s, const char *what)
+asy_top_level(Sema *S, Node *s, const char *what)
 {
 	if (S->depth == 1)
 		return 1;
@@ -43,7 +43,7 @@ hop_top_level(Sema *S, Node *s, const char *what)
 
 /* A compile-time integer in [lo, hi]; `what` names it. */
 int
-hop_const_in(Sema *S, Node *e, const char *what, int64_t lo, int64_t hi, int64_t *v)
+asy_const_in(Sema *S, Node *e, const char *what, int64_t lo, int64_t hi, int64_t *v)
 {
 	if (!sema_const_int(S, e, what, v))
 		return 0;
@@ -56,14 +56,14 @@ hop_const_in(Sema *S, Node *e, const char *what, int64_t lo, int64_t hi, int64_t
 
 /* A run-time or constant i32 value. */
 int
-hop_i32_value(Sema *S, Node *e, const char *what)
+asy_i32_value(Sema *S, Node *e, const char *what)
 {
 	return sema_value(S, e) && fe_convert(e, ir_scalar(IR_I32), what);
 }
 
 /* The symbol a name argument names if it is of kind `kind`; reports otherwise. */
 Symbol *
-hop_name_of(Sema *S, Node *a, SymKind kind, const char *call, const char *what)
+asy_name_of(Sema *S, Node *a, SymKind kind, const char *call, const char *what)
 {
 	Symbol *s;
 
@@ -79,7 +79,7 @@ hop_name_of(Sema *S, Node *a, SymKind kind, const char *call, const char *what)
 		return NULL;
 	}
 	if (s->kind != kind) {
-		diag_error(a->loc, "%s takes %s, but '%s' is %s", call, what, a->name, hop_a_what(s));
+		diag_error(a->loc, "%s takes %s, but '%s' is %s", call, what, a->name, asy_a_what(s));
 		return NULL;
 	}
 	if (fe_is_error(s->type))
@@ -88,16 +88,16 @@ hop_name_of(Sema *S, Node *a, SymKind kind, const char *call, const char *what)
 }
 
 int64_t
-hop_elem_bytes(IrType t)
+asy_elem_bytes(IrType t)
 {
 	return ir_type_bytes(ir_scalar((IrBase)t.base));
 }
 
 /* Bytes of one stage of a shared buffer. */
 int64_t
-hop_stage_bytes(const Symbol *b)
+asy_stage_bytes(const Symbol *b)
 {
-	int64_t n = hop_elem_bytes(b->type);
+	int64_t n = asy_elem_bytes(b->type);
 	int i;
 
 	for (i = 0; i < b->rank; i++)
@@ -106,9 +106,9 @@ hop_stage_bytes(const Symbol *b)
 }
 
 int64_t
-hop_box_bytes(const Symbol *map)
+asy_box_bytes(const Symbol *map)
 {
-	int64_t n = hop_elem_bytes(map->tensor->type);
+	int64_t n = asy_elem_bytes(map->tensor->type);
 	int i;
 
 	for (i = 0; i < map->rank; i++)
@@ -119,7 +119,7 @@ hop_box_bytes(const Symbol *map)
 /* Splits a call's arguments into positional ones (at most max) and named ones. Returns
  * the number of positional ones, or -1 after reporting a named one that is not allowed. */
 int
-hop_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named)
+asy_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named)
 {
 	Node *a;
 	int n = 0;
@@ -147,7 +147,7 @@ hop_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named)
 }
 
 int
-hop_want_nargs(Node *e, int n, int lo, int hi, const char *form)
+asy_want_nargs(Node *e, int n, int lo, int hi, const char *form)
 {
 	if (n >= lo && n <= hi)
 		return 1;
@@ -158,19 +158,19 @@ hop_want_nargs(Node *e, int n, int lo, int hi, const char *form)
 /* ---- kernels and clauses ---- */
 
 void
-hop_kernel_begin(Sema *S, Node *k, KernelInfo *ki)
+asy_kernel_begin(Sema *S, Node *k, KernelInfo *ki)
 {
-	HopSema *h = xcalloc(1, sizeof *h);
+	AsyncSema *h = xcalloc(1, sizeof *h);
 
 	h->ki = ki;
 	h->kernel = k;
 	h->threads = ki->threads[0] * ki->threads[1] * ki->threads[2];
 	h->nwarps = (h->threads + 31) / 32;
-	S->hop = h;
+	S->asy = h;
 }
 
 int
-hop_clause(Sema *S, Node *n, KernelInfo *ki)
+asy_clause(Sema *S, Node *n, KernelInfo *ki)
 {
 	int64_t v, total = 1;
 	Node *a;
@@ -181,7 +181,7 @@ hop_clause(Sema *S, Node *n, KernelInfo *ki)
 			diag_error(n->loc, "min_blocks(...) takes one count, found %d", n->list.n);
 			return 1;
 		}
-		if (hop_const_in(S, n->list.head, "min_blocks", 1, 32, &v))
+		if (asy_const_in(S, n->list.head, "min_blocks", 1, 32, &v))
 			ki->min_blocks = (int)v;
 		return 1;
 	}
@@ -195,7 +195,7 @@ hop_clause(Sema *S, Node *n, KernelInfo *ki)
 		char what[48];
 
 		snprintf(what, sizeof what, "the cluster size in %c", "xyz"[i]);
-		if (!hop_const_in(S, a, what, 1, MAX_CLUSTER, &v))
+		if (!asy_const_in(S, a, what, 1, MAX_CLUSTER, &v))
 			return 1;
 		ki->cluster[i] = (int)v;
 		total *= v;
@@ -207,15 +207,15 @@ hop_clause(Sema *S, Node *n, KernelInfo *ki)
 }
 
 int
-hop_cluster_size(const HopSema *h)
+asy_cluster_size(const AsyncSema *h)
 {
 	return h->ki->cluster[0] * h->ki->cluster[1] * h->ki->cluster[2];
 }
 
 void
-hop_kernel_end(Sema *S, Node *k, KernelInfo *ki)
+asy_kernel_end(Sema *S, Node *k, KernelInfo *ki)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 
 	(void)k;
 	if (!h)
@@ -232,5 +232,5 @@ hop_kernel_end(Sema *S, Node *k, KernelInfo *ki)
 	free(h->tmaps);
 	free(h->roles);
 	free(h);
-	S->hop = NULL;
+	S->asy = NULL;
 }

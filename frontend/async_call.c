@@ -1,7 +1,7 @@
-/* hopper_call.c: sema of the uses of shared arrays (stages, aliases across roles),
- * remote(buf, rank)[i] and the Hopper calls: tma_load, tma_store, the mbarrier calls,
- * wgmma and store. See hopper.c for the whole. */
-#include "hopper.h"
+/* async_call.c: sema of the uses of shared arrays (a staged one inside a block of its
+ * pipeline), remote(buf, rank)[i] and the async calls: tma_load, tma_store, the mbarrier
+ * calls, wgmma and store. See async.c for the whole. */
+#include "async.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 /* ---- buffer uses ---- */
 
 static Node *
-async_of(HopSema *h, const Symbol *pipe)
+async_of(AsyncSema *h, const Symbol *pipe)
 {
 	int i;
 
@@ -21,9 +21,9 @@ async_of(HopSema *h, const Symbol *pipe)
 }
 
 int
-hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc)
+asy_buffer_use(Sema *S, Symbol *buf, SrcLoc loc)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 
 	if (!h || fe_is_error(buf->type))
 		return 1;
@@ -39,31 +39,31 @@ hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc)
 static Symbol *
 buffer_arg(Sema *S, Node *a, const char *call)
 {
-	Symbol *b = hop_name_of(S, a, SYM_SHARED, call, "a shared array");
+	Symbol *b = asy_name_of(S, a, SYM_SHARED, call, "a shared array");
 
-	if (b && !hop_buffer_use(S, b, a->loc))
+	if (b && !asy_buffer_use(S, b, a->loc))
 		return NULL;
 	return b;
 }
 
 int
-hop_remote_element(Sema *S, Node *e, int read, int write)
+asy_remote_element(Sema *S, Node *e, int read, int write)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *call = e->lhs, *args[2];
 	Symbol *b;
-	int n = hop_split_args(call, args, 2, NULL, NULL);
+	int n = asy_split_args(call, args, 2, NULL, NULL);
 
 	call->builtin = BI_REMOTE;
 	call->ty = fe_ty(TY_NONVALUE);
 	fe_set_error(e);
-	if (n < 0 || !hop_want_nargs(call, n, 2, 2, "a shared array and a CTA rank (remote(buf, rank)[i])"))
+	if (n < 0 || !asy_want_nargs(call, n, 2, 2, "a shared array and a CTA rank (remote(buf, rank)[i])"))
 		return 0;
-	if (!(b = hop_name_of(S, args[0], SYM_SHARED, "remote(...)", "a shared array first")))
+	if (!(b = asy_name_of(S, args[0], SYM_SHARED, "remote(...)", "a shared array first")))
 		return 0;
-	if (!hop_i32_value(S, args[1], "the CTA rank of remote(...)"))
+	if (!asy_i32_value(S, args[1], "the CTA rank of remote(...)"))
 		return 0;
-	if (h && hop_cluster_size(h) == 1) {
+	if (h && asy_cluster_size(h) == 1) {
 		diag_error(call->loc, "remote(...) reaches another CTA's shared memory, but kernel '%s' has no cluster (cluster(1))",
 			   h->kernel->name);
 		return 0;
@@ -81,7 +81,7 @@ hop_remote_element(Sema *S, Node *e, int read, int write)
 static Symbol *
 tmap_arg(Sema *S, Node *a, const char *call)
 {
-	return hop_name_of(S, a, SYM_TMAP, call, "a tensor map");
+	return asy_name_of(S, a, SYM_TMAP, call, "a tensor map");
 }
 
 /* coordinates [c0, ...]: one i32 per dimension of map. */
@@ -104,7 +104,7 @@ coords_arg(Sema *S, Node *a, int rank, const char *call, const char *whose)
 		char what[64];
 
 		snprintf(what, sizeof what, "coordinate %d of %s", i + 1, call);
-		ok &= hop_i32_value(S, c, what);
+		ok &= asy_i32_value(S, c, what);
 	}
 	a->ty = fe_ty(TY_NONVALUE);
 	return ok;
@@ -119,10 +119,10 @@ tma_match(Node *e, Symbol *b, Symbol *map)
 			   e->name, map->name, fe_tname(map->tensor->type), b->name, fe_tname(b->type));
 		return 0;
 	}
-	if (hop_stage_bytes(b) != hop_box_bytes(map)) {
+	if (asy_stage_bytes(b) != asy_box_bytes(map)) {
 		diag_error(e->loc, "%s: the box of tensor map '%s' is %lld bytes but shared array '%s'%s is %lld bytes",
-			   e->name, map->name, (long long)hop_box_bytes(map), b->name,
-			   b->pipe ? " (one stage)" : "", (long long)hop_stage_bytes(b));
+			   e->name, map->name, (long long)asy_box_bytes(map), b->name,
+			   b->pipe ? " (one stage)" : "", (long long)asy_stage_bytes(b));
 		return 0;
 	}
 	if (b->swizzle != map->swizzle) {
@@ -136,24 +136,24 @@ tma_match(Node *e, Symbol *b, Symbol *map)
 static void
 check_tma_load(Sema *S, Node *e)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *args[4], *mc;
 	Node *prod = h->nasync && h->async[h->nasync - 1]->kind == N_PRODUCE ? h->async[h->nasync - 1] : NULL;
 	Symbol *b, *map, *bar = NULL;
-	int n = hop_split_args(e, args, 4, "multicast", &mc), ok;
+	int n = asy_split_args(e, args, 4, "multicast", &mc), ok;
 
-	if (n < 0 || !hop_want_nargs(e, n, 3, 4, "a shared array, a tensor map, [coordinates] and, outside produce blocks, an mbarrier"))
+	if (n < 0 || !asy_want_nargs(e, n, 3, 4, "a shared array, a tensor map, [coordinates] and, outside produce blocks, an mbarrier"))
 		return;
 	b = buffer_arg(S, args[0], "tma_load");
 	map = tmap_arg(S, args[1], "tma_load");
 	ok = b && map;
 	if (map)
 		ok &= coords_arg(S, args[2], map->rank, "tma_load", "the tensor map's rank");
-	if (n == 4 && !(bar = hop_name_of(S, args[3], SYM_MBARRIER, "tma_load", "an mbarrier last")))
+	if (n == 4 && !(bar = asy_name_of(S, args[3], SYM_MBARRIER, "tma_load", "an mbarrier last")))
 		ok = 0;
 	if (mc) {
-		ok &= hop_i32_value(S, mc->lhs, "the multicast mask");
-		if (hop_cluster_size(h) == 1) {
+		ok &= asy_i32_value(S, mc->lhs, "the multicast mask");
+		if (asy_cluster_size(h) == 1) {
 			diag_error(mc->loc, "multicast sends the box to the CTAs of a cluster, but kernel '%s' has no cluster (cluster(1))",
 				   h->kernel->name);
 			ok = 0;
@@ -192,9 +192,9 @@ check_tma_store(Sema *S, Node *e)
 {
 	Node *args[3];
 	Symbol *b, *map;
-	int n = hop_split_args(e, args, 3, NULL, NULL), ok;
+	int n = asy_split_args(e, args, 3, NULL, NULL), ok;
 
-	if (n < 0 || !hop_want_nargs(e, n, 3, 3, "a tensor map, [coordinates] and a shared array"))
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor map, [coordinates] and a shared array"))
 		return;
 	map = tmap_arg(S, args[0], "tma_store");
 	b = buffer_arg(S, args[2], "tma_store");
@@ -216,15 +216,15 @@ static void
 check_mbar_call(Sema *S, Node *e)
 {
 	Node *args[2];
-	int n = hop_split_args(e, args, 2, NULL, NULL), want = e->builtin == BI_MBAR_ARRIVE ? 1 : 2;
+	int n = asy_split_args(e, args, 2, NULL, NULL), want = e->builtin == BI_MBAR_ARRIVE ? 1 : 2;
 
-	if (n < 0 || !hop_want_nargs(e, n, want, want, e->builtin == BI_MBAR_ARRIVE ? "an mbarrier"
+	if (n < 0 || !asy_want_nargs(e, n, want, want, e->builtin == BI_MBAR_ARRIVE ? "an mbarrier"
 				 : e->builtin == BI_MBAR_WAIT ? "an mbarrier and a parity (0 or 1)"
 				 : "an mbarrier and a byte count"))
 		return;
-	if (!hop_name_of(S, args[0], SYM_MBARRIER, e->name, "an mbarrier first"))
+	if (!asy_name_of(S, args[0], SYM_MBARRIER, e->name, "an mbarrier first"))
 		return;
-	if (want == 2 && !hop_i32_value(S, args[1], e->builtin == BI_MBAR_WAIT ? "the parity" : "the byte count"))
+	if (want == 2 && !asy_i32_value(S, args[1], e->builtin == BI_MBAR_WAIT ? "the parity" : "the byte count"))
 		return;
 	if (e->builtin == BI_MBAR_WAIT) {
 		if (args[1]->isconst && args[1]->cv.i != 0 && args[1]->cv.i != 1)
@@ -240,7 +240,7 @@ check_mbar_call(Sema *S, Node *e)
 static int
 whole_warpgroups(Sema *S, Node *e)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *r = h->role;
 
 	if (h->in_elect) {
@@ -299,7 +299,7 @@ wgmma_operand(Node *e, Node *a, Symbol *b, const char *which)
 			   which, b->name, (long long)k);
 		return 0;
 	}
-	span = k * hop_elem_bytes(b->type);
+	span = k * asy_elem_bytes(b->type);
 	if (span != b->swizzle) {
 		diag_error(a->loc, "wgmma operand %s '%s' has rows of %lld bytes (K = %lld), but its swizzle(%d) needs rows of %d bytes",
 			   which, b->name, (long long)span, (long long)k, b->swizzle, b->swizzle);
@@ -312,11 +312,11 @@ wgmma_operand(Node *e, Node *a, Symbol *b, const char *which)
 static void
 check_wgmma(Sema *S, Node *e)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *args[3], *a;
 	Symbol *ba, *bb;
 	unsigned missing = h->ki->targets & ~ir_op_targets(IR_WGMMA);
-	int n = hop_split_args(e, args, 3, NULL, NULL), cols, t;
+	int n = asy_split_args(e, args, 3, NULL, NULL), cols, t;
 	int64_t rows, start;
 
 	if (missing) {
@@ -326,23 +326,23 @@ check_wgmma(Sema *S, Node *e)
 			   ir_target_name(t));
 		return;
 	}
-	if (n < 0 || !hop_want_nargs(e, n, 3, 3, "an accumulator, operand A and operand B: acc = wgmma(acc, a, b)"))
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "an accumulator, operand A and operand B: acc = wgmma(acc, a, b)"))
 		return;
 	if (!(cols = frag_arg(S, e, args[0])))
 		return;
 	a = args[1];
 	if (a->kind == N_CALL && a->lhs && strcmp(a->name, "rows") == 0) {
 		Node *ra[2];
-		int m = hop_split_args(a, ra, 2, NULL, NULL);
+		int m = asy_split_args(a, ra, 2, NULL, NULL);
 
 		a->builtin = BI_ROWS;
 		a->ty = fe_ty(TY_NONVALUE);
-		if (m < 0 || !hop_want_nargs(a, m, 2, 2, "a first row and a count: buf.rows(start, 64)"))
+		if (m < 0 || !asy_want_nargs(a, m, 2, 2, "a first row and a count: buf.rows(start, 64)"))
 			return;
 		if (!(ba = buffer_arg(S, a->lhs, "wgmma")))
 			return;
 		a->sym = ba;
-		if (!hop_i32_value(S, ra[0], "the first row of rows(...)") ||
+		if (!asy_i32_value(S, ra[0], "the first row of rows(...)") ||
 		    !sema_const_int(S, ra[1], "the row count of rows(...)", &rows))
 			return;
 		if (rows != 64) {
@@ -398,11 +398,11 @@ check_store(Sema *S, Node *e)
 {
 	Node *args[3];
 	Symbol *t;
-	int n = hop_split_args(e, args, 3, NULL, NULL);
+	int n = asy_split_args(e, args, 3, NULL, NULL);
 
-	if (n < 0 || !hop_want_nargs(e, n, 3, 3, "a tensor, an accumulator and [row, col]: store(c, acc, [r, c])"))
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor, an accumulator and [row, col]: store(c, acc, [r, c])"))
 		return;
-	if (!(t = hop_name_of(S, args[0], SYM_TENSOR, "store", "a tensor first")))
+	if (!(t = asy_name_of(S, args[0], SYM_TENSOR, "store", "a tensor first")))
 		return;
 	if (!frag_arg(S, e, args[1]))
 		return;
@@ -427,9 +427,9 @@ check_store(Sema *S, Node *e)
 }
 
 int
-hop_call(Sema *S, Node *e)
+asy_call(Sema *S, Node *e)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *args[1];
 
 	e->ty = ir_scalar(IR_VOID);
@@ -462,9 +462,9 @@ hop_call(Sema *S, Node *e)
 	case BI_WGMMA: check_wgmma(S, e); break;
 	case BI_STORE: check_store(S, e); break;
 	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
-		if (hop_split_args(e, args, 1, NULL, NULL) != 0)
+		if (asy_split_args(e, args, 1, NULL, NULL) != 0)
 			diag_error(e->loc, "'%s' takes no arguments, found %d", e->name, e->list.n);
-		if (e->builtin == BI_CLUSTER_SYNC && hop_cluster_size(h) == 1)
+		if (e->builtin == BI_CLUSTER_SYNC && asy_cluster_size(h) == 1)
 			diag_error(e->loc, "cluster_sync() synchronizes the CTAs of a cluster, but kernel '%s' has no cluster (cluster(1)); use barrier()",
 				   h->kernel->name);
 		break;
