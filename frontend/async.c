@@ -3,7 +3,7 @@
  * mbarriers, staged/swizzled/aliased shared buffers, roles, elect, produce and consume,
  * and the calls tma_load, tma_store, mbar_*, remote, wgmma and store. This file holds
  * the helpers and the clauses; async_decl.c the declarations and blocks; async_call.c
- * the buffer uses and calls.
+ * the buffer uses and calls; mma_wgmma.c wgmma and its accumulator fragments.
  *
  * The frontend checks names, types, syntax and that each declaration, clause and call is
  * well formed on its own (constant ranges, a tensor map's box against its tensor, a TMA

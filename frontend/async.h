@@ -1,6 +1,7 @@
 /* async.h: the state and helpers shared by the sema files of the async constructs
  * (async.c: helpers and clauses; async_decl.c: declarations, roles and blocks;
- * async_call.c: buffer uses and calls). Private to frontend/. */
+ * async_call.c: buffer uses and calls; mma_wgmma.c: wgmma and its fragments). Private to
+ * frontend/. */
 #ifndef CAKE_ASYNC_H
 #define CAKE_ASYNC_H
 
@@ -47,5 +48,15 @@ int64_t asy_box_bytes(const Symbol *map);     /* one box of a tensor map */
 int asy_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named);
 int asy_want_nargs(Node *e, int n, int lo, int hi, const char *form);
 int asy_cluster_size(const AsyncSema *h);
+
+/* ---- async_call.c ---- */
+/* A shared array named by argument a (its use recorded), or NULL after an error. */
+Symbol *asy_buffer_arg(Sema *S, Node *a, const char *call);
+/* [c0, ...]: rank i32 coordinates; whose says where the rank comes from. */
+int asy_coords_arg(Sema *S, Node *a, int rank, const char *call, const char *whose);
+
+/* ---- mma_wgmma.c ---- */
+void asy_wgmma(Sema *S, Node *e);        /* acc = wgmma(acc, a, b) */
+void asy_wgmma_store(Sema *S, Node *e);  /* store(tensor, acc, [row, col]) */
 
 #endif

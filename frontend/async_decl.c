@@ -1,10 +1,9 @@
 /* async_decl.c: sema of the async declarations (tensor maps, pipelines, mbarriers, the
- * attributes of shared arrays, accumulator fragment types) and of roles, elect, produce and
- * consume. See async.c for the whole. */
+ * attributes of shared arrays) and of roles, elect, produce and consume. See async.c for
+ * the whole. */
 #include "async.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- declarations ---- */
@@ -271,33 +270,6 @@ asy_buffer_bytes(const Symbol *sym, int64_t bytes)
 {
 	/* a lower bound of what layout gives: an alias reuses its target's storage */
 	return sym->alias ? 0 : bytes * (sym->stages > 0 ? sym->stages : 1);
-}
-
-int
-asy_frag_type(Sema *S, Node *type, IrType *t)
-{
-	int64_t m, n;
-
-	if (type->list.n != 2) {
-		diag_error(type->loc, "an accumulator fragment is f32acc[64, N], found %d dimension%s",
-			   type->list.n, type->list.n == 1 ? "" : "s");
-		return 0;
-	}
-	if (!sema_const_int(S, type->list.head, "the rows of f32acc", &m) ||
-	    !sema_const_int(S, type->list.head->next, "the columns of f32acc", &n))
-		return 0;
-	if (m != 64) {
-		diag_error(type->list.head->loc, "an accumulator fragment has 64 rows (one wgmma m64 tile per warpgroup), found %lld",
-			   (long long)m);
-		return 0;
-	}
-	if (n < 16 || n > 256 || n % 8) {
-		diag_error(type->list.head->next->loc, "the columns of f32acc must be a multiple of 8 from 16 to 256, found %lld",
-			   (long long)n);
-		return 0;
-	}
-	*t = ir_vector(IR_F32, (int)(n / 2));
-	return 1;
 }
 
 /* ---- roles, elect, produce, consume ---- */
