@@ -12,8 +12,6 @@
 
 /* How deep produce and consume blocks may nest (sema reports more; irgen keeps a stack). */
 #define FE_MAX_ASYNC 16
-/* The old name, still used by hopper.h and hopper_decl.c. */
-#define LOWER_MAX_ASYNC FE_MAX_ASYNC
 
 /* Shared memory one block may use on sm_90a/sm_100a/sm_103a: 227 KiB. */
 #define FE_SMEM_LIMIT 232448
@@ -53,7 +51,7 @@ typedef enum NodeKind {
 	N_GRID,       /* grid(list) */
 	N_TYPE,       /* name[list] (list empty for a scalar or vector type) */
 	N_UNROLL,     /* unroll or unroll(lhs), only while parsing a for */
-	/* the Hopper constructs (hopper.c, irgen_async.c) */
+	/* the async constructs (async.c, irgen_async.c) */
 	N_TENSORMAP,  /* tensormap name = init (a call of tma) */
 	N_PIPELINE,   /* pipeline name(list of N_NAMED) */
 	N_MBARRIER,   /* mbarrier name(list of N_NAMED) */
@@ -137,7 +135,7 @@ struct Node {
 	int builtin;          /* N_CALL/N_MEMBER: which builtin (builtins.def) */
 	int indexkind;        /* N_INDEX: IDX_* below */
 	KernelInfo *kinfo;    /* N_KERNEL */
-	/* Hopper constructs, filled in by sema (hopper.c) */
+	/* async constructs, filled in by sema (async.c) */
 	int hslot;            /* N_ROLE: first hidden slot (a stage and a phase per pipeline);
 				 N_PRODUCE/N_CONSUME: the pipeline's stage slot (phase: +1) */
 	int wlo, whi, regs;   /* N_ROLE: warps wlo..whi, register budget (0: none) */
@@ -179,7 +177,7 @@ struct Symbol {
 	int buf;              /* SYM_SHARED: the IR buffer number */
 	int align;            /* SYM_SHARED */
 	int builtin;          /* SYM_BUILTIN */
-	/* Hopper objects (hopper.c) */
+	/* async objects (async.c) */
 	int stages;           /* SYM_SHARED: 1 unless in a pipeline; SYM_PIPELINE */
 	Symbol *pipe;         /* SYM_SHARED: its pipeline, or NULL */
 	int swizzle;          /* SYM_SHARED, SYM_TMAP: 0, 32, 64 or 128 */
@@ -190,7 +188,6 @@ struct Symbol {
 	int bar[2];           /* SYM_PIPELINE: full and empty barrier indices */
 	int src[2], mult[2];  /* SYM_PIPELINE: full and empty sources (IrPipeSource), times */
 	int count;            /* SYM_MBARRIER: arrival count */
-	int varies;           /* locals: the value may differ between the threads of a CTA */
 	Node *decl;
 };
 
@@ -304,7 +301,7 @@ typedef struct Sema {
 	int64_t smem;
 	int nslots;
 	int depth;              /* block nesting: 1 is the kernel body */
-	struct HopSema *hop;    /* the Hopper constructs' state (hopper.c) */
+	struct AsyncSema *asy;  /* the async constructs' state (async.c) */
 } Sema;
 
 void sema_check_block(Sema *S, Node *b);
@@ -398,7 +395,7 @@ struct KernelInfo {
 	int nshared;
 	Symbol **shared;          /* program arena */
 	int nslots;               /* locals */
-	/* Hopper (hopper.c) */
+	/* async constructs (async.c) */
 	int min_blocks;           /* 0: no clause */
 	int cluster[3];
 	int ntmaps;               /* tensor maps, parameters after the shape symbols */
@@ -407,34 +404,27 @@ struct KernelInfo {
 	Symbol **hobjs;           /* program arena */
 };
 
-/* ---- hopper.c: sema of the Hopper constructs (docs/language.md, "Hopper") ---- */
-/* Whether the value of e may differ between the threads of a CTA. */
-int hop_varies(Sema *S, Node *e);
-void hop_kernel_begin(Sema *S, Node *k, KernelInfo *ki);
+/* ---- async.c, async_decl.c, async_call.c, mma_wgmma.c: sema of the async constructs
+ * (docs/language.md, "Hopper (sm_90a) async machinery") ---- */
+void asy_kernel_begin(Sema *S, Node *k, KernelInfo *ki);
 /* min_blocks(...) and cluster(...); returns 0 if n is not one of them. */
-int hop_clause(Sema *S, Node *n, KernelInfo *ki);
-/* The whole-kernel checks (roles, register budget, arrival counts, aliases); fills ki. */
-void hop_kernel_end(Sema *S, Node *k, KernelInfo *ki);
-/* The Hopper statements; returns 0 if s is not one of them. */
-int hop_stmt(Sema *S, Node *s);
-/* The Hopper calls and values (e->builtin set); returns 0 if e is not one of them. */
-int hop_call(Sema *S, Node *e);
+int asy_clause(Sema *S, Node *n, KernelInfo *ki);
+/* Ends a kernel's async state; fills ki's tensor maps and barrier objects. */
+void asy_kernel_end(Sema *S, Node *k, KernelInfo *ki);
+/* The async statements; returns 0 if s is not one of them. */
+int asy_stmt(Sema *S, Node *s);
+/* The async calls and values (e->builtin set); returns 0 if e is not one of them. */
+int asy_call(Sema *S, Node *e);
 /* The attributes of a shared array (in PIPE, swizzle, alias) after check_shared made sym. */
-void hop_shared(Sema *S, Node *s, Symbol *sym);
-/* Records a use of a shared array (stage context, roles of aliased buffers); 0 on error. */
-int hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
+void asy_shared(Sema *S, Node *s, Symbol *sym);
+/* Records a use of a shared array (a staged one needs its pipeline's block); 0 on error. */
+int asy_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
 /* remote(buf, rank)[i, ...]: the N_INDEX e whose base is that call. */
-int hop_remote_element(Sema *S, Node *e, int read, int write);
-/* An if statement's condition narrows the threads that run its branches. */
-void hop_if_begin(Sema *S, Node *s, int branch, void **saved);
-void hop_if_end(Sema *S, void *saved);
+int asy_remote_element(Sema *S, Node *e, int read, int write);
 /* Shared bytes of a buffer for the budget check: a stage times its stages. */
-int64_t hop_buffer_bytes(const Symbol *sym, int64_t stage_bytes);
+int64_t asy_buffer_bytes(const Symbol *sym, int64_t stage_bytes);
 /* f32acc[64, N] in a declaration: the fragment type, or 0 after an error. */
-int hop_frag_type(Sema *S, Node *type, IrType *t);
-/* Statement checks around a block (for the statement-level rules of produce blocks). */
-void hop_block_enter(Sema *S);
-void hop_block_leave(Sema *S);
+int asy_frag_type(Sema *S, Node *type, IrType *t);
 
 /* ---- irgen.c ---- */
 /* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */

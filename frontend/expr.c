@@ -163,7 +163,7 @@ sema_element(Sema *S, Node *e, Symbol *s, int read, int write)
 
 	e->sym = s;
 	e->indexkind = s->kind == SYM_TENSOR ? IDX_TENSOR : IDX_SHARED;
-	if (s->kind == SYM_SHARED && !fe_is_error(s->type) && !hop_buffer_use(S, s, e->lhs->loc)) {
+	if (s->kind == SYM_SHARED && !fe_is_error(s->type) && !asy_buffer_use(S, s, e->lhs->loc)) {
 		for (ix = e->list.head; ix; ix = ix->next)
 			sema_expr(S, ix);
 		fe_set_error(e);
@@ -298,7 +298,7 @@ check_index(Sema *S, Node *e)
 		return;
 	}
 	if (e->lhs->kind == N_CALL && !e->lhs->lhs && strcmp(e->lhs->name, "remote") == 0) {
-		hop_remote_element(S, e, 1, 0);
+		asy_remote_element(S, e, 1, 0);
 		return;
 	}
 	if (!sema_value(S, e->lhs)) {
@@ -627,7 +627,7 @@ check_call(Sema *S, Node *e)
 	int n = 0, i, ok = 1, check;
 
 	if (e->lhs) {
-		hop_call(S, e);    /* buf.rows(...) */
+		asy_call(S, e);    /* buf.rows(...) */
 		return;
 	}
 	if (fe_type_from_name(e->name, &t)) {
@@ -647,7 +647,7 @@ check_call(Sema *S, Node *e)
 		return;
 	}
 	e->builtin = s->builtin;
-	if (check == CHK_ASYNC && hop_call(S, e))
+	if (check == CHK_ASYNC && asy_call(S, e))
 		return;
 	if (e->list.n != builtins[e->builtin].nargs) {
 		diag_error(e->loc, "'%s' takes %s, found %d", e->name,

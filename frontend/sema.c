@@ -43,7 +43,7 @@ check_local(Sema *S, Node *s)
 
 	snprintf(what, sizeof what, "the initializer of '%s'", s->name);
 	if (s->type && strcmp(s->type->name, "f32acc") == 0) {
-		ok = hop_frag_type(S, s->type, &t);
+		ok = asy_frag_type(S, s->type, &t);
 	} else if (s->type) {
 		ok = resolve_type(s->type, &t);
 		if (ok && s->type->list.n) {
@@ -57,7 +57,6 @@ check_local(Sema *S, Node *s)
 		ok = 0;
 	sym = sema_declare(S, s->kind == N_VAR ? SYM_VAR : SYM_LET, s->name, s->loc, s);
 	sym->type = ok ? s->init->ty : fe_ty(TY_ERROR);
-	sym->varies = s->kind == N_VAR || hop_varies(S, s->init);
 	sym->slot = new_slot(S);
 	s->sym = sym;
 	s->ty = sym->type;
@@ -120,7 +119,7 @@ check_shared(Sema *S, Node *s)
 			align = v;
 		}
 	}
-	hop_shared(S, s, sym);
+	asy_shared(S, s, sym);
 	if (sym->swizzle * 8 > align)
 		align = sym->swizzle * 8;   /* the swizzle pattern repeats every 8 rows */
 	sym->align = (int)align;
@@ -128,7 +127,7 @@ check_shared(Sema *S, Node *s)
 		sym->type = fe_ty(TY_ERROR);
 		return;
 	}
-	bytes = hop_buffer_bytes(sym, count * ir_type_bytes(t));
+	bytes = asy_buffer_bytes(sym, count * ir_type_bytes(t));
 	S->smem = (S->smem + align - 1) / align * align + bytes;
 	if (S->smem > FE_SMEM_LIMIT) {
 		diag_error(s->loc, "shared arrays of kernel '%s' need %lld bytes, over the limit of %d bytes (227 KiB)",
@@ -180,7 +179,7 @@ check_place(Sema *S, Node *e, int compound)
 	}
 	if (e->kind == N_INDEX && e->lhs->kind == N_CALL && !e->lhs->lhs &&
 	    strcmp(e->lhs->name, "remote") == 0) {
-		hop_remote_element(S, e, compound, 1);
+		asy_remote_element(S, e, compound, 1);
 		return e->ty;
 	}
 	if (e->kind == N_INDEX || e->kind == N_MEMBER) {
@@ -234,10 +233,8 @@ check_block(Sema *S, Node *b)
 
 	sema_scope_push(S);
 	S->depth++;
-	hop_block_enter(S);
 	for (s = b->list.head; s; s = s->next)
 		check_stmt(S, s);
-	hop_block_leave(S);
 	S->depth--;
 	sema_scope_pop(S);
 }
@@ -256,7 +253,6 @@ check_for(Sema *S, Node *s)
 	Symbol *iv;
 	int64_t v;
 	int i;
-	void *saved;
 
 	for (i = 0; i < 3; i++) {
 		char what[64];
@@ -277,22 +273,17 @@ check_for(Sema *S, Node *s)
 	sema_scope_push(S);
 	iv = sema_declare(S, SYM_ITER, s->name, s->loc, s);
 	iv->type = ir_scalar(IR_I32);
-	iv->varies = hop_varies(S, s->lo) || hop_varies(S, s->hi) || (s->step && hop_varies(S, s->step));
 	iv->slot = new_slot(S);
 	s->sym = iv;
-	hop_if_begin(S, s, 0, &saved);
 	check_block(S, s->body);
-	hop_if_end(S, saved);
 	sema_scope_pop(S);
 }
 
 static void
 check_stmt(Sema *S, Node *s)
 {
-	void *saved;
-
 	s->slot_base = S->nslots;
-	if (hop_stmt(S, s))
+	if (asy_stmt(S, s))
 		return;
 	switch (s->kind) {
 	case N_LET:
@@ -307,24 +298,18 @@ check_stmt(Sema *S, Node *s)
 		break;
 	case N_IF:
 		check_condition(S, s->cond, "if");
-		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
-		hop_if_end(S, saved);
-		hop_if_begin(S, s, 1, &saved);
 		if (s->els && s->els->kind == N_IF)
 			check_stmt(S, s->els);
 		else if (s->els)
 			check_block(S, s->els);
-		hop_if_end(S, saved);
 		break;
 	case N_FOR:
 		check_for(S, s);
 		break;
 	case N_WHILE:
 		check_condition(S, s->cond, "while");
-		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
-		hop_if_end(S, saved);
 		break;
 	case N_BLOCK:
 		check_block(S, s);
@@ -813,14 +798,14 @@ check_kernel(Sema *S, Node *k)
 		else if (n->kind == N_GRID)
 			check_grid(S, n, ki);
 		else
-			hop_clause(S, n, ki);
+			asy_clause(S, n, ki);
 	}
 	if (!seen[N_THREADS])
 		diag_error(k->loc, "kernel '%s' needs a threads(...) clause giving its block size", k->name);
 	S->depth = 0;
-	hop_kernel_begin(S, k, ki);
+	asy_kernel_begin(S, k, ki);
 	check_block(S, k->body);
-	hop_kernel_end(S, k, ki);
+	asy_kernel_end(S, k, ki);
 	sema_scope_pop(S);
 
 	ki->nsyms = S->nsyms;
