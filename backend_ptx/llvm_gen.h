@@ -1,14 +1,14 @@
-/* backend_ptx/lower.h: state shared by the files that lower IR to LLVM IR. Private to
- * backend_ptx/ (it pulls in the LLVM C API headers). */
-#ifndef CAKE_LOWER_H
-#define CAKE_LOWER_H
+/* backend_ptx/llvm_gen.h: state shared by the files that generate LLVM IR from IR (the
+ * llvm_*.c files). Private to backend_ptx/ (it pulls in the LLVM C API headers). */
+#ifndef CAKE_LLVM_GEN_H
+#define CAKE_LLVM_GEN_H
 
 #include "backend.h"
 
 #include <llvm-c/Core.h>
 
-/* The lowering of one kernel for one target. */
-typedef struct Lower {
+/* The LLVM IR generation of one kernel for one target. */
+typedef struct LlvmGen {
 	const IrKernel *k;
 	int target;
 	LLVMContextRef ctx;
@@ -16,7 +16,7 @@ typedef struct Lower {
 	LLVMBuilderRef b;
 	LLVMValueRef fn;
 	LLVMValueRef *vals;     /* the LLVM value of each IR value id (not fragments) */
-	LLVMValueRef **lanes;   /* a fragment's lanes, one scalar each (see lw_is_frag) */
+	LLVMValueRef **lanes;   /* a fragment's lanes, one scalar each (see lg_is_frag) */
 	Arena *arena;           /* the lanes arrays */
 	int *uses;              /* how many operands name each value */
 	int *tied_uses;         /* of those, how many are wgmma asm that tie accumulator lanes */
@@ -27,43 +27,43 @@ typedef struct Lower {
 	unsigned sscope_device; /* syncscope("device") */
 	Buf *err;
 	int failed;
-} Lower;
+} LlvmGen;
 
-/* ---- lower_llvm.c ---- */
+/* ---- llvm_kernel.c ---- */
 /* Records the first lowering error (later ones are dropped) and marks the lowering failed. */
-void lw_error(Lower *L, const IrOp *op, const char *fmt, ...);
-LLVMTypeRef lw_type(Lower *L, IrType t);
+void lg_error(LlvmGen *g, const IrOp *op, const char *fmt, ...);
+LLVMTypeRef lg_type(LlvmGen *g, IrType t);
 
 /* Fragments (vectors of more than 4 lanes: wgmma accumulators of up to 128 f32) live as
  * arrays of scalar LLVM values, one per lane, never as LLVM vectors: a <128 x float> crossing
  * a basic block costs instruction selection 128 copies in every block that reads a lane, and
  * every wgmma would split and rebuild it. Phis of fragments are one scalar phi per lane. */
-int lw_is_frag(IrType t);
+int lg_is_frag(IrType t);
 /* The LLVM value of IR value v, used by op (a fragment is rebuilt into a vector here). */
-LLVMValueRef lw_val(Lower *L, const IrOp *op, IrValue v);
+LLVMValueRef lg_val(LlvmGen *g, const IrOp *op, IrValue v);
 /* The lanes of fragment v (n of them); poison lanes after an error. */
-LLVMValueRef *lw_lanes(Lower *L, const IrOp *op, IrValue v);
+LLVMValueRef *lg_lanes(LlvmGen *g, const IrOp *op, IrValue v);
 /* Binds v to r (a fragment-typed vector r is split into its lanes here). */
-void lw_bind(Lower *L, IrValue v, LLVMValueRef r);
+void lg_bind(LlvmGen *g, IrValue v, LLVMValueRef r);
 /* Binds fragment v to n lanes (copied). */
-void lw_bind_lanes(Lower *L, IrValue v, LLVMValueRef *lanes, int n);
+void lg_bind_lanes(LlvmGen *g, IrValue v, LLVMValueRef *lanes, int n);
 /* A call to an intrinsic by its name without overload suffixes ("llvm.fma"), overloaded on
  * the ntys types. */
-LLVMValueRef lw_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys,
+LLVMValueRef lg_intrinsic(LlvmGen *g, const char *name, LLVMTypeRef *tys, int ntys,
 			  LLVMValueRef *args, int nargs, const char *vname);
 
-/* ---- lower_ops.c ---- */
-/* Lowers one op without regions and binds its result (if any) in L->vals. */
-void lw_op(Lower *L, const IrOp *op);
+/* ---- llvm_ops.c ---- */
+/* Lowers one op without regions and binds its result (if any) in g->vals. */
+void lg_op(LlvmGen *g, const IrOp *op);
 /* The kernel's dynamic shared array (ptr addrspace(3)), created on first use. */
-LLVMValueRef lw_smem_base(Lower *L);
+LLVMValueRef lg_smem_base(LlvmGen *g);
 
-/* ---- lower_async.c ---- */
+/* ---- llvm_async.c ---- */
 /* Lowers one Hopper async op (mbar .. wgmma.wait); reports the high-level region ops
  * (role, elect, produce, consume), which pass lower-async must have lowered. */
-void lw_async_op(Lower *L, const IrOp *op);
+void lg_async_op(LlvmGen *g, const IrOp *op);
 /* Lowers the wgmma group (fence, chained wgmmas, commit) that starts at r->ops[i] as one
  * asm statement; returns the number of ops it took, 0 if none starts there. */
-int lw_wgmma_group(Lower *L, const IrRegion *r, int i);
+int lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i);
 
 #endif
