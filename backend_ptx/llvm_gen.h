@@ -1,5 +1,8 @@
 /* backend_ptx/llvm_gen.h: state shared by the files that generate LLVM IR from IR (the
- * llvm_*.c files). Private to backend_ptx/ (it pulls in the LLVM C API headers). */
+ * llvm_*.c files). Private to backend_ptx/ (it pulls in the LLVM C API headers).
+ *
+ * Layers: llvm_kernel.c (module, kernel, regions, target machine) on top; then the
+ * opcode dispatch llvm_ops.c -> llvm_async.c; llvm_values.c at the bottom. */
 #ifndef CAKE_LLVM_GEN_H
 #define CAKE_LLVM_GEN_H
 
@@ -29,10 +32,15 @@ typedef struct LlvmGen {
 	int failed;
 } LlvmGen;
 
-/* ---- llvm_kernel.c ---- */
-/* Records the first lowering error (later ones are dropped) and marks the lowering failed. */
+/* ---- llvm_values.c: the ground floor, which every other file calls ---- */
+/* Records the first generation error (later ones are dropped) and marks the generation
+ * failed. */
 void lg_error(LlvmGen *g, const IrOp *op, const char *fmt, ...);
 LLVMTypeRef lg_type(LlvmGen *g, IrType t);
+/* A call to an intrinsic by its name without overload suffixes ("llvm.fma"), overloaded on
+ * the ntys types. */
+LLVMValueRef lg_intrinsic(LlvmGen *g, const char *name, LLVMTypeRef *tys, int ntys,
+			  LLVMValueRef *args, int nargs, const char *vname);
 
 /* Fragments (vectors of more than 4 lanes: wgmma accumulators of up to 128 f32) live as
  * arrays of scalar LLVM values, one per lane, never as LLVM vectors: a <128 x float> crossing
@@ -47,22 +55,20 @@ LLVMValueRef *lg_lanes(LlvmGen *g, const IrOp *op, IrValue v);
 void lg_bind(LlvmGen *g, IrValue v, LLVMValueRef r);
 /* Binds fragment v to n lanes (copied). */
 void lg_bind_lanes(LlvmGen *g, IrValue v, LLVMValueRef *lanes, int n);
-/* A call to an intrinsic by its name without overload suffixes ("llvm.fma"), overloaded on
- * the ntys types. */
-LLVMValueRef lg_intrinsic(LlvmGen *g, const char *name, LLVMTypeRef *tys, int ntys,
-			  LLVMValueRef *args, int nargs, const char *vname);
-
-/* ---- llvm_ops.c ---- */
-/* Lowers one op without regions and binds its result (if any) in g->vals. */
-void lg_op(LlvmGen *g, const IrOp *op);
+/* Binds dst to what src is bound to (a value a region passes on; errors name op). */
+void lg_alias(LlvmGen *g, const IrOp *op, IrValue dst, IrValue src);
 /* The kernel's dynamic shared array (ptr addrspace(3)), created on first use. */
 LLVMValueRef lg_smem_base(LlvmGen *g);
 
+/* ---- llvm_ops.c ---- */
+/* Generates one op without regions and binds its result (if any) in g->vals. */
+void lg_op(LlvmGen *g, const IrOp *op);
+
 /* ---- llvm_async.c ---- */
-/* Lowers one Hopper async op (mbar .. wgmma.wait); reports the high-level region ops
+/* Generates one Hopper async op (mbar .. wgmma.wait); reports the high-level region ops
  * (role, elect, produce, consume), which pass lower-async must have lowered. */
 void lg_async_op(LlvmGen *g, const IrOp *op);
-/* Lowers the wgmma group (fence, chained wgmmas, commit) that starts at r->ops[i] as one
+/* Generates the wgmma group (fence, chained wgmmas, commit) that starts at r->ops[i] as one
  * asm statement; returns the number of ops it took, 0 if none starts there. */
 int lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i);
 

@@ -2,7 +2,9 @@
  *
  * The kernel becomes one `ptx_kernel` function; structured regions become basic blocks with
  * phi nodes; -O2 runs a short LLVM pipeline (OPT_PIPELINE, with the NVPTX target's passes), -O0
- * runs none; the NVPTX target prints the PTX. Per-op generation is in llvm_ops.c.
+ * runs none; the NVPTX target prints the PTX. Per-op generation is in llvm_ops.c (which hands
+ * the async ops to llvm_async.c); the value and type helpers they all share are in
+ * llvm_values.c.
  *
  * PTX ISA: +ptx88 for every target. LLVM 22's defaults differ per CPU (8.0 for sm_90a,
  * 8.6 for sm_100a, 8.8 for sm_103a, which is also the least it accepts for sm_103a); it
@@ -25,61 +27,6 @@
 
 #define PTX_TRIPLE "nvptx64-nvidia-cuda"
 #define PTX_FEATURES "+ptx88"
-
-void
-lg_error(LlvmGen *g, const IrOp *op, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (g->failed++)
-		return;
-	if (op && op->loc.line)
-		buf_printf(g->err, "line %d:%d: ", op->loc.line, op->loc.col);
-	if (op)
-		buf_printf(g->err, "'%s': ", ir_opinfo[op->opc].name);
-	va_start(ap, fmt);
-	buf_vprintf(g->err, fmt, ap);
-	va_end(ap);
-}
-
-LLVMTypeRef
-lg_type(LlvmGen *g, IrType t)
-{
-	LLVMTypeRef s;
-
-	switch (t.base) {
-	case IR_VOID: return LLVMVoidTypeInContext(g->ctx);
-	case IR_I1: s = LLVMInt1TypeInContext(g->ctx); break;
-	case IR_I8: s = LLVMInt8TypeInContext(g->ctx); break;
-	case IR_I16: s = LLVMInt16TypeInContext(g->ctx); break;
-	case IR_I32: case IR_U32: s = LLVMInt32TypeInContext(g->ctx); break;
-	case IR_I64: case IR_U64: s = LLVMInt64TypeInContext(g->ctx); break;
-	case IR_F16: s = LLVMHalfTypeInContext(g->ctx); break;
-	case IR_BF16: s = LLVMBFloatTypeInContext(g->ctx); break;
-	case IR_F32: s = LLVMFloatTypeInContext(g->ctx); break;
-	case IR_F64: s = LLVMDoubleTypeInContext(g->ctx); break;
-	case IR_PTR: return LLVMPointerTypeInContext(g->ctx, t.space);
-	/* a tensor map is a byval kernel parameter: its value is the parameter's address */
-	case IR_TMAP: return LLVMPointerTypeInContext(g->ctx, 0);
-	default: return LLVMInt32TypeInContext(g->ctx);
-	}
-	return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
-}
-
-LLVMValueRef
-lg_intrinsic(LlvmGen *g, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args,
-	     int nargs, const char *vname)
-{
-	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-	LLVMValueRef fn;
-
-	if (!id || (LLVMIntrinsicIsOverloaded(id) != 0) != (ntys > 0)) {
-		lg_error(g, NULL, "no LLVM intrinsic %s with %d overload types", name, ntys);
-		return LLVMGetUndef(LLVMInt32TypeInContext(g->ctx));
-	}
-	fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, (size_t)ntys);
-	return LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, vname);
-}
 
 /* ---- structured regions -> basic blocks ---- */
 
@@ -112,102 +59,7 @@ term_args(const IrOp *term, int skip, const IrValue **args)
 	return term->nargs - skip;
 }
 
-/* ---- values and fragments ---- */
-
-int
-lg_is_frag(IrType t)
-{
-	return t.lanes > 4;
-}
-
-static int
-defined(LlvmGen *g, IrValue v)
-{
-	return v > 0 && v < g->k->nvalues && (g->vals[v] || g->lanes[v]);
-}
-
-LLVMValueRef
-lg_val(LlvmGen *g, const IrOp *op, IrValue v)
-{
-	IrType t;
-	LLVMValueRef r;
-	int i;
-
-	if (!defined(g, v)) {
-		lg_error(g, op, "operand %%%d of '%s' has no definition before its use", v,
-			 ir_opinfo[op->opc].name);
-		return LLVMGetPoison(lg_type(g, ir_vtype(g->k, v)));
-	}
-	if (g->vals[v])
-		return g->vals[v];
-	t = ir_vtype(g->k, v);
-	r = LLVMGetPoison(lg_type(g, t));
-	for (i = 0; i < t.lanes; i++)
-		r = LLVMBuildInsertElement(g->b, r, g->lanes[v][i],
-					   LLVMConstInt(LLVMInt32TypeInContext(g->ctx), (unsigned)i, 0), "");
-	return r;
-}
-
-LLVMValueRef *
-lg_lanes(LlvmGen *g, const IrOp *op, IrValue v)
-{
-	IrType t = ir_vtype(g->k, v);
-	LLVMValueRef *l;
-	int i;
-
-	if (defined(g, v) && g->lanes[v])
-		return g->lanes[v];
-	if (defined(g, v))
-		lg_error(g, op, "%%%d is not a fragment", v);
-	else
-		lg_error(g, op, "operand %%%d of '%s' has no definition before its use", v,
-			 ir_opinfo[op->opc].name);
-	l = arena_alloc(g->arena, (size_t)(t.lanes > 0 ? t.lanes : 1) * sizeof *l);
-	for (i = 0; i < t.lanes; i++)
-		l[i] = LLVMGetPoison(lg_type(g, ir_scalar((IrBase)t.base)));
-	return l;
-}
-
-void
-lg_bind_lanes(LlvmGen *g, IrValue v, LLVMValueRef *lanes, int n)
-{
-	g->lanes[v] = arena_alloc(g->arena, (size_t)n * sizeof *lanes);
-	memcpy(g->lanes[v], lanes, (size_t)n * sizeof *lanes);
-	g->vals[v] = NULL;
-}
-
-void
-lg_bind(LlvmGen *g, IrValue v, LLVMValueRef r)
-{
-	IrType t = ir_vtype(g->k, v);
-	LLVMValueRef *l;
-	int i;
-
-	if (!lg_is_frag(t)) {
-		g->vals[v] = r;
-		g->lanes[v] = NULL;
-		return;
-	}
-	l = arena_alloc(g->arena, (size_t)t.lanes * sizeof *l);
-	for (i = 0; i < t.lanes; i++)
-		l[i] = LLVMBuildExtractElement(g->b, r, LLVMConstInt(LLVMInt32TypeInContext(g->ctx),
-								     (unsigned)i, 0), "");
-	g->lanes[v] = l;
-	g->vals[v] = NULL;
-}
-
-/* Binds dst to what src is bound to (a value passed on by a region). */
-static void
-alias(LlvmGen *g, const IrOp *op, IrValue dst, IrValue src)
-{
-	if (!defined(g, src)) {
-		lg_error(g, op, "%%%d has no definition before its use", src);
-		lg_bind(g, dst, LLVMGetPoison(lg_type(g, ir_vtype(g->k, dst))));
-		return;
-	}
-	g->vals[dst] = g->vals[src];
-	g->lanes[dst] = g->lanes[src];
-}
+/* ---- phis ---- */
 
 /* Phis for v at the top of the current block: one, or one per lane of a fragment. */
 static void
@@ -351,7 +203,7 @@ gen_for(LlvmGen *g, const IrOp *op)
 
 	enter(g, done);
 	for (i = 0; i < ncarry; i++)
-		alias(g, op, op->res[i], body->args[i + 1]);
+		lg_alias(g, op, op->res[i], body->args[i + 1]);
 }
 
 /* while: the before region (phis for the carried values) ends in `condition`, which leaves
@@ -391,7 +243,7 @@ gen_while(LlvmGen *g, const IrOp *op)
 
 	enter(g, loop);
 	for (i = 0; i < after->nargs && i < npass; i++)
-		alias(g, op, after->args[i], pass[i]);
+		lg_alias(g, op, after->args[i], pass[i]);
 	term = gen_region(g, after);
 	ny = term_args(term, 0, &ys);
 	if (ny != before->nargs)
@@ -403,7 +255,7 @@ gen_while(LlvmGen *g, const IrOp *op)
 
 	enter(g, done);
 	for (i = 0; i < op->nres && i < npass; i++)
-		alias(g, op, op->res[i], pass[i]);
+		lg_alias(g, op, op->res[i], pass[i]);
 }
 
 /* Lowers the ops of r into the current block (and the blocks its control flow adds);

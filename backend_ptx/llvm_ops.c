@@ -1,5 +1,6 @@
 /* backend_ptx/llvm_ops.c: the LLVM IR for each IR op that has no regions (arithmetic,
- * casts, memory, atomics, warp collectives). Control flow is in llvm_kernel.c. */
+ * casts, memory, atomics, warp collectives); the async ops go on to llvm_async.c. Control
+ * flow is in llvm_kernel.c. */
 #include "llvm_gen.h"
 
 #include <llvm-c/Target.h>
@@ -376,20 +377,6 @@ compare(LlvmGen *g, const IrOp *op, const char *nm)
 }
 
 /* ---- memory ---- */
-
-LLVMValueRef
-lg_smem_base(LlvmGen *g)
-{
-	if (!g->smem) {
-		/* One dynamic array: the launcher sizes it, and `extern .shared` lets a kernel
-		 * use more than the 48 KiB static limit. 1024 covers every swizzle alignment. */
-		g->smem = LLVMAddGlobalInAddressSpace(g->mod, LLVMArrayType2(LLVMInt8TypeInContext(g->ctx), 0),
-						      "cake_smem", IR_SHARED);
-		LLVMSetLinkage(g->smem, LLVMExternalLinkage);
-		LLVMSetAlignment(g->smem, 1024);
-	}
-	return g->smem;
-}
 
 static LLVMValueRef
 smem_ptr(LlvmGen *g, const IrOp *op, const char *nm)
