@@ -2,7 +2,7 @@
  * llvm_*.c files). Private to backend_ptx/ (it pulls in the LLVM C API headers).
  *
  * Layers: llvm_kernel.c (module, kernel, regions, target machine) on top; then the
- * opcode dispatch llvm_ops.c -> llvm_async.c; llvm_values.c at the bottom. */
+ * opcode dispatch llvm_ops.c -> llvm_async.c -> llvm_wgmma.c; llvm_values.c at the bottom. */
 #ifndef CAKE_LLVM_GEN_H
 #define CAKE_LLVM_GEN_H
 
@@ -65,9 +65,14 @@ LLVMValueRef lg_smem_base(LlvmGen *g);
 void lg_op(LlvmGen *g, const IrOp *op);
 
 /* ---- llvm_async.c ---- */
-/* Generates one Hopper async op (mbar .. wgmma.wait); reports the high-level region ops
- * (role, elect, produce, consume), which pass lower-async must have lowered. */
+/* Generates one async op (mbar .. wgmma.wait; the MMA ops through their family's file);
+ * reports the high-level region ops (role, elect, produce, consume), which pass lower-async
+ * must have lowered, and ops that do not exist on the target. */
 void lg_async_op(LlvmGen *g, const IrOp *op);
+
+/* ---- llvm_wgmma.c ---- */
+/* Generates one wgmma op (wgmma.desc .. wgmma.wait). */
+void lg_wgmma_op(LlvmGen *g, const IrOp *op);
 /* Generates the wgmma group (fence, chained wgmmas, commit) that starts at r->ops[i] as one
  * asm statement; returns the number of ops it took, 0 if none starts there. */
 int lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i);

@@ -3,8 +3,8 @@
  * The kernel becomes one `ptx_kernel` function; structured regions become basic blocks with
  * phi nodes; -O2 runs a short LLVM pipeline (OPT_PIPELINE, with the NVPTX target's passes), -O0
  * runs none; the NVPTX target prints the PTX. Per-op generation is in llvm_ops.c (which hands
- * the async ops to llvm_async.c); the value and type helpers they all share are in
- * llvm_values.c.
+ * the async ops to llvm_async.c, and it the wgmma ops to llvm_wgmma.c); the value and type
+ * helpers they all share are in llvm_values.c.
  *
  * PTX ISA: +ptx88 for every target. LLVM 22's defaults differ per CPU (8.0 for sm_90a,
  * 8.6 for sm_100a, 8.8 for sm_103a, which is also the least it accepts for sm_103a); it
