@@ -24,7 +24,7 @@ typedef struct LlvmGen {
 	int *uses;              /* how many operands name each value */
 	int *tied_uses;         /* of those, how many are wgmma asm that tie accumulator lanes */
 	char *untied;           /* wgmma.wait results that need no ties (find_untied_waits) */
-	const IrOp **def;       /* the op that defines each value (NULL for region arguments) */
+	const IrOp **def;       /* ir_def_map(k): each value's defining op (NULL for region args) */
 	int named;              /* LLVM values carry names (only when LLVM IR is printed) */
 	LLVMValueRef smem;      /* the dynamic shared array, created on first use */
 	unsigned sscope_device; /* syncscope("device") */

@@ -310,9 +310,6 @@ count_uses(LlvmGen *g, const IrRegion *r)
 				g->uses[op->args[j]]++;
 				g->tied_uses[op->args[j]] += tied_use(op, j);
 			}
-		for (j = 0; j < op->nres; j++)
-			if (op->res[j] > 0 && op->res[j] < g->k->nvalues)
-				g->def[op->res[j]] = op;
 		for (j = 0; j < op->nregions; j++)
 			count_uses(g, &op->regions[j]);
 	}
@@ -615,7 +612,7 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	g.uses = xcalloc((size_t)k->nvalues + 1, sizeof *g.uses);
 	g.tied_uses = xcalloc((size_t)k->nvalues + 1, sizeof *g.tied_uses);
 	g.untied = xcalloc((size_t)k->nvalues + 1, 1);
-	g.def = xcalloc((size_t)k->nvalues + 1, sizeof *g.def);
+	g.def = ir_def_map(k);
 	count_uses(&g, &k->body);
 	find_untied_waits(&g, &k->body);
 	g.arena = arena_new();
@@ -658,7 +655,7 @@ out:
 	free(g.uses);
 	free(g.tied_uses);
 	free(g.untied);
-	free(g.def);
+	free((void *)g.def);
 	arena_free(g.arena);
 	LLVMDisposeBuilder(g.b);
 	if (g.mod)
