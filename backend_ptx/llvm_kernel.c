@@ -6,10 +6,11 @@
  * the async ops to llvm_async.c, and it the wgmma ops to llvm_wgmma.c); the value and type
  * helpers they all share are in llvm_values.c.
  *
- * PTX ISA: +ptx88 for every target. LLVM 22's defaults differ per CPU (8.0 for sm_90a,
- * 8.6 for sm_100a, 8.8 for sm_103a, which is also the least it accepts for sm_103a); it
- * supports up to 9.0. CUDA 13.0's ptxas accepts 8.8 and 9.0 for all three targets, so 8.8
- * is the one version that works everywhere without needing the newest ptxas. */
+ * Target facts (LLVM CPU, PTX ISA version) come from the target's row of ir/targets.def.
+ * The PTX ISA version is set there rather than left to LLVM: LLVM 22's default differs per
+ * CPU (8.0 for the Hopper CPU; for the newest Blackwell CPU it is also the least that CPU
+ * accepts), it supports up to 9.0, and CUDA 13.0's ptxas accepts 8.8 and 9.0 for every
+ * current target, so one version (8.8) works everywhere without needing the newest ptxas. */
 #include "llvm_gen.h"
 
 #include <stdio.h>
@@ -26,7 +27,6 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #define PTX_TRIPLE "nvptx64-nvidia-cuda"
-#define PTX_FEATURES "+ptx88"
 
 /* ---- structured regions -> basic blocks ---- */
 
@@ -494,9 +494,8 @@ ptx_init(void)
 static LLVMTargetMachineRef
 make_target(int target, int opt_level, Buf *err)
 {
-	static const char *const cpus[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
 	LLVMTargetRef t;
-	char *msg = NULL;
+	char *msg = NULL, features[32];
 
 	ptx_init();
 	if (target < 0 || target >= TARGET_COUNT) {
@@ -508,10 +507,11 @@ make_target(int target, int opt_level, Buf *err)
 		LLVMDisposeMessage(msg);
 		return NULL;
 	}
+	snprintf(features, sizeof features, "+ptx%d", ir_targets[target].ptx_version);
 	/* Code generation at LLVM's default level, not aggressive: aggressive only swaps the
 	 * EarlyCSE that NVPTX runs before instruction selection for GVN, which found nothing
 	 * more on kernels_src (the same PTX, byte for byte) at 3% of a GEMM compile. */
-	return LLVMCreateTargetMachine(t, PTX_TRIPLE, cpus[target], PTX_FEATURES,
+	return LLVMCreateTargetMachine(t, PTX_TRIPLE, ir_targets[target].llvm_cpu, features,
 				       opt_level >= 3 ? LLVMCodeGenLevelAggressive
 				       : opt_level > 0 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
@@ -575,8 +575,7 @@ emit_ptx(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *ptx_out, Buf *err)
 
 /* An optimized module, ready for code generation for any target (cakec's LLVM IR and the
  * -O2/-O3 pipelines do not depend on which NVPTX target: the optimized IR is the same for
- * sm_90a, sm_100a and sm_103a). Other threads get copies through bitcode, each in a
- * context of its own. */
+ * every target). Other threads get copies through bitcode, each in a context of its own. */
 struct PtxModule {
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;              /* NULL once taken by a code generation */

@@ -1,7 +1,7 @@
-/* backend_ptx/llvm_wgmma.c: the LLVM IR for wgmma, Hopper's warpgroup MMA (sm_90a): the
- * shared-memory matrix descriptors, and the instructions as inline asm (LLVM 22 has no
- * wgmma intrinsics) whose accumulator operands are tied in and out, so that reads of an
- * accumulator are ordered after the wgmma.fence/wait that returns it. */
+/* backend_ptx/llvm_wgmma.c: the LLVM IR for wgmma, Hopper's warpgroup MMA (targets with
+ * FEAT_WGMMA): the shared-memory matrix descriptors, and the instructions as inline asm
+ * (LLVM 22 has no wgmma intrinsics) whose accumulator operands are tied in and out, so
+ * that reads of an accumulator are ordered after the wgmma.fence/wait that returns it. */
 #include "llvm_gen.h"
 
 #include <stdio.h>
@@ -39,7 +39,7 @@ c64(LlvmGen *g, uint64_t v)
 }
 
 /* wgmma.desc[swizzle]: the shared-memory matrix descriptor of a K-major operand (PTX ISA,
- * "Matrix Descriptor Format", sm_90): start address >> 4 in bits 0-13, leading byte offset
+ * wgmma's "Matrix Descriptor Format"): start address >> 4 in bits 0-13, leading byte offset
  * >> 4 in 16-29 (1: unused for swizzled K-major), stride byte offset >> 4 in 32-45 (the 8-row
  * core-matrix group: 8 rows of the swizzle span), base offset 0 (operands start on the
  * swizzle pattern's alignment) and the layout in 62-63 (128B 1, 64B 2, 32B 3). */
