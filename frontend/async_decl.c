@@ -301,31 +301,18 @@ check_role(Sema *S, Node *s)
 		} else {
 			if (!r->hi)
 				hi = lo;
-			if (hi < lo) {
-				diag_error(r->loc, "role '%s' has warps %lld .. %lld: the first must not be after the last",
-					   s->name, (long long)lo, (long long)hi);
-				ok = 0;
-			}
 			s->wlo = (int)(group ? 4 * lo : lo);
 			s->whi = (int)(group ? 4 * hi + 3 : hi);
 		}
 	}
-	if (ok && s->whi >= h->nwarps) {
-		diag_error(r->loc, "role '%s' covers warps %d .. %d, but the CTA has %d warp%s (threads(%d))",
-			   s->name, s->wlo, s->whi, h->nwarps, h->nwarps == 1 ? "" : "s", h->threads);
-		ok = 0;
-	}
+	/* the warps' order, the CTA's size, overlap and the budget's value are the verifier's
+	 * rules (ir/verify_async.c); here only names, and what the role op's operands need */
 	for (i = 0; ok && i < h->nroles; i++) {
 		Node *o = h->roles[i];
 
 		if (strcmp(o->name, s->name) == 0) {
 			diag_error(s->loc, "duplicate role '%s'", s->name);
 			diag_note(o->loc, "the first role '%s' is here", o->name);
-			ok = 0;
-		} else if (s->wlo <= o->whi && o->wlo <= s->whi) {
-			diag_error(r->loc, "role '%s' (warps %d .. %d) overlaps role '%s' (warps %d .. %d)",
-				   s->name, s->wlo, s->whi, o->name, o->wlo, o->whi);
-			diag_note(o->loc, "role '%s' is here", o->name);
 			ok = 0;
 		}
 	}
@@ -335,18 +322,9 @@ check_role(Sema *S, Node *s)
 				   : "duplicate regs(...) on role '%s'", s->name);
 			continue;
 		}
-		if (!sema_const_int(S, a->list.head, "the register budget", &v))
-			continue;
-		if (v < 24 || v > 256 || v % 8)
-			diag_error(a->list.head->loc, "regs(%lld): setmaxnreg takes a multiple of 8 from 24 to 256",
-				   (long long)v);
-		else
+		/* the role op's budget is an i32 where 0 means none */
+		if (asy_const_in(S, a->list.head, "the register budget", 1, INT32_MAX, &v))
 			s->regs = (int)v;
-	}
-	if (ok && s->regs && (s->wlo % 4 || (s->whi - s->wlo + 1) % 4)) {
-		diag_error(s->attrs.head->loc, "role '%s' sets regs(%d) but covers warps %d .. %d, not whole warpgroups (setmaxnreg applies to all 4 warps of a warpgroup)",
-			   s->name, s->regs, s->wlo, s->whi);
-		s->regs = 0;
 	}
 	if (ok) {
 		PUSH(h->roles, h->nroles, h->caproles, s);
@@ -368,8 +346,6 @@ check_elect(Sema *S, Node *s)
 {
 	AsyncSema *h = S->asy;
 
-	if (h->in_elect)
-		diag_error(s->loc, "elect inside an elect block: only one thread runs the outer block");
 	h->in_elect++;
 	sema_check_block(S, s->body);
 	h->in_elect--;
@@ -381,7 +357,6 @@ check_async(Sema *S, Node *s)
 	AsyncSema *h = S->asy;
 	const char *what = s->kind == N_PRODUCE ? "produce" : "consume";
 	Symbol *p = sema_lookup(S, s->lhs->name);
-	int i;
 
 	s->lhs->sym = p;
 	if (!p || p->kind != SYM_PIPELINE) {
@@ -397,19 +372,14 @@ check_async(Sema *S, Node *s)
 		sema_check_block(S, s->body);
 		return;
 	}
+	/* the verifier has this rule too, but the block's hidden stage and phase live in its
+	 * role's slots, so without a role there is no IR to build */
 	if (!h->role) {
 		diag_error(s->loc, "%s of pipeline '%s' outside any role: produce and consume blocks run in a role (role NAME(warps a .. b) { ... })",
 			   what, p->name);
 		sema_check_block(S, s->body);
 		return;
 	}
-	for (i = 0; i < h->nasync; i++)
-		if (h->async[i]->sym == p) {
-			diag_error(s->loc, "%s of pipeline '%s' inside a %s block of the same pipeline", what,
-				   p->name, h->async[i]->kind == N_PRODUCE ? "produce" : "consume");
-			sema_check_block(S, s->body);
-			return;
-		}
 	if (h->nasync == FE_MAX_ASYNC) {
 		diag_error(s->loc, "produce and consume blocks nest at most %d deep", FE_MAX_ASYNC);
 		return;

@@ -33,7 +33,9 @@ asy_frag_type(Sema *S, Node *type, IrType *t)
 	return 1;
 }
 
-/* wgmma and the fragment store run in whole warpgroups. */
+/* The fragment store runs in whole warpgroups. For wgmma itself the verifier owns this rule
+ * (and target gating) on the wgmma ops; the store becomes plain per-thread stores in the IR,
+ * which cannot show that they need a warpgroup, so its copy of the rule stays here. */
 static int
 whole_warpgroups(Sema *S, Node *e)
 {
@@ -45,7 +47,7 @@ whole_warpgroups(Sema *S, Node *e)
 		return 0;
 	}
 	if (r && (r->wlo % 4 || (r->whi - r->wlo + 1) % 4)) {
-		diag_error(e->loc, "%s in role '%s' of warps %d .. %d, which is not whole warpgroups (a role that issues wgmma starts at a multiple of 4 warps and spans a multiple of 4)",
+		diag_error(e->loc, "%s in role '%s' of warps %d .. %d, which is not whole warpgroups (a role that stores a fragment starts at a multiple of 4 warps and spans a multiple of 4)",
 			   e->name, r->name, r->wlo, r->whi);
 		return 0;
 	}
@@ -109,20 +111,11 @@ wgmma_operand(Node *e, Node *a, Symbol *b, const char *which)
 void
 asy_wgmma(Sema *S, Node *e)
 {
-	AsyncSema *h = S->asy;
 	Node *args[3], *a;
 	Symbol *ba, *bb;
-	unsigned missing = h->ki->targets & ~ir_op_targets(IR_WGMMA);
-	int n = asy_split_args(e, args, 3, NULL, NULL), cols, t;
+	int n = asy_split_args(e, args, 3, NULL, NULL), cols;
 	int64_t rows, start;
 
-	if (missing) {
-		for (t = 0; t < TARGET_COUNT && !(missing & (1u << t)); t++)
-			;
-		diag_error(e->loc, "wgmma needs sm_90a; kernel '%s' also targets %s", h->kernel->name,
-			   ir_target_name(t));
-		return;
-	}
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "an accumulator, operand A and operand B: acc = wgmma(acc, a, b)"))
 		return;
 	if (!(cols = frag_arg(S, e, args[0])))
@@ -184,8 +177,6 @@ asy_wgmma(Sema *S, Node *e)
 			   bb->name, (long long)bb->dims[0], cols);
 		return;
 	}
-	if (!whole_warpgroups(S, e))
-		return;
 	e->ty = args[0]->ty;
 }
 

@@ -1051,11 +1051,21 @@ verify_header(Verifier *v)
 int
 ir_verify(const IrKernel *k, const char *when)
 {
+	int nrule;
+
+	return ir_verify_rules(k, when, when, &nrule);
+}
+
+int
+ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int *nrule)
+{
 	Verifier v;
 
 	memset(&v, 0, sizeof v);
 	v.k = k;
 	v.when = when;
+	v.rule_when = rule_when;
+	*nrule = 0;
 	if (k->nvalues < 1 || !k->vtypes) {
 		vf_error(&v, (SrcLoc){k->file, 0, 0}, "the kernel's value table is corrupt");
 		return v.nerr;
@@ -1073,5 +1083,6 @@ ir_verify(const IrKernel *k, const char *when)
 	free(v.defined);
 	free(v.def);
 	free(v.scope);
+	*nrule = v.nrule;
 	return v.nerr;
 }

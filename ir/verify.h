@@ -8,7 +8,9 @@
 typedef struct Verifier {
 	const IrKernel *k;
 	const char *when;
-	int nerr;
+	const char *rule_when;   /* the prefix of rule violations (vf_rule) */
+	int nerr;                /* every error, rule violations included */
+	int nrule;               /* the rule violations among them */
 	unsigned char *state;    /* per value */
 	unsigned char *defined;  /* per value: defined somewhere in the kernel */
 	const IrOp **def;        /* per value: its defining op (NULL for region arguments) */
@@ -18,8 +20,13 @@ typedef struct Verifier {
 } Verifier;
 
 /* ---- verify_util.c: the ground floor both rule files use ---- */
-/* One diagnostic at loc (the kernel when loc has no line), prefixed with `when`. */
+/* One diagnostic at loc (the kernel when loc has no line), prefixed with `when`: an invariant
+ * of the IR, which only a compiler bug breaks on IR the frontend made. */
 void vf_error(Verifier *v, SrcLoc loc, const char *fmt, ...);
+/* The same for a rule a user can break in .cake (roles, regs, where wgmma, elect, produce and
+ * consume may run, target gating): prefixed with `rule_when`, counted in nrule too. The
+ * verifier is these rules' one implementation; the driver reports them as user errors. */
+void vf_rule(Verifier *v, SrcLoc loc, const char *fmt, ...);
 const char *vf_tname(IrType t);    /* for messages; a few rotating buffers */
 const char *vf_opname(const IrOp *op);
 int vf_is_data(IrType t);          /* scalar, 2/4-lane vector or f32 fragment */

@@ -298,13 +298,16 @@ check_role(Verifier *v, const IrOp *op)
 		want_i32(v, op, i, what[i]);
 	}
 	if (c[0] < 0 || c[0] > c[1])
-		vf_error(v, op->loc, "role warps %" PRId64 " .. %" PRId64 ": expected 0 <= lo <= hi", c[0], c[1]);
+		vf_rule(v, op->loc, "role warps %" PRId64 " .. %" PRId64 ": expected 0 <= lo <= hi", c[0], c[1]);
 	else if (c[1] >= nwarps)
-		vf_error(v, op->loc, "role warps %" PRId64 " .. %" PRId64 " go past the CTA's %d warp%s", c[0], c[1],
+		vf_rule(v, op->loc, "role warps %" PRId64 " .. %" PRId64 " go past the CTA's %d warp%s", c[0], c[1],
 			 nwarps, nwarps == 1 ? "" : "s");
 	if (c[2] != 0 && !valid_regs(c[2]))
-		vf_error(v, op->loc, "role register budget %" PRId64 ": setmaxnreg takes a multiple of 8 in 24..256 "
+		vf_rule(v, op->loc, "role register budget %" PRId64 ": setmaxnreg takes a multiple of 8 in 24..256 "
 			 "(or 0 for none)", c[2]);
+	else if (c[2] != 0 && (c[0] % 4 || (c[1] - c[0] + 1) % 4))
+		vf_rule(v, op->loc, "role register budget %" PRId64 " on warps %" PRId64 " .. %" PRId64 ", which is not "
+			 "whole warpgroups (setmaxnreg applies to all 4 warps of a warpgroup)", c[2], c[0], c[1]);
 }
 
 void
@@ -621,6 +624,8 @@ typedef struct Walk {
 	const IrOp *role;         /* the enclosing role, or NULL */
 	const IrOp *inner;        /* the innermost enclosing role, elect, produce or consume */
 	const IrOp *elect;        /* the enclosing elect */
+	const IrOp *elect_wgmma;  /* the elect a wgmma inside it was reported for */
+	SrcLoc gated;             /* where the last target-gating error was */
 	int nasync;               /* enclosing produce/consume ops */
 	const IrOp *async[16];
 	unsigned char *reported_op;
@@ -644,9 +649,13 @@ gate_targets(Walk *w, const IrOp *op)
 	char need[64];
 	int t, n = 0;
 
-	if (!missing || w->reported_op[op->opc])
+	/* once per opcode, and once per source position: one wgmma() in .cake is five ops */
+	if (!missing || (w->reported_op[op->opc] & 1) ||
+	    (op->loc.line > 0 && op->loc.line == w->gated.line && op->loc.col == w->gated.col &&
+	     op->loc.file == w->gated.file))
 		return;
-	w->reported_op[op->opc] = 1;
+	w->reported_op[op->opc] |= 1;
+	w->gated = op->loc;
 	need[0] = 0;
 	for (t = 0; t < TARGET_COUNT; t++)
 		if (have & (1u << t))
@@ -654,7 +663,7 @@ gate_targets(Walk *w, const IrOp *op)
 	for (t = 0; t < TARGET_COUNT; t++)
 		if (missing & (1u << t))
 			break;
-	vf_error(w->v, op->loc, "%s needs %s; kernel '%s' also targets %s", vf_opname(op), need, k->name,
+	vf_rule(w->v, op->loc, "%s needs %s; kernel '%s' also targets %s", vf_opname(op), need, k->name,
 		 ir_target_name(t));
 }
 
@@ -665,20 +674,21 @@ check_warpgroup(Walk *w, const IrOp *op)
 	const IrKernel *k = w->v->k;
 	int64_t lo, hi, n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
 
-	if (w->reported_op[op->opc] & 2)
+	/* once per kernel for the family: one wgmma() in .cake is four ops at one line */
+	if (w->reported_op[IR_WGMMA] & 2)
 		return;
 	if (w->role && role_bounds(w->v, w->role, &lo, &hi)) {
 		if (lo % 4 == 0 && (hi - lo + 1) % 4 == 0)
 			return;
-		vf_error(w->v, op->loc, "%s in a role of warps %" PRId64 " .. %" PRId64 ", which is not whole warpgroups "
+		vf_rule(w->v, op->loc, "%s in a role of warps %" PRId64 " .. %" PRId64 ", which is not whole warpgroups "
 			 "(it must start at a multiple of 4 warps and span a multiple of 4)", vf_opname(op), lo, hi);
 	} else if (!w->role && n % 128) {
-		vf_error(w->v, op->loc, "%s outside any role in a CTA of %" PRId64 " threads, which is not whole warpgroups",
+		vf_rule(w->v, op->loc, "%s outside any role in a CTA of %" PRId64 " threads, which is not whole warpgroups",
 			 vf_opname(op), n);
 	} else {
 		return;
 	}
-	w->reported_op[op->opc] |= 2;
+	w->reported_op[IR_WGMMA] |= 2;
 }
 
 static void
@@ -690,28 +700,30 @@ check_nesting(Walk *w, const IrOp *op)
 	switch (op->opc) {
 	case IR_ROLE:
 		if (w->inner)
-			vf_error(w->v, op->loc, "role inside %s %s region: roles partition the CTA's warps at the top level",
+			vf_rule(w->v, op->loc, "role inside %s %s region: roles partition the CTA's warps at the top level",
 				 w->inner->opc == IR_ELECT ? "an" : "a", vf_opname(w->inner));
 		else
 			PUSH(w->roles, w->nroles, w->caproles, op);
 		break;
 	case IR_ELECT:
 		if (w->elect)
-			vf_error(w->v, op->loc, "elect inside an elect region: only one thread runs the outer region");
+			vf_rule(w->v, op->loc, "elect inside an elect region: only one thread runs the outer region");
 		break;
 	case IR_PRODUCE: case IR_CONSUME:
 		if (!w->role)
-			vf_error(w->v, op->loc, "%s of pipeline '%s' outside any role", vf_opname(op),
+			vf_rule(w->v, op->loc, "%s of pipeline '%s' outside any role", vf_opname(op),
 				 v->k->pipelines[op->imm].name);
 		for (i = 0; i < w->nasync; i++)
 			if (w->async[i]->imm == op->imm)
-				vf_error(w->v, op->loc, "%s of pipeline '%s' inside a %s of the same pipeline", vf_opname(op),
+				vf_rule(w->v, op->loc, "%s of pipeline '%s' inside a %s of the same pipeline", vf_opname(op),
 					 v->k->pipelines[op->imm].name, vf_opname(w->async[i]));
 		break;
 	case IR_WGMMA: case IR_WGMMA_FENCE: case IR_WGMMA_COMMIT: case IR_WGMMA_WAIT:
 		check_warpgroup(w, op);
-		if (w->elect)
-			vf_error(w->v, op->loc, "%s inside an elect region: wgmma needs the whole warpgroup", vf_opname(op));
+		if (w->elect && w->elect_wgmma != w->elect) {
+			vf_rule(w->v, op->loc, "%s inside an elect region: wgmma needs the whole warpgroup", vf_opname(op));
+			w->elect_wgmma = w->elect;      /* once per elect region, for the same reason */
+		}
 		break;
 	default:
 		break;
@@ -860,7 +872,7 @@ check_roles_disjoint(Walk *w)
 			if (!role_bounds(w->v, w->roles[i], &lo1, &hi1) || !role_bounds(w->v, w->roles[j], &lo2, &hi2))
 				continue;
 			if (lo1 <= hi2 && lo2 <= hi1) {
-				vf_error(w->v, w->roles[i]->loc, "role of warps %" PRId64 " .. %" PRId64 " overlaps the role of "
+				vf_rule(w->v, w->roles[i]->loc, "role of warps %" PRId64 " .. %" PRId64 " overlaps the role of "
 					 "warps %" PRId64 " .. %" PRId64, lo1, hi1, lo2, hi2);
 				diag_note(w->roles[j]->loc, "the other role is here");
 			}

@@ -20,27 +20,45 @@ vf_tname(IrType t)
 	return bufs[i];
 }
 
-void
-vf_error(Verifier *v, SrcLoc loc, const char *fmt, ...)
+static void
+report(Verifier *v, SrcLoc loc, const char *when, const char *fmt, va_list ap)
 {
 	Buf msg = {0};
-	va_list ap;
 
-	va_start(ap, fmt);
 	buf_vprintf(&msg, fmt, ap);
-	va_end(ap);
 	if (loc.line <= 0) {
 		/* no location: say which kernel at least */
 		loc.file = v->k->file;
 		loc.line = loc.col = 0;
 		buf_printf(&msg, " (in kernel @%s)", v->k->name ? v->k->name : "");
 	}
-	if (v->when && *v->when)
-		diag_error(loc, "%s: %s", v->when, msg.s);
+	if (when && *when)
+		diag_error(loc, "%s: %s", when, msg.s);
 	else
 		diag_error(loc, "%s", msg.s);
 	buf_free(&msg);
 	v->nerr++;
+}
+
+void
+vf_error(Verifier *v, SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(v, loc, v->when, fmt, ap);
+	va_end(ap);
+}
+
+void
+vf_rule(Verifier *v, SrcLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(v, loc, v->rule_when, fmt, ap);
+	va_end(ap);
+	v->nrule++;
 }
 
 const char *

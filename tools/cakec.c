@@ -705,7 +705,7 @@ main(int argc, char **argv)
 		for (i = 0; i < mods[f]->nkernels; i++) {
 			IrKernel *k = mods[f]->kernels[i];
 			PassOptions po;
-			int t, failed;
+			int t, failed, is_ir, nerr, nrule;
 
 			for (j = 0; j < nnames; j++)
 				if (strcmp(names[j], k->name) == 0)
@@ -720,8 +720,12 @@ main(int argc, char **argv)
 			}
 			if (!(o.emit & EMIT_HOST))
 				check_grid(k);
-			if (ir_verify(k, "before the first pass")) {
-				if (o.input_ir >= 0 ? o.input_ir : has_suffix(o.files[f], ".ir"))
+			/* The verifier owns the schedule rules a .cake user can break: those are user
+			 * errors at the user's line; any other error means the frontend is wrong. */
+			is_ir = o.input_ir >= 0 ? o.input_ir : has_suffix(o.files[f], ".ir");
+			nerr = ir_verify_rules(k, "before the first pass", is_ir ? "before the first pass" : NULL, &nrule);
+			if (nerr) {
+				if (is_ir || nerr == nrule)
 					continue;
 				ICE("the frontend produced invalid IR for kernel '%s'", k->name);
 			}
