@@ -10,7 +10,10 @@
  * copy's buffer against its box, wgmma operands). The schedule rules, which depend on
  * which threads run what (arrival counts, register budgets, expect-tx bytes, TMA issue by
  * one thread, aliases across roles), have one owner: the schedule-check pass
- * (passes/schedule_check.c), which evaluates them on the IR and reports at .cake lines. */
+ * (passes/schedule_check.c), which evaluates them on the IR and reports at .cake lines.
+ * The rules on where roles, elect, produce, consume and wgmma run (and target gating) have
+ * one owner too, the verifier (ir/verify_async.c), whose first run the driver turns into
+ * user errors at .cake lines. */
 #include "async.h"
 
 #include <stdio.h>
