@@ -48,7 +48,6 @@ asy_buffer_arg(Sema *S, Node *a, const char *call)
 int
 asy_remote_element(Sema *S, Node *e, int read, int write)
 {
-	AsyncSema *h = S->asy;
 	Node *call = e->lhs, *args[2];
 	Symbol *b;
 	int n = asy_split_args(call, args, 2, NULL, NULL);
@@ -60,13 +59,9 @@ asy_remote_element(Sema *S, Node *e, int read, int write)
 		return 0;
 	if (!(b = asy_name_of(S, args[0], SYM_SHARED, "remote(...)", "a shared array first")))
 		return 0;
+	/* that the kernel has a cluster and the rank names one of its CTAs is the verifier's rule */
 	if (!asy_i32_value(S, args[1], "the CTA rank of remote(...)"))
 		return 0;
-	if (h && asy_cluster_size(h) == 1) {
-		diag_error(call->loc, "remote(...) reaches another CTA's shared memory, but kernel '%s' has no cluster (cluster(1))",
-			   h->kernel->name);
-		return 0;
-	}
 	call->sym = b;
 	if (!sema_element(S, e, b, read, write))
 		return 0;
@@ -150,14 +145,9 @@ check_tma_load(Sema *S, Node *e)
 		ok &= asy_coords_arg(S, args[2], map->rank, "tma_load", "the tensor map's rank");
 	if (n == 4 && !(bar = asy_name_of(S, args[3], SYM_MBARRIER, "tma_load", "an mbarrier last")))
 		ok = 0;
-	if (mc) {
+	/* that a multicast (or remote) needs a cluster is the verifier's rule, on the IR op */
+	if (mc)
 		ok &= asy_i32_value(S, mc->lhs, "the multicast mask");
-		if (asy_cluster_size(h) == 1) {
-			diag_error(mc->loc, "multicast sends the box to the CTAs of a cluster, but kernel '%s' has no cluster (cluster(1))",
-				   h->kernel->name);
-			ok = 0;
-		}
-	}
 	if (!ok)
 		return;
 	if (prod && bar) {

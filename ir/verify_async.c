@@ -125,6 +125,23 @@ cluster_size(const IrKernel *k)
 	return k->cluster[0] * k->cluster[1] * k->cluster[2];
 }
 
+/* Operand i of an op that reaches other CTAs of the cluster: a CTA rank, or a mask of ranks.
+ * The kernel needs a cluster, and a constant rank or mask must name its CTAs. Rules a user
+ * can break in .cake (remote(buf, rank), tma_load's multicast:). */
+static void
+check_cluster_arg(Verifier *v, const IrOp *op, int i, int mask)
+{
+	int n = cluster_size(v->k);
+	int64_t c, hi = mask ? (1 << n) - 1 : n - 1;
+
+	if (n == 1)
+		vf_rule(v, op->loc, "%s reaches the CTAs of a cluster, but kernel '%s' has no cluster (a cluster of 1 CTA)",
+			vf_opname(op), v->k->name);
+	else if (const_of(v, op->args[i], &c) && (c < mask || c > hi))
+		vf_rule(v, op->loc, "%s: %s is %" PRId64 ", expected %d to %" PRId64, vf_opname(op),
+			mask ? "the multicast mask (CTAs of the cluster)" : "the CTA rank in the cluster", c, mask, hi);
+}
+
 /* The tensor-map parameter a value is (the body argument of a PARAM_TMAP), or NULL. */
 static const IrParam *
 tmap_param(const Verifier *v, IrValue x)
@@ -200,7 +217,7 @@ check_tma(Verifier *v, const IrOp *op)
 		want_bar(v, op, 2);
 	if (op->opc == IR_TMA_LOAD_MC) {
 		want_i32(v, op, 3, "the CTA mask");
-		const_range(v, op, 3, 1, (1 << cluster_size(v->k)) - 1, "the multicast mask (CTAs of the cluster)");
+		check_cluster_arg(v, op, 3, 1);
 	}
 	for (i = fixed; i < op->nargs; i++)
 		want_i32(v, op, i, "a coordinate");
@@ -378,7 +395,7 @@ vf_async_op(Verifier *v, const IrOp *op)
 		vf_want_nres(v, op, 0);
 		want_bar(v, op, 0);
 		want_i32(v, op, 1, "the CTA rank");
-		const_range(v, op, 1, 0, cluster_size(k) - 1, "the CTA rank in the cluster");
+		check_cluster_arg(v, op, 1, 0);
 		break;
 	case IR_FENCE_MBAR_INIT: case IR_FENCE_PROXY_ASYNC: case IR_TMA_COMMIT: case IR_CLUSTER_SYNC:
 	case IR_WGMMA_COMMIT:
@@ -409,7 +426,7 @@ vf_async_op(Verifier *v, const IrOp *op)
 		if (!want_shared(v, op, 0, "the local address"))
 			break;
 		want_i32(v, op, 1, "the CTA rank");
-		const_range(v, op, 1, 0, cluster_size(k) - 1, "the CTA rank in the cluster");
+		check_cluster_arg(v, op, 1, 0);
 		want_result(v, op, ir_ptr(IR_CLUSTER, (IrBase)vtype(v, op->args[0]).elem));
 		break;
 	case IR_WGMMA_DESC:

@@ -1,9 +1,10 @@
 // RUN: %not %cakec %s 2>&1 | FileCheck --strict-whitespace %s --implicit-check-not=error:
 // tma_load: the box's bytes and swizzle match the destination buffer (one stage), a barrier
 // outside produce blocks and none inside, in a produce block of the buffer's pipeline whose
-// full source is tma; the tensor is readable, the coordinates one per dimension; multicast
-// needs a cluster. tma_store writes a writable tensor. (Issue by one thread and loads at
-// the top of a produce block are schedule rules: err-hopper-tma-issue.cake.)
+// full source is tma; the tensor is readable, the coordinates one per dimension. tma_store
+// writes a writable tensor. (Issue by one thread and loads at the top of a produce block
+// are schedule rules: err-hopper-tma-issue.cake; that multicast needs a cluster is the
+// verifier's: err-hopper-cluster-rules.cake.)
 
 kernel k(a: in bf16[M, K], o: out bf16[M, K]) targets(sm_90a) threads(256) {
     tensormap ta = tma(a, box[64, 64], swizzle(128));
@@ -24,7 +25,6 @@ kernel k(a: in bf16[M, K], o: out bf16[M, K]) targets(sm_90a) threads(256) {
         tma_load(sf, ta, [0, 0], bar);
         tma_load(sx, to, [0, 0], bar);
         tma_load(sx, ta, [0], bar);
-        tma_load(sx, ta, [0, 0], bar, multicast: 3);
         tma_load(sx, ta, [0, 0], bar, mask: 3);
         tma_load(sx, ta, 0, bar);
         tma_store(ta, [0, 0], sx);
@@ -49,27 +49,24 @@ kernel k(a: in bf16[M, K], o: out bf16[M, K]) targets(sm_90a) threads(256) {
     }
 }
 
-// CHECK: err-hopper-tma-load.cake:21:9: error: tma_load outside a produce block needs an mbarrier to signal: tma_load(buf, map, [coords], bar)
+// CHECK: err-hopper-tma-load.cake:22:9: error: tma_load outside a produce block needs an mbarrier to signal: tma_load(buf, map, [coords], bar)
 // CHECK-NEXT: {{^}}        tma_load(sx, ta, [0, 0]);
 // CHECK-NEXT: {{^}}        ^
-// CHECK: err-hopper-tma-load.cake:22:9: error: tma_load: the box of tensor map 'ta' is 8192 bytes but shared array 'sy' is 4096 bytes
+// CHECK: err-hopper-tma-load.cake:23:9: error: tma_load: the box of tensor map 'ta' is 8192 bytes but shared array 'sy' is 4096 bytes
 // CHECK-NEXT: {{^}}        tma_load(sy, ta, [0, 0], bar);
 // CHECK-NEXT: {{^}}        ^
-// CHECK: err-hopper-tma-load.cake:23:9: error: tma_load: tensor map 'tn' has swizzle 0 but shared array 'sx' has swizzle 128
+// CHECK: err-hopper-tma-load.cake:24:9: error: tma_load: tensor map 'tn' has swizzle 0 but shared array 'sx' has swizzle 128
 // CHECK-NEXT: {{^}}        tma_load(sx, tn, [0, 0], bar);
 // CHECK-NEXT: {{^}}        ^
-// CHECK: err-hopper-tma-load.cake:24:9: error: tma_load: tensor map 'ta' holds bf16 elements but shared array 'sf' holds f32
+// CHECK: err-hopper-tma-load.cake:25:9: error: tma_load: tensor map 'ta' holds bf16 elements but shared array 'sf' holds f32
 // CHECK-NEXT: {{^}}        tma_load(sf, ta, [0, 0], bar);
 // CHECK-NEXT: {{^}}        ^
-// CHECK: err-hopper-tma-load.cake:25:22: error: tma_load reads tensor 'o' through 'to', but it is an 'out' tensor
+// CHECK: err-hopper-tma-load.cake:26:22: error: tma_load reads tensor 'o' through 'to', but it is an 'out' tensor
 // CHECK-NEXT: {{^}}        tma_load(sx, to, [0, 0], bar);
 // CHECK-NEXT: {{^}}                     ^
-// CHECK: err-hopper-tma-load.cake:26:26: error: tma_load needs 2 coordinates (the tensor map's rank), found 1
+// CHECK: err-hopper-tma-load.cake:27:26: error: tma_load needs 2 coordinates (the tensor map's rank), found 1
 // CHECK-NEXT: {{^}}        tma_load(sx, ta, [0], bar);
 // CHECK-NEXT: {{^}}                         ^
-// CHECK: err-hopper-tma-load.cake:27:39: error: multicast sends the box to the CTAs of a cluster, but kernel 'k' has no cluster (cluster(1))
-// CHECK-NEXT: {{^}}        tma_load(sx, ta, [0, 0], bar, multicast: 3);
-// CHECK-NEXT: {{^}}                                      ^
 // CHECK: err-hopper-tma-load.cake:28:39: error: 'tma_load' takes the named argument 'multicast:' last, found 'mask:'
 // CHECK-NEXT: {{^}}        tma_load(sx, ta, [0, 0], bar, mask: 3);
 // CHECK-NEXT: {{^}}                                      ^
