@@ -163,11 +163,7 @@ check_tma_load(Sema *S, Node *e)
 			   prod->sym->name, b->name, prod->sym->name, prod->sym->name);
 		return;
 	}
-	if (prod && prod->sym->src[0] != PIPE_SRC_TMA) {
-		diag_error(e->loc, "tma_load in a produce block of pipeline '%s', whose full source is %s: TMA bytes complete only a 'full: tma' barrier",
-			   prod->sym->name, ir_pipe_source_name(prod->sym->src[0]));
-		return;
-	}
+	/* that the pipeline's full source is tma is the verifier's rule, on the IR's produce */
 	if (map->tensor->access == ACC_OUT) {
 		diag_error(args[1]->loc, "tma_load reads tensor '%s' through '%s', but it is an 'out' tensor",
 			   map->tensor->name, map->name);

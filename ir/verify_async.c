@@ -735,6 +735,17 @@ check_nesting(Walk *w, const IrOp *op)
 				vf_rule(w->v, op->loc, "%s of pipeline '%s' inside a %s of the same pipeline", vf_opname(op),
 					 v->k->pipelines[op->imm].name, vf_opname(w->async[i]));
 		break;
+	case IR_TMA_LOAD: case IR_TMA_LOAD_MC:
+		/* in a produce block the load completes the pipeline's full barrier */
+		if (w->nasync && w->async[w->nasync - 1]->opc == IR_PRODUCE) {
+			const IrPipeline *p = &v->k->pipelines[w->async[w->nasync - 1]->imm];
+
+			if (p->full_src != PIPE_SRC_TMA)
+				vf_rule(w->v, op->loc, "%s in a produce of pipeline '%s', whose full source is %s: TMA bytes "
+					"complete only a 'full: tma' barrier", vf_opname(op), p->name,
+					ir_pipe_source_name(p->full_src));
+		}
+		break;
 	case IR_WGMMA: case IR_WGMMA_FENCE: case IR_WGMMA_COMMIT: case IR_WGMMA_WAIT:
 		check_warpgroup(w, op);
 		if (w->elect && w->elect_wgmma != w->elect) {
