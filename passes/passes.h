@@ -45,8 +45,8 @@ void pass_staging_elision(IrKernel *k);
 /* The same, with one line per decision (buffer, barrier) and the shared memory per block
  * before and after appended to report. */
 void pass_staging_elision_report(IrKernel *k, Buf *report);
-/* ---- lower_async.c ---- */
-/* Lowers role, elect, produce and consume to ifs, mbarrier waits/arrives and wgmma waits. */
-void pass_lower_async(IrKernel *k);
+/* ---- expand_async.c ---- */
+/* Expands role, elect, produce and consume into ifs, mbarrier waits/arrives and wgmma waits. */
+void pass_expand_async(IrKernel *k);
 
 #endif

@@ -12,7 +12,7 @@ typedef struct Pass {
 /* Keep in the order of pass_names. */
 static const Pass passes[] = {
 	{"schedule-check", pass_schedule_check},
-	{"lower-async", pass_lower_async},
+	{"expand-async", pass_expand_async},
 	{"canonicalize", pass_canonicalize},
 	{"cse", pass_cse},
 	{"dce", pass_dce},
@@ -22,7 +22,7 @@ static const Pass passes[] = {
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
 const char *const pass_names[NPASSES + 1] = {
-	"schedule-check", "lower-async", "canonicalize", "cse", "dce", "staging-elision",
+	"schedule-check", "expand-async", "canonicalize", "cse", "dce", "staging-elision",
 	"smem-layout", NULL,
 };
 
@@ -123,17 +123,17 @@ pass_pipeline(IrKernel *k, const PassOptions *o)
 	 * of them needs the dead ops gone to do its work. smem-layout is last: it is needed for
 	 * correctness (the backend needs offsets) and reads only the buffers and barriers.
 	 * Before all of them, schedule-check judges the high-level async ops (roles, pipelines,
-	 * TMA issue) while they still say what the user wrote, and lower-async turns them into
+	 * TMA issue) while they still say what the user wrote, and expand-async turns them into
 	 * ifs, mbarrier waits/arrives and wgmma waits, which the backend needs and the -O2
 	 * passes then clean up. -O0 runs those three. staging-elision needs the addresses
 	 * merged by cse (equal addresses are one value) and leaves dead address arithmetic
 	 * for dce; it runs unless --no-staging-elision turned it off. */
 	static const char *const o2[] = {
-		"schedule-check", "lower-async", "canonicalize", "cse", "canonicalize", "cse",
+		"schedule-check", "expand-async", "canonicalize", "cse", "canonicalize", "cse",
 		"staging-elision", "dce", "smem-layout",
 	};
 	static const char *const o0[] = {
-		"schedule-check", "lower-async", "smem-layout",
+		"schedule-check", "expand-async", "smem-layout",
 	};
 	const char *const *list = o->opt_level >= 1 ? o2 : o0;
 	int n = o->opt_level >= 1 ? (int)(sizeof o2 / sizeof o2[0]) : (int)(sizeof o0 / sizeof o0[0]);
