@@ -791,13 +791,14 @@ canon_region(Canon *c, IrRegion *r)
 }
 
 void
-pass_canonicalize(IrKernel *k)
+pass_canonicalize(IrKernel *k, PassContext *cx)
 {
 	Canon c = {0};
 	size_t n = (size_t)k->nvalues;
 	int round;
 	IrValue v;
 
+	(void)cx;
 	c.k = k;
 	c.map = xcalloc(n, sizeof *c.map);
 	c.isconst = xcalloc(n, sizeof *c.isconst);

@@ -159,11 +159,12 @@ cse_region(Cse *c, IrRegion *r)
 }
 
 void
-pass_cse(IrKernel *k)
+pass_cse(IrKernel *k, PassContext *cx)
 {
 	Cse c = {0};
 	int i;
 
+	(void)cx;
 	c.k = k;
 	c.map = xcalloc((size_t)k->nvalues, sizeof *c.map);
 	c.nbuckets = 1024;

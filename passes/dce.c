@@ -248,10 +248,11 @@ find_constants(IrOp *op, void *ctx)
 }
 
 void
-pass_dce(IrKernel *k)
+pass_dce(IrKernel *k, PassContext *cx)
 {
 	Dce d = {0};
 
+	(void)cx;
 	d.k = k;
 	d.live = xcalloc((size_t)k->nvalues, 1);
 	d.isconst = xcalloc((size_t)k->nvalues, 1);

@@ -643,12 +643,13 @@ entry_regs(const IrKernel *k)
 }
 
 void
-pass_expand_async(IrKernel *k)
+pass_expand_async(IrKernel *k, PassContext *cx)
 {
 	Expand E;
 	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
 	int i;
 
+	(void)cx;
 	if (!contains(&k->body, IR_ROLE) && !contains(&k->body, IR_ELECT) && !contains(&k->body, IR_PRODUCE) &&
 	    !contains(&k->body, IR_CONSUME) && (k->nbarriers == 0 || contains(&k->body, IR_MBAR_INIT)))
 		return;

@@ -316,12 +316,13 @@ report_overflow(const Layout *L)
 }
 
 void
-pass_smem_layout(IrKernel *k)
+pass_smem_layout(IrKernel *k, PassContext *cx)
 {
 	Layout L;
 	int64_t off;
 	int *members, i, p, n;
 
+	(void)cx;
 	memset(&L, 0, sizeof L);
 	L.k = k;
 	L.culprit = -1;

@@ -712,7 +712,7 @@ plan_buffer(Stg *s, int bi)
  * smem-layout on a scratch copy of the tables. -1 when it might not fit (the real layout
  * reports that). */
 static int64_t
-layout_bytes(const IrKernel *k, const unsigned char *drop)
+layout_bytes(const IrKernel *k, const unsigned char *drop, PassContext *cx)
 {
 	IrKernel *t;
 	int64_t bound = 1024 + 8 * (int64_t)k->nbarriers, r;
@@ -746,7 +746,7 @@ layout_bytes(const IrKernel *k, const unsigned char *drop)
 		}
 		ir_add_buffer(t, b);
 	}
-	pass_smem_layout(t);
+	pass_smem_layout(t, cx);
 	r = t->smem_bytes;
 	ir_kernel_free(t);
 	return r;
@@ -802,11 +802,12 @@ report(const Stg *s, Buf *out, int64_t before, int64_t after)
 			   k->name);
 }
 
-/* ---- entry points ---- */
+/* ---- the entry point ---- */
 
 void
-pass_staging_elision_report(IrKernel *k, Buf *out)
+pass_staging_elision(IrKernel *k, PassContext *cx)
 {
+	Buf *out = cx->opt->staging_report;
 	Stg s;
 	unsigned char *drop;
 	int64_t before = 0, after = 0;
@@ -835,8 +836,8 @@ pass_staging_elision_report(IrKernel *k, Buf *out)
 		any |= drop[i];
 	}
 	if (out) {
-		before = layout_bytes(k, NULL);
-		after = layout_bytes(k, drop);
+		before = layout_bytes(k, NULL, cx);
+		after = layout_bytes(k, drop, cx);
 	}
 	if (any) {
 		stg_decide_barriers(&s);
@@ -861,10 +862,4 @@ pass_staging_elision_report(IrKernel *k, Buf *out)
 	free(s.uni);
 	free(s.shape);
 	stg_aff_free(&s);
-}
-
-void
-pass_staging_elision(IrKernel *k)
-{
-	pass_staging_elision_report(k, NULL);
 }
