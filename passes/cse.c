@@ -8,8 +8,9 @@
  *   `if` branch or a loop body never replaces one outside it, nor one in the other branch
  *   or in the other region of a `while`. Special registers and `smem` are merged like any
  *   pure op; loads, stores, atomics and synchronizing ops never are.
- * Invalidates: nothing; the merged ops are dropped and their uses rewritten (through a
- *   replacement map applied while each region's op array is rebuilt).
+ * Invalidates: the canonical form where merged operands become one value (x - x, selects
+ *   of one value: -O2 canonicalizes again); the merged ops are dropped and their uses
+ *   rewritten (through a replacement map applied while each region's op array is rebuilt).
  */
 #include "passes.h"
 

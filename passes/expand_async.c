@@ -37,7 +37,8 @@
  * Guarantees: no role, elect, produce or consume op is left; the results of produce and
  *   consume are replaced by the values their bodies yield (or the wgmma.wait results); role
  *   and elect results become the results of the ifs; values are not renumbered.
- * Invalidates: nothing outside the ops (buffer and barrier offsets stay valid).
+ * Invalidates: nothing outside the ops (buffer and barrier offsets stay valid); the
+ *   compares, ifs and constants it builds have not been canonicalized.
  */
 #include "passes.h"
 

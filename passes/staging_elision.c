@@ -45,7 +45,8 @@
  * without ordering is a race in the source, so the per-thread copies are taken as its
  * meaning.
  *
- * Requires: verified IR, best after cse (equal addresses are then one value).
+ * Requires: verified IR without high-level async ops (after expand-async: the barriers
+ *   and waits it judges are ops), best after cse (equal addresses are then one value).
  * Guarantees: the same results bit for bit; elided buffers gone from k->bufs (later ones
  *   renumbered in smem and smem.stage ops), their smem/elemptr ops gone.
  * Invalidates: the shared-memory layout (offsets reset to -1, smem_bytes to 0) when a
