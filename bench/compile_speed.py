@@ -4,7 +4,10 @@ every kernel in kernels_src/, for one target (sm_90a) and for every target the k
 (sm_90a, sm_100a and sm_103a; sm_90a alone for the wgmma GEMMs) in one run, both at the
 default -O2; and, for information (no budget), one target at -O3.
 Usage: python3 bench/compile_speed.py [--cakec build/cakec] [--runs 21] [--budget-ms 50]
-Prints a table; exits 1 if any median is over the budget."""
+Prints a table; exits 1 if any median is over the budget.
+With --compare OLD_CAKEC it instead times OLD_CAKEC and --cakec side by side (runs
+interleaved, so load on the machine hits both alike) at -O2 for every kernel's targets, and
+prints each median and the ratio new/old (a refactor must not make compiles slower)."""
 import argparse
 import glob
 import os
@@ -26,14 +29,35 @@ def median_ms(cmd, runs):
     return statistics.median(times)
 
 
+def compare(old, new, files, runs, root):
+    """Interleaved medians of two compilers on every kernel file; prints ratios."""
+    print(f"{'kernel file':44} {'old ms':>8} {'new ms':>8} {'new/old':>8}")
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in files:
+            t = {old: [], new: []}
+            for _ in range(runs):
+                for c in (old, new):
+                    t[c].append(median_ms([c, "--emit=ptx", "-o", tmp, f], 1))
+            o, n = statistics.median(t[old]), statistics.median(t[new])
+            ratios.append(n / o)
+            print(f"{os.path.relpath(f, root):44} {o:8.1f} {n:8.1f} {n / o:8.3f}")
+    print(f"median of {runs} interleaved runs each; median ratio new/old {statistics.median(ratios):.3f}, "
+          f"geometric mean {statistics.geometric_mean(ratios):.3f}")
+    return 0
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser()
     ap.add_argument("--cakec", default=os.path.join(root, "build", "cakec"))
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--budget-ms", type=float, default=50.0)
+    ap.add_argument("--compare", metavar="OLD_CAKEC", help="time OLD_CAKEC and --cakec side by side")
     a = ap.parse_args()
     files = sorted(glob.glob(os.path.join(root, "kernels_src", "**", "*.cake"), recursive=True))
+    if a.compare:
+        return compare(a.compare, a.cakec, files, a.runs, root)
     over = 0
     print(f"{'kernel file':44} {'sm_90a ms':>10} {'all targets ms':>15} {'sm_90a -O3 ms':>14}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -665,10 +665,17 @@ check_param(Sema *S, Node *pn, int index)
 		sym->type = t;
 }
 
+/* "sm_90a, sm_100a or sm_103a", from the target table. */
 static const char *
 target_list(void)
 {
-	return "sm_90a, sm_100a or sm_103a";
+	static char text[256];
+	Buf b = {0};
+
+	ir_target_list(&b, IR_ALL_TARGETS, " or ");
+	snprintf(text, sizeof text, "%s", b.s);
+	buf_free(&b);
+	return text;
 }
 
 static void

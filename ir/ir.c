@@ -6,7 +6,7 @@
 #include <string.h>
 
 const IrOpInfo ir_opinfo[IR_NOPCODES] = {
-#define OP(id, name, nargs, nregions, flags, meaning) {name, nargs, nregions, flags, meaning},
+#define OP(id, name, nargs, nregions, flags, feat, meaning) {name, nargs, nregions, flags, feat, meaning},
 #include "ops.def"
 #undef OP
 };
@@ -134,29 +134,6 @@ ir_type_str(IrType t, char *out, int size)
 		snprintf(out, (size_t)size, "%s", ir_base_name((IrBase)t.base));
 }
 
-static const char *const target_names[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
-
-const char *
-ir_target_name(int t)
-{
-	return t >= 0 && t < TARGET_COUNT ? target_names[t] : "?";
-}
-
-unsigned
-ir_op_targets(int opc)
-{
-	unsigned all = (1u << TARGET_COUNT) - 1, f;
-
-	if (opc < 0 || opc >= IR_NOPCODES)
-		return 0;
-	f = ir_opinfo[opc].flags;
-	if (f & OPF_SM90)
-		return 1u << TARGET_SM90A;
-	if (f & OPF_SM100)
-		return (1u << TARGET_SM100A) | (1u << TARGET_SM103A);
-	return all;
-}
-
 static const char *const pipe_source_names[PIPE_SRC_COUNT] = {"tma", "thread", "warp", "warpgroup"};
 
 const char *
@@ -185,17 +162,6 @@ ir_pipe_source_count(int src, int mult)
 	case PIPE_SRC_WARPGROUP: return 128 * mult;
 	default: return 0;
 	}
-}
-
-int
-ir_target_from_name(const char *s)
-{
-	int i;
-
-	for (i = 0; i < TARGET_COUNT; i++)
-		if (strcmp(s, target_names[i]) == 0)
-			return i;
-	return -1;
 }
 
 IrKernel *

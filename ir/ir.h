@@ -150,7 +150,7 @@ int ir_base_from_name(const char *s, int n);  /* -1 if not a scalar name */
 void ir_type_str(IrType t, char *out, int size);  /* "f32x4", "ptr.global.bf16", "tmap" */
 
 typedef enum IrOpcode {
-#define OP(id, name, nargs, nregions, flags, meaning) IR_##id,
+#define OP(id, name, nargs, nregions, flags, feat, meaning) IR_##id,
 #include "ops.def"
 #undef OP
 	IR_NOPCODES
@@ -166,17 +166,29 @@ enum {
 	OPF_MEMWRITE = 1 << 6,
 	OPF_SYNC = 1 << 7,
 	OPF_ARITH = 1 << 8,
-	OPF_SM90 = 1 << 9,      /* sm_90a only (wgmma) */
 	OPF_ASYNC = 1 << 10,    /* async proxy / mbarrier machinery (TMA, mbar.*) */
-	OPF_SM100 = 1 << 11,    /* sm_100a / sm_103a only (tcgen05; none yet) */
 	OPF_HIGH = 1 << 12,     /* high-level region op, lowered before the backend */
 };
+
+/* What a target can do: ops.def names the features an op needs, targets.def the features
+ * each target has. */
+enum {
+	FEAT_TMA = 1 << 0,          /* cp.async.bulk.tensor (TMA) */
+	FEAT_CLUSTER = 1 << 1,      /* thread-block clusters, distributed shared memory */
+	FEAT_SETMAXNREG = 1 << 2,   /* per-warpgroup register reallocation */
+	FEAT_WGMMA = 1 << 3,        /* wgmma.mma_async, accumulators in registers */
+	FEAT_TCGEN05 = 1 << 4,      /* tcgen05.mma, accumulators in tensor memory */
+	FEAT_TMEM = 1 << 5,         /* tensor memory (tcgen05.alloc/ld/st) */
+	FEAT_COUNT = 6
+};
+const char *ir_feature_name(unsigned bit);  /* "wgmma" for FEAT_WGMMA */
 
 typedef struct IrOpInfo {
 	const char *name;
 	int nargs;      /* -1: variadic */
 	int nregions;
 	unsigned flags;
+	unsigned features;  /* FEAT_* the target must have, 0 for all targets */
 	const char *meaning;
 } IrOpInfo;
 extern const IrOpInfo ir_opinfo[IR_NOPCODES];
@@ -206,11 +218,38 @@ struct IrRegion {
 	IrOp *ops;          /* malloc'd; pointers into it die on the next push */
 };
 
-typedef enum IrTarget { TARGET_SM90A, TARGET_SM100A, TARGET_SM103A, TARGET_COUNT } IrTarget;
+typedef enum IrTarget {
+#define TARGET(id, name, ccmaj, ccmin, cpu, ptx, regfile, maxregs, smem, feat) TARGET_##id,
+#include "targets.def"
+#undef TARGET
+	TARGET_COUNT
+} IrTarget;
+
+/* One row of ir/targets.def. */
+typedef struct IrTargetInfo {
+	const char *id;         /* "SM_90A": the runtime's CAKERT_<id> */
+	const char *name;       /* "sm_90a" */
+	int cc_major, cc_minor;
+	const char *llvm_cpu;
+	int ptx_version;        /* times ten */
+	int regfile;            /* 32-bit registers per SM */
+	int max_regs;           /* per thread */
+	int64_t smem_block;     /* bytes per CTA */
+	unsigned features;      /* FEAT_* */
+} IrTargetInfo;
+extern const IrTargetInfo ir_targets[TARGET_COUNT];
+
+#define IR_ALL_TARGETS ((1u << TARGET_COUNT) - 1)
 const char *ir_target_name(int t);          /* "sm_90a" */
-/* The targets (bit 1 << IrTarget each) on which opcode opc exists, from its flags. */
-unsigned ir_op_targets(int opc);
 int ir_target_from_name(const char *s);     /* -1 if unknown */
+/* The targets (bit 1 << IrTarget each) on which opcode opc exists: those with every
+ * feature its ops.def row names. */
+unsigned ir_op_targets(int opc);
+/* The targets (bits) that have every feature in feat. */
+unsigned ir_feature_targets(unsigned feat);
+/* "sm_90a, sm_100a or sm_103a": the targets in mask, joined for a message (last: " or ",
+ * " and "; NULL for ", "), into out. */
+void ir_target_list(Buf *out, unsigned mask, const char *last);
 
 typedef enum IrParamKind { PARAM_TENSOR, PARAM_SCALAR, PARAM_SYM, PARAM_TMAP } IrParamKind;
 typedef enum IrAccess { ACC_IN, ACC_OUT, ACC_INOUT } IrAccess;
@@ -371,6 +410,59 @@ IrOp *irb_region_op(IrBuilder *b, int opc, int nargs, const IrValue *args, int n
 
 /* Walks every op of r and nested regions in order, calling f before descending. */
 void ir_walk(IrRegion *r, void (*f)(IrOp *op, void *ctx), void *ctx);
+
+/* ---- target.c: chip facts of a kernel, over all its targets (all targets if it names
+ * none): the smallest register file and shared-memory limit, and the entry register
+ * budget (the one rule for it: the register-budget check and setmaxnreg both use it). */
+int ir_kernel_regfile(const IrKernel *k);
+int64_t ir_kernel_smem_limit(const IrKernel *k);
+int ir_entry_regs(const IrKernel *k);
+
+/* ---- eval.c: integer evaluation, shared by folding, schedule checks and interpreters ---- */
+/* x wrapped to t's width and extended by its signedness (i1, u32, u64: zero-extended). */
+int64_t ir_int_norm(IrType t, int64_t x);
+/* What integer op opc computes with result type t on operands a[0..nargs-1], normalized to
+ * their type at (the first operand's: compares and casts read its signedness). Covers the
+ * OPF_ARITH ops, compares, select and int-to-int casts; returns 0 for anything else and
+ * for results the GPU leaves undefined (x / 0, MIN / -1, shifts by the width or more). */
+int ir_eval_int_op(int opc, IrType t, IrType at, int nargs, const int64_t *a, int64_t *out);
+
+/* Evaluates integer scalar values through their defining ops. Ops it cannot compute from
+ * their operands (special registers, memory, region results, region arguments: d NULL) go
+ * to leaf, which may know them (schedule-check: the thread index of one thread). */
+#define IR_EVAL_MAX_DEPTH 64
+typedef struct IrEval IrEval;
+struct IrEval {
+	const IrKernel *k;
+	const IrOp **defs;      /* ir_def_map(k) */
+	int (*leaf)(IrEval *e, const IrOp *d, IrValue v, int64_t *out);
+	void *ctx;              /* for leaf */
+	long steps, max_steps;  /* a budget over all calls: 0 known after it runs out */
+	int depth;
+};
+int ir_eval_value(IrEval *e, IrValue v, int64_t *out);
+
+/* ---- rewrite.c: def map, replacement map, region rebuild ---- */
+/* Per value id 0..k->nvalues: the op defining it, NULL for region arguments and unused ids.
+ * The pointers die when a region array is rebuilt or grows. Free with free(). */
+const IrOp **ir_def_map(const IrKernel *k);
+
+/* A replacement map over the values that exist when it is made: every use of old becomes
+ * a use of with (chains resolve to their end) when it is applied. */
+typedef struct IrRewriter {
+	IrKernel *k;
+	int n;
+	IrValue *map;
+} IrRewriter;
+void ir_rw_init(IrRewriter *rw, IrKernel *k);
+void ir_rw_set(IrRewriter *rw, IrValue old, IrValue with);
+IrValue ir_rw_get(const IrRewriter *rw, IrValue v);
+void ir_rw_apply(IrRewriter *rw, IrRegion *r);   /* every operand in r and below */
+void ir_rw_free(IrRewriter *rw);
+/* Rebuilds r's op array in order: fn returns 1 to keep op (appended after whatever fn
+ * itself appended to out, e.g. the ops of an inlined region), 0 to drop it (its nested
+ * regions are freed). fn may change op before keeping it. */
+void ir_region_rebuild(IrRegion *r, int (*fn)(IrRegion *out, IrOp *op, void *ctx), void *ctx);
 
 /* ---- print.c ---- */
 void ir_print_kernel(Buf *out, const IrKernel *k);

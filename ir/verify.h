@@ -1,5 +1,5 @@
-/* ir/verify.h: the verifier's state and helpers, shared by verify.c (the core rules) and
- * verify_async.c (the Hopper async machinery). Private to ir/. */
+/* ir/verify.h: the verifier's state and its ground-floor helpers (verify_util.c), shared by
+ * verify.c (the core rules) and verify_async.c (the async machinery). Private to ir/. */
 #ifndef CAKE_VERIFY_H
 #define CAKE_VERIFY_H
 
@@ -17,7 +17,7 @@ typedef struct Verifier {
 	int depth;
 } Verifier;
 
-/* ---- verify.c ---- */
+/* ---- verify_util.c: the ground floor both rule files use ---- */
 /* One diagnostic at loc (the kernel when loc has no line), prefixed with `when`. */
 void vf_error(Verifier *v, SrcLoc loc, const char *fmt, ...);
 const char *vf_tname(IrType t);    /* for messages; a few rotating buffers */

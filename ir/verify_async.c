@@ -1,5 +1,5 @@
-/* verify_async.c: the verifier's rules for the Hopper async machinery (hopper.md sections 2
- * and 3): operand and result types of the mbarrier, TMA, cluster and wgmma ops; the header
+/* verify_async.c: the verifier's rules for the async machinery (docs/ir.md, "Async ops and
+ * the schedule rules"): operand and result types of the mbarrier, TMA, cluster and wgmma ops; the header
  * tables (barriers, pipelines, tensor maps, staged buffers, cluster dims); and the
  * whole-kernel rules: target gating, where role, elect, produce, consume and wgmma may
  * appear, and that every mbarrier is initialised (mbar.init, fence.mbar_init and a CTA or

@@ -241,7 +241,7 @@ target_names(const IrKernel *k, char *out, size_t size)
 			snprintf(out + len, size - len, "%s%s", n++ ? "/" : "", ir_target_name(t));
 		}
 	if (!n)
-		snprintf(out, size, "%s", ir_target_name(TARGET_SM90A));
+		snprintf(out, size, "%s", ir_target_name(0));
 }
 
 static void

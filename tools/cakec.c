@@ -81,6 +81,19 @@ add_output_buf(const char *name, Buf *b)
 	b->len = b->cap = 0;
 }
 
+/* The targets from the table, joined by sep (last before the final one), for messages. */
+static const char *
+target_list(const char *last)
+{
+	static char text[256];
+	Buf b = {0};
+
+	ir_target_list(&b, IR_ALL_TARGETS, last);
+	snprintf(text, sizeof text, "%s", b.s);
+	buf_free(&b);
+	return text;
+}
+
 static void
 usage(FILE *f)
 {
@@ -89,9 +102,9 @@ usage(FILE *f)
 	fputs("usage: cakec [options] FILE...\n"
 	      "Compiles .cake kernels (or IR text) to PTX and C99 host launchers.\n"
 	      "\n"
-	      "options:\n"
-	      "  --target T, --target=T  compile for T: sm_90a, sm_100a, sm_103a (repeatable;\n"
-	      "                          default: the targets each kernel lists)\n"
+	      "options:\n", f);
+	fprintf(f, "  --target T, --target=T  compile for T: %s (repeatable;\n", target_list(NULL));
+	fputs("                          default: the targets each kernel lists)\n"
 	      "  -o DIR                  write outputs into DIR (created if missing); without -o,\n"
 	      "                          text outputs go to stdout\n"
 	      "  --emit=LIST             comma list of ast, ir, llvm, ptx, cubin, host\n"
@@ -235,13 +248,20 @@ parse_args(Options *o, int argc, char **argv)
 			usage(stdout);
 			exit(EXIT_OK);
 		} else if (strcmp(a, "--version") == 0) {
-			printf("cakec %s (LLVM 22 NVPTX backend; targets sm_90a sm_100a sm_103a)\n", CAKEC_VERSION);
+			printf("cakec %s (LLVM 22 NVPTX backend; targets", CAKEC_VERSION);
+			for (int t = 0; t < TARGET_COUNT; t++)
+				printf(" %s", ir_target_name(t));
+			printf(")\n");
 			exit(EXIT_OK);
 		} else if ((v = optval(argc, argv, &i, "--target"))) {
 			int t = ir_target_from_name(v);
 
-			if (t < 0)
-				usage_error("unknown target '%s' (expected sm_90a, sm_100a or sm_103a)", v);
+			if (t < 0) {
+				char msg[320];
+
+				snprintf(msg, sizeof msg, "unknown target '%%s' (expected %s)", target_list(" or "));
+				usage_error(msg, v);
+			}
 			o->targets |= 1u << t;
 		} else if ((v = optval(argc, argv, &i, "--emit"))) {
 			parse_emit(o, v);

@@ -43,8 +43,12 @@ emit() {
 	for f in $(find tests -name '*.cake' -o -name '*.ir' | sort); do
 		name=$(echo "$f" | tr / _)
 		rc=0
-		"$cakec" --emit=ir,ptx "$f" >"$dir/tests/$name.out" 2>"$dir/tests/$name.err" || rc=$?
+		"$cakec" --emit=ir,ptx "$f" >"$dir/tests/$name.out" 2>"$dir/tests/$name.err.raw" || rc=$?
 		echo "$rc" >"$dir/tests/$name.rc"
+		# an internal error names the cakec source line it came from: not part of the output
+		sed 's/internal compiler error at [^ ]*:[0-9]*:/internal compiler error at SRC:LINE:/' \
+			"$dir/tests/$name.err.raw" >"$dir/tests/$name.err"
+		rm "$dir/tests/$name.err.raw"
 	done 2>/dev/null
 }
 

@@ -13,7 +13,7 @@ new_kernel(const char *name, int file)
 {
 	IrKernel *k = ir_kernel_new(name, file);
 
-	k->targets = 1u << TARGET_SM90A;
+	k->targets = 1u << TARGET_SM_90A;
 	k->threads[0] = 32;
 	return k;
 }

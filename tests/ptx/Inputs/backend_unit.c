@@ -129,7 +129,7 @@ main(int argc, char **argv)
 		emit(ir_target_name(t), k, t, NULL, &b);
 		printf("%s: same=%d entry=%d\n", ir_target_name(t), a.len == b.len && memcmp(a.s, b.s, (size_t)a.len) == 0,
 		       strstr(a.s, ".visible .entry unit_sym(") != NULL);
-		if (t == TARGET_SM103A) {
+		if (t == TARGET_SM_103A) {
 			printf("assemble: rc=%d", ptx_assemble(a.s, (size_t)a.len, t, &cubin, &log));
 			printf(" elf=%d\n", cubin.len > 4 && memcmp(cubin.s, "\177ELF", 4) == 0);
 		}

@@ -1,0 +1,99 @@
+/* rewrite.c: what passes share to find and replace values: the map from a value to the op
+ * that defines it, a replacement map applied to every operand, and the rebuild of a
+ * region's op array (passes rebuild arrays rather than splice, STYLE.md). */
+#include "ir.h"
+
+#include <stdlib.h>
+
+static void
+record_def(IrOp *op, void *ctx)
+{
+	const IrOp **defs = ctx;
+	int i;
+
+	for (i = 0; i < op->nres; i++)
+		defs[op->res[i]] = op;
+}
+
+const IrOp **
+ir_def_map(const IrKernel *k)
+{
+	const IrOp **defs = xcalloc((size_t)k->nvalues + 1, sizeof *defs);
+
+	/* ir_walk takes a mutable region; nothing here writes through it */
+	ir_walk((IrRegion *)&k->body, record_def, defs);
+	return defs;
+}
+
+void
+ir_rw_init(IrRewriter *rw, IrKernel *k)
+{
+	rw->k = k;
+	rw->n = k->nvalues;
+	rw->map = xcalloc((size_t)rw->n + 1, sizeof *rw->map);
+}
+
+void
+ir_rw_set(IrRewriter *rw, IrValue old, IrValue with)
+{
+	if (old <= 0 || old >= rw->n)
+		ICE("rewriter: value %%%d was created after the map", old);
+	if (old != with)
+		rw->map[old] = with;
+}
+
+IrValue
+ir_rw_get(const IrRewriter *rw, IrValue v)
+{
+	int steps;
+
+	/* a chain a -> b -> c resolves to c; the step bound stops a cycle a pass made by mistake */
+	for (steps = 0; v > 0 && v < rw->n && rw->map[v] && steps < rw->n; steps++)
+		v = rw->map[v];
+	return v;
+}
+
+static void
+apply_op(IrOp *op, void *ctx)
+{
+	const IrRewriter *rw = ctx;
+	int i;
+
+	for (i = 0; i < op->nargs; i++)
+		op->args[i] = ir_rw_get(rw, op->args[i]);
+}
+
+void
+ir_rw_apply(IrRewriter *rw, IrRegion *r)
+{
+	ir_walk(r, apply_op, rw);
+}
+
+void
+ir_rw_free(IrRewriter *rw)
+{
+	free(rw->map);
+	rw->map = NULL;
+	rw->n = 0;
+}
+
+void
+ir_region_rebuild(IrRegion *r, int (*fn)(IrRegion *out, IrOp *op, void *ctx), void *ctx)
+{
+	IrRegion out = {0};
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		IrOp *op = &r->ops[i];
+
+		if (fn(&out, op, ctx))
+			ir_region_push(&out, op);
+		else
+			for (j = 0; j < op->nregions; j++)
+				ir_region_free(&op->regions[j]);
+	}
+	free(r->ops);
+	r->ops = out.ops;
+	r->nops = out.nops;
+	r->capops = out.capops;
+}
