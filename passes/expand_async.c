@@ -50,7 +50,7 @@
 typedef struct Expand {
 	IrKernel *k;
 	int nold;               /* values before the pass; the tables below cover these */
-	IrValue *subst;         /* per old value: its replacement, 0 for none */
+	IrRewriter subst;       /* results of the expanded ops -> the values replacing them */
 	unsigned char *isconst;
 	int64_t *cval;
 	int *mbarof;            /* per old value: the barrier an `mbar` result addresses, or -1 */
@@ -248,8 +248,8 @@ splice_body(IrRegion *out, IrRegion *src, int *nyield)
 static void
 replace(Expand *E, IrValue old, IrValue with)
 {
-	if (old > 0 && old < E->nold && old != with)
-		E->subst[old] = with;
+	if (old > 0 && old < E->nold)
+		ir_rw_set(&E->subst, old, with);
 }
 
 /* ---- role and elect ---- */
@@ -581,21 +581,6 @@ expand_region(Expand *E, IrRegion *r, const Carry *carry)
 	r->capops = out.capops;
 }
 
-static void
-apply_subst(IrOp *op, void *ctx)
-{
-	Expand *E = ctx;
-	int i, steps;
-
-	for (i = 0; i < op->nargs; i++) {
-		IrValue v = op->args[i];
-
-		for (steps = 0; v > 0 && v < E->nold && E->subst[v] && steps < E->nold; steps++)
-			v = E->subst[v];
-		op->args[i] = v;
-	}
-}
-
 /* Thread 0 initialises every barrier object; the fence makes the inits visible to the
  * async proxy (TMA) and the cluster, the barrier to the other threads. */
 static void
@@ -657,7 +642,7 @@ pass_expand_async(IrKernel *k, PassContext *cx)
 	memset(&E, 0, sizeof E);
 	E.k = k;
 	E.nold = k->nvalues;
-	E.subst = xcalloc((size_t)E.nold + 1, sizeof *E.subst);
+	ir_rw_init(&E.subst, k);
 	E.isconst = xcalloc((size_t)E.nold + 1, 1);
 	E.cval = xcalloc((size_t)E.nold + 1, sizeof *E.cval);
 	E.mbarof = xmalloc(((size_t)E.nold + 1) * sizeof *E.mbarof);
@@ -670,9 +655,9 @@ pass_expand_async(IrKernel *k, PassContext *cx)
 	if (k->nbarriers > 0 && !contains(&k->body, IR_MBAR_INIT))
 		add_barrier_init(&E);
 	expand_region(&E, &k->body, NULL);
-	ir_walk(&k->body, apply_subst, &E);
+	ir_rw_apply(&E.subst, &k->body);
 
-	free(E.subst);
+	ir_rw_free(&E.subst);
 	free(E.isconst);
 	free(E.cval);
 	free(E.mbarof);
