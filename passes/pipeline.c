@@ -68,6 +68,7 @@ const char *const pass_names[] = {
 
 static const SrcLoc noloc = {-1, 0, 0};
 
+/* schedule_check.c keeps its one-argument entry point for now (another owner's file). */
 static void
 run_schedule_check(IrKernel *k, PassContext *cx)
 {
