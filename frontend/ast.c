@@ -225,7 +225,7 @@ want_word(const char *word, SrcLoc loc, const char *expected, const char *where)
 }
 
 /* The attributes after a shared array's type; align(N) goes to lhs (as before there were
- * other attributes), the rest (in, swizzle, alias) stay in attrs for hopper.c. */
+ * other attributes), the rest (in, swizzle, alias) stay in attrs for async_decl.c. */
 Node *
 ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, NodeList attrs)
 {

@@ -1,5 +1,5 @@
 /* frontend-internal interfaces: the AST (ast.c), the parser state shared by the lexer and
- * the grammar, semantic analysis (sema.c) and lowering to IR (lower.c). Nothing outside
+ * the grammar, semantic analysis (sema.c) and IR generation (irgen.c). Nothing outside
  * frontend/ includes this; the public entry point is frontend.h. */
 #ifndef CAKE_AST_H
 #define CAKE_AST_H
@@ -9,6 +9,9 @@
 /* Deeper expression or statement nesting than this is an error, so that the recursive
  * walks in sema, lowering and the printer never come near the C stack's limit. */
 #define FE_MAX_DEPTH 256
+
+/* How deep produce and consume blocks may nest (sema reports more; irgen keeps a stack). */
+#define FE_MAX_ASYNC 16
 
 /* Shared memory one block may use on sm_90a/sm_100a/sm_103a: 227 KiB. */
 #define FE_SMEM_LIMIT 232448
@@ -48,7 +51,7 @@ typedef enum NodeKind {
 	N_GRID,       /* grid(list) */
 	N_TYPE,       /* name[list] (list empty for a scalar or vector type) */
 	N_UNROLL,     /* unroll or unroll(lhs), only while parsing a for */
-	/* the Hopper constructs (hopper.c, lower_hopper.c) */
+	/* the async constructs (async.c, irgen_async.c) */
 	N_TENSORMAP,  /* tensormap name = init (a call of tma) */
 	N_PIPELINE,   /* pipeline name(list of N_NAMED) */
 	N_MBARRIER,   /* mbarrier name(list of N_NAMED) */
@@ -129,10 +132,10 @@ struct Node {
 	Symbol *sym;          /* names, declarations */
 	int slot_base;        /* statements: first local slot declared inside */
 	int lane;             /* N_INDEX/N_MEMBER on a vector: the lane */
-	int builtin;          /* N_CALL/N_MEMBER: which builtin (sema.c's tables) */
+	int builtin;          /* N_CALL/N_MEMBER: which builtin (builtins.def) */
 	int indexkind;        /* N_INDEX: IDX_* below */
 	KernelInfo *kinfo;    /* N_KERNEL */
-	/* Hopper constructs, filled in by sema (hopper.c) */
+	/* async constructs, filled in by sema (async.c) */
 	int hslot;            /* N_ROLE: first hidden slot (a stage and a phase per pipeline);
 				 N_PRODUCE/N_CONSUME: the pipeline's stage slot (phase: +1) */
 	int wlo, whi, regs;   /* N_ROLE: warps wlo..whi, register budget (0: none) */
@@ -174,7 +177,7 @@ struct Symbol {
 	int buf;              /* SYM_SHARED: the IR buffer number */
 	int align;            /* SYM_SHARED */
 	int builtin;          /* SYM_BUILTIN */
-	/* Hopper objects (hopper.c) */
+	/* async objects (async.c) */
 	int stages;           /* SYM_SHARED: 1 unless in a pipeline; SYM_PIPELINE */
 	Symbol *pipe;         /* SYM_SHARED: its pipeline, or NULL */
 	int swizzle;          /* SYM_SHARED, SYM_TMAP: 0, 32, 64 or 128 */
@@ -185,7 +188,6 @@ struct Symbol {
 	int bar[2];           /* SYM_PIPELINE: full and empty barrier indices */
 	int src[2], mult[2];  /* SYM_PIPELINE: full and empty sources (IrPipeSource), times */
 	int count;            /* SYM_MBARRIER: arrival count */
-	int varies;           /* locals: the value may differ between the threads of a CTA */
 	Node *decl;
 };
 
@@ -274,7 +276,7 @@ void fe_double_str(char *out, size_t size, double v);
  * -D overrides. Reports through diag; returns the number of errors. */
 int sema_program(Parser *p, Node *program, const FeOptions *opt);
 
-/* The checker's state, shared by sema.c and expr.c. */
+/* The checker's state, shared by sema.c, scope.c, expr.c and the async checks. */
 #define SEMA_BUCKETS 1024
 
 typedef struct Sema {
@@ -299,14 +301,18 @@ typedef struct Sema {
 	int64_t smem;
 	int nslots;
 	int depth;              /* block nesting: 1 is the kernel body */
-	struct HopSema *hop;    /* the Hopper constructs' state (hopper.c) */
+	struct AsyncSema *asy;  /* the async constructs' state (async.c) */
 } Sema;
 
+void sema_check_block(Sema *S, Node *b);
+
+/* ---- scope.c ---- */
+void sema_scope_push(Sema *S);
+void sema_scope_pop(Sema *S);    /* forgets the names declared since the matching push */
 Symbol *sema_lookup(Sema *S, const char *name);
 void sema_push_name(Sema *S, Symbol *s);
 /* Declares name in the innermost scope (no shadowing, no type or builtin names). */
 Symbol *sema_declare(Sema *S, SymKind kind, const char *name, SrcLoc loc, Node *decl);
-void sema_check_block(Sema *S, Node *b);
 const char *sema_sym_what(const Symbol *s);   /* "tensor parameter", "'let' binding" */
 
 /* ---- expr.c ---- */
@@ -362,29 +368,22 @@ int fe_fold_binary(Node *e, AstOp op, IrType t, ConstVal a, ConstVal b);
 int fe_binary_ok(AstOp op, IrType t);
 int fe_unify(Node *e, Node *a, Node *b, const char *what);
 
-/* Builtins referenced by Node.builtin after sema. */
+/* Builtins referenced by Node.builtin after sema (builtins.def). */
 typedef enum Builtin {
 	BI_NONE,
-	/* values */
-	BI_LANE, BI_WARP, BI_WARPGROUP, BI_CLUSTER_RANK,
-	/* namespaces with .x .y .z */
-	BI_THREAD, BI_BLOCK, BI_BLOCK_DIM, BI_GRID_DIM,
-	/* functions */
-	BI_EXP2, BI_LOG2, BI_RSQRT, BI_SQRT, BI_FMA, BI_MIN, BI_MAX, BI_ABS, BI_CDIV,
-	BI_BARRIER,
-	BI_SHFL_XOR, BI_SHFL_DOWN, BI_SHFL_UP, BI_SHFL_IDX,
-	BI_ANY, BI_ALL, BI_BALLOT,
-	BI_ATOMIC_ADD, BI_ATOMIC_MIN, BI_ATOMIC_MAX, BI_ATOMIC_AND, BI_ATOMIC_OR,
-	BI_ATOMIC_XCHG, BI_ATOMIC_CAS,
-	BI_CP_ASYNC, BI_CP_ASYNC_COMMIT, BI_CP_ASYNC_WAIT,
-	/* Hopper (hopper.c) */
-	BI_TMA, BI_TMA_LOAD, BI_TMA_STORE, BI_TMA_STORE_WAIT, BI_FENCE_PROXY_ASYNC,
-	BI_MBAR_ARRIVE, BI_MBAR_EXPECT_TX, BI_MBAR_WAIT, BI_CLUSTER_SYNC, BI_REMOTE,
-	BI_WGMMA, BI_STORE, BI_ROWS,
-	/* calls that are not builtins: casts and vector constructors */
-	BI_CAST, BI_VECTOR,
+#define BUILTIN(id, name, nargs, check, opcode, meaning) BI_##id,
+#include "builtins.def"
+#undef BUILTIN
 	BI_COUNT
 } Builtin;
+
+/* How sema checks a builtin (builtins.def describes each). */
+typedef enum BuiltinCheck {
+	CHK_NONE,
+	CHK_VALUE, CHK_DIM, CHK_MATH_F32, CHK_MATH_FLOAT, CHK_FMA, CHK_BINARY, CHK_ABS, CHK_VOID,
+	CHK_SHUFFLE, CHK_VOTE, CHK_ATOMIC, CHK_CP_ASYNC, CHK_CP_WAIT, CHK_ASYNC, CHK_METHOD,
+	CHK_CONV
+} BuiltinCheck;
 
 /* The per-kernel facts sema gathers for lowering. */
 struct KernelInfo {
@@ -396,7 +395,7 @@ struct KernelInfo {
 	int nshared;
 	Symbol **shared;          /* program arena */
 	int nslots;               /* locals */
-	/* Hopper (hopper.c) */
+	/* async constructs (async.c) */
 	int min_blocks;           /* 0: no clause */
 	int cluster[3];
 	int ntmaps;               /* tensor maps, parameters after the shape symbols */
@@ -405,73 +404,82 @@ struct KernelInfo {
 	Symbol **hobjs;           /* program arena */
 };
 
-/* ---- hopper.c: sema of the Hopper constructs (docs/language.md, "Hopper") ---- */
-/* Whether the value of e may differ between the threads of a CTA. */
-int hop_varies(Sema *S, Node *e);
-void hop_kernel_begin(Sema *S, Node *k, KernelInfo *ki);
+/* ---- async.c, async_decl.c, async_call.c, mma_wgmma.c: sema of the async constructs
+ * (docs/language.md, "Hopper (sm_90a) async machinery") ---- */
+void asy_kernel_begin(Sema *S, Node *k, KernelInfo *ki);
 /* min_blocks(...) and cluster(...); returns 0 if n is not one of them. */
-int hop_clause(Sema *S, Node *n, KernelInfo *ki);
-/* The whole-kernel checks (roles, register budget, arrival counts, aliases); fills ki. */
-void hop_kernel_end(Sema *S, Node *k, KernelInfo *ki);
-/* The Hopper statements; returns 0 if s is not one of them. */
-int hop_stmt(Sema *S, Node *s);
-/* The Hopper calls and values (e->builtin set); returns 0 if e is not one of them. */
-int hop_call(Sema *S, Node *e);
+int asy_clause(Sema *S, Node *n, KernelInfo *ki);
+/* Ends a kernel's async state; fills ki's tensor maps and barrier objects. */
+void asy_kernel_end(Sema *S, Node *k, KernelInfo *ki);
+/* The async statements; returns 0 if s is not one of them. */
+int asy_stmt(Sema *S, Node *s);
+/* The async calls and values (e->builtin set); returns 0 if e is not one of them. */
+int asy_call(Sema *S, Node *e);
 /* The attributes of a shared array (in PIPE, swizzle, alias) after check_shared made sym. */
-void hop_shared(Sema *S, Node *s, Symbol *sym);
-/* Records a use of a shared array (stage context, roles of aliased buffers); 0 on error. */
-int hop_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
+void asy_shared(Sema *S, Node *s, Symbol *sym);
+/* Records a use of a shared array (a staged one needs its pipeline's block); 0 on error. */
+int asy_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
 /* remote(buf, rank)[i, ...]: the N_INDEX e whose base is that call. */
-int hop_remote_element(Sema *S, Node *e, int read, int write);
-/* An if statement's condition narrows the threads that run its branches. */
-void hop_if_begin(Sema *S, Node *s, int branch, void **saved);
-void hop_if_end(Sema *S, void *saved);
+int asy_remote_element(Sema *S, Node *e, int read, int write);
 /* Shared bytes of a buffer for the budget check: a stage times its stages. */
-int64_t hop_buffer_bytes(const Symbol *sym, int64_t stage_bytes);
+int64_t asy_buffer_bytes(const Symbol *sym, int64_t stage_bytes);
 /* f32acc[64, N] in a declaration: the fragment type, or 0 after an error. */
-int hop_frag_type(Sema *S, Node *type, IrType *t);
-/* Statement checks around a block (for the statement-level rules of produce blocks). */
-void hop_block_enter(Sema *S);
-void hop_block_leave(Sema *S);
+int asy_frag_type(Sema *S, Node *type, IrType *t);
 
-/* ---- lower.c ---- */
+/* ---- irgen.c ---- */
 /* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */
-IrKernel *lower_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path);
+IrKernel *irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path);
 
-/* The lowering's state, shared by lower.c and lower_hopper.c. */
-#define LOWER_MAX_ASYNC 16
-typedef struct Lower {
+/* IR generation's state, shared by irgen.c, irgen_util.c and irgen_async.c. */
+typedef struct IrGen {
 	IrKernel *k;
 	const KernelInfo *info;
 	IrBuilder b;
 	IrValue *slots;     /* the current value of each local */
 	/* the produce/consume blocks being lowered, innermost last: pipeline index, stage */
 	int nasync;
-	int async_pipe[LOWER_MAX_ASYNC];
-	IrValue async_stage[LOWER_MAX_ASYNC];
+	int async_pipe[FE_MAX_ASYNC];
+	IrValue async_stage[FE_MAX_ASYNC];
 	int nconsume;       /* enclosing consume blocks (their lowering waits for wgmma) */
-} Lower;
+} IrGen;
 
-IrValue lower_expr(Lower *L, Node *e);
-void lower_block(Lower *L, Node *b);
+IrValue irgen_expr(IrGen *G, Node *e);
+void irgen_block(IrGen *G, Node *b);
+
+/* ---- irgen_util.c: what irgen.c and irgen_async.c share ---- */
+/* Each builtin's IR op and check kind (builtins.def). */
+typedef struct IrGenBuiltin {
+	int opcode;       /* IrOpcode, 0 for none */
+	int check;        /* BuiltinCheck */
+} IrGenBuiltin;
+extern const IrGenBuiltin irgen_builtins[BI_COUNT];
+
 /* The variables declared before slot `base` that s assigns (sorted, once each). */
-void lower_assigned_vars(const Node *s, int base, int *out, int *n);
-IrType *lower_carried_types(Lower *L, const int *slots, int n);
+void irgen_assigned_vars(const Node *s, int base, int *out, int *n);
+IrType *irgen_carried_types(IrGen *G, const int *slots, int n);
+/* Ends the builder's region with opc (yield, condition) passing cond and the carried slots. */
+void irgen_terminate(IrGen *G, int opc, IrValue cond, const int *slots, int n);
 /* Lowers body into region r, then yields the carried slots. */
-void lower_into(Lower *L, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end);
-
-/* ---- lower_hopper.c ---- */
-/* Tensor-map params, barriers, pipelines, staging of buffers, cluster, min_blocks. */
-void lower_hop_tables(Lower *L);
-/* Barrier initialisation at kernel entry (thread 0, fence, CTA or cluster barrier). */
-void lower_hop_init(Lower *L);
-/* The Hopper statements; 0 if s is not one. */
-int lower_hop_stmt(Lower *L, Node *s);
-/* The Hopper calls and values: *v gets the result (0 for none); 0 if e is not one. */
-int lower_hop_call(Lower *L, Node *e, IrValue *v);
+void irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end);
+/* The stage of pipeline `pipe` in the innermost produce/consume block of it. */
+IrValue irgen_stage(IrGen *G, int pipe);
 /* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
-IrValue lower_hop_buffer(Lower *L, const Symbol *s);
-/* The base of buf in the CTA of the given rank: remote(buf, rank)[i, ...]. */
-IrValue lower_hop_remote(Lower *L, Node *e);
+IrValue irgen_buffer(IrGen *G, const Symbol *s);
+
+/* ---- irgen_async.c ---- */
+/* Tensor-map params, barriers, pipelines, staging of buffers, cluster, min_blocks. */
+void irgen_async_tables(IrGen *G);
+/* Barrier initialisation at kernel entry (thread 0, fence, CTA or cluster barrier). */
+void irgen_async_init(IrGen *G);
+/* The async statements; 0 if s is not one. */
+int irgen_async_stmt(IrGen *G, Node *s);
+/* The async calls and values: *v gets the result (0 for none); 0 if e is not one. */
+int irgen_async_call(IrGen *G, Node *e, IrValue *v);
+
+/* ---- irgen_wgmma.c ---- */
+/* acc = wgmma(acc, A, B): the new accumulator. */
+IrValue irgen_wgmma(IrGen *G, Node *e);
+/* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator. */
+void irgen_wgmma_store(IrGen *G, Node *e);
 
 #endif

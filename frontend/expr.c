@@ -9,47 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each builtin's name, argument count and check (builtins.def). */
 static const struct {
 	const char *name;
-	int builtin;
 	int nargs;              /* functions only */
-} builtins[] = {
-	{"lane", BI_LANE, -1}, {"warp", BI_WARP, -1},
-	{"thread", BI_THREAD, -1}, {"block", BI_BLOCK, -1},
-	{"block_dim", BI_BLOCK_DIM, -1}, {"grid_dim", BI_GRID_DIM, -1},
-	{"exp2", BI_EXP2, 1}, {"log2", BI_LOG2, 1}, {"rsqrt", BI_RSQRT, 1}, {"sqrt", BI_SQRT, 1},
-	{"fma", BI_FMA, 3}, {"min", BI_MIN, 2}, {"max", BI_MAX, 2}, {"abs", BI_ABS, 1},
-	{"cdiv", BI_CDIV, 2}, {"barrier", BI_BARRIER, 0},
-	{"shfl_xor", BI_SHFL_XOR, 2}, {"shfl_down", BI_SHFL_DOWN, 2},
-	{"shfl_up", BI_SHFL_UP, 2}, {"shfl_idx", BI_SHFL_IDX, 2},
-	{"any", BI_ANY, 1}, {"all", BI_ALL, 1}, {"ballot", BI_BALLOT, 1},
-	{"atomic_add", BI_ATOMIC_ADD, 2}, {"atomic_min", BI_ATOMIC_MIN, 2},
-	{"atomic_max", BI_ATOMIC_MAX, 2}, {"atomic_and", BI_ATOMIC_AND, 2},
-	{"atomic_or", BI_ATOMIC_OR, 2}, {"atomic_xchg", BI_ATOMIC_XCHG, 2},
-	{"atomic_cas", BI_ATOMIC_CAS, 3},
-	{"cp_async", BI_CP_ASYNC, 2}, {"cp_async_commit", BI_CP_ASYNC_COMMIT, 0},
-	{"cp_async_wait", BI_CP_ASYNC_WAIT, 1},
-	/* Hopper (hopper.c checks their arguments) */
-	{"warpgroup", BI_WARPGROUP, -1}, {"cluster_rank", BI_CLUSTER_RANK, -1},
-	{"tma", BI_TMA, -1}, {"tma_load", BI_TMA_LOAD, -1}, {"tma_store", BI_TMA_STORE, -1},
-	{"tma_store_wait", BI_TMA_STORE_WAIT, -1}, {"fence_proxy_async", BI_FENCE_PROXY_ASYNC, -1},
-	{"mbar_arrive", BI_MBAR_ARRIVE, -1}, {"mbar_expect_tx", BI_MBAR_EXPECT_TX, -1},
-	{"mbar_wait", BI_MBAR_WAIT, -1}, {"cluster_sync", BI_CLUSTER_SYNC, -1},
-	{"remote", BI_REMOTE, -1}, {"wgmma", BI_WGMMA, -1}, {"store", BI_STORE, -1},
+	int check;              /* BuiltinCheck */
+} builtins[BI_COUNT] = {
+#define BUILTIN(id, name, nargs, check, opcode, meaning) [BI_##id] = {name, nargs, CHK_##check},
+#include "builtins.def"
+#undef BUILTIN
 };
 
 /* Puts the builtin names into the outermost scope. */
 void
 sema_add_builtins(Sema *S)
 {
-	size_t i;
+	int b;
 
-	for (i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
-		Symbol *s = arena_alloc(S->p->arena, sizeof *s);
+	for (b = BI_NONE + 1; b < BI_COUNT; b++) {
+		Symbol *s;
 
+		if (builtins[b].check == CHK_METHOD || builtins[b].check == CHK_CONV)
+			continue;
+		s = arena_alloc(S->p->arena, sizeof *s);
 		s->kind = SYM_BUILTIN;
-		s->name = builtins[i].name;
-		s->builtin = builtins[i].builtin;
+		s->name = builtins[b].name;
+		s->builtin = b;
 		s->type = fe_ty(TY_NONVALUE);
 		sema_push_name(S, s);
 	}
@@ -178,7 +163,7 @@ sema_element(Sema *S, Node *e, Symbol *s, int read, int write)
 
 	e->sym = s;
 	e->indexkind = s->kind == SYM_TENSOR ? IDX_TENSOR : IDX_SHARED;
-	if (s->kind == SYM_SHARED && !fe_is_error(s->type) && !hop_buffer_use(S, s, e->lhs->loc)) {
+	if (s->kind == SYM_SHARED && !fe_is_error(s->type) && !asy_buffer_use(S, s, e->lhs->loc)) {
 		for (ix = e->list.head; ix; ix = ix->next)
 			sema_expr(S, ix);
 		fe_set_error(e);
@@ -313,7 +298,7 @@ check_index(Sema *S, Node *e)
 		return;
 	}
 	if (e->lhs->kind == N_CALL && !e->lhs->lhs && strcmp(e->lhs->name, "remote") == 0) {
-		hop_remote_element(S, e, 1, 0);
+		asy_remote_element(S, e, 1, 0);
 		return;
 	}
 	if (!sema_value(S, e->lhs)) {
@@ -337,7 +322,7 @@ check_member(Sema *S, Node *e)
 	Symbol *s = e->lhs->kind == N_NAME ? sema_lookup(S, e->lhs->name) : NULL;
 	int lane = m[0] && !m[1] && strchr(lanes, m[0]) ? (int)(strchr(lanes, m[0]) - lanes) : -1;
 
-	if (s && s->kind == SYM_BUILTIN && s->builtin >= BI_THREAD && s->builtin <= BI_GRID_DIM) {
+	if (s && s->kind == SYM_BUILTIN && builtins[s->builtin].check == CHK_DIM) {
 		e->lhs->sym = s;
 		e->lhs->ty = fe_ty(TY_NONVALUE);
 		if (lane < 0 || lane > 2) {
@@ -400,8 +385,7 @@ check_name(Sema *S, Node *e)
 		break;
 	case SYM_BUILTIN:
 		e->builtin = s->builtin;
-		e->ty = s->builtin >= BI_LANE && s->builtin <= BI_CLUSTER_RANK ? ir_scalar(IR_I32)
-									      : fe_ty(TY_NONVALUE);
+		e->ty = builtins[s->builtin].check == CHK_VALUE ? ir_scalar(IR_I32) : fe_ty(TY_NONVALUE);
 		break;
 	default:
 		e->ty = fe_ty(TY_NONVALUE);
@@ -525,12 +509,6 @@ unify_args(Node *e, Node **args, int n)
 	return 1;
 }
 
-static int
-is_atomic(int b)
-{
-	return b >= BI_ATOMIC_ADD && b <= BI_ATOMIC_CAS;
-}
-
 static void
 check_atomic(Sema *S, Node *e, Node **args, int n)
 {
@@ -646,10 +624,10 @@ check_call(Sema *S, Node *e)
 	Node *args[4], *a;
 	Symbol *s;
 	IrType t;
-	int n = 0, i, ok = 1, nargs = 0;
+	int n = 0, i, ok = 1, check;
 
 	if (e->lhs) {
-		hop_call(S, e);    /* buf.rows(...) */
+		asy_call(S, e);    /* buf.rows(...) */
 		return;
 	}
 	if (fe_type_from_name(e->name, &t)) {
@@ -662,34 +640,32 @@ check_call(Sema *S, Node *e)
 		fe_set_error(e);
 		return;
 	}
-	if (s->kind != SYM_BUILTIN || s->builtin < BI_EXP2) {
+	check = s->kind == SYM_BUILTIN ? builtins[s->builtin].check : CHK_NONE;
+	if (check == CHK_NONE || check == CHK_VALUE || check == CHK_DIM) {
 		diag_error(e->loc, "'%s' is a %s, not a function", e->name, sema_sym_what(s));
 		fe_set_error(e);
 		return;
 	}
 	e->builtin = s->builtin;
-	if (e->builtin >= BI_TMA && e->builtin <= BI_ROWS && hop_call(S, e))
+	if (check == CHK_ASYNC && asy_call(S, e))
 		return;
-	for (i = 0; i < (int)(sizeof builtins / sizeof builtins[0]); i++)
-		if (builtins[i].builtin == s->builtin)
-			nargs = builtins[i].nargs;
-	if (e->list.n != nargs) {
-		diag_error(e->loc, "'%s' takes %s, found %d", e->name, plural(nargs, "argument"),
-			   e->list.n);
+	if (e->list.n != builtins[e->builtin].nargs) {
+		diag_error(e->loc, "'%s' takes %s, found %d", e->name,
+			   plural(builtins[e->builtin].nargs, "argument"), e->list.n);
 		fe_set_error(e);
 		return;
 	}
 	for (a = e->list.head; a; a = a->next)
 		args[n++] = a;
-	if (is_atomic(e->builtin)) {
+	if (check == CHK_ATOMIC) {
 		check_atomic(S, e, args, n);
 		return;
 	}
-	if (e->builtin == BI_CP_ASYNC) {
+	if (check == CHK_CP_ASYNC) {
 		check_cp_async(S, e, args);
 		return;
 	}
-	if (e->builtin == BI_CP_ASYNC_WAIT) {
+	if (check == CHK_CP_WAIT) {
 		int64_t groups;
 
 		e->ty = ir_scalar(IR_VOID);
@@ -708,16 +684,16 @@ check_call(Sema *S, Node *e)
 		fe_set_error(e);
 		return;
 	}
-	switch (e->builtin) {
-	case BI_EXP2: case BI_LOG2: case BI_RSQRT:
+	switch (check) {
+	case CHK_MATH_F32:
 		ok = want_types(e, args[0], 0, ir_scalar(IR_F32), f32only, "f32");
 		e->ty = args[0]->ty;
 		break;
-	case BI_SQRT:
+	case CHK_MATH_FLOAT:
 		ok = want_types(e, args[0], 0, ir_scalar(IR_F32), f32f64, "f32 or f64");
 		e->ty = args[0]->ty;
 		break;
-	case BI_FMA:
+	case CHK_FMA:
 		ok = unify_args(e, args, 3);
 		for (i = 0; ok && i < 3; i++)
 			if (fe_untyped(args[i]->ty))
@@ -730,7 +706,7 @@ check_call(Sema *S, Node *e)
 		}
 		e->ty = t;
 		break;
-	case BI_MIN: case BI_MAX: case BI_CDIV:
+	case CHK_BINARY:
 		ok = unify_args(e, args, 2);
 		t = args[0]->ty;
 		if (ok && (!fe_scalar(t) && !fe_untyped(t))) {
@@ -772,7 +748,7 @@ check_call(Sema *S, Node *e)
 			ok = 0;
 		}
 		break;
-	case BI_ABS:
+	case CHK_ABS:
 		t = args[0]->ty;
 		if (!(fe_scalar(t) || fe_untyped(t)) || t.base == IR_I1 || fe_unsigned(t)) {
 			diag_error(args[0]->loc, "the argument of 'abs' must be a signed integer or a float, found %s",
@@ -795,16 +771,16 @@ check_call(Sema *S, Node *e)
 			fe_set_const(e, t, r);
 		}
 		break;
-	case BI_BARRIER: case BI_CP_ASYNC_COMMIT:
+	case CHK_VOID:
 		e->ty = ir_scalar(IR_VOID);
 		break;
-	case BI_SHFL_XOR: case BI_SHFL_DOWN: case BI_SHFL_UP: case BI_SHFL_IDX:
+	case CHK_SHUFFLE:
 		ok = want_types(e, args[0], 1, ir_scalar(IR_I32), shfl,
 				"a 32-bit scalar (i32, u32 or f32)") &&
 		     fe_convert(args[1], ir_scalar(IR_I32), "the lane argument of a shuffle");
 		e->ty = args[0]->ty;
 		break;
-	case BI_ANY: case BI_ALL: case BI_BALLOT:
+	case CHK_VOTE:
 		ok = want_types(e, args[0], 0, ir_scalar(IR_I1), i1only, "i1");
 		e->ty = ir_scalar(e->builtin == BI_BALLOT ? IR_U32 : IR_I1);
 		break;
@@ -867,7 +843,7 @@ sema_value(Sema *S, Node *e)
 			diag_error(e->loc, "shared array '%s' must be indexed, as in %s[i]", s->name, s->name);
 		else if (s && (s->kind == SYM_TMAP || s->kind == SYM_PIPELINE || s->kind == SYM_MBARRIER))
 			diag_error(e->loc, "%s '%s' is not a value", sema_sym_what(s), s->name);
-		else if (s && s->builtin >= BI_THREAD && s->builtin <= BI_GRID_DIM)
+		else if (s && builtins[s->builtin].check == CHK_DIM)
 			diag_error(e->loc, "'%s' needs a member: %s.x, %s.y or %s.z", s->name, s->name,
 				   s->name, s->name);
 		else if (s)

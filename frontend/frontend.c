@@ -28,7 +28,7 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 		m = ir_module_new();
 		for (d = p.program->list.head; d; d = d->next)
 			if (d->kind == N_KERNEL)
-				ir_module_add(m, lower_kernel(&p, (Node *)d, d->kinfo, path));
+				ir_module_add(m, irgen_kernel(&p, (Node *)d, d->kinfo, path));
 	}
 	arena_free(p.arena);
 	return m;

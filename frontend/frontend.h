@@ -1,5 +1,5 @@
 /* frontend: the .cake language. Lexer (lexer.l) and parser (parser.y) build the AST
- * (ast.c), sema.c checks names, types, constants and targets, lower.c turns the checked
+ * (ast.c), sema.c checks names, types, constants and targets, irgen.c turns the checked
  * AST into IR. The full language is described in docs/language.md. */
 #ifndef CAKE_FRONTEND_H
 #define CAKE_FRONTEND_H

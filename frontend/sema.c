@@ -1,8 +1,8 @@
-/* sema.c: semantic analysis of a parsed .cake file: scopes, statements, constants and -D,
- * kernels. Resolves names through nested scopes, checks statements (expressions are
- * expr.c's, types and constant folding types.c's), applies -D overrides, and gathers each
- * kernel's metadata (targets, threads, grid text, shape symbols, shared arrays) for
- * lowering. Errors are reported as they are found and the checks go on. */
+/* sema.c: semantic analysis of a parsed .cake file: statements, constants and -D,
+ * kernels. Checks statements in nested scopes (names are scope.c's, expressions expr.c's,
+ * types and constant folding types.c's), applies -D overrides, and gathers each kernel's
+ * metadata (targets, threads, grid text, shape symbols, shared arrays) for IR generation.
+ * Errors are reported as they are found and the checks go on. */
 #include "ast.h"
 
 #include <ctype.h>
@@ -13,114 +13,6 @@
 #include <string.h>
 
 static void check_stmt(Sema *S, Node *s);
-
-/* ---- scopes ---- */
-
-static void
-push_scope(Sema *S)
-{
-	PUSH(S->marks, S->nmarks, S->capmarks, S->nscope);
-}
-
-static unsigned
-bucket(const char *name)
-{
-	return (unsigned)hash_fnv1a(name, strlen(name), HASH_INIT) & (SEMA_BUCKETS - 1);
-}
-
-static void
-pop_scope(Sema *S)
-{
-	int mark = S->marks[--S->nmarks];
-
-	while (S->nscope > mark) {
-		S->nscope--;
-		S->heads[bucket(S->scope[S->nscope]->name)] = S->chain[S->nscope];
-	}
-}
-
-void
-sema_push_name(Sema *S, Symbol *s)
-{
-	unsigned h = bucket(s->name);
-	int cap = S->capscope;
-
-	PUSH(S->scope, S->nscope, S->capscope, s);
-	S->chain = grow(S->chain, &S->capchain, cap > S->capscope ? cap : S->capscope, sizeof(int));
-	S->chain[S->nscope - 1] = S->heads[h];
-	S->heads[h] = S->nscope - 1;
-}
-
-Symbol *
-sema_lookup(Sema *S, const char *name)
-{
-	int i;
-
-	for (i = S->heads[bucket(name)]; i >= 0; i = S->chain[i])
-		if (strcmp(S->scope[i]->name, name) == 0)
-			return S->scope[i];
-	return NULL;
-}
-
-const char *
-sema_sym_what(const Symbol *s)
-{
-	switch (s->kind) {
-	case SYM_CONST: return "constant";
-	case SYM_TENSOR: return "tensor parameter";
-	case SYM_SCALAR: return "parameter";
-	case SYM_SHAPE: return "shape symbol";
-	case SYM_LET: return "'let' binding";
-	case SYM_VAR: return "variable";
-	case SYM_ITER: return "loop index";
-	case SYM_SHARED: return "shared array";
-	case SYM_TMAP: return "tensor map";
-	case SYM_PIPELINE: return "pipeline";
-	case SYM_MBARRIER: return "mbarrier";
-	default: return "builtin";
-	}
-}
-
-/* Declares name in the innermost scope. A name may not be declared twice where it is
- * visible (no shadowing), nor be a type or builtin name. Returns the new symbol, which
- * stays out of scope after an error so that uses keep resolving to the first one. */
-static Symbol *
-declare(Sema *S, SymKind kind, const char *name, SrcLoc loc, Node *decl)
-{
-	Symbol *s = arena_alloc(S->p->arena, sizeof *s);
-	Symbol *old = sema_lookup(S, name);
-	IrType t;
-
-	s->kind = kind;
-	s->name = name;
-	s->loc = loc;
-	s->decl = decl;
-	if (fe_type_from_name(name, &t)) {
-		diag_error(loc, "'%s' is a type name and cannot be declared", name);
-		return s;
-	}
-	if (old && old->kind == SYM_BUILTIN) {
-		diag_error(loc, "'%s' is a builtin name and cannot be redefined", name);
-		return s;
-	}
-	if (old) {
-		if ((kind == SYM_TENSOR || kind == SYM_SCALAR) &&
-		    (old->kind == SYM_TENSOR || old->kind == SYM_SCALAR))
-			diag_error(loc, "duplicate parameter '%s'", name);
-		else
-			diag_error(loc, "redefinition of '%s'", name);
-		diag_note(old->loc, "'%s' was first declared here as a %s", name, sema_sym_what(old));
-		return s;
-	}
-	sema_push_name(S, s);
-	return s;
-}
-
-Symbol *
-sema_declare(Sema *S, SymKind kind, const char *name, SrcLoc loc, Node *decl)
-{
-	return declare(S, kind, name, loc, decl);
-}
 
 static int
 new_slot(Sema *S)
@@ -151,7 +43,7 @@ check_local(Sema *S, Node *s)
 
 	snprintf(what, sizeof what, "the initializer of '%s'", s->name);
 	if (s->type && strcmp(s->type->name, "f32acc") == 0) {
-		ok = hop_frag_type(S, s->type, &t);
+		ok = asy_frag_type(S, s->type, &t);
 	} else if (s->type) {
 		ok = resolve_type(s->type, &t);
 		if (ok && s->type->list.n) {
@@ -163,9 +55,8 @@ check_local(Sema *S, Node *s)
 		ok = s->type ? fe_convert(s->init, t, what) : fe_default_type(s->init);
 	else
 		ok = 0;
-	sym = declare(S, s->kind == N_VAR ? SYM_VAR : SYM_LET, s->name, s->loc, s);
+	sym = sema_declare(S, s->kind == N_VAR ? SYM_VAR : SYM_LET, s->name, s->loc, s);
 	sym->type = ok ? s->init->ty : fe_ty(TY_ERROR);
-	sym->varies = s->kind == N_VAR || hop_varies(S, s->init);
 	sym->slot = new_slot(S);
 	s->sym = sym;
 	s->ty = sym->type;
@@ -196,7 +87,7 @@ check_shared(Sema *S, Node *s)
 			   s->name, IR_MAX_RANK, s->type->name);
 		return;
 	}
-	sym = declare(S, SYM_SHARED, s->name, s->loc, s);
+	sym = sema_declare(S, SYM_SHARED, s->name, s->loc, s);
 	s->sym = sym;
 	sym->type = t;
 	sym->rank = s->type->list.n;
@@ -228,7 +119,7 @@ check_shared(Sema *S, Node *s)
 			align = v;
 		}
 	}
-	hop_shared(S, s, sym);
+	asy_shared(S, s, sym);
 	if (sym->swizzle * 8 > align)
 		align = sym->swizzle * 8;   /* the swizzle pattern repeats every 8 rows */
 	sym->align = (int)align;
@@ -236,7 +127,7 @@ check_shared(Sema *S, Node *s)
 		sym->type = fe_ty(TY_ERROR);
 		return;
 	}
-	bytes = hop_buffer_bytes(sym, count * ir_type_bytes(t));
+	bytes = asy_buffer_bytes(sym, count * ir_type_bytes(t));
 	S->smem = (S->smem + align - 1) / align * align + bytes;
 	if (S->smem > FE_SMEM_LIMIT) {
 		diag_error(s->loc, "shared arrays of kernel '%s' need %lld bytes, over the limit of %d bytes (227 KiB)",
@@ -288,7 +179,7 @@ check_place(Sema *S, Node *e, int compound)
 	}
 	if (e->kind == N_INDEX && e->lhs->kind == N_CALL && !e->lhs->lhs &&
 	    strcmp(e->lhs->name, "remote") == 0) {
-		hop_remote_element(S, e, compound, 1);
+		asy_remote_element(S, e, compound, 1);
 		return e->ty;
 	}
 	if (e->kind == N_INDEX || e->kind == N_MEMBER) {
@@ -340,14 +231,12 @@ check_block(Sema *S, Node *b)
 {
 	Node *s;
 
-	push_scope(S);
+	sema_scope_push(S);
 	S->depth++;
-	hop_block_enter(S);
 	for (s = b->list.head; s; s = s->next)
 		check_stmt(S, s);
-	hop_block_leave(S);
 	S->depth--;
-	pop_scope(S);
+	sema_scope_pop(S);
 }
 
 void
@@ -364,7 +253,6 @@ check_for(Sema *S, Node *s)
 	Symbol *iv;
 	int64_t v;
 	int i;
-	void *saved;
 
 	for (i = 0; i < 3; i++) {
 		char what[64];
@@ -382,25 +270,20 @@ check_for(Sema *S, Node *s)
 	    (v < 1 || v > 1024))
 		diag_error(s->unroll_n->loc, "the unroll count must be from 1 to 1024, found %lld",
 			   (long long)v);
-	push_scope(S);
-	iv = declare(S, SYM_ITER, s->name, s->loc, s);
+	sema_scope_push(S);
+	iv = sema_declare(S, SYM_ITER, s->name, s->loc, s);
 	iv->type = ir_scalar(IR_I32);
-	iv->varies = hop_varies(S, s->lo) || hop_varies(S, s->hi) || (s->step && hop_varies(S, s->step));
 	iv->slot = new_slot(S);
 	s->sym = iv;
-	hop_if_begin(S, s, 0, &saved);
 	check_block(S, s->body);
-	hop_if_end(S, saved);
-	pop_scope(S);
+	sema_scope_pop(S);
 }
 
 static void
 check_stmt(Sema *S, Node *s)
 {
-	void *saved;
-
 	s->slot_base = S->nslots;
-	if (hop_stmt(S, s))
+	if (asy_stmt(S, s))
 		return;
 	switch (s->kind) {
 	case N_LET:
@@ -415,24 +298,18 @@ check_stmt(Sema *S, Node *s)
 		break;
 	case N_IF:
 		check_condition(S, s->cond, "if");
-		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
-		hop_if_end(S, saved);
-		hop_if_begin(S, s, 1, &saved);
 		if (s->els && s->els->kind == N_IF)
 			check_stmt(S, s->els);
 		else if (s->els)
 			check_block(S, s->els);
-		hop_if_end(S, saved);
 		break;
 	case N_FOR:
 		check_for(S, s);
 		break;
 	case N_WHILE:
 		check_condition(S, s->cond, "while");
-		hop_if_begin(S, s, 0, &saved);
 		check_block(S, s->body);
-		hop_if_end(S, saved);
 		break;
 	case N_BLOCK:
 		check_block(S, s);
@@ -543,7 +420,7 @@ check_const(Sema *S, Node *c, int *used)
 	} else if (ok) {
 		ok = c->type ? fe_convert(c->init, t, what) : fe_default_type(c->init);
 	}
-	sym = declare(S, SYM_CONST, c->name, c->loc, c);
+	sym = sema_declare(S, SYM_CONST, c->name, c->loc, c);
 	sym->type = ok ? c->init->ty : fe_ty(TY_ERROR);
 	sym->val = c->init->cv;
 	c->sym = sym;
@@ -592,7 +469,7 @@ check_param(Sema *S, Node *pn, int index)
 	IrType t;
 	int i, ok;
 
-	sym = declare(S, pn->op == ACCESS_NONE ? SYM_SCALAR : SYM_TENSOR, pn->name, pn->loc, pn);
+	sym = sema_declare(S, pn->op == ACCESS_NONE ? SYM_SCALAR : SYM_TENSOR, pn->name, pn->loc, pn);
 	pn->sym = sym;
 	sym->param = index;
 	sym->type = fe_ty(TY_ERROR);
@@ -631,7 +508,7 @@ check_param(Sema *S, Node *pn, int index)
 
 		if (d->kind == N_NAME && (!ds || ds->kind == SYM_SHAPE)) {
 			if (!ds) {
-				ds = declare(S, SYM_SHAPE, d->name, d->loc, d);
+				ds = sema_declare(S, SYM_SHAPE, d->name, d->loc, d);
 				ds->type = ir_scalar(IR_I32);
 				ds->param = S->nparams + S->nsyms;
 				PUSH(S->syms, S->nsyms, S->capsyms, ds);
@@ -898,7 +775,7 @@ check_kernel(Sema *S, Node *k)
 		ki->grid[i] = "1";
 		ki->cluster[i] = 1;
 	}
-	push_scope(S);
+	sema_scope_push(S);
 	i = 0;
 	for (n = k->list.head; n; n = n->next)
 		check_param(S, n, i++);
@@ -921,15 +798,15 @@ check_kernel(Sema *S, Node *k)
 		else if (n->kind == N_GRID)
 			check_grid(S, n, ki);
 		else
-			hop_clause(S, n, ki);
+			asy_clause(S, n, ki);
 	}
 	if (!seen[N_THREADS])
 		diag_error(k->loc, "kernel '%s' needs a threads(...) clause giving its block size", k->name);
 	S->depth = 0;
-	hop_kernel_begin(S, k, ki);
+	asy_kernel_begin(S, k, ki);
 	check_block(S, k->body);
-	hop_kernel_end(S, k, ki);
-	pop_scope(S);
+	asy_kernel_end(S, k, ki);
+	sema_scope_pop(S);
 
 	ki->nsyms = S->nsyms;
 	ki->syms = arena_alloc(S->p->arena, sizeof(Symbol *) * (size_t)(S->nsyms + 1));
@@ -959,7 +836,7 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 		S.heads[i] = -1;
 	sema_add_builtins(&S);
 	/* constants first, in order: every kernel of the file sees all of them */
-	push_scope(&S);
+	sema_scope_push(&S);
 	for (d = program->list.head; d; d = d->next)
 		if (d->kind == N_CONST)
 			check_const(&S, d, used);
@@ -989,7 +866,7 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 
 		diag_error(loc, "no kernel in this file (expected 'kernel name(...) threads(...) { ... }')");
 	}
-	pop_scope(&S);
+	sema_scope_pop(&S);
 	free(S.scope);
 	free(S.chain);
 	free(S.marks);

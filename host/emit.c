@@ -607,9 +607,6 @@ cluster_dim(const IrKernel *k, int i)
 static void
 emit_images(Emit *e, const HostImages *img, Buf *c, int *nimages)
 {
-	static const char *const target_enum[TARGET_COUNT] = {
-		"CAKERT_SM_90A", "CAKERT_SM_100A", "CAKERT_SM_103A",
-	};
 	int t, n = 0;
 
 	for (t = 0; t < TARGET_COUNT; t++) {
@@ -636,7 +633,9 @@ emit_images(Emit *e, const HostImages *img, Buf *c, int *nimages)
 			continue;
 		if (n++ == 0)
 			buf_printf(c, "static const CakertImage %s_images[] = {\n", e->name);
-		buf_printf(c, "\t{%s, (const char *)%s_ptx_%s, ", target_enum[t], e->name, ir_target_name(t));
+		/* CAKERT_<ID>: the runtime's name for the target (ir/targets.def) */
+		buf_printf(c, "\t{CAKERT_%s, (const char *)%s_ptx_%s, ", ir_targets[t].id, e->name,
+			   ir_target_name(t));
 		if (img->cubin[t] && img->cubin_len[t])
 			buf_printf(c, "%s_cubin_%s, sizeof %s_cubin_%s},\n", e->name, ir_target_name(t),
 				   e->name, ir_target_name(t));

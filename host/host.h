@@ -33,4 +33,9 @@ typedef struct HostFile {
 } HostFile;
 extern const HostFile host_runtime_files[];
 
+/* ---- runtime.c ---- */
+/* The text of runtime file f as it goes into an output folder: its marker lines replaced
+ * with the target facts of ir/targets.def. */
+void host_runtime_text(const HostFile *f, Buf *out);
+
 #endif

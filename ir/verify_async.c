@@ -1,9 +1,10 @@
 /* verify_async.c: the verifier's rules for the async machinery (docs/ir.md, "Async ops and
- * the schedule rules"): operand and result types of the mbarrier, TMA, cluster and wgmma ops; the header
- * tables (barriers, pipelines, tensor maps, staged buffers, cluster dims); and the
- * whole-kernel rules: target gating, where role, elect, produce, consume and wgmma may
- * appear, and that every mbarrier is initialised (mbar.init, fence.mbar_init and a CTA or
- * cluster barrier) before it is used. Like verify.c it trusts no index. */
+ * the schedule rules"): operand and result types of the mbarrier, TMA, cluster and wgmma
+ * ops; the header tables (barriers, pipelines, tensor maps, staged buffers, cluster dims);
+ * and the whole-kernel rules: target gating, where role, elect, produce, consume and wgmma
+ * may appear, and that every mbarrier is initialised (mbar.init, fence.mbar_init and a CTA
+ * or cluster barrier) before it is used. The schedule rules that need more than one op are
+ * passes/schedule_check.c's. Like verify.c it trusts no index. */
 #include "verify.h"
 
 #include <inttypes.h>
@@ -304,9 +305,6 @@ check_role(Verifier *v, const IrOp *op)
 	if (c[2] != 0 && !valid_regs(c[2]))
 		vf_error(v, op->loc, "role register budget %" PRId64 ": setmaxnreg takes a multiple of 8 in 24..256 "
 			 "(or 0 for none)", c[2]);
-	else if (c[2] != 0 && k->min_blocks <= 0)
-		vf_error(v, op->loc, "role sets a register budget of %" PRId64 " but the kernel has no min_blocks "
-			 "(ptxas ignores setmaxnreg without a known register count at entry)", c[2]);
 }
 
 void

@@ -1,8 +1,9 @@
 /* schedule_check.c: the schedule rules of the high-level async IR that need more than one
- * op at a time (hopper.md section 3). The verifier already holds the local rules (role
- * operands constant and inside the CTA, roles disjoint, setmaxnreg values, min_blocks for
- * setmaxnreg, produce/consume inside a role, wgmma in whole warpgroups, target gating,
- * barrier initialisation); this pass adds:
+ * op at a time (docs/ir.md, "Async ops and the schedule rules"). It is their only checker: the frontend leaves them to it, and .cake and IR
+ * inputs get the same diagnostics, at the user's lines. The verifier holds the local rules
+ * (role operands constant and inside the CTA, roles disjoint, setmaxnreg values,
+ * produce/consume inside a role, wgmma in whole warpgroups, target gating, barrier
+ * initialisation); this pass adds:
  *   - arrival counts: the threads that run a pipeline's produce blocks (consume blocks) must
  *     be as many as its full (empty) barrier counts per phase;
  *   - expect-tx bytes: a raw mbar.expect.tx / mbar.arrive.tx must announce exactly the bytes
@@ -10,7 +11,8 @@
  *     a produce block whose full source is tma must issue TMA loads on its full barrier's
  *     current stage, at the top of the block (so that lower_async can add up their bytes);
  *   - the register budget: setmaxnreg budgets (and the entry budget of warps in no such
- *     role) must fit the 64K register file for min_blocks CTAs;
+ *     role, ir_entry_regs) must fit the register file (ir_kernel_regfile) for min_blocks
+ *     CTAs, and need min_blocks;
  *   - TMA issue: tma.load/tma.load.mc/tma.store outside an elect block must be reached by at
  *     most one thread of a warp;
  *   - aliases: buffers sharing storage must not be used by different roles.
@@ -32,7 +34,6 @@
 #include <string.h>
 
 #define MAX_THREADS 1024
-#define REGFILE 65536
 #define EVAL_DEPTH 64
 
 /* A set of threads of the CTA (one flag per linear thread index), or unknown. */
@@ -862,20 +863,12 @@ check_produce_tma(Check *c, const IrOp *op)
 
 /* ---- register budget ---- */
 
-static int
-entry_regs(const IrKernel *k, int nthreads)
-{
-	int64_t per = (int64_t)REGFILE / ((int64_t)nthreads * (k->min_blocks > 0 ? k->min_blocks : 1));
-
-	per = per / 8 * 8;
-	return per > 255 ? 255 : (int)per;
-}
-
 static void
 check_registers(Check *c)
 {
 	IrKernel *k = c->k;
-	int nwarps = (c->n + 31) / 32, w, i, cap = entry_regs(k, c->n), other = 0;
+	int nwarps = (c->n + 31) / 32, w, i, cap = ir_entry_regs(k), other = 0;
+	int64_t regfile = ir_kernel_regfile(k);
 	const IrOp *worst = NULL;
 	int64_t total = 0, worst_regs = 0;
 	int *regs = xcalloc((size_t)nwarps + 1, sizeof *regs);
@@ -908,18 +901,38 @@ check_registers(Check *c)
 		}
 		if (other)
 			buf_printf(&parts, " + %d x %d threads (the other warps, at the entry budget)", cap, other * 32);
-		if (total * k->min_blocks > REGFILE) {
+		if (total * k->min_blocks > regfile) {
 			if (k->min_blocks > 1)
 				diag_error(worst->loc, "register budgets need %" PRId64 " registers per CTA (%s), %" PRId64
-					   " for min_blocks %d, over the %d of the register file", total, parts.s,
-					   total * k->min_blocks, k->min_blocks, REGFILE);
+					   " for min_blocks %d, over the %" PRId64 " of the register file", total, parts.s,
+					   total * k->min_blocks, k->min_blocks, regfile);
 			else
 				diag_error(worst->loc, "register budgets need %" PRId64 " registers per CTA (%s), over the "
-					   "%d of the register file", total, parts.s, REGFILE);
+					   "%" PRId64 " of the register file", total, parts.s, regfile);
 		}
 	}
 	buf_free(&parts);
 	free(regs);
+}
+
+/* A budget is a change from the register count at entry, which only min_blocks fixes. */
+static void
+check_min_blocks(Check *c)
+{
+	int64_t r;
+	int i;
+
+	if (c->k->min_blocks > 0)
+		return;
+	for (i = 0; i < c->nroles; i++) {
+		const IrOp *op = c->roles[i];
+
+		if (op->nargs >= 3 && const_int(c, op->args[2], &r) && r != 0) {
+			diag_error(op->loc, "role sets a register budget of %" PRId64 " but kernel '%s' has no min_blocks "
+				   "(ptxas ignores setmaxnreg without a known register count at entry)", r, c->k->name);
+			return;
+		}
+	}
 }
 
 /* ---- aliases ---- */
@@ -1031,6 +1044,7 @@ pass_schedule_check(IrKernel *k)
 		check_arrivals(&c);
 		check_registers(&c);
 	}
+	check_min_blocks(&c);
 	check_expect_tx(&c, &k->body, 0);
 	find_produces(&c, &k->body, 0);
 	check_aliases(&c);

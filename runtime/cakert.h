@@ -204,7 +204,7 @@ void cakert_forget_context(CUcontext ctx);
 
 #define CAKERT_MAX_RANK 8
 
-enum { CAKERT_SM_90A, CAKERT_SM_100A, CAKERT_SM_103A, CAKERT_TARGET_COUNT };
+/* @cakec:target-enum (cakec writes the CAKERT_<ID> enum here from ir/targets.def) */
 enum { CAKERT_IN, CAKERT_OUT, CAKERT_INOUT };
 
 /* One compiled image: PTX text (NUL-terminated) and, when ptxas ran, the cubin. */

@@ -752,8 +752,12 @@ main(int argc, char **argv)
 
 		buf_puts(&manifest, manifest.len ? "\n]\n" : "[]\n");
 		add_output_buf("manifest.json", &manifest);
-		for (hf = host_runtime_files; hf->name; hf++)
-			add_output(hf->name, xstrdup(hf->text), strlen(hf->text), 0);
+		for (hf = host_runtime_files; hf->name; hf++) {
+			Buf text = {0};
+
+			host_runtime_text(hf, &text);
+			add_output_buf(hf->name, &text);
+		}
 	}
 	/* The report goes to stdout even with -o, ahead of any text outputs. */
 	if (report.len)

@@ -1,14 +1,17 @@
-/* backend_ptx/lower_llvm.c: IR -> LLVM IR -> PTX through LLVM 22's C API.
+/* backend_ptx/llvm_kernel.c: IR -> LLVM IR -> PTX through LLVM 22's C API.
  *
  * The kernel becomes one `ptx_kernel` function; structured regions become basic blocks with
  * phi nodes; -O2 runs a short LLVM pipeline (OPT_PIPELINE, with the NVPTX target's passes), -O0
- * runs none; the NVPTX target prints the PTX. Per-op lowering is in lower_ops.c.
+ * runs none; the NVPTX target prints the PTX. Per-op generation is in llvm_ops.c (which hands
+ * the async ops to llvm_async.c, and it the wgmma ops to llvm_wgmma.c); the value and type
+ * helpers they all share are in llvm_values.c.
  *
- * PTX ISA: +ptx88 for every target. LLVM 22's defaults differ per CPU (8.0 for sm_90a,
- * 8.6 for sm_100a, 8.8 for sm_103a, which is also the least it accepts for sm_103a); it
- * supports up to 9.0. CUDA 13.0's ptxas accepts 8.8 and 9.0 for all three targets, so 8.8
- * is the one version that works everywhere without needing the newest ptxas. */
-#include "lower.h"
+ * Target facts (LLVM CPU, PTX ISA version) come from the target's row of ir/targets.def.
+ * The PTX ISA version is set there rather than left to LLVM: LLVM 22's default differs per
+ * CPU (8.0 for the Hopper CPU; for the newest Blackwell CPU it is also the least that CPU
+ * accepts), it supports up to 9.0, and CUDA 13.0's ptxas accepts 8.8 and 9.0 for every
+ * current target, so one version (8.8) works everywhere without needing the newest ptxas. */
+#include "llvm_gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,80 +27,24 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #define PTX_TRIPLE "nvptx64-nvidia-cuda"
-#define PTX_FEATURES "+ptx88"
-
-void
-lw_error(Lower *L, const IrOp *op, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (L->failed++)
-		return;
-	if (op && op->loc.line)
-		buf_printf(L->err, "line %d:%d: ", op->loc.line, op->loc.col);
-	if (op)
-		buf_printf(L->err, "'%s': ", ir_opinfo[op->opc].name);
-	va_start(ap, fmt);
-	buf_vprintf(L->err, fmt, ap);
-	va_end(ap);
-}
-
-LLVMTypeRef
-lw_type(Lower *L, IrType t)
-{
-	LLVMTypeRef s;
-
-	switch (t.base) {
-	case IR_VOID: return LLVMVoidTypeInContext(L->ctx);
-	case IR_I1: s = LLVMInt1TypeInContext(L->ctx); break;
-	case IR_I8: s = LLVMInt8TypeInContext(L->ctx); break;
-	case IR_I16: s = LLVMInt16TypeInContext(L->ctx); break;
-	case IR_I32: case IR_U32: s = LLVMInt32TypeInContext(L->ctx); break;
-	case IR_I64: case IR_U64: s = LLVMInt64TypeInContext(L->ctx); break;
-	case IR_F16: s = LLVMHalfTypeInContext(L->ctx); break;
-	case IR_BF16: s = LLVMBFloatTypeInContext(L->ctx); break;
-	case IR_F32: s = LLVMFloatTypeInContext(L->ctx); break;
-	case IR_F64: s = LLVMDoubleTypeInContext(L->ctx); break;
-	case IR_PTR: return LLVMPointerTypeInContext(L->ctx, t.space);
-	/* a tensor map is a byval kernel parameter: its value is the parameter's address */
-	case IR_TMAP: return LLVMPointerTypeInContext(L->ctx, 0);
-	default: return LLVMInt32TypeInContext(L->ctx);
-	}
-	return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
-}
-
-LLVMValueRef
-lw_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args,
-	     int nargs, const char *vname)
-{
-	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-	LLVMValueRef fn;
-
-	if (!id || (LLVMIntrinsicIsOverloaded(id) != 0) != (ntys > 0)) {
-		lw_error(L, NULL, "no LLVM intrinsic %s with %d overload types", name, ntys);
-		return LLVMGetUndef(LLVMInt32TypeInContext(L->ctx));
-	}
-	fn = LLVMGetIntrinsicDeclaration(L->mod, id, tys, (size_t)ntys);
-	return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, vname);
-}
 
 /* ---- structured regions -> basic blocks ---- */
 
-static const IrOp *lower_region(Lower *L, const IrRegion *r);
+static const IrOp *gen_region(LlvmGen *g, const IrRegion *r);
 
 static LLVMBasicBlockRef
-new_block(Lower *L, const char *name)
+new_block(LlvmGen *g, const char *name)
 {
-	return LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+	return LLVMAppendBasicBlockInContext(g->ctx, g->fn, name);
 }
 
 /* Continues in bb, moved to the end of the function so that blocks appear in program order
  * (they are created before the code that branches to them is finished). */
 static void
-enter(Lower *L, LLVMBasicBlockRef bb)
+enter(LlvmGen *g, LLVMBasicBlockRef bb)
 {
-	LLVMMoveBasicBlockAfter(bb, LLVMGetLastBasicBlock(L->fn));
-	LLVMPositionBuilderAtEnd(L->b, bb);
+	LLVMMoveBasicBlockAfter(bb, LLVMGetLastBasicBlock(g->fn));
+	LLVMPositionBuilderAtEnd(g->b, bb);
 }
 
 /* The values a region's terminator passes on (none when the region has no terminator). */
@@ -112,178 +59,83 @@ term_args(const IrOp *term, int skip, const IrValue **args)
 	return term->nargs - skip;
 }
 
-/* ---- values and fragments ---- */
-
-int
-lw_is_frag(IrType t)
-{
-	return t.lanes > 4;
-}
-
-static int
-defined(Lower *L, IrValue v)
-{
-	return v > 0 && v < L->k->nvalues && (L->vals[v] || L->lanes[v]);
-}
-
-LLVMValueRef
-lw_val(Lower *L, const IrOp *op, IrValue v)
-{
-	IrType t;
-	LLVMValueRef r;
-	int i;
-
-	if (!defined(L, v)) {
-		lw_error(L, op, "operand %%%d of '%s' has no definition before its use", v,
-			 ir_opinfo[op->opc].name);
-		return LLVMGetPoison(lw_type(L, ir_vtype(L->k, v)));
-	}
-	if (L->vals[v])
-		return L->vals[v];
-	t = ir_vtype(L->k, v);
-	r = LLVMGetPoison(lw_type(L, t));
-	for (i = 0; i < t.lanes; i++)
-		r = LLVMBuildInsertElement(L->b, r, L->lanes[v][i],
-					   LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)i, 0), "");
-	return r;
-}
-
-LLVMValueRef *
-lw_lanes(Lower *L, const IrOp *op, IrValue v)
-{
-	IrType t = ir_vtype(L->k, v);
-	LLVMValueRef *l;
-	int i;
-
-	if (defined(L, v) && L->lanes[v])
-		return L->lanes[v];
-	if (defined(L, v))
-		lw_error(L, op, "%%%d is not a fragment", v);
-	else
-		lw_error(L, op, "operand %%%d of '%s' has no definition before its use", v,
-			 ir_opinfo[op->opc].name);
-	l = arena_alloc(L->arena, (size_t)(t.lanes > 0 ? t.lanes : 1) * sizeof *l);
-	for (i = 0; i < t.lanes; i++)
-		l[i] = LLVMGetPoison(lw_type(L, ir_scalar((IrBase)t.base)));
-	return l;
-}
-
-void
-lw_bind_lanes(Lower *L, IrValue v, LLVMValueRef *lanes, int n)
-{
-	L->lanes[v] = arena_alloc(L->arena, (size_t)n * sizeof *lanes);
-	memcpy(L->lanes[v], lanes, (size_t)n * sizeof *lanes);
-	L->vals[v] = NULL;
-}
-
-void
-lw_bind(Lower *L, IrValue v, LLVMValueRef r)
-{
-	IrType t = ir_vtype(L->k, v);
-	LLVMValueRef *l;
-	int i;
-
-	if (!lw_is_frag(t)) {
-		L->vals[v] = r;
-		L->lanes[v] = NULL;
-		return;
-	}
-	l = arena_alloc(L->arena, (size_t)t.lanes * sizeof *l);
-	for (i = 0; i < t.lanes; i++)
-		l[i] = LLVMBuildExtractElement(L->b, r, LLVMConstInt(LLVMInt32TypeInContext(L->ctx),
-								     (unsigned)i, 0), "");
-	L->lanes[v] = l;
-	L->vals[v] = NULL;
-}
-
-/* Binds dst to what src is bound to (a value passed on by a region). */
-static void
-alias(Lower *L, const IrOp *op, IrValue dst, IrValue src)
-{
-	if (!defined(L, src)) {
-		lw_error(L, op, "%%%d has no definition before its use", src);
-		lw_bind(L, dst, LLVMGetPoison(lw_type(L, ir_vtype(L->k, dst))));
-		return;
-	}
-	L->vals[dst] = L->vals[src];
-	L->lanes[dst] = L->lanes[src];
-}
+/* ---- phis ---- */
 
 /* Phis for v at the top of the current block: one, or one per lane of a fragment. */
 static void
-phi_make(Lower *L, IrValue v)
+phi_make(LlvmGen *g, IrValue v)
 {
-	IrType t = ir_vtype(L->k, v);
+	IrType t = ir_vtype(g->k, v);
 	char nm[32];
 	int i;
 
 	snprintf(nm, sizeof nm, "v%d", v);
-	if (!lw_is_frag(t)) {
-		L->vals[v] = LLVMBuildPhi(L->b, lw_type(L, t), nm);
-		L->lanes[v] = NULL;
+	if (!lg_is_frag(t)) {
+		g->vals[v] = LLVMBuildPhi(g->b, lg_type(g, t), nm);
+		g->lanes[v] = NULL;
 		return;
 	}
-	L->vals[v] = NULL;
-	L->lanes[v] = arena_alloc(L->arena, (size_t)t.lanes * sizeof *L->lanes[v]);
+	g->vals[v] = NULL;
+	g->lanes[v] = arena_alloc(g->arena, (size_t)t.lanes * sizeof *g->lanes[v]);
 	for (i = 0; i < t.lanes; i++) {
-		if (L->named)
+		if (g->named)
 			snprintf(nm, sizeof nm, "v%d.%d", v, i);
-		L->lanes[v][i] = LLVMBuildPhi(L->b, lw_type(L, ir_scalar((IrBase)t.base)), L->named ? nm : "");
+		g->lanes[v][i] = LLVMBuildPhi(g->b, lg_type(g, ir_scalar((IrBase)t.base)), g->named ? nm : "");
 	}
 }
 
 /* Adds the incoming value in (0: poison, for a region that yields too few) from block bb
  * to the phis of v. */
 static void
-phi_incoming(Lower *L, const IrOp *op, IrValue v, IrValue in, LLVMBasicBlockRef bb)
+phi_incoming(LlvmGen *g, const IrOp *op, IrValue v, IrValue in, LLVMBasicBlockRef bb)
 {
-	IrType t = ir_vtype(L->k, v);
+	IrType t = ir_vtype(g->k, v);
 	LLVMValueRef x;
 	int i;
 
-	if (!lw_is_frag(t)) {
-		x = in ? lw_val(L, op, in) : LLVMGetPoison(lw_type(L, t));
-		LLVMAddIncoming(L->vals[v], &x, &bb, 1);
+	if (!lg_is_frag(t)) {
+		x = in ? lg_val(g, op, in) : LLVMGetPoison(lg_type(g, t));
+		LLVMAddIncoming(g->vals[v], &x, &bb, 1);
 		return;
 	}
 	for (i = 0; i < t.lanes; i++) {
-		x = in ? lw_lanes(L, op, in)[i] : LLVMGetPoison(lw_type(L, ir_scalar((IrBase)t.base)));
-		LLVMAddIncoming(L->lanes[v][i], &x, &bb, 1);
+		x = in ? lg_lanes(g, op, in)[i] : LLVMGetPoison(lg_type(g, ir_scalar((IrBase)t.base)));
+		LLVMAddIncoming(g->lanes[v][i], &x, &bb, 1);
 	}
 }
 
 static void
-lower_if(Lower *L, const IrOp *op)
+gen_if(LlvmGen *g, const IrOp *op)
 {
-	LLVMBasicBlockRef then_bb = new_block(L, "then"), else_bb = new_block(L, "else");
-	LLVMBasicBlockRef join = new_block(L, "endif"), ends[2];
+	LLVMBasicBlockRef then_bb = new_block(g, "then"), else_bb = new_block(g, "else");
+	LLVMBasicBlockRef join = new_block(g, "endif"), ends[2];
 	const IrValue *ys[2];
 	int ny[2], i, j;
 
-	LLVMBuildCondBr(L->b, lw_val(L, op, op->args[0]), then_bb, else_bb);
+	LLVMBuildCondBr(g->b, lg_val(g, op, op->args[0]), then_bb, else_bb);
 	for (i = 0; i < 2; i++) {
 		const IrOp *term;
 
-		enter(L, i == 0 ? then_bb : else_bb);
-		term = i < op->nregions ? lower_region(L, &op->regions[i]) : NULL;
+		enter(g, i == 0 ? then_bb : else_bb);
+		term = i < op->nregions ? gen_region(g, &op->regions[i]) : NULL;
 		ny[i] = term_args(term, 0, &ys[i]);
 		if (ny[i] != op->nres)
-			lw_error(L, op, "region %d yields %d values for %d results", i, ny[i], op->nres);
-		ends[i] = LLVMGetInsertBlock(L->b);
-		LLVMBuildBr(L->b, join);
+			lg_error(g, op, "region %d yields %d values for %d results", i, ny[i], op->nres);
+		ends[i] = LLVMGetInsertBlock(g->b);
+		LLVMBuildBr(g->b, join);
 	}
-	enter(L, join);
+	enter(g, join);
 	for (j = 0; j < op->nres; j++) {
-		phi_make(L, op->res[j]);
+		phi_make(g, op->res[j]);
 		for (i = 0; i < 2; i++)
-			phi_incoming(L, op, op->res[j], j < ny[i] ? ys[i][j] : 0, ends[i]);
+			phi_incoming(g, op, op->res[j], j < ny[i] ? ys[i][j] : 0, ends[i]);
 	}
 }
 
 /* llvm.loop metadata for an unroll hint: a distinct self-referencing node (made with a
  * temporary node that is then replaced by the node itself) plus the hint. */
 static void
-set_unroll_hint(Lower *L, LLVMValueRef br, int64_t hint)
+set_unroll_hint(LlvmGen *g, LLVMValueRef br, int64_t hint)
 {
 	LLVMMetadataRef ops[2], prop[2], self;
 	const char *what;
@@ -293,16 +145,16 @@ set_unroll_hint(Lower *L, LLVMValueRef br, int64_t hint)
 		return;
 	what = hint == 1 ? "llvm.loop.unroll.disable"
 	     : hint < 0 ? "llvm.loop.unroll.full" : "llvm.loop.unroll.count";
-	prop[0] = LLVMMDStringInContext2(L->ctx, what, strlen(what));
+	prop[0] = LLVMMDStringInContext2(g->ctx, what, strlen(what));
 	if (hint > 1)
-		prop[nprop++] = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(L->ctx),
+		prop[nprop++] = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(g->ctx),
 								 (unsigned long long)hint, 0));
-	ops[0] = LLVMTemporaryMDNode(L->ctx, NULL, 0);
-	ops[1] = LLVMMDNodeInContext2(L->ctx, prop, (size_t)nprop);
-	self = LLVMMDNodeInContext2(L->ctx, ops, 2);
+	ops[0] = LLVMTemporaryMDNode(g->ctx, NULL, 0);
+	ops[1] = LLVMMDNodeInContext2(g->ctx, prop, (size_t)nprop);
+	self = LLVMMDNodeInContext2(g->ctx, ops, 2);
 	LLVMMetadataReplaceAllUsesWith(ops[0], self);
-	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(L->ctx, "llvm.loop", 9),
-			LLVMMetadataAsValue(L->ctx, self));
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "llvm.loop", 9),
+			LLVMMetadataAsValue(g->ctx, self));
 }
 
 /* for iv = lo; iv < hi; iv += step: a header testing the bound with phis for the induction
@@ -310,106 +162,106 @@ set_unroll_hint(Lower *L, LLVMValueRef br, int64_t hint)
  * unroll hint. The increment is nsw, as a C `int` loop's is: it lets LLVM widen the
  * induction variable and strength-reduce addresses. */
 static void
-lower_for(Lower *L, const IrOp *op)
+gen_for(LlvmGen *g, const IrOp *op)
 {
 	const IrRegion *body = &op->regions[0];
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef head = new_block(L, "for.head"), loop = new_block(L, "for.body");
-	LLVMBasicBlockRef done = new_block(L, "for.end"), latch;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+	LLVMBasicBlockRef head = new_block(g, "for.head"), loop = new_block(g, "for.body");
+	LLVMBasicBlockRef done = new_block(g, "for.end"), latch;
 	LLVMValueRef iv, cmp, next, br;
 	const IrValue *ys;
 	const IrOp *term;
 	int ncarry = op->nargs - 3, i, ny;
 
 	if (ncarry < 0 || body->nargs != ncarry + 1 || op->nres != ncarry) {
-		lw_error(L, op, "for with %d operands, %d region args and %d results", op->nargs,
+		lg_error(g, op, "for with %d operands, %d region args and %d results", op->nargs,
 			 body->nargs, op->nres);
 		return;
 	}
-	LLVMBuildBr(L->b, head);
-	enter(L, head);
+	LLVMBuildBr(g->b, head);
+	enter(g, head);
 	for (i = 0; i < body->nargs; i++) {
-		phi_make(L, body->args[i]);
-		phi_incoming(L, op, body->args[i], op->args[i == 0 ? 0 : i + 2], pre);
+		phi_make(g, body->args[i]);
+		phi_incoming(g, op, body->args[i], op->args[i == 0 ? 0 : i + 2], pre);
 	}
-	iv = L->vals[body->args[0]];
-	cmp = LLVMBuildICmp(L->b, LLVMIntSLT, iv, lw_val(L, op, op->args[1]), "");
-	LLVMBuildCondBr(L->b, cmp, loop, done);
+	iv = g->vals[body->args[0]];
+	cmp = LLVMBuildICmp(g->b, LLVMIntSLT, iv, lg_val(g, op, op->args[1]), "");
+	LLVMBuildCondBr(g->b, cmp, loop, done);
 
-	enter(L, loop);
-	term = lower_region(L, body);
+	enter(g, loop);
+	term = gen_region(g, body);
 	ny = term_args(term, 0, &ys);
 	if (ny != ncarry)
-		lw_error(L, op, "the body yields %d values for %d carried", ny, ncarry);
-	next = LLVMBuildNSWAdd(L->b, iv, lw_val(L, op, op->args[2]), "");
-	latch = LLVMGetInsertBlock(L->b);
+		lg_error(g, op, "the body yields %d values for %d carried", ny, ncarry);
+	next = LLVMBuildNSWAdd(g->b, iv, lg_val(g, op, op->args[2]), "");
+	latch = LLVMGetInsertBlock(g->b);
 	LLVMAddIncoming(iv, &next, &latch, 1);
 	for (i = 0; i < ncarry; i++)
-		phi_incoming(L, op, body->args[i + 1], i < ny ? ys[i] : 0, latch);
-	br = LLVMBuildBr(L->b, head);
-	set_unroll_hint(L, br, op->imm);
+		phi_incoming(g, op, body->args[i + 1], i < ny ? ys[i] : 0, latch);
+	br = LLVMBuildBr(g->b, head);
+	set_unroll_hint(g, br, op->imm);
 
-	enter(L, done);
+	enter(g, done);
 	for (i = 0; i < ncarry; i++)
-		alias(L, op, op->res[i], body->args[i + 1]);
+		lg_alias(g, op, op->res[i], body->args[i + 1]);
 }
 
 /* while: the before region (phis for the carried values) ends in `condition`, which leaves
  * or enters the after region; the after region yields the next carried values. The values
  * `condition` passes on dominate both the after region and the exit, so they need no phis. */
 static void
-lower_while(Lower *L, const IrOp *op)
+gen_while(LlvmGen *g, const IrOp *op)
 {
 	const IrRegion *before = &op->regions[0], *after = &op->regions[1];
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef head = new_block(L, "while.cond"), loop = new_block(L, "while.body");
-	LLVMBasicBlockRef done = new_block(L, "while.end"), latch;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+	LLVMBasicBlockRef head = new_block(g, "while.cond"), loop = new_block(g, "while.body");
+	LLVMBasicBlockRef done = new_block(g, "while.end"), latch;
 	const IrValue *pass, *ys;
 	const IrOp *term;
 	int npass, ny, i;
 
 	if (before->nargs != op->nargs) {
-		lw_error(L, op, "while with %d operands but %d before-region args", op->nargs, before->nargs);
+		lg_error(g, op, "while with %d operands but %d before-region args", op->nargs, before->nargs);
 		return;
 	}
-	LLVMBuildBr(L->b, head);
-	enter(L, head);
+	LLVMBuildBr(g->b, head);
+	enter(g, head);
 	for (i = 0; i < before->nargs; i++) {
-		phi_make(L, before->args[i]);
-		phi_incoming(L, op, before->args[i], op->args[i], pre);
+		phi_make(g, before->args[i]);
+		phi_incoming(g, op, before->args[i], op->args[i], pre);
 	}
-	term = lower_region(L, before);
+	term = gen_region(g, before);
 	if (!term || term->opc != IR_CONDITION || term->nargs < 1) {
-		lw_error(L, op, "the before region does not end in condition");
+		lg_error(g, op, "the before region does not end in condition");
 		return;
 	}
 	npass = term_args(term, 1, &pass);
 	if (npass != after->nargs || npass != op->nres)
-		lw_error(L, op, "condition passes %d values for %d after-region args and %d results",
+		lg_error(g, op, "condition passes %d values for %d after-region args and %d results",
 			 npass, after->nargs, op->nres);
-	LLVMBuildCondBr(L->b, lw_val(L, op, term->args[0]), loop, done);
+	LLVMBuildCondBr(g->b, lg_val(g, op, term->args[0]), loop, done);
 
-	enter(L, loop);
+	enter(g, loop);
 	for (i = 0; i < after->nargs && i < npass; i++)
-		alias(L, op, after->args[i], pass[i]);
-	term = lower_region(L, after);
+		lg_alias(g, op, after->args[i], pass[i]);
+	term = gen_region(g, after);
 	ny = term_args(term, 0, &ys);
 	if (ny != before->nargs)
-		lw_error(L, op, "the after region yields %d values for %d carried", ny, before->nargs);
-	latch = LLVMGetInsertBlock(L->b);
+		lg_error(g, op, "the after region yields %d values for %d carried", ny, before->nargs);
+	latch = LLVMGetInsertBlock(g->b);
 	for (i = 0; i < before->nargs; i++)
-		phi_incoming(L, op, before->args[i], i < ny ? ys[i] : 0, latch);
-	LLVMBuildBr(L->b, head);
+		phi_incoming(g, op, before->args[i], i < ny ? ys[i] : 0, latch);
+	LLVMBuildBr(g->b, head);
 
-	enter(L, done);
+	enter(g, done);
 	for (i = 0; i < op->nres && i < npass; i++)
-		alias(L, op, op->res[i], pass[i]);
+		lg_alias(g, op, op->res[i], pass[i]);
 }
 
 /* Lowers the ops of r into the current block (and the blocks its control flow adds);
  * returns r's terminator, which the parent op turns into branches and phis. */
 static const IrOp *
-lower_region(Lower *L, const IrRegion *r)
+gen_region(LlvmGen *g, const IrRegion *r)
 {
 	int i;
 
@@ -418,20 +270,20 @@ lower_region(Lower *L, const IrRegion *r)
 
 		switch (op->opc) {
 		case IR_WGMMA_FENCE: {
-			int n = lw_wgmma_group(L, r, i);
+			int n = lg_wgmma_group(g, r, i);
 
 			if (n) {
 				i += n - 1;
 				break;
 			}
-			lw_op(L, op);
+			lg_op(g, op);
 			break;
 		}
-		case IR_IF: lower_if(L, op); break;
-		case IR_FOR: lower_for(L, op); break;
-		case IR_WHILE: lower_while(L, op); break;
+		case IR_IF: gen_if(g, op); break;
+		case IR_FOR: gen_for(g, op); break;
+		case IR_WHILE: gen_while(g, op); break;
 		case IR_YIELD: case IR_CONDITION: case IR_RET: return op;
-		default: lw_op(L, op); break;
+		default: lg_op(g, op); break;
 		}
 	}
 	return NULL;
@@ -446,7 +298,7 @@ tied_use(const IrOp *op, int j)
 }
 
 static void
-count_uses(Lower *L, const IrRegion *r)
+count_uses(LlvmGen *g, const IrRegion *r)
 {
 	int i, j;
 
@@ -454,15 +306,12 @@ count_uses(Lower *L, const IrRegion *r)
 		const IrOp *op = &r->ops[i];
 
 		for (j = 0; j < op->nargs; j++)
-			if (op->args[j] > 0 && op->args[j] < L->k->nvalues) {
-				L->uses[op->args[j]]++;
-				L->tied_uses[op->args[j]] += tied_use(op, j);
+			if (op->args[j] > 0 && op->args[j] < g->k->nvalues) {
+				g->uses[op->args[j]]++;
+				g->tied_uses[op->args[j]] += tied_use(op, j);
 			}
-		for (j = 0; j < op->nres; j++)
-			if (op->res[j] > 0 && op->res[j] < L->k->nvalues)
-				L->def[op->res[j]] = op;
 		for (j = 0; j < op->nregions; j++)
-			count_uses(L, &op->regions[j]);
+			count_uses(g, &op->regions[j]);
 	}
 }
 
@@ -470,9 +319,9 @@ count_uses(Lower *L, const IrRegion *r)
  * again by wgmma ops (fence, wgmma, wait: asm that ties the lanes itself), needs no ties of
  * its own: nothing else reads the lanes in between, and the asm statements keep their
  * order. The GEMM main loop's wait[1] is one: tying 128 lanes through it costs compile
- * time and nothing more. Marks those waits' results in L->untied. */
+ * time and nothing more. Marks those waits' results in g->untied. */
 static void
-find_untied_waits(Lower *L, const IrRegion *r)
+find_untied_waits(LlvmGen *g, const IrRegion *r)
 {
 	int i, j, c;
 
@@ -482,7 +331,7 @@ find_untied_waits(Lower *L, const IrRegion *r)
 		const IrOp *y;
 
 		for (j = 0; j < op->nregions; j++)
-			find_untied_waits(L, &op->regions[j]);
+			find_untied_waits(g, &op->regions[j]);
 		if (op->opc != IR_FOR || op->nregions != 1)
 			continue;
 		body = &op->regions[0];
@@ -492,30 +341,30 @@ find_untied_waits(Lower *L, const IrRegion *r)
 		for (c = 0; c < y->nargs; c++) {
 			IrValue w = y->args[c], a = body->args[c + 1], res = op->res[c];
 
-			if (w <= 0 || L->uses[w] != 1 || L->uses[a] != L->tied_uses[a] ||
-			    L->uses[res] != L->tied_uses[res])
+			if (w <= 0 || g->uses[w] != 1 || g->uses[a] != g->tied_uses[a] ||
+			    g->uses[res] != g->tied_uses[res])
 				continue;
 			for (j = 0; j < body->nops; j++)
 				if (body->ops[j].opc == IR_WGMMA_WAIT && body->ops[j].nargs == 1 &&
 				    body->ops[j].nres == 1 && body->ops[j].res[0] == w)
-					L->untied[w] = 1;
+					g->untied[w] = 1;
 		}
 	}
 }
 
 static void
-add_attr(Lower *L, LLVMValueRef fn, unsigned idx, const char *name)
+add_attr(LlvmGen *g, LLVMValueRef fn, unsigned idx, const char *name)
 {
 	unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
 
-	LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(L->ctx, kind, 0));
+	LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(g->ctx, kind, 0));
 }
 
 static void
-add_str_attr(Lower *L, LLVMValueRef fn, const char *key, const char *value)
+add_str_attr(LlvmGen *g, LLVMValueRef fn, const char *key, const char *value)
 {
 	LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-				LLVMCreateStringAttribute(L->ctx, key, (unsigned)strlen(key), value,
+				LLVMCreateStringAttribute(g->ctx, key, (unsigned)strlen(key), value,
 							  (unsigned)strlen(value)));
 }
 
@@ -524,75 +373,75 @@ add_str_attr(Lower *L, LLVMValueRef fn, const char *key, const char *value)
  * copy, which TMA could not use. LLVM 22 spells it as the "nvvm.grid_constant" parameter
  * attribute. */
 static void
-tmap_param_attrs(Lower *L, unsigned idx)
+tmap_param_attrs(LlvmGen *g, unsigned idx)
 {
 	static const char gc[] = "nvvm.grid_constant";
-	LLVMTypeRef map = LLVMArrayType2(LLVMInt8TypeInContext(L->ctx), 128);
+	LLVMTypeRef map = LLVMArrayType2(LLVMInt8TypeInContext(g->ctx), 128);
 	unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
 	unsigned align = LLVMGetEnumAttributeKindForName("align", 5);
 
-	LLVMAddAttributeAtIndex(L->fn, idx, LLVMCreateTypeAttribute(L->ctx, byval, map));
-	LLVMAddAttributeAtIndex(L->fn, idx, LLVMCreateEnumAttribute(L->ctx, align, 64));
-	add_attr(L, L->fn, idx, "readonly");
-	add_attr(L, L->fn, idx, "noalias");
-	LLVMAddAttributeAtIndex(L->fn, idx, LLVMCreateStringAttribute(L->ctx, gc, sizeof gc - 1, "", 0));
+	LLVMAddAttributeAtIndex(g->fn, idx, LLVMCreateTypeAttribute(g->ctx, byval, map));
+	LLVMAddAttributeAtIndex(g->fn, idx, LLVMCreateEnumAttribute(g->ctx, align, 64));
+	add_attr(g, g->fn, idx, "readonly");
+	add_attr(g, g->fn, idx, "noalias");
+	LLVMAddAttributeAtIndex(g->fn, idx, LLVMCreateStringAttribute(g->ctx, gc, sizeof gc - 1, "", 0));
 }
 
 static void
-build_kernel(Lower *L, const char *symbol)
+build_kernel(LlvmGen *g, const char *symbol)
 {
-	const IrKernel *k = L->k;
+	const IrKernel *k = g->k;
 	LLVMTypeRef *ptys = xcalloc((size_t)k->nparams + 1, sizeof *ptys);
 	char ntid[64];
 	const IrOp *term;
 	int i;
 
 	for (i = 0; i < k->nparams; i++)
-		ptys[i] = lw_type(L, k->params[i].type);
-	L->fn = LLVMAddFunction(L->mod, symbol,
-				LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), ptys, (unsigned)k->nparams, 0));
+		ptys[i] = lg_type(g, k->params[i].type);
+	g->fn = LLVMAddFunction(g->mod, symbol,
+				LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), ptys, (unsigned)k->nparams, 0));
 	free(ptys);
-	LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
+	LLVMSetFunctionCallConv(g->fn, LLVMPTXKernelCallConv);
 	/* The thread count is fixed by the kernel and the launcher uses exactly it: reqntid
 	 * (ptxas rejects .maxntid next to .reqntid, and reqntid implies the maximum). LLVM
 	 * also uses it to bound tid/ntid. */
 	snprintf(ntid, sizeof ntid, "%d,%d,%d", k->threads[0], k->threads[1], k->threads[2]);
-	add_str_attr(L, L->fn, "nvvm.reqntid", ntid);
+	add_str_attr(g, g->fn, "nvvm.reqntid", ntid);
 	if (k->min_blocks > 0) {
 		snprintf(ntid, sizeof ntid, "%d", k->min_blocks);
-		add_str_attr(L, L->fn, "nvvm.minctasm", ntid);
+		add_str_attr(g, g->fn, "nvvm.minctasm", ntid);
 	}
 	/* .reqnctapercluster: the launcher always uses the kernel's cluster dims, and ptxas
 	 * may rely on them */
 	if (k->cluster[0] * k->cluster[1] * k->cluster[2] > 1) {
 		snprintf(ntid, sizeof ntid, "%d,%d,%d", k->cluster[0], k->cluster[1], k->cluster[2]);
-		add_str_attr(L, L->fn, "nvvm.cluster_dim", ntid);
+		add_str_attr(g, g->fn, "nvvm.cluster_dim", ntid);
 	}
-	add_attr(L, L->fn, LLVMAttributeFunctionIndex, "nounwind");
+	add_attr(g, g->fn, LLVMAttributeFunctionIndex, "nounwind");
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
-		LLVMValueRef arg = LLVMGetParam(L->fn, (unsigned)i);
+		LLVMValueRef arg = LLVMGetParam(g->fn, (unsigned)i);
 
 		LLVMSetValueName2(arg, p->name, strlen(p->name));
 		if (i < k->body.nargs)
-			lw_bind(L, k->body.args[i], arg);
+			lg_bind(g, k->body.args[i], arg);
 		/* Distinct tensors never overlap (the launcher checks), so noalias; an `in`
 		 * tensor is only read, so readonly, which lets NVPTX use ld.global.nc. */
 		if (p->kind == PARAM_TENSOR && p->type.base == IR_PTR) {
-			add_attr(L, L->fn, (unsigned)i + 1, "noalias");
+			add_attr(g, g->fn, (unsigned)i + 1, "noalias");
 			if (p->access == ACC_IN)
-				add_attr(L, L->fn, (unsigned)i + 1, "readonly");
+				add_attr(g, g->fn, (unsigned)i + 1, "readonly");
 		}
 		if (p->kind == PARAM_TMAP)
-			tmap_param_attrs(L, (unsigned)i + 1);
+			tmap_param_attrs(g, (unsigned)i + 1);
 	}
 	if (k->body.nargs != k->nparams)
-		lw_error(L, NULL, "the body has %d args for %d params", k->body.nargs, k->nparams);
-	LLVMPositionBuilderAtEnd(L->b, new_block(L, "entry"));
-	term = lower_region(L, &k->body);
+		lg_error(g, NULL, "the body has %d args for %d params", k->body.nargs, k->nparams);
+	LLVMPositionBuilderAtEnd(g->b, new_block(g, "entry"));
+	term = gen_region(g, &k->body);
 	if (term && term->opc != IR_RET)
-		lw_error(L, term, "the kernel body ends in '%s', not ret", ir_opinfo[term->opc].name);
-	LLVMBuildRetVoid(L->b);
+		lg_error(g, term, "the kernel body ends in '%s', not ret", ir_opinfo[term->opc].name);
+	LLVMBuildRetVoid(g->b);
 }
 
 /* ---- target machine, optimization, PTX ---- */
@@ -645,9 +494,8 @@ ptx_init(void)
 static LLVMTargetMachineRef
 make_target(int target, int opt_level, Buf *err)
 {
-	static const char *const cpus[TARGET_COUNT] = {"sm_90a", "sm_100a", "sm_103a"};
 	LLVMTargetRef t;
-	char *msg = NULL;
+	char *msg = NULL, features[32];
 
 	ptx_init();
 	if (target < 0 || target >= TARGET_COUNT) {
@@ -659,10 +507,11 @@ make_target(int target, int opt_level, Buf *err)
 		LLVMDisposeMessage(msg);
 		return NULL;
 	}
+	snprintf(features, sizeof features, "+ptx%d", ir_targets[target].ptx_version);
 	/* Code generation at LLVM's default level, not aggressive: aggressive only swaps the
 	 * EarlyCSE that NVPTX runs before instruction selection for GVN, which found nothing
 	 * more on kernels_src (the same PTX, byte for byte) at 3% of a GEMM compile. */
-	return LLVMCreateTargetMachine(t, PTX_TRIPLE, cpus[target], PTX_FEATURES,
+	return LLVMCreateTargetMachine(t, PTX_TRIPLE, ir_targets[target].llvm_cpu, features,
 				       opt_level >= 3 ? LLVMCodeGenLevelAggressive
 				       : opt_level > 0 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
@@ -726,8 +575,7 @@ emit_ptx(LLVMModuleRef mod, LLVMTargetMachineRef tm, Buf *ptx_out, Buf *err)
 
 /* An optimized module, ready for code generation for any target (cakec's LLVM IR and the
  * -O2/-O3 pipelines do not depend on which NVPTX target: the optimized IR is the same for
- * sm_90a, sm_100a and sm_103a). Other threads get copies through bitcode, each in a
- * context of its own. */
+ * every target). Other threads get copies through bitcode, each in a context of its own. */
 struct PtxModule {
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;              /* NULL once taken by a code generation */
@@ -741,78 +589,78 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	LLVMTargetMachineRef tm;
 	LLVMTargetDataRef td;
 	PtxModule *m = NULL;
-	Lower L;
+	LlvmGen g;
 	char *msg = NULL;
 	double t0, t1;
 
 	tm = make_target(target, opt_level, err);
 	if (!tm)
 		return NULL;
-	memset(&L, 0, sizeof L);
-	L.k = k;
-	L.target = target;
-	L.err = err;
-	L.ctx = LLVMContextCreate();
+	memset(&g, 0, sizeof g);
+	g.k = k;
+	g.target = target;
+	g.err = err;
+	g.ctx = LLVMContextCreate();
 	/* Names cost a symbol-table entry each and only the printed LLVM IR shows them. */
-	L.named = llvm_out != NULL;
-	LLVMContextSetDiscardValueNames(L.ctx, !L.named);
-	L.mod = LLVMModuleCreateWithNameInContext(k->name, L.ctx);
-	L.b = LLVMCreateBuilderInContext(L.ctx);
-	L.vals = xcalloc((size_t)k->nvalues + 1, sizeof *L.vals);
-	L.lanes = xcalloc((size_t)k->nvalues + 1, sizeof *L.lanes);
-	L.uses = xcalloc((size_t)k->nvalues + 1, sizeof *L.uses);
-	L.tied_uses = xcalloc((size_t)k->nvalues + 1, sizeof *L.tied_uses);
-	L.untied = xcalloc((size_t)k->nvalues + 1, 1);
-	L.def = xcalloc((size_t)k->nvalues + 1, sizeof *L.def);
-	count_uses(&L, &k->body);
-	find_untied_waits(&L, &k->body);
-	L.arena = arena_new();
-	L.sscope_device = LLVMGetSyncScopeID(L.ctx, "device", 6);
-	LLVMSetTarget(L.mod, PTX_TRIPLE);
+	g.named = llvm_out != NULL;
+	LLVMContextSetDiscardValueNames(g.ctx, !g.named);
+	g.mod = LLVMModuleCreateWithNameInContext(k->name, g.ctx);
+	g.b = LLVMCreateBuilderInContext(g.ctx);
+	g.vals = xcalloc((size_t)k->nvalues + 1, sizeof *g.vals);
+	g.lanes = xcalloc((size_t)k->nvalues + 1, sizeof *g.lanes);
+	g.uses = xcalloc((size_t)k->nvalues + 1, sizeof *g.uses);
+	g.tied_uses = xcalloc((size_t)k->nvalues + 1, sizeof *g.tied_uses);
+	g.untied = xcalloc((size_t)k->nvalues + 1, 1);
+	g.def = ir_def_map(k);
+	count_uses(&g, &k->body);
+	find_untied_waits(&g, &k->body);
+	g.arena = arena_new();
+	g.sscope_device = LLVMGetSyncScopeID(g.ctx, "device", 6);
+	LLVMSetTarget(g.mod, PTX_TRIPLE);
 	td = LLVMCreateTargetDataLayout(tm);
-	LLVMSetModuleDataLayout(L.mod, td);
+	LLVMSetModuleDataLayout(g.mod, td);
 	LLVMDisposeTargetData(td);
 
 	t0 = clock_ms();
-	build_kernel(&L, symbol);
-	if (L.failed)
+	build_kernel(&g, symbol);
+	if (g.failed)
 		goto out;
-	if (LLVMVerifyModule(L.mod, LLVMReturnStatusAction, &msg)) {
+	if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg)) {
 		buf_printf(err, "invalid LLVM module for kernel '%s': %s", k->name, msg ? msg : "?");
 		goto out;
 	}
 	t1 = clock_ms();
 	time_add("llvm-build", t1 - t0);
-	if (opt_level > 0 && optimize(L.mod, tm, opt_level, err) != 0)
+	if (opt_level > 0 && optimize(g.mod, tm, opt_level, err) != 0)
 		goto out;
 	time_add("llvm-opt", clock_ms() - t1);
 	/* Printed before code generation, which rewrites the module in place. */
 	if (llvm_out) {
-		char *str = LLVMPrintModuleToString(L.mod);
+		char *str = LLVMPrintModuleToString(g.mod);
 
 		buf_puts(llvm_out, str);
 		LLVMDisposeMessage(str);
 	}
 	m = xcalloc(1, sizeof *m);
-	m->ctx = L.ctx;
-	m->mod = L.mod;
+	m->ctx = g.ctx;
+	m->mod = g.mod;
 	m->opt_level = opt_level;
-	L.ctx = NULL;
-	L.mod = NULL;
+	g.ctx = NULL;
+	g.mod = NULL;
 out:
 	LLVMDisposeMessage(msg);
-	free(L.vals);
-	free(L.lanes);
-	free(L.uses);
-	free(L.tied_uses);
-	free(L.untied);
-	free(L.def);
-	arena_free(L.arena);
-	LLVMDisposeBuilder(L.b);
-	if (L.mod)
-		LLVMDisposeModule(L.mod);
-	if (L.ctx)
-		LLVMContextDispose(L.ctx);
+	free(g.vals);
+	free(g.lanes);
+	free(g.uses);
+	free(g.tied_uses);
+	free(g.untied);
+	free((void *)g.def);
+	arena_free(g.arena);
+	LLVMDisposeBuilder(g.b);
+	if (g.mod)
+		LLVMDisposeModule(g.mod);
+	if (g.ctx)
+		LLVMContextDispose(g.ctx);
 	LLVMDisposeTargetMachine(tm);
 	return m;
 }

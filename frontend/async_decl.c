@@ -1,10 +1,9 @@
-/* hopper_decl.c: sema of the Hopper declarations (tensor maps, pipelines, mbarriers, the
- * attributes of shared arrays, accumulator fragment types) and of roles, elect, produce and
- * consume. See hopper.c for the whole. */
-#include "hopper.h"
+/* async_decl.c: sema of the async declarations (tensor maps, pipelines, mbarriers, the
+ * attributes of shared arrays) and of roles, elect, produce and consume. See async.c for
+ * the whole. */
+#include "async.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- declarations ---- */
@@ -12,10 +11,10 @@
 static void
 check_tensormap(Sema *S, Node *s)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *c = s->init, *a, *box = NULL, *tn;
 	Symbol *sym, *t = NULL;
-	int ok = hop_top_level(S, s, "tensor maps"), i, rank = 0, nswz = 0, noob = 0;
+	int ok = asy_top_level(S, s, "tensor maps"), i, rank = 0, nswz = 0, noob = 0;
 	int64_t v, inner;
 
 	sym = sema_declare(S, SYM_TMAP, s->name, s->loc, s);
@@ -32,7 +31,7 @@ check_tensormap(Sema *S, Node *s)
 		diag_error(c->loc, "tma(...) takes a tensor and box[...], then optionally swizzle(N) and oob(nan)");
 		return;
 	}
-	t = hop_name_of(S, tn, SYM_TENSOR, "tma(...)", "a tensor parameter first");
+	t = asy_name_of(S, tn, SYM_TENSOR, "tma(...)", "a tensor parameter first");
 	for (a = tn->next; a; a = a->next) {
 		if (a->kind == N_INDEX && a->lhs->kind == N_NAME && strcmp(a->lhs->name, "box") == 0 &&
 		    !a->width && !box) {
@@ -99,7 +98,7 @@ check_tensormap(Sema *S, Node *s)
 			   s->name, rank, rank == 1 ? "" : "s", t->name, t->rank);
 		return;
 	}
-	inner = sym->dims[rank - 1] * hop_elem_bytes(t->type);
+	inner = sym->dims[rank - 1] * asy_elem_bytes(t->type);
 	if (inner % 16) {
 		diag_error(box->loc, "TMA box inner dimension of '%s' is %lld bytes (%lld x %s), expected a multiple of 16",
 			   s->name, (long long)inner, (long long)sym->dims[rank - 1], fe_tname(t->type));
@@ -126,7 +125,7 @@ pipe_source(Sema *S, Node *v, const char *pipe, int side, int *src, int *mult)
 
 	if (v->kind == N_BINARY && v->op == OP_MUL) {
 		name = v->lhs;
-		if (!hop_const_in(S, v->rhs, "the arrival multiplier", 1, MBAR_MAX, &m))
+		if (!asy_const_in(S, v->rhs, "the arrival multiplier", 1, MBAR_MAX, &m))
 			return 0;
 	}
 	if (name->kind != N_NAME || ir_pipe_source_from_name(name->name) < 0) {
@@ -152,11 +151,11 @@ pipe_source(Sema *S, Node *v, const char *pipe, int side, int *src, int *mult)
 static void
 check_pipeline(Sema *S, Node *s)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	static const char *const names[3] = {"stages", "full", "empty"};
 	Node *args[3] = {0}, *a;
 	Symbol *sym;
-	int ok = hop_top_level(S, s, "pipelines"), i;
+	int ok = asy_top_level(S, s, "pipelines"), i;
 	int64_t v;
 
 	for (a = s->list.head; a; a = a->next) {
@@ -187,7 +186,7 @@ check_pipeline(Sema *S, Node *s)
 		}
 	if (!ok)
 		return;
-	if (!hop_const_in(S, args[0]->lhs, "the number of stages", 1, MAX_STAGES, &v))
+	if (!asy_const_in(S, args[0]->lhs, "the number of stages", 1, MAX_STAGES, &v))
 		return;
 	sym->stages = (int)v;
 	if (!pipe_source(S, args[1]->lhs, s->name, 0, &sym->src[0], &sym->mult[0]) ||
@@ -203,10 +202,10 @@ check_pipeline(Sema *S, Node *s)
 static void
 check_mbarrier(Sema *S, Node *s)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *a = s->list.head;
 	Symbol *sym;
-	int ok = hop_top_level(S, s, "mbarriers");
+	int ok = asy_top_level(S, s, "mbarriers");
 	int64_t v;
 
 	sym = sema_declare(S, SYM_MBARRIER, s->name, s->loc, s);
@@ -216,7 +215,7 @@ check_mbarrier(Sema *S, Node *s)
 		diag_error(s->loc, "mbarrier takes its arrival count: mbarrier %s(count: N)", s->name);
 		return;
 	}
-	if (!hop_const_in(S, a->lhs, "the arrival count", 1, MBAR_MAX, &v) || !ok)
+	if (!asy_const_in(S, a->lhs, "the arrival count", 1, MBAR_MAX, &v) || !ok)
 		return;
 	sym->count = (int)v;
 	sym->type = fe_ty(TY_NONVALUE);
@@ -225,7 +224,7 @@ check_mbarrier(Sema *S, Node *s)
 }
 
 void
-hop_shared(Sema *S, Node *s, Symbol *sym)
+asy_shared(Sema *S, Node *s, Symbol *sym)
 {
 	Node *a;
 	Symbol *t;
@@ -234,7 +233,7 @@ hop_shared(Sema *S, Node *s, Symbol *sym)
 	sym->stages = 1;
 	for (a = s->attrs.head; a; a = a->next) {
 		if (strcmp(a->name, "in") == 0) {
-			t = hop_name_of(S, a->lhs, SYM_PIPELINE, "'in'", "a pipeline");
+			t = asy_name_of(S, a->lhs, SYM_PIPELINE, "'in'", "a pipeline");
 			if (t) {
 				sym->pipe = t;
 				sym->stages = t->stages;
@@ -249,7 +248,7 @@ hop_shared(Sema *S, Node *s, Symbol *sym)
 			else
 				sym->swizzle = (int)v;
 		} else if (strcmp(a->name, "alias") == 0) {
-			t = hop_name_of(S, a->lhs, SYM_SHARED, "alias(...)", "a shared array declared before");
+			t = asy_name_of(S, a->lhs, SYM_SHARED, "alias(...)", "a shared array declared before");
 			if (!t || t == sym)
 				continue;
 			if (t->alias)
@@ -267,37 +266,10 @@ hop_shared(Sema *S, Node *s, Symbol *sym)
 }
 
 int64_t
-hop_buffer_bytes(const Symbol *sym, int64_t bytes)
+asy_buffer_bytes(const Symbol *sym, int64_t bytes)
 {
 	/* a lower bound of what layout gives: an alias reuses its target's storage */
 	return sym->alias ? 0 : bytes * (sym->stages > 0 ? sym->stages : 1);
-}
-
-int
-hop_frag_type(Sema *S, Node *type, IrType *t)
-{
-	int64_t m, n;
-
-	if (type->list.n != 2) {
-		diag_error(type->loc, "an accumulator fragment is f32acc[64, N], found %d dimension%s",
-			   type->list.n, type->list.n == 1 ? "" : "s");
-		return 0;
-	}
-	if (!sema_const_int(S, type->list.head, "the rows of f32acc", &m) ||
-	    !sema_const_int(S, type->list.head->next, "the columns of f32acc", &n))
-		return 0;
-	if (m != 64) {
-		diag_error(type->list.head->loc, "an accumulator fragment has 64 rows (one wgmma m64 tile per warpgroup), found %lld",
-			   (long long)m);
-		return 0;
-	}
-	if (n < 16 || n > 256 || n % 8) {
-		diag_error(type->list.head->next->loc, "the columns of f32acc must be a multiple of 8 from 16 to 256, found %lld",
-			   (long long)n);
-		return 0;
-	}
-	*t = ir_vector(IR_F32, (int)(n / 2));
-	return 1;
 }
 
 /* ---- roles, elect, produce, consume ---- */
@@ -305,12 +277,11 @@ hop_frag_type(Sema *S, Node *type, IrType *t)
 static void
 check_role(Sema *S, Node *s)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	Node *r = s->list.head, *a;
-	Reach saved_reach = h->reach;
 	Node *saved_role = h->role;
 	int64_t lo, hi = -1, v;
-	int ok = hop_top_level(S, s, "roles"), i, group;
+	int ok = asy_top_level(S, s, "roles"), i, group;
 
 	if (s->list.n != 1 || r->kind != N_RANGE) {
 		diag_error(s->loc, "role '%s' takes its warps: warps a .. b, warp a, warpgroup g or warpgroups a .. b",
@@ -324,8 +295,8 @@ check_role(Sema *S, Node *s)
 		} else if (r->hi && (strcmp(r->name, "warp") == 0 || strcmp(r->name, "warpgroup") == 0)) {
 			diag_error(r->loc, "'%s' takes one number; write '%ss a .. b' for a range", r->name, r->name);
 			ok = 0;
-		} else if (!hop_const_in(S, r->lo, "the first warp of a role", 0, 1023, &lo) ||
-			   (r->hi && !hop_const_in(S, r->hi, "the last warp of a role", 0, 1023, &hi))) {
+		} else if (!asy_const_in(S, r->lo, "the first warp of a role", 0, 1023, &lo) ||
+			   (r->hi && !asy_const_in(S, r->hi, "the last warp of a role", 0, 1023, &hi))) {
 			ok = 0;
 		} else {
 			if (!r->hi)
@@ -388,36 +359,28 @@ check_role(Sema *S, Node *s)
 	s->ival = h->npipes;
 	S->nslots += 2 * h->npipes;
 	h->role = s;
-	h->reach.lo = ok ? s->wlo : -1;
-	h->reach.hi = ok ? s->whi : -1;
-	h->reach.tpw = 32;
 	sema_check_block(S, s->body);
 	h->role = saved_role;
-	h->reach = saved_reach;
 }
 
 static void
 check_elect(Sema *S, Node *s)
 {
-	HopSema *h = S->hop;
-	Reach saved = h->reach;
+	AsyncSema *h = S->asy;
 
 	if (h->in_elect)
 		diag_error(s->loc, "elect inside an elect block: only one thread runs the outer block");
 	h->in_elect++;
-	h->reach.tpw = 1;   /* one thread of each warp that gets here */
 	sema_check_block(S, s->body);
 	h->in_elect--;
-	h->reach = saved;
 }
 
 static void
 check_async(Sema *S, Node *s)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 	const char *what = s->kind == N_PRODUCE ? "produce" : "consume";
 	Symbol *p = sema_lookup(S, s->lhs->name);
-	Site st;
 	int i;
 
 	s->lhs->sym = p;
@@ -426,7 +389,7 @@ check_async(Sema *S, Node *s)
 			diag_error(s->lhs->loc, "%s of an undeclared pipeline '%s'", what, s->lhs->name);
 		else
 			diag_error(s->lhs->loc, "%s takes a pipeline, but '%s' is %s", what, s->lhs->name,
-				   hop_a_what(p));
+				   asy_a_what(p));
 		sema_check_block(S, s->body);
 		return;
 	}
@@ -447,40 +410,25 @@ check_async(Sema *S, Node *s)
 			sema_check_block(S, s->body);
 			return;
 		}
-	if (h->nasync == LOWER_MAX_ASYNC) {
-		diag_error(s->loc, "produce and consume blocks nest at most %d deep", LOWER_MAX_ASYNC);
+	if (h->nasync == FE_MAX_ASYNC) {
+		diag_error(s->loc, "produce and consume blocks nest at most %d deep", FE_MAX_ASYNC);
 		return;
 	}
 	s->sym = p;
 	s->hslot = h->role->hslot + 2 * p->index;
-	st.node = s;
-	st.pipe = p;
-	st.role = h->role;
-	st.side = s->kind == N_CONSUME;
-	st.arrivals = hop_reach_threads(h->reach);
-	PUSH(h->sites, h->nsites, h->capsites, st);
-	h->async[h->nasync] = s;
-	h->async_depth[h->nasync] = h->depth + 1;
-	h->async_loads[h->nasync] = 0;
-	h->nasync++;
+	h->async[h->nasync++] = s;
 	sema_check_block(S, s->body);
 	h->nasync--;
-	if (s->kind == N_PRODUCE && p->src[0] == PIPE_SRC_TMA && h->async_loads[h->nasync] == 0)
-		diag_error(s->loc, "produce block of pipeline '%s' issues no tma_load, but its full barrier waits for TMA bytes (full: tma)",
-			   p->name);
 }
 
 int
-hop_stmt(Sema *S, Node *s)
+asy_stmt(Sema *S, Node *s)
 {
-	HopSema *h = S->hop;
+	AsyncSema *h = S->asy;
 
 	if (!h)
 		return 0;
 	switch (s->kind) {
-	case N_EXPRSTMT:
-		h->stmt = s->lhs;
-		return 0;
 	case N_TENSORMAP: check_tensormap(S, s); return 1;
 	case N_PIPELINE: check_pipeline(S, s); return 1;
 	case N_MBARRIER: check_mbarrier(S, s); return 1;

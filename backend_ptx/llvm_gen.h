@@ -1,0 +1,80 @@
+/* backend_ptx/llvm_gen.h: state shared by the files that generate LLVM IR from IR (the
+ * llvm_*.c files). Private to backend_ptx/ (it pulls in the LLVM C API headers).
+ *
+ * Layers: llvm_kernel.c (module, kernel, regions, target machine) on top; then the
+ * opcode dispatch llvm_ops.c -> llvm_async.c -> llvm_wgmma.c; llvm_values.c at the bottom. */
+#ifndef CAKE_LLVM_GEN_H
+#define CAKE_LLVM_GEN_H
+
+#include "backend.h"
+
+#include <llvm-c/Core.h>
+
+/* The LLVM IR generation of one kernel for one target. */
+typedef struct LlvmGen {
+	const IrKernel *k;
+	int target;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMValueRef *vals;     /* the LLVM value of each IR value id (not fragments) */
+	LLVMValueRef **lanes;   /* a fragment's lanes, one scalar each (see lg_is_frag) */
+	Arena *arena;           /* the lanes arrays */
+	int *uses;              /* how many operands name each value */
+	int *tied_uses;         /* of those, how many are wgmma asm that tie accumulator lanes */
+	char *untied;           /* wgmma.wait results that need no ties (find_untied_waits) */
+	const IrOp **def;       /* ir_def_map(k): each value's defining op (NULL for region args) */
+	int named;              /* LLVM values carry names (only when LLVM IR is printed) */
+	LLVMValueRef smem;      /* the dynamic shared array, created on first use */
+	unsigned sscope_device; /* syncscope("device") */
+	Buf *err;
+	int failed;
+} LlvmGen;
+
+/* ---- llvm_values.c: the ground floor, which every other file calls ---- */
+/* Records the first generation error (later ones are dropped) and marks the generation
+ * failed. */
+void lg_error(LlvmGen *g, const IrOp *op, const char *fmt, ...);
+LLVMTypeRef lg_type(LlvmGen *g, IrType t);
+/* A call to an intrinsic by its name without overload suffixes ("llvm.fma"), overloaded on
+ * the ntys types. */
+LLVMValueRef lg_intrinsic(LlvmGen *g, const char *name, LLVMTypeRef *tys, int ntys,
+			  LLVMValueRef *args, int nargs, const char *vname);
+
+/* Fragments (vectors of more than 4 lanes: wgmma accumulators of up to 128 f32) live as
+ * arrays of scalar LLVM values, one per lane, never as LLVM vectors: a <128 x float> crossing
+ * a basic block costs instruction selection 128 copies in every block that reads a lane, and
+ * every wgmma would split and rebuild it. Phis of fragments are one scalar phi per lane. */
+int lg_is_frag(IrType t);
+/* The LLVM value of IR value v, used by op (a fragment is rebuilt into a vector here). */
+LLVMValueRef lg_val(LlvmGen *g, const IrOp *op, IrValue v);
+/* The lanes of fragment v (n of them); poison lanes after an error. */
+LLVMValueRef *lg_lanes(LlvmGen *g, const IrOp *op, IrValue v);
+/* Binds v to r (a fragment-typed vector r is split into its lanes here). */
+void lg_bind(LlvmGen *g, IrValue v, LLVMValueRef r);
+/* Binds fragment v to n lanes (copied). */
+void lg_bind_lanes(LlvmGen *g, IrValue v, LLVMValueRef *lanes, int n);
+/* Binds dst to what src is bound to (a value a region passes on; errors name op). */
+void lg_alias(LlvmGen *g, const IrOp *op, IrValue dst, IrValue src);
+/* The kernel's dynamic shared array (ptr addrspace(3)), created on first use. */
+LLVMValueRef lg_smem_base(LlvmGen *g);
+
+/* ---- llvm_ops.c ---- */
+/* Generates one op without regions and binds its result (if any) in g->vals. */
+void lg_op(LlvmGen *g, const IrOp *op);
+
+/* ---- llvm_async.c ---- */
+/* Generates one async op (mbar .. wgmma.wait; the MMA ops through their family's file);
+ * reports the high-level region ops (role, elect, produce, consume), which pass lower-async
+ * must have lowered, and ops that do not exist on the target. */
+void lg_async_op(LlvmGen *g, const IrOp *op);
+
+/* ---- llvm_wgmma.c ---- */
+/* Generates one wgmma op (wgmma.desc .. wgmma.wait). */
+void lg_wgmma_op(LlvmGen *g, const IrOp *op);
+/* Generates the wgmma group (fence, chained wgmmas, commit) that starts at r->ops[i] as one
+ * asm statement; returns the number of ops it took, 0 if none starts there. */
+int lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i);
+
+#endif

@@ -1,0 +1,748 @@
+/* backend_ptx/llvm_ops.c: the LLVM IR for each IR op that has no regions (arithmetic,
+ * casts, memory, atomics, warp collectives); the async ops go on to llvm_async.c. Control
+ * flow is in llvm_kernel.c. */
+#include "llvm_gen.h"
+
+#include <llvm-c/Target.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* Every lane collective uses the full warp: the IR requires all 32 lanes to take part. */
+#define FULL_MASK 0xffffffffu
+
+static LLVMValueRef
+val(LlvmGen *g, const IrOp *op, IrValue v)
+{
+	return lg_val(g, op, v);
+}
+
+static LLVMValueRef
+i32c(LlvmGen *g, uint32_t v)
+{
+	return LLVMConstInt(LLVMInt32TypeInContext(g->ctx), v, 0);
+}
+
+static LLVMTypeRef
+f32t(LlvmGen *g)
+{
+	return LLVMFloatTypeInContext(g->ctx);
+}
+
+/* A type with the lane count of t and scalar base b (f32 for the f16 detours). */
+static IrType
+with_base(IrType t, IrBase b)
+{
+	return t.lanes > 1 ? ir_vector(b, t.lanes) : ir_scalar(b);
+}
+
+static int
+type_bits(IrType t)
+{
+	return ir_base_bits((IrBase)t.base) * t.lanes;
+}
+
+static LLVMValueRef
+const_op(LlvmGen *g, const IrOp *op, IrType t)
+{
+	LLVMTypeRef st = lg_type(g, ir_scalar((IrBase)t.base));
+	LLVMValueRef c, lanes[IR_FRAG_MAX];
+	int i;
+
+	if (ir_is_float(t)) {
+		c = LLVMConstReal(st, op->fimm);
+	} else if (t.base == IR_PTR) {
+		st = lg_type(g, t);
+		c = op->imm ? LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(g->ctx),
+							     (unsigned long long)op->imm, 0), st)
+			    : LLVMConstNull(st);
+	} else if (ir_is_int(t)) {
+		int bits = ir_base_bits((IrBase)t.base);
+		uint64_t v = (uint64_t)op->imm;
+
+		/* Masked to the width so that u32 4294967295 and i32 -1 are the same bits. */
+		if (bits < 64)
+			v &= (UINT64_C(1) << bits) - 1;
+		c = LLVMConstInt(st, v, 0);
+	} else {
+		lg_error(g, op, "const of type %s", ir_base_name((IrBase)t.base));
+		return LLVMGetPoison(lg_type(g, t));
+	}
+	if (t.lanes == 1)
+		return c;
+	if (t.lanes > IR_FRAG_MAX) {
+		lg_error(g, op, "const with %d lanes", t.lanes);
+		return LLVMGetPoison(lg_type(g, t));
+	}
+	for (i = 0; i < t.lanes; i++)
+		lanes[i] = c;
+	return LLVMConstVector(lanes, t.lanes);
+}
+
+/* Integer resize without a value change in range: i32 results of the sreg intrinsics
+ * into the IR's result type, and lane indices into i32. */
+static LLVMValueRef
+int_resize(LlvmGen *g, LLVMValueRef v, IrType to, int is_signed)
+{
+	LLVMTypeRef dt = lg_type(g, to);
+	unsigned have = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+	unsigned want = LLVMGetIntTypeWidth(dt);
+
+	if (have == want)
+		return v;
+	if (have > want)
+		return LLVMBuildTrunc(g->b, v, dt, "");
+	return is_signed ? LLVMBuildSExt(g->b, v, dt, "") : LLVMBuildZExt(g->b, v, dt, "");
+}
+
+static LLVMValueRef
+sreg(LlvmGen *g, const char *reg)
+{
+	char name[64];
+
+	snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", reg);
+	return lg_intrinsic(g, name, NULL, 0, NULL, 0, reg);
+}
+
+/* warpid: the linear thread index / 32. Not %warpid, which the hardware may change during
+ * a thread's life. ntid is known (the kernel carries it as reqntid), so the dimensions
+ * are constants and the y/z terms vanish for 1-D blocks. */
+static LLVMValueRef
+warpid(LlvmGen *g)
+{
+	const int *n = g->k->threads;
+	LLVMValueRef lin = sreg(g, "tid.x");
+
+	if (n[1] > 1 || n[2] > 1) {
+		LLVMValueRef yz = sreg(g, "tid.y");
+
+		if (n[2] > 1)
+			yz = LLVMBuildNUWAdd(g->b, yz, LLVMBuildNUWMul(g->b, i32c(g, (uint32_t)n[1]),
+								       sreg(g, "tid.z"), ""), "");
+		lin = LLVMBuildNUWAdd(g->b, lin, LLVMBuildNUWMul(g->b, i32c(g, (uint32_t)n[0]), yz, ""), "");
+	}
+	return LLVMBuildLShr(g->b, lin, i32c(g, 5), "");
+}
+
+/* ---- casts ---- */
+
+static LLVMValueRef
+convert(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType from, IrType to, const char *nm)
+{
+	LLVMTypeRef dt = lg_type(g, to);
+	int fb = ir_base_bits((IrBase)from.base), tb = ir_base_bits((IrBase)to.base);
+
+	if (from.lanes != to.lanes) {
+		lg_error(g, op, "cast between %d and %d lanes", from.lanes, to.lanes);
+		return LLVMGetPoison(dt);
+	}
+	if (LLVMTypeOf(v) == dt)
+		return v;
+	if (from.base == IR_PTR && to.base == IR_PTR)
+		return LLVMBuildAddrSpaceCast(g->b, v, dt, nm);
+	if (from.base == IR_PTR && ir_is_int(to))
+		return LLVMBuildPtrToInt(g->b, v, dt, nm);
+	if (ir_is_int(from) && to.base == IR_PTR)
+		return LLVMBuildIntToPtr(g->b, v, dt, nm);
+	if (ir_is_int(from) && ir_is_int(to)) {
+		/* A value conversion to i1 is a truth test, as in C, not the low bit. */
+		if (to.base == IR_I1)
+			return LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), nm);
+		if (fb > tb)
+			return LLVMBuildTrunc(g->b, v, dt, nm);
+		return ir_is_signed(from) ? LLVMBuildSExt(g->b, v, dt, nm) : LLVMBuildZExt(g->b, v, dt, nm);
+	}
+	if (ir_is_int(from) && ir_is_float(to))
+		return ir_is_signed(from) ? LLVMBuildSIToFP(g->b, v, dt, nm) : LLVMBuildUIToFP(g->b, v, dt, nm);
+	if (ir_is_float(from) && ir_is_int(to)) {
+		LLVMTypeRef tys[2];
+
+		if (to.base == IR_I1)
+			return LLVMBuildFCmp(g->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), nm);
+		/* Saturating, NaN -> 0: the IR's float->int is defined for every input. */
+		tys[0] = dt;
+		tys[1] = LLVMTypeOf(v);
+		return lg_intrinsic(g, ir_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat",
+				    tys, 2, &v, 1, nm);
+	}
+	if (ir_is_float(from) && ir_is_float(to)) {
+		/* f16 <-> bf16 have the same width: widen exactly to f32, then round once. */
+		if (fb == tb) {
+			v = LLVMBuildFPExt(g->b, v, lg_type(g, with_base(from, IR_F32)), "");
+			return LLVMBuildFPTrunc(g->b, v, dt, nm);
+		}
+		return fb < tb ? LLVMBuildFPExt(g->b, v, dt, nm) : LLVMBuildFPTrunc(g->b, v, dt, nm);
+	}
+	lg_error(g, op, "cannot cast from %s to %s", ir_base_name((IrBase)from.base),
+		 ir_base_name((IrBase)to.base));
+	return LLVMGetPoison(dt);
+}
+
+static LLVMValueRef
+bitcast(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType from, IrType to, const char *nm)
+{
+	LLVMTypeRef dt = lg_type(g, to);
+
+	if (type_bits(from) != type_bits(to)) {
+		lg_error(g, op, "bitcast between %d and %d bits", type_bits(from), type_bits(to));
+		return LLVMGetPoison(dt);
+	}
+	if (LLVMTypeOf(v) == dt)
+		return v;
+	if (from.base == IR_PTR && to.base == IR_PTR)
+		return LLVMBuildAddrSpaceCast(g->b, v, dt, nm);
+	if (from.base == IR_PTR) {
+		v = LLVMBuildPtrToInt(g->b, v, LLVMInt64TypeInContext(g->ctx), "");
+		return LLVMBuildBitCast(g->b, v, dt, nm);
+	}
+	if (to.base == IR_PTR) {
+		v = LLVMBuildBitCast(g->b, v, LLVMInt64TypeInContext(g->ctx), "");
+		return LLVMBuildIntToPtr(g->b, v, dt, nm);
+	}
+	return LLVMBuildBitCast(g->b, v, dt, nm);
+}
+
+/* ---- arithmetic ---- */
+
+static LLVMValueRef
+call1(LlvmGen *g, const char *name, LLVMValueRef a, const char *nm)
+{
+	LLVMTypeRef t = LLVMTypeOf(a);
+
+	return lg_intrinsic(g, name, &t, 1, &a, 1, nm);
+}
+
+static LLVMValueRef
+call2(LlvmGen *g, const char *name, LLVMValueRef a, LLVMValueRef c, const char *nm)
+{
+	LLVMTypeRef t = LLVMTypeOf(a);
+	LLVMValueRef args[2] = {a, c};
+
+	return lg_intrinsic(g, name, &t, 1, args, 2, nm);
+}
+
+/* exp2, log2 and rsqrt on one scalar: PTX's approximate instructions. f16 and bf16 use a
+ * native form where PTX has one (ex2.approx.f16, ex2.approx.ftz.bf16) and otherwise go
+ * through f32 and round back; f64 has rsqrt.approx.f64 but no ex2/lg2, so those go through
+ * f32 too (the ops are documented as approximate). */
+static LLVMValueRef
+approx_scalar(LlvmGen *g, int opc, LLVMValueRef v, IrBase base)
+{
+	LLVMTypeRef t = LLVMTypeOf(v), f32 = f32t(g);
+	LLVMValueRef r;
+
+	if (opc == IR_EXP2 && base == IR_F16)
+		return call1(g, "llvm.nvvm.ex2.approx", v, "");
+	if (opc == IR_EXP2 && base == IR_BF16)
+		return call1(g, "llvm.nvvm.ex2.approx.ftz", v, "");
+	if (opc == IR_RSQRT && base == IR_F64)
+		return lg_intrinsic(g, "llvm.nvvm.rsqrt.approx.d", NULL, 0, &v, 1, "");
+	if (base != IR_F32)
+		v = base == IR_F64 ? LLVMBuildFPTrunc(g->b, v, f32, "") : LLVMBuildFPExt(g->b, v, f32, "");
+	switch (opc) {
+	case IR_EXP2:
+		r = call1(g, "llvm.nvvm.ex2.approx", v, "");
+		break;
+	case IR_LOG2:
+		r = lg_intrinsic(g, "llvm.nvvm.lg2.approx.f", NULL, 0, &v, 1, "");
+		break;
+	default:
+		r = lg_intrinsic(g, "llvm.nvvm.rsqrt.approx.f", NULL, 0, &v, 1, "");
+		break;
+	}
+	if (base == IR_F32)
+		return r;
+	return base == IR_F64 ? LLVMBuildFPExt(g->b, r, t, "") : LLVMBuildFPTrunc(g->b, r, t, "");
+}
+
+static LLVMValueRef
+approx(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType t, const char *nm)
+{
+	LLVMValueRef r;
+	int i;
+
+	if (!ir_is_float(t)) {
+		lg_error(g, op, "%s of a non-float type", ir_opinfo[op->opc].name);
+		return LLVMGetPoison(LLVMTypeOf(v));
+	}
+	if (t.lanes == 1)
+		return approx_scalar(g, op->opc, v, (IrBase)t.base);
+	r = LLVMGetPoison(LLVMTypeOf(v));
+	for (i = 0; i < t.lanes; i++) {
+		LLVMValueRef e = LLVMBuildExtractElement(g->b, v, i32c(g, (uint32_t)i), "");
+
+		r = LLVMBuildInsertElement(g->b, r, approx_scalar(g, op->opc, e, (IrBase)t.base),
+					   i32c(g, (uint32_t)i), i == t.lanes - 1 ? nm : "");
+	}
+	return r;
+}
+
+static LLVMValueRef
+arith(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
+{
+	LLVMValueRef a = val(g, op, op->args[0]);
+	LLVMValueRef c = op->nargs > 1 ? val(g, op, op->args[1]) : NULL;
+	int fl = ir_is_float(t), sg = ir_is_signed(t);
+
+	if (!fl && !ir_is_int(t)) {
+		lg_error(g, op, "'%s' on type %s", ir_opinfo[op->opc].name, ir_base_name((IrBase)t.base));
+		return LLVMGetPoison(lg_type(g, t));
+	}
+	switch (op->opc) {
+	case IR_ADD: return fl ? LLVMBuildFAdd(g->b, a, c, nm) : LLVMBuildAdd(g->b, a, c, nm);
+	case IR_SUB: return fl ? LLVMBuildFSub(g->b, a, c, nm) : LLVMBuildSub(g->b, a, c, nm);
+	case IR_MUL: return fl ? LLVMBuildFMul(g->b, a, c, nm) : LLVMBuildMul(g->b, a, c, nm);
+	case IR_DIV:
+		if (fl)
+			return LLVMBuildFDiv(g->b, a, c, nm);
+		return sg ? LLVMBuildSDiv(g->b, a, c, nm) : LLVMBuildUDiv(g->b, a, c, nm);
+	case IR_REM:
+		if (fl)
+			return LLVMBuildFRem(g->b, a, c, nm);
+		return sg ? LLVMBuildSRem(g->b, a, c, nm) : LLVMBuildURem(g->b, a, c, nm);
+	case IR_MIN:
+		if (fl)  /* minnum: a NaN operand yields the other one, as PTX min.f32 */
+			return call2(g, "llvm.minnum", a, c, nm);
+		return call2(g, sg ? "llvm.smin" : "llvm.umin", a, c, nm);
+	case IR_MAX:
+		if (fl)
+			return call2(g, "llvm.maxnum", a, c, nm);
+		return call2(g, sg ? "llvm.smax" : "llvm.umax", a, c, nm);
+	case IR_NEG: return fl ? LLVMBuildFNeg(g->b, a, nm) : LLVMBuildNeg(g->b, a, nm);
+	case IR_ABS:
+		if (fl)
+			return call1(g, "llvm.fabs", a, nm);
+		if (!sg)
+			return a;
+		{
+			LLVMTypeRef ty = LLVMTypeOf(a);
+			/* false: abs(INT_MIN) is INT_MIN, not poison */
+			LLVMValueRef args[2] = {a, LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0)};
+
+			return lg_intrinsic(g, "llvm.abs", &ty, 1, args, 2, nm);
+		}
+	case IR_SQRT:
+		if (!fl)
+			break;
+		/* f16/bf16: sqrt in f32 then one rounding is correctly rounded (f32 has more
+		 * than twice their precision plus two bits). */
+		if (t.base == IR_F16 || t.base == IR_BF16) {
+			LLVMValueRef w = LLVMBuildFPExt(g->b, a, lg_type(g, with_base(t, IR_F32)), "");
+
+			return LLVMBuildFPTrunc(g->b, call1(g, "llvm.sqrt", w, ""), lg_type(g, t), nm);
+		}
+		return call1(g, "llvm.sqrt", a, nm);
+	case IR_FMA:
+		if (!fl)
+			break;
+		{
+			LLVMTypeRef ty = LLVMTypeOf(a);
+			LLVMValueRef args[3] = {a, c, val(g, op, op->args[2])};
+
+			return lg_intrinsic(g, "llvm.fma", &ty, 1, args, 3, nm);
+		}
+	case IR_EXP2: case IR_LOG2: case IR_RSQRT:
+		return approx(g, op, a, t, nm);
+	default:
+		if (fl)
+			break;
+		switch (op->opc) {
+		case IR_AND: return LLVMBuildAnd(g->b, a, c, nm);
+		case IR_OR: return LLVMBuildOr(g->b, a, c, nm);
+		case IR_XOR: return LLVMBuildXor(g->b, a, c, nm);
+		case IR_SHL: return LLVMBuildShl(g->b, a, c, nm);
+		case IR_SHR: return sg ? LLVMBuildAShr(g->b, a, c, nm) : LLVMBuildLShr(g->b, a, c, nm);
+		case IR_NOT: return LLVMBuildNot(g->b, a, nm);
+		}
+		break;
+	}
+	lg_error(g, op, "'%s' on type %s", ir_opinfo[op->opc].name, ir_base_name((IrBase)t.base));
+	return LLVMGetPoison(lg_type(g, t));
+}
+
+static LLVMValueRef
+compare(LlvmGen *g, const IrOp *op, const char *nm)
+{
+	static const LLVMIntPredicate spred[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+	static const LLVMIntPredicate upred[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+	/* ordered except != (true when either is NaN), as the opcode table says */
+	static const LLVMRealPredicate fpred[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+	IrType t = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef a = val(g, op, op->args[0]), c = val(g, op, op->args[1]);
+	int i = op->opc - IR_CMP_EQ;
+
+	if (ir_is_float(t))
+		return LLVMBuildFCmp(g->b, fpred[i], a, c, nm);
+	return LLVMBuildICmp(g->b, ir_is_signed(t) ? spred[i] : upred[i], a, c, nm);
+}
+
+/* ---- memory ---- */
+
+static LLVMValueRef
+smem_ptr(LlvmGen *g, const IrOp *op, const char *nm)
+{
+	const IrKernel *k = g->k;
+	LLVMValueRef off;
+
+	if (op->imm < 0 || op->imm >= k->nbufs) {
+		lg_error(g, op, "smem[%lld] but the kernel has %d shared buffers", (long long)op->imm, k->nbufs);
+		return LLVMGetPoison(lg_type(g, ir_ptr(IR_SHARED, IR_I8)));
+	}
+	if (k->bufs[op->imm].offset < 0) {
+		lg_error(g, op, "shared buffer '%s' has no offset (smem-layout has not run)",
+			 k->bufs[op->imm].name);
+		return LLVMGetPoison(lg_type(g, ir_ptr(IR_SHARED, IR_I8)));
+	}
+	if (k->bufs[op->imm].offset == 0)
+		return lg_smem_base(g);
+	off = LLVMConstInt(LLVMInt64TypeInContext(g->ctx), (unsigned long long)k->bufs[op->imm].offset, 0);
+	return LLVMBuildInBoundsGEP2(g->b, LLVMInt8TypeInContext(g->ctx), lg_smem_base(g), &off, 1, nm);
+}
+
+/* Natural alignment: a vector access is aligned to its whole size so NVPTX emits one
+ * ld.v2/ld.v4 (8 or 16 bytes) instead of splitting it. */
+static unsigned
+natural_align(IrType t)
+{
+	return (unsigned)ir_type_bytes(t);
+}
+
+/* store.if: a predicated PTX store (@p st), so that a masked store is straight-line code
+ * with no branch around it. The value goes in as untyped bits: 8, 16, 32 or 64 of them in
+ * one register, 128 as four 32-bit words (st.v4.b32); the alignment is the plain store's.
+ * Operands: $0 the condition, $1 the address, $2.. the value. */
+static void
+store_if(LlvmGen *g, const IrOp *op)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]), vt = ir_vtype(g->k, op->args[1]);
+	LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->mod);
+	LLVMValueRef v = val(g, op, op->args[1]), ins[6], fn;
+	LLVMTypeRef tys[6], fty;
+	const char *space = pt.space == IR_GLOBAL ? "global" : pt.space == IR_SHARED ? "shared"
+			  : "shared::cluster";
+	const IrOp *ep = g->def[op->args[0]], *c;
+	int bits = vt.base == IR_I1 ? 8 : type_bits(vt), nin, i;
+	char addr[48], text[128], cons[48];
+
+	if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) {
+		lg_error(g, op, "store.if of a %d-bit value", bits);
+		return;
+	}
+	snprintf(addr, sizeof addr, "[$1]");
+	ins[0] = val(g, op, op->args[2]);
+	ins[1] = val(g, op, op->args[0]);
+	/* elemptr p, constant: the constant becomes the address's immediate offset ([p+off]),
+	 * as LLVM folds it into a plain store's; no address arithmetic per store */
+	c = ep && ep->opc == IR_ELEMPTR ? g->def[ep->args[1]] : NULL;
+	if (c && c->opc == IR_CONST && ir_is_int(ir_vtype(g->k, ep->args[1])) &&
+	    c->imm > -(1 << 20) && c->imm < (1 << 20)) {
+		ins[1] = val(g, op, ep->args[0]);
+		snprintf(addr, sizeof addr, "[$1+%lld]",
+			 (long long)c->imm * ir_type_bytes(ir_scalar((IrBase)pt.elem)));
+	}
+	if (vt.base == IR_I1)
+		v = LLVMBuildZExt(g->b, v, LLVMInt8TypeInContext(g->ctx), "");
+	if (bits == 128) {
+		LLVMValueRef w = LLVMBuildBitCast(g->b, v, LLVMVectorType(LLVMInt32TypeInContext(g->ctx), 4), "");
+
+		for (i = 0; i < 4; i++)
+			ins[2 + i] = LLVMBuildExtractElement(g->b, w, i32c(g, (uint32_t)i), "");
+		nin = 6;
+		snprintf(text, sizeof text, "@$0 st.%s.v4.b32 %s, {$2, $3, $4, $5};", space, addr);
+	} else {
+		v = LLVMBuildBitCast(g->b, v, LLVMIntTypeInContext(g->ctx, (unsigned)bits), "");
+		if (bits == 8)
+			v = LLVMBuildZExt(g->b, v, LLVMInt16TypeInContext(g->ctx), "");
+		ins[2] = v;
+		nin = 3;
+		snprintf(text, sizeof text, "@$0 st.%s.b%d %s, $2;", space, bits, addr);
+	}
+	snprintf(cons, sizeof cons, "b,%s,%s,~{memory}", LLVMPointerSizeForAS(td, pt.space) == 8 ? "l" : "r",
+		 bits == 128 ? "r,r,r,r" : bits <= 16 ? "h" : bits == 32 ? "r" : "l");
+	for (i = 0; i < nin; i++)
+		tys[i] = LLVMTypeOf(ins[i]);
+	fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), tys, (unsigned)nin, 0);
+	fn = LLVMGetInlineAsm(fty, text, strlen(text), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMBuildCall2(g->b, fty, fn, ins, (unsigned)nin, "");
+}
+
+static LLVMValueRef
+load(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef ld = LLVMBuildLoad2(g->b, lg_type(g, t), val(g, op, op->args[0]), nm);
+
+	LLVMSetAlignment(ld, natural_align(t));
+	/* The read-only path: !invariant.load is what NVPTX turns into ld.global.nc (LLVM
+	 * dropped the ldg intrinsics). Only for global memory: shared memory has no nc path. */
+	if (op->imm == 1 && pt.space == IR_GLOBAL) {
+		unsigned kind = LLVMGetMDKindIDInContext(g->ctx, "invariant.load", 14);
+
+		LLVMSetMetadata(ld, kind, LLVMMetadataAsValue(g->ctx, LLVMMDNodeInContext2(g->ctx, NULL, 0)));
+	}
+	return ld;
+}
+
+static LLVMValueRef
+atomic(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
+{
+	LLVMValueRef p = val(g, op, op->args[0]), v = val(g, op, op->args[1]), r;
+	int fl = ir_is_float(t), sg = ir_is_signed(t);
+	LLVMAtomicRMWBinOp bop;
+
+	if (op->opc == IR_ATOM_CAS) {
+		LLVMValueRef nv = val(g, op, op->args[2]);
+		LLVMTypeRef it = NULL;
+
+		/* cmpxchg takes integers only: compare float bit patterns, as atom.cas does */
+		if (fl) {
+			it = LLVMIntTypeInContext(g->ctx, (unsigned)type_bits(t));
+			v = LLVMBuildBitCast(g->b, v, it, "");
+			nv = LLVMBuildBitCast(g->b, nv, it, "");
+		}
+		r = LLVMBuildAtomicCmpXchgSyncScope(g->b, p, v, nv, LLVMAtomicOrderingMonotonic,
+						    LLVMAtomicOrderingMonotonic, g->sscope_device);
+		r = LLVMBuildExtractValue(g->b, r, 0, fl ? "" : nm);
+		return fl ? LLVMBuildBitCast(g->b, r, lg_type(g, t), nm) : r;
+	}
+	switch (op->opc) {
+	case IR_ATOM_ADD: bop = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
+	case IR_ATOM_MIN:
+		bop = fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+		break;
+	case IR_ATOM_MAX:
+		bop = fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+		break;
+	case IR_ATOM_AND: bop = LLVMAtomicRMWBinOpAnd; break;
+	case IR_ATOM_OR: bop = LLVMAtomicRMWBinOpOr; break;
+	default: bop = LLVMAtomicRMWBinOpXchg; break;
+	}
+	if (fl && (op->opc == IR_ATOM_AND || op->opc == IR_ATOM_OR)) {
+		lg_error(g, op, "'%s' on a float type", ir_opinfo[op->opc].name);
+		return LLVMGetPoison(lg_type(g, t));
+	}
+	r = LLVMBuildAtomicRMWSyncScope(g->b, bop, p, v, LLVMAtomicOrderingMonotonic, g->sscope_device);
+	LLVMSetValueName2(r, nm, strlen(nm));
+	return r;
+}
+
+/* cp.async through the NVVM intrinsics: 16-byte copies take .cg (L2 only: staged data is
+ * read once from shared memory, so caching it in L1 too only evicts other lines), smaller
+ * ones .ca, the only form PTX has for them. */
+static void
+cp_async(LlvmGen *g, const IrOp *op)
+{
+	char name[64];
+	LLVMValueRef args[2];
+
+	switch (op->opc) {
+	case IR_CP_ASYNC:
+		snprintf(name, sizeof name, "llvm.nvvm.cp.async.%s.shared.global.%d",
+			 op->imm == 16 ? "cg" : "ca", (int)op->imm);
+		args[0] = val(g, op, op->args[0]);
+		args[1] = val(g, op, op->args[1]);
+		lg_intrinsic(g, name, NULL, 0, args, 2, "");
+		break;
+	case IR_CP_ASYNC_COMMIT:
+		lg_intrinsic(g, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0, "");
+		break;
+	default:
+		args[0] = i32c(g, (uint32_t)op->imm);
+		lg_intrinsic(g, "llvm.nvvm.cp.async.wait.group", NULL, 0, args, 1, "");
+		break;
+	}
+}
+
+/* ---- warp collectives ---- */
+
+static LLVMValueRef
+shfl32(LlvmGen *g, const char *kind, const char *ty, LLVMValueRef v, LLVMValueRef lane)
+{
+	char name[64];
+	/* c = 0x1f (clamp to the last lane) for bfly/down/idx; 0 for up (clamp at lane 0). */
+	LLVMValueRef args[4] = {i32c(g, FULL_MASK), v, lane, i32c(g, strcmp(kind, "up") ? 0x1f : 0)};
+
+	snprintf(name, sizeof name, "llvm.nvvm.shfl.sync.%s.%s", kind, ty);
+	return lg_intrinsic(g, name, NULL, 0, args, 4, "");
+}
+
+/* Shuffles any value as 32-bit words: f32 directly, anything of at most 32 bits widened
+ * to one i32, wider values (i64, f64, vectors) split into i32 words. */
+static LLVMValueRef
+shuffle(LlvmGen *g, const IrOp *op, const char *kind, const char *nm)
+{
+	IrType t = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef v = val(g, op, op->args[0]), r;
+	LLVMValueRef lane = val(g, op, op->args[1]);
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+	int bits = type_bits(t), i, n;
+
+	lane = int_resize(g, lane, ir_scalar(IR_I32), 0);
+	if (t.base == IR_F32 && t.lanes == 1) {
+		r = shfl32(g, kind, "f32", v, lane);
+		LLVMSetValueName2(r, nm, strlen(nm));
+		return r;
+	}
+	if (t.base == IR_PTR)
+		v = LLVMBuildPtrToInt(g->b, v, LLVMInt64TypeInContext(g->ctx), "");
+	if (bits <= 32) {
+		LLVMTypeRef it = LLVMIntTypeInContext(g->ctx, (unsigned)bits);
+
+		v = LLVMBuildBitCast(g->b, v, it, "");
+		r = shfl32(g, kind, "i32", int_resize(g, v, ir_scalar(IR_I32), 0), lane);
+		r = LLVMBuildTrunc(g->b, r, it, "");
+	} else if (bits % 32 == 0) {
+		LLVMTypeRef vt = LLVMVectorType(i32, (unsigned)(n = bits / 32));
+
+		v = LLVMBuildBitCast(g->b, v, vt, "");
+		r = LLVMGetPoison(vt);
+		for (i = 0; i < n; i++) {
+			LLVMValueRef w = LLVMBuildExtractElement(g->b, v, i32c(g, (uint32_t)i), "");
+
+			r = LLVMBuildInsertElement(g->b, r, shfl32(g, kind, "i32", w, lane),
+						   i32c(g, (uint32_t)i), "");
+		}
+	} else {
+		lg_error(g, op, "shuffle of a %d-bit value", bits);
+		return LLVMGetPoison(lg_type(g, t));
+	}
+	if (t.base == IR_PTR) {
+		r = LLVMBuildBitCast(g->b, r, LLVMInt64TypeInContext(g->ctx), "");
+		return LLVMBuildIntToPtr(g->b, r, lg_type(g, t), nm);
+	}
+	return LLVMBuildBitCast(g->b, r, lg_type(g, t), nm);
+}
+
+static LLVMValueRef
+vote(LlvmGen *g, const IrOp *op, const char *nm)
+{
+	static const char *const names[] = {"llvm.nvvm.vote.any.sync", "llvm.nvvm.vote.all.sync",
+					    "llvm.nvvm.vote.ballot.sync"};
+	IrType t = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef p = val(g, op, op->args[0]);
+	LLVMValueRef args[2];
+
+	if (t.base != IR_I1)
+		p = convert(g, op, p, t, ir_scalar(IR_I1), "");
+	args[0] = i32c(g, FULL_MASK);
+	args[1] = p;
+	return lg_intrinsic(g, names[op->opc - IR_VOTE_ANY], NULL, 0, args, 2, nm);
+}
+
+void
+lg_op(LlvmGen *g, const IrOp *op)
+{
+	IrType t = op->nres ? ir_vtype(g->k, op->res[0]) : ir_scalar(IR_VOID);
+	LLVMValueRef r = NULL;
+	char nm[32];
+
+	nm[0] = 0;
+	if (op->nres)
+		snprintf(nm, sizeof nm, "v%d", op->res[0]);
+	switch (op->opc) {
+	case IR_CONST: r = const_op(g, op, t); break;
+	case IR_TID_X: r = sreg(g, "tid.x"); break;
+	case IR_TID_Y: r = sreg(g, "tid.y"); break;
+	case IR_TID_Z: r = sreg(g, "tid.z"); break;
+	case IR_NTID_X: r = sreg(g, "ntid.x"); break;
+	case IR_NTID_Y: r = sreg(g, "ntid.y"); break;
+	case IR_NTID_Z: r = sreg(g, "ntid.z"); break;
+	case IR_CTAID_X: r = sreg(g, "ctaid.x"); break;
+	case IR_CTAID_Y: r = sreg(g, "ctaid.y"); break;
+	case IR_CTAID_Z: r = sreg(g, "ctaid.z"); break;
+	case IR_NCTAID_X: r = sreg(g, "nctaid.x"); break;
+	case IR_NCTAID_Y: r = sreg(g, "nctaid.y"); break;
+	case IR_NCTAID_Z: r = sreg(g, "nctaid.z"); break;
+	case IR_LANEID: r = sreg(g, "laneid"); break;
+	case IR_WARPID: r = warpid(g); break;
+	case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_REM:
+	case IR_AND: case IR_OR: case IR_XOR: case IR_SHL: case IR_SHR:
+	case IR_MIN: case IR_MAX: case IR_NEG: case IR_NOT: case IR_ABS:
+	case IR_EXP2: case IR_LOG2: case IR_RSQRT: case IR_SQRT: case IR_FMA:
+		r = arith(g, op, t, nm);
+		break;
+	case IR_CMP_EQ: case IR_CMP_NE: case IR_CMP_LT: case IR_CMP_LE: case IR_CMP_GT: case IR_CMP_GE:
+		r = compare(g, op, nm);
+		break;
+	case IR_SELECT:
+		r = LLVMBuildSelect(g->b, val(g, op, op->args[0]), val(g, op, op->args[1]),
+				    val(g, op, op->args[2]), nm);
+		break;
+	case IR_CAST:
+		r = convert(g, op, val(g, op, op->args[0]), ir_vtype(g->k, op->args[0]), t, nm);
+		break;
+	case IR_BITCAST:
+		r = bitcast(g, op, val(g, op, op->args[0]), ir_vtype(g->k, op->args[0]), t, nm);
+		break;
+	case IR_VEC: {
+		int i;
+
+		r = LLVMGetPoison(lg_type(g, t));
+		for (i = 0; i < op->nargs; i++)
+			r = LLVMBuildInsertElement(g->b, r, val(g, op, op->args[i]), i32c(g, (uint32_t)i),
+						   i == op->nargs - 1 ? nm : "");
+		break;
+	}
+	case IR_EXTRACT:
+		if (lg_is_frag(ir_vtype(g->k, op->args[0]))) {
+			r = lg_lanes(g, op, op->args[0])[op->imm];
+			break;
+		}
+		r = LLVMBuildExtractElement(g->b, val(g, op, op->args[0]), i32c(g, (uint32_t)op->imm), nm);
+		break;
+	case IR_ELEMPTR: {
+		IrType pt = ir_vtype(g->k, op->args[0]);
+		LLVMValueRef idx = val(g, op, op->args[1]);
+
+		/* Not inbounds: the IR lets a pointer step outside its tensor and back. */
+		r = LLVMBuildGEP2(g->b, lg_type(g, ir_scalar((IrBase)pt.elem)), val(g, op, op->args[0]),
+				  &idx, 1, nm);
+		break;
+	}
+	case IR_SMEM: r = smem_ptr(g, op, nm); break;
+	case IR_LOAD: r = load(g, op, t, nm); break;
+	case IR_STORE: {
+		IrType vt = ir_vtype(g->k, op->args[1]);
+		LLVMValueRef st = LLVMBuildStore(g->b, val(g, op, op->args[1]), val(g, op, op->args[0]));
+
+		LLVMSetAlignment(st, natural_align(vt));
+		break;
+	}
+	case IR_STORE_IF: store_if(g, op); break;
+	case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND:
+	case IR_ATOM_OR: case IR_ATOM_XCHG: case IR_ATOM_CAS:
+		r = atomic(g, op, t, nm);
+		break;
+	case IR_BARRIER: {
+		/* bar.sync 0 is barrier.sync.aligned 0 with every thread of the CTA */
+		LLVMValueRef zero = i32c(g, 0);
+
+		lg_intrinsic(g, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1, "");
+		break;
+	}
+	case IR_CP_ASYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
+		cp_async(g, op);
+		break;
+	case IR_SHFL_XOR: r = shuffle(g, op, "bfly", nm); break;
+	case IR_SHFL_DOWN: r = shuffle(g, op, "down", nm); break;
+	case IR_SHFL_UP: r = shuffle(g, op, "up", nm); break;
+	case IR_SHFL_IDX: r = shuffle(g, op, "idx", nm); break;
+	case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT: r = vote(g, op, nm); break;
+	default:
+		if (op->opc >= IR_ROLE && op->opc <= IR_WGMMA_WAIT) {
+			lg_async_op(g, op);
+			return;
+		}
+		lg_error(g, op, "'%s' cannot be lowered here", ir_opinfo[op->opc].name);
+		break;
+	}
+	if (!op->nres)
+		return;
+	if (!r) {
+		r = LLVMGetPoison(lg_type(g, t));
+	} else if (op->opc >= IR_TID_X && op->opc <= IR_WARPID) {
+		r = int_resize(g, r, t, 0);
+		LLVMSetValueName2(r, nm, strlen(nm));
+	}
+	lg_bind(g, op->res[0], r);
+}

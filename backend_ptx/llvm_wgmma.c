@@ -1,0 +1,375 @@
+/* backend_ptx/llvm_wgmma.c: the LLVM IR for wgmma, Hopper's warpgroup MMA (targets with
+ * FEAT_WGMMA): the shared-memory matrix descriptors, and the instructions as inline asm
+ * (LLVM 22 has no wgmma intrinsics) whose accumulator operands are tied in and out, so
+ * that reads of an accumulator are ordered after the wgmma.fence/wait that returns it. */
+#include "llvm_gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static LLVMValueRef
+aval(LlvmGen *g, const IrOp *op, int i)
+{
+	return lg_val(g, op, op->args[i]);
+}
+
+static LLVMTypeRef
+i32t(LlvmGen *g)
+{
+	return LLVMInt32TypeInContext(g->ctx);
+}
+
+static LLVMTypeRef
+i64t(LlvmGen *g)
+{
+	return LLVMInt64TypeInContext(g->ctx);
+}
+
+static LLVMValueRef
+c32(LlvmGen *g, int64_t v)
+{
+	return LLVMConstInt(i32t(g), (unsigned long long)v, 0);
+}
+
+static LLVMValueRef
+c64(LlvmGen *g, uint64_t v)
+{
+	return LLVMConstInt(i64t(g), v, 0);
+}
+
+/* wgmma.desc[swizzle]: the shared-memory matrix descriptor of a K-major operand (PTX ISA,
+ * wgmma's "Matrix Descriptor Format"): start address >> 4 in bits 0-13, leading byte offset
+ * >> 4 in 16-29 (1: unused for swizzled K-major), stride byte offset >> 4 in 32-45 (the 8-row
+ * core-matrix group: 8 rows of the swizzle span), base offset 0 (operands start on the
+ * swizzle pattern's alignment) and the layout in 62-63 (128B 1, 64B 2, 32B 3). */
+static LLVMValueRef
+wgmma_desc(LlvmGen *g, const IrOp *op, const char *nm)
+{
+	int sw = (int)op->imm;
+	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
+	uint64_t fixed = (UINT64_C(1) << 16) | ((sbo >> 4) << 32) | (layout << 62);
+	LLVMValueRef a;
+
+	if (sw != 32 && sw != 64 && sw != 128) {
+		lg_error(g, op, "swizzle %d", sw);
+		return LLVMGetPoison(i64t(g));
+	}
+	a = LLVMBuildPtrToInt(g->b, aval(g, op, 0), i32t(g), "");
+	a = LLVMBuildZExt(g->b, a, i64t(g), "");
+	a = LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, a, c64(g, 0x3ffff), ""), c64(g, 4), "");
+	return LLVMBuildOr(g->b, a, c64(g, fixed), nm);
+}
+
+/* ---- wgmma: inline asm with the accumulator lanes tied in and out ---- */
+
+/* The f32 lanes of the accumulator operands [first, first + n) of op, flattened. */
+static int
+acc_lanes(LlvmGen *g, const IrOp *op, int first, int n, LLVMValueRef *out)
+{
+	int i, j, m = 0;
+
+	for (i = first; i < first + n; i++) {
+		IrType t = ir_vtype(g->k, op->args[i]);
+		LLVMValueRef v, *l;
+
+		if (lg_is_frag(t)) {
+			l = lg_lanes(g, op, op->args[i]);
+			for (j = 0; j < t.lanes; j++)
+				out[m++] = l[j];
+			continue;
+		}
+		v = aval(g, op, i);
+		if (t.lanes == 1) {
+			out[m++] = v;
+			continue;
+		}
+		for (j = 0; j < t.lanes; j++)
+			out[m++] = LLVMBuildExtractElement(g->b, v, c32(g, j), "");
+	}
+	return m;
+}
+
+/* Rebuilds op's results (one per accumulator operand, same types) from the asm's outputs. */
+static void
+bind_acc_results(LlvmGen *g, const IrOp *op, LLVMValueRef res, int nlanes)
+{
+	int i, j, m = 0;
+
+	for (i = 0; i < op->nres; i++) {
+		IrType t = ir_vtype(g->k, op->res[i]);
+		LLVMValueRef v;
+		char nm[32];
+
+		snprintf(nm, sizeof nm, "v%d", op->res[i]);
+		if (t.lanes == 1) {
+			v = nlanes == 1 ? res : LLVMBuildExtractValue(g->b, res, (unsigned)m, nm);
+			m++;
+		} else if (lg_is_frag(t)) {
+			LLVMValueRef *l = xcalloc((size_t)t.lanes, sizeof *l);
+
+			for (j = 0; j < t.lanes; j++, m++) {
+				if (g->named)
+					snprintf(nm, sizeof nm, "v%d.%d", op->res[i], j);
+				l[j] = LLVMBuildExtractValue(g->b, res, (unsigned)m, g->named ? nm : "");
+			}
+			lg_bind_lanes(g, op->res[i], l, t.lanes);
+			free(l);
+			continue;
+		} else {
+			v = LLVMGetPoison(lg_type(g, t));
+			for (j = 0; j < t.lanes; j++, m++) {
+				LLVMValueRef e = nlanes == 1 ? res : LLVMBuildExtractValue(g->b, res, (unsigned)m, "");
+
+				v = LLVMBuildInsertElement(g->b, v, e, c32(g, j), j == t.lanes - 1 ? nm : "");
+			}
+		}
+		lg_bind(g, op->res[i], v);
+	}
+}
+
+/* One volatile asm statement: nout f32 outputs tied to the first nout inputs, then the
+ * extra inputs with their constraints; clobbers memory. Returns the call. */
+static LLVMValueRef
+tied_asm(LlvmGen *g, const char *text, LLVMValueRef *ins, int nout, int nextra, const char *extra_cons)
+{
+	LLVMTypeRef *elems = NULL, *argt, rt;
+	Buf cons = {0};
+	LLVMValueRef fn, r;
+	int i, nin = nout + nextra;
+
+	argt = xcalloc((size_t)nin + 1, sizeof *argt);
+	for (i = 0; i < nout; i++)
+		buf_printf(&cons, "%s=f", i ? "," : "");
+	for (i = 0; i < nout; i++)
+		buf_printf(&cons, "%s%d", cons.len ? "," : "", i);
+	if (extra_cons && *extra_cons)
+		buf_printf(&cons, "%s%s", cons.len ? "," : "", extra_cons);
+	buf_printf(&cons, "%s~{memory}", cons.len ? "," : "");
+	for (i = 0; i < nin; i++)
+		argt[i] = LLVMTypeOf(ins[i]);
+	if (nout == 0) {
+		rt = LLVMVoidTypeInContext(g->ctx);
+	} else if (nout == 1) {
+		rt = LLVMFloatTypeInContext(g->ctx);
+	} else {
+		elems = xcalloc((size_t)nout, sizeof *elems);
+		for (i = 0; i < nout; i++)
+			elems[i] = LLVMFloatTypeInContext(g->ctx);
+		rt = LLVMStructTypeInContext(g->ctx, elems, (unsigned)nout, 0);
+	}
+	fn = LLVMGetInlineAsm(LLVMFunctionType(rt, argt, (unsigned)nin, 0), text, strlen(text), cons.s,
+			      (size_t)cons.len, 1, 0, LLVMInlineAsmDialectATT, 0);
+	r = LLVMBuildCall2(g->b, LLVMFunctionType(rt, argt, (unsigned)nin, 0), fn, ins, (unsigned)nin, "");
+	buf_free(&cons);
+	free(argt);
+	free(elems);
+	return r;
+}
+
+/* wgmma.fence / wgmma.wait_group n with every lane of the accumulators tied through. */
+static void
+wgmma_sync(LlvmGen *g, const IrOp *op, const char *insn)
+{
+	LLVMValueRef *lanes;
+	int n = 0, i, nl;
+
+	for (i = 0; i < op->nargs; i++)
+		n += ir_vtype(g->k, op->args[i]).lanes;
+	lanes = xcalloc((size_t)n + 1, sizeof *lanes);
+	nl = acc_lanes(g, op, 0, op->nargs, lanes);
+	if (nl != n || op->nres != op->nargs) {
+		lg_error(g, op, "%d accumulator lanes, %d results", nl, op->nres);
+		free(lanes);
+		return;
+	}
+	bind_acc_results(g, op, tied_asm(g, insn, lanes, n, 0, NULL), n);
+	free(lanes);
+}
+
+/* The asm text of one wgmma: accumulator lanes $0..lanes-1, descriptors $a and $b, and the
+ * scale-d predicate p (set by the caller). */
+static void
+wgmma_text(Buf *text, const IrOp *op, int lanes, int a, int b)
+{
+	int n = (int)(op->imm & 0xffff), f16 = (int)(op->imm >> 16) == 1, i;
+	const char *ab = f16 ? "f16" : "bf16";
+
+	buf_printf(text, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", n, ab, ab);
+	for (i = 0; i < lanes; i++)
+		buf_printf(text, "%s$%d", i ? ", " : "", i);
+	buf_printf(text, "}, $%d, $%d, p, 1, 1, 0, 0;\n", a, b);
+}
+
+static int
+wgmma_ok(LlvmGen *g, const IrOp *op)
+{
+	int n = (int)(op->imm & 0xffff);
+
+	if (n < 8 || n > 256 || n % 8 || ir_vtype(g->k, op->args[0]).lanes != n / 2 || op->nres != 1) {
+		lg_error(g, op, "wgmma[%lld] with a %d-lane accumulator", (long long)op->imm,
+			 ir_vtype(g->k, op->args[0]).lanes);
+		return 0;
+	}
+	return 1;
+}
+
+/* A wgmma group as the IR writes it: wgmma.fence of one accumulator, wgmmas that chain it
+ * (each takes the previous one's result), pure ops that compute their descriptors, and
+ * wgmma.commit. Returns the index of the commit in r, or -1 when ops[i] does not start one
+ * or a link of the chain (the fence's result, a wgmma's but the last) has another use. */
+static int
+wgmma_group_end(LlvmGen *g, const IrRegion *r, int i)
+{
+	const IrOp *f = &r->ops[i];
+	IrValue chain;
+	int j, k, nmma = 0;
+
+	if (f->opc != IR_WGMMA_FENCE || f->nargs != 1 || f->nres != 1 || !lg_is_frag(ir_vtype(g->k, f->res[0])))
+		return -1;
+	chain = f->res[0];
+	for (j = i + 1; j < r->nops; j++) {
+		const IrOp *op = &r->ops[j];
+
+		if (op->opc == IR_WGMMA_COMMIT)
+			return nmma && g->uses[chain] > 0 ? j : -1;
+		if (op->opc == IR_WGMMA && op->args[0] == chain && g->uses[chain] == 1) {
+			chain = op->res[0];
+			nmma++;
+			continue;
+		}
+		if (!(ir_opinfo[op->opc].flags & OPF_PURE) || op->nregions)
+			return -1;
+		for (k = 0; k < op->nargs; k++)
+			if (op->args[k] == chain)
+				return -1;
+	}
+	return -1;
+}
+
+/* Lowers a wgmma group (see wgmma_group_end) into one asm statement: the fence, every
+ * wgmma and the commit, with the accumulator tied in once and out once. Per-wgmma asm would
+ * tie all lanes through each instruction, and instruction selection would copy them each
+ * time. Returns the number of ops lowered, or 0 when r->ops[i] starts no group. */
+int
+lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
+{
+	int end = wgmma_group_end(g, r, i), j, lanes, nin, nmma = 0;
+	const IrOp *f = &r->ops[i], *last = NULL;
+	LLVMValueRef *ins;
+	IrValue scale = 0;
+	Buf text = {0}, cons = {0};
+
+	if (end < 0)
+		return 0;
+	for (j = i + 1; j < end; j++) {
+		if (r->ops[j].opc != IR_WGMMA)
+			lg_op(g, &r->ops[j]);
+		else if (!wgmma_ok(g, &r->ops[j]))
+			return end - i + 1;
+		else
+			nmma++;
+	}
+	lanes = ir_vtype(g->k, f->res[0]).lanes;
+	ins = xcalloc((size_t)lanes + 3 * (size_t)nmma, sizeof *ins);
+	acc_lanes(g, f, 0, 1, ins);
+	nin = lanes;
+	buf_puts(&text, "{\n.reg .pred p;\nwgmma.fence.sync.aligned;\n");
+	for (j = i + 1; j < end; j++) {
+		const IrOp *op = &r->ops[j];
+		LLVMValueRef s;
+
+		if (op->opc != IR_WGMMA)
+			continue;
+		ins[nin] = aval(g, op, 1);
+		ins[nin + 1] = aval(g, op, 2);
+		buf_printf(&cons, ",l,l");
+		if (op->args[3] != scale) {
+			/* a constant scale-d (the usual case) is an immediate */
+			s = LLVMBuildZExt(g->b, aval(g, op, 3), i32t(g), "");
+			ins[nin + 2] = s;
+			buf_printf(&cons, ",%s", LLVMIsAConstantInt(s) ? "n" : "r");
+			buf_printf(&text, "setp.ne.b32 p, $%d, 0;\n", lanes + nin + 2);
+			scale = op->args[3];
+			wgmma_text(&text, op, lanes, lanes + nin, lanes + nin + 1);
+			nin += 3;
+		} else {
+			wgmma_text(&text, op, lanes, lanes + nin, lanes + nin + 1);
+			nin += 2;
+		}
+		last = op;
+	}
+	buf_puts(&text, "wgmma.commit_group.sync.aligned;\n}");
+	bind_acc_results(g, last, tied_asm(g, text.s, ins, lanes, nin - lanes, cons.s + 1), lanes);
+	buf_free(&text);
+	buf_free(&cons);
+	free(ins);
+	return end - i + 1;
+}
+
+static void
+wgmma(LlvmGen *g, const IrOp *op)
+{
+	int lanes = (int)(op->imm & 0xffff) / 2;
+	const char *scale_cons;
+	LLVMValueRef *ins;
+	Buf text = {0};
+
+	if (!wgmma_ok(g, op))
+		return;
+	ins = xcalloc((size_t)lanes + 3, sizeof *ins);
+	acc_lanes(g, op, 0, 1, ins);
+	ins[lanes] = aval(g, op, 1);
+	ins[lanes + 1] = aval(g, op, 2);
+	ins[lanes + 2] = LLVMBuildZExt(g->b, aval(g, op, 3), i32t(g), "");
+	/* a constant scale-d (the usual case) is an immediate, not a register to set up */
+	scale_cons = LLVMIsAConstantInt(ins[lanes + 2]) ? "l,l,n" : "l,l,r";
+	/* operands: $0..$lanes-1 the outputs, then the tied inputs, then desc A, desc B, scale-d */
+	buf_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n", 2 * lanes + 2);
+	wgmma_text(&text, op, lanes, 2 * lanes, 2 * lanes + 1);
+	buf_puts(&text, "}");
+	bind_acc_results(g, op, tied_asm(g, text.s, ins, lanes, 3, scale_cons), lanes);
+	buf_free(&text);
+	free(ins);
+}
+
+/* wgmma.wait_group n. A wait whose accumulator needs no ties (find_untied_waits in
+ * llvm_kernel.c) passes its lanes through untouched. */
+static void
+wgmma_wait(LlvmGen *g, const IrOp *op)
+{
+	char text[64];
+
+	snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", (int)op->imm);
+	if (op->nargs == 1 && op->nres == 1 && g->untied[op->res[0]] && lg_is_frag(ir_vtype(g->k, op->args[0]))) {
+		tied_asm(g, text, NULL, 0, 0, NULL);
+		lg_bind_lanes(g, op->res[0], lg_lanes(g, op, op->args[0]), ir_vtype(g->k, op->args[0]).lanes);
+		return;
+	}
+	wgmma_sync(g, op, text);
+}
+
+/* ---- dispatch ---- */
+
+void
+lg_wgmma_op(LlvmGen *g, const IrOp *op)
+{
+	LLVMValueRef r = NULL;
+	char nm[32];
+
+	nm[0] = 0;
+	if (op->nres)
+		snprintf(nm, sizeof nm, "v%d", op->res[0]);
+	switch (op->opc) {
+	case IR_WGMMA_DESC: r = wgmma_desc(g, op, nm); break;
+	case IR_WGMMA: wgmma(g, op); return;
+	case IR_WGMMA_FENCE: wgmma_sync(g, op, "wgmma.fence.sync.aligned;"); return;
+	case IR_WGMMA_COMMIT: tied_asm(g, "wgmma.commit_group.sync.aligned;", NULL, 0, 0, NULL); break;
+	case IR_WGMMA_WAIT: wgmma_wait(g, op); return;
+	default:
+		lg_error(g, op, "'%s' cannot be lowered here", ir_opinfo[op->opc].name);
+		return;
+	}
+	if (op->nres)
+		lg_bind(g, op->res[0], r ? r : LLVMGetPoison(lg_type(g, ir_vtype(g->k, op->res[0]))));
+}

@@ -1,0 +1,62 @@
+/* async.h: the state and helpers shared by the sema files of the async constructs
+ * (async.c: helpers and clauses; async_decl.c: declarations, roles and blocks;
+ * async_call.c: buffer uses and calls; mma_wgmma.c: wgmma and its fragments). Private to
+ * frontend/. */
+#ifndef CAKE_ASYNC_H
+#define CAKE_ASYNC_H
+
+#include "ast.h"
+
+#define MBAR_MAX ((1 << 20) - 1)   /* arrival and tx counts are 20-bit */
+#define TMA_MAX_RANK 5
+#define TMA_MAX_BOX 256
+#define MAX_CLUSTER 8
+#define MAX_STAGES 32
+
+struct AsyncSema {
+	KernelInfo *ki;
+	Node *kernel;
+	int threads, nwarps;
+	Node *role;             /* the role being checked */
+	int in_elect;
+	int nasync;             /* enclosing produce/consume blocks, innermost last */
+	Node *async[FE_MAX_ASYNC];
+	int npipes, nbars;
+	Symbol **hobjs;
+	int nhobjs, caphobjs;
+	Symbol **tmaps;
+	int ntmaps, captmaps;
+	Node **roles;
+	int nroles, caproles;
+};
+
+typedef struct AsyncSema AsyncSema;
+
+/* ---- async.c: helpers ---- */
+const char *asy_a_what(const Symbol *s);     /* "a pipeline", "an mbarrier" */
+/* Reports (naming `what`) unless s is at the top level of the kernel body. */
+int asy_top_level(Sema *S, Node *s, const char *what);
+/* A compile-time integer in [lo, hi]; a run-time or constant i32 value. */
+int asy_const_in(Sema *S, Node *e, const char *what, int64_t lo, int64_t hi, int64_t *v);
+int asy_i32_value(Sema *S, Node *e, const char *what);
+/* The symbol of kind `kind` a name argument names, or NULL after reporting. */
+Symbol *asy_name_of(Sema *S, Node *a, SymKind kind, const char *call, const char *what);
+int64_t asy_elem_bytes(IrType t);
+int64_t asy_stage_bytes(const Symbol *b);     /* one stage of a shared array */
+int64_t asy_box_bytes(const Symbol *map);     /* one box of a tensor map */
+/* Positional arguments (the count; -1 after reporting a named one other than named_ok). */
+int asy_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named);
+int asy_want_nargs(Node *e, int n, int lo, int hi, const char *form);
+int asy_cluster_size(const AsyncSema *h);
+
+/* ---- async_call.c ---- */
+/* A shared array named by argument a (its use recorded), or NULL after an error. */
+Symbol *asy_buffer_arg(Sema *S, Node *a, const char *call);
+/* [c0, ...]: rank i32 coordinates; whose says where the rank comes from. */
+int asy_coords_arg(Sema *S, Node *a, int rank, const char *call, const char *whose);
+
+/* ---- mma_wgmma.c ---- */
+void asy_wgmma(Sema *S, Node *e);        /* acc = wgmma(acc, a, b) */
+void asy_wgmma_store(Sema *S, Node *e);  /* store(tensor, acc, [row, col]) */
+
+#endif

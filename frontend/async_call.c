@@ -1,0 +1,286 @@
+/* async_call.c: sema of the uses of shared arrays (a staged one inside a block of its
+ * pipeline), remote(buf, rank)[i] and the async calls: tma_load, tma_store and the
+ * mbarrier calls (wgmma and store are mma_wgmma.c's). See async.c for the whole. */
+#include "async.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- buffer uses ---- */
+
+static Node *
+async_of(AsyncSema *h, const Symbol *pipe)
+{
+	int i;
+
+	for (i = h->nasync - 1; i >= 0; i--)
+		if (h->async[i]->sym == pipe)
+			return h->async[i];
+	return NULL;
+}
+
+int
+asy_buffer_use(Sema *S, Symbol *buf, SrcLoc loc)
+{
+	AsyncSema *h = S->asy;
+
+	if (!h || fe_is_error(buf->type))
+		return 1;
+	if (buf->pipe && !async_of(h, buf->pipe)) {
+		diag_error(loc, "shared array '%s' is staged in pipeline '%s': use it inside a produce or consume block of '%s', which selects the stage",
+			   buf->name, buf->pipe->name, buf->pipe->name);
+		return 0;
+	}
+	return 1;
+}
+
+/* A shared array named by argument a, or NULL after an error. */
+Symbol *
+asy_buffer_arg(Sema *S, Node *a, const char *call)
+{
+	Symbol *b = asy_name_of(S, a, SYM_SHARED, call, "a shared array");
+
+	if (b && !asy_buffer_use(S, b, a->loc))
+		return NULL;
+	return b;
+}
+
+int
+asy_remote_element(Sema *S, Node *e, int read, int write)
+{
+	AsyncSema *h = S->asy;
+	Node *call = e->lhs, *args[2];
+	Symbol *b;
+	int n = asy_split_args(call, args, 2, NULL, NULL);
+
+	call->builtin = BI_REMOTE;
+	call->ty = fe_ty(TY_NONVALUE);
+	fe_set_error(e);
+	if (n < 0 || !asy_want_nargs(call, n, 2, 2, "a shared array and a CTA rank (remote(buf, rank)[i])"))
+		return 0;
+	if (!(b = asy_name_of(S, args[0], SYM_SHARED, "remote(...)", "a shared array first")))
+		return 0;
+	if (!asy_i32_value(S, args[1], "the CTA rank of remote(...)"))
+		return 0;
+	if (h && asy_cluster_size(h) == 1) {
+		diag_error(call->loc, "remote(...) reaches another CTA's shared memory, but kernel '%s' has no cluster (cluster(1))",
+			   h->kernel->name);
+		return 0;
+	}
+	call->sym = b;
+	if (!sema_element(S, e, b, read, write))
+		return 0;
+	e->indexkind = IDX_REMOTE;
+	return 1;
+}
+
+/* ---- calls ---- */
+
+/* The tensor map argument a. */
+static Symbol *
+tmap_arg(Sema *S, Node *a, const char *call)
+{
+	return asy_name_of(S, a, SYM_TMAP, call, "a tensor map");
+}
+
+/* coordinates [c0, ...]: one i32 per dimension of map. */
+int
+asy_coords_arg(Sema *S, Node *a, int rank, const char *call, const char *whose)
+{
+	Node *c;
+	int ok = 1, i = 0;
+
+	if (a->kind != N_LIST) {
+		diag_error(a->loc, "%s takes the coordinates as a list, as in [row, col]", call);
+		return 0;
+	}
+	if (a->list.n != rank) {
+		diag_error(a->loc, "%s needs %d coordinate%s (%s), found %d", call, rank,
+			   rank == 1 ? "" : "s", whose, a->list.n);
+		ok = 0;
+	}
+	for (c = a->list.head; c; c = c->next, i++) {
+		char what[64];
+
+		snprintf(what, sizeof what, "coordinate %d of %s", i + 1, call);
+		ok &= asy_i32_value(S, c, what);
+	}
+	a->ty = fe_ty(TY_NONVALUE);
+	return ok;
+}
+
+/* A TMA copy between buffer b and the boxes of map: same type, bytes and swizzle. */
+static int
+tma_match(Node *e, Symbol *b, Symbol *map)
+{
+	if (b->type.base != map->tensor->type.base) {
+		diag_error(e->loc, "%s: tensor map '%s' holds %s elements but shared array '%s' holds %s",
+			   e->name, map->name, fe_tname(map->tensor->type), b->name, fe_tname(b->type));
+		return 0;
+	}
+	if (asy_stage_bytes(b) != asy_box_bytes(map)) {
+		diag_error(e->loc, "%s: the box of tensor map '%s' is %lld bytes but shared array '%s'%s is %lld bytes",
+			   e->name, map->name, (long long)asy_box_bytes(map), b->name,
+			   b->pipe ? " (one stage)" : "", (long long)asy_stage_bytes(b));
+		return 0;
+	}
+	if (b->swizzle != map->swizzle) {
+		diag_error(e->loc, "%s: tensor map '%s' has swizzle %d but shared array '%s' has swizzle %d",
+			   e->name, map->name, map->swizzle, b->name, b->swizzle);
+		return 0;
+	}
+	return 1;
+}
+
+static void
+check_tma_load(Sema *S, Node *e)
+{
+	AsyncSema *h = S->asy;
+	Node *args[4], *mc;
+	Node *prod = h->nasync && h->async[h->nasync - 1]->kind == N_PRODUCE ? h->async[h->nasync - 1] : NULL;
+	Symbol *b, *map, *bar = NULL;
+	int n = asy_split_args(e, args, 4, "multicast", &mc), ok;
+
+	if (n < 0 || !asy_want_nargs(e, n, 3, 4, "a shared array, a tensor map, [coordinates] and, outside produce blocks, an mbarrier"))
+		return;
+	b = asy_buffer_arg(S, args[0], "tma_load");
+	map = tmap_arg(S, args[1], "tma_load");
+	ok = b && map;
+	if (map)
+		ok &= asy_coords_arg(S, args[2], map->rank, "tma_load", "the tensor map's rank");
+	if (n == 4 && !(bar = asy_name_of(S, args[3], SYM_MBARRIER, "tma_load", "an mbarrier last")))
+		ok = 0;
+	if (mc) {
+		ok &= asy_i32_value(S, mc->lhs, "the multicast mask");
+		if (asy_cluster_size(h) == 1) {
+			diag_error(mc->loc, "multicast sends the box to the CTAs of a cluster, but kernel '%s' has no cluster (cluster(1))",
+				   h->kernel->name);
+			ok = 0;
+		}
+	}
+	if (!ok)
+		return;
+	if (prod && bar) {
+		diag_error(args[3]->loc, "inside a produce block, tma_load signals the pipeline's full barrier: remove the barrier argument");
+		return;
+	}
+	if (!prod && !bar) {
+		diag_error(e->loc, "tma_load outside a produce block needs an mbarrier to signal: tma_load(buf, map, [coords], bar)");
+		return;
+	}
+	if (prod && b->pipe != prod->sym) {
+		diag_error(args[0]->loc, "tma_load in a produce block of pipeline '%s' loads into '%s', which is not a buffer of '%s' (declare it 'in %s')",
+			   prod->sym->name, b->name, prod->sym->name, prod->sym->name);
+		return;
+	}
+	if (prod && prod->sym->src[0] != PIPE_SRC_TMA) {
+		diag_error(e->loc, "tma_load in a produce block of pipeline '%s', whose full source is %s: TMA bytes complete only a 'full: tma' barrier",
+			   prod->sym->name, ir_pipe_source_name(prod->sym->src[0]));
+		return;
+	}
+	if (map->tensor->access == ACC_OUT) {
+		diag_error(args[1]->loc, "tma_load reads tensor '%s' through '%s', but it is an 'out' tensor",
+			   map->tensor->name, map->name);
+		return;
+	}
+	tma_match(e, b, map);
+}
+
+static void
+check_tma_store(Sema *S, Node *e)
+{
+	Node *args[3];
+	Symbol *b, *map;
+	int n = asy_split_args(e, args, 3, NULL, NULL), ok;
+
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor map, [coordinates] and a shared array"))
+		return;
+	map = tmap_arg(S, args[0], "tma_store");
+	b = asy_buffer_arg(S, args[2], "tma_store");
+	ok = b && map;
+	if (map)
+		ok &= asy_coords_arg(S, args[1], map->rank, "tma_store", "the tensor map's rank");
+	if (!ok)
+		return;
+	if (map->tensor->access == ACC_IN) {
+		diag_error(args[0]->loc, "tma_store writes tensor '%s' through '%s', but it is an 'in' tensor",
+			   map->tensor->name, map->name);
+		return;
+	}
+	tma_match(e, b, map);
+}
+
+/* The barrier calls: mbar_arrive(b), mbar_expect_tx(b, bytes), mbar_wait(b, parity). */
+static void
+check_mbar_call(Sema *S, Node *e)
+{
+	Node *args[2];
+	int n = asy_split_args(e, args, 2, NULL, NULL), want = e->builtin == BI_MBAR_ARRIVE ? 1 : 2;
+
+	if (n < 0 || !asy_want_nargs(e, n, want, want, e->builtin == BI_MBAR_ARRIVE ? "an mbarrier"
+				 : e->builtin == BI_MBAR_WAIT ? "an mbarrier and a parity (0 or 1)"
+				 : "an mbarrier and a byte count"))
+		return;
+	if (!asy_name_of(S, args[0], SYM_MBARRIER, e->name, "an mbarrier first"))
+		return;
+	if (want == 2 && !asy_i32_value(S, args[1], e->builtin == BI_MBAR_WAIT ? "the parity" : "the byte count"))
+		return;
+	if (e->builtin == BI_MBAR_WAIT) {
+		if (args[1]->isconst && args[1]->cv.i != 0 && args[1]->cv.i != 1)
+			diag_error(args[1]->loc, "the parity of mbar_wait is 0 or 1, found %lld", (long long)args[1]->cv.i);
+		return;
+	}
+	if (e->builtin == BI_MBAR_EXPECT_TX && args[1]->isconst && (args[1]->cv.i < 0 || args[1]->cv.i > MBAR_MAX))
+		diag_error(args[1]->loc, "mbar_expect_tx announces 0 to %d bytes, found %lld", MBAR_MAX,
+			   (long long)args[1]->cv.i);
+}
+
+int
+asy_call(Sema *S, Node *e)
+{
+	AsyncSema *h = S->asy;
+	Node *args[1];
+
+	e->ty = ir_scalar(IR_VOID);
+	if (e->lhs) {
+		if (strcmp(e->name, "rows") == 0)
+			diag_error(e->loc, "'.rows(start, 64)' selects rows of a shared array as operand A of wgmma; it is not a value");
+		else
+			diag_error(e->loc, "unknown method '.%s(...)' (only wgmma's operand A takes buf.rows(start, 64))",
+				   e->name);
+		fe_set_error(e);
+		return 1;
+	}
+	if (!h) {
+		diag_error(e->loc, "'%s' is only available in a kernel body", e->name);
+		fe_set_error(e);
+		return 1;
+	}
+	switch (e->builtin) {
+	case BI_TMA:
+		diag_error(e->loc, "tma(...) makes a tensor map: tensormap NAME = tma(TENSOR, box[...], swizzle(N));");
+		fe_set_error(e);
+		return 1;
+	case BI_REMOTE:
+		diag_error(e->loc, "remote(buf, rank) must be indexed, as in remote(buf, rank)[i]");
+		fe_set_error(e);
+		return 1;
+	case BI_TMA_LOAD: check_tma_load(S, e); break;
+	case BI_TMA_STORE: check_tma_store(S, e); break;
+	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: check_mbar_call(S, e); break;
+	case BI_WGMMA: asy_wgmma(S, e); break;
+	case BI_STORE: asy_wgmma_store(S, e); break;
+	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
+		if (asy_split_args(e, args, 1, NULL, NULL) != 0)
+			diag_error(e->loc, "'%s' takes no arguments, found %d", e->name, e->list.n);
+		if (e->builtin == BI_CLUSTER_SYNC && asy_cluster_size(h) == 1)
+			diag_error(e->loc, "cluster_sync() synchronizes the CTAs of a cluster, but kernel '%s' has no cluster (cluster(1)); use barrier()",
+				   h->kernel->name);
+		break;
+	default:
+		return 0;
+	}
+	if (e->builtin == BI_WGMMA && !ir_is_frag(e->ty))
+		fe_set_error(e);
+	return 1;
+}

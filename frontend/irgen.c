@@ -1,0 +1,583 @@
+/* irgen.c: IR generation, checked AST -> IR. Locals become SSA values: irgen keeps the
+ * current value of every local slot, and a structured statement that assigns variables
+ * declared outside it passes their new values out: an `if` yields them as its results, a
+ * `for` carries them as iteration arguments, a `while` through its condition and yield.
+ * Tensor and shared elements become row-major i32 index arithmetic, elemptr and load or
+ * store. Everything here was checked by sema; a surprise is an internal error. */
+#include "ast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+static IrType
+vtype(IrGen *G, IrValue v)
+{
+	return ir_vtype(G->k, v);
+}
+
+static IrValue
+op1(IrGen *G, int opc, IrType t, IrValue a)
+{
+	return irb_op1(&G->b, opc, t, a);
+}
+
+static IrValue
+op2(IrGen *G, int opc, IrType t, IrValue a, IrValue b)
+{
+	return irb_op2(&G->b, opc, t, a, b);
+}
+
+static IrValue
+const_i32(IrGen *G, int64_t v)
+{
+	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
+}
+
+static IrValue
+ig_const(IrGen *G, Node *e)
+{
+	if (ir_is_frag(e->ty))
+		return irb_const_float(&G->b, e->ty, e->cv.f);   /* a splat */
+	if (e->ty.base > IR_F64 || e->ty.lanes != 1)
+		ICE("constant of type %d reached lowering at %d:%d", e->ty.base, e->loc.line, e->loc.col);
+	if (ir_is_float(e->ty))
+		return irb_const_float(&G->b, e->ty, e->cv.f);
+	return irb_const_int(&G->b, e->ty, e->cv.i);
+}
+
+/* The base of remote(buf, rank)[i, ...]: buf in the CTA of that rank. */
+static IrValue
+ig_remote(IrGen *G, Node *e)
+{
+	Node *call = e->lhs;
+	const Symbol *b = call->sym;
+	IrValue base, rank;
+
+	rank = irgen_expr(G, call->list.head->next);
+	G->b.loc = call->loc;
+	base = irgen_buffer(G, b);
+	return irb_op2(&G->b, IR_MAPA, ir_ptr(IR_CLUSTER, (IrBase)b->type.base), base, rank);
+}
+
+/* The pointer to the element an N_INDEX on a tensor or shared array names: the base
+ * pointer advanced by the row-major linear index of its (i32) indices. */
+static IrValue
+ig_elemptr(IrGen *G, Node *e)
+{
+	const Symbol *s = e->sym;
+	IrType pt;
+	IrValue base, lin = 0;
+	Node *ix;
+	int i = 0;
+
+	if (e->indexkind == IDX_REMOTE) {
+		pt = ir_ptr(IR_CLUSTER, (IrBase)s->type.base);
+		base = ig_remote(G, e);
+	} else if (s->kind == SYM_TENSOR) {
+		pt = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
+		base = G->k->body.args[s->param];
+	} else {
+		pt = ir_ptr(IR_SHARED, (IrBase)s->type.base);
+		G->b.loc = e->loc;
+		base = irgen_buffer(G, s);
+	}
+	for (ix = e->list.head; ix; ix = ix->next, i++) {
+		IrValue v = irgen_expr(G, ix);
+
+		G->b.loc = e->loc;
+		if (i == 0) {
+			lin = v;
+			continue;
+		}
+		if (s->kind == SYM_TENSOR && s->dimsym[i])
+			lin = op2(G, IR_MUL, ir_scalar(IR_I32), lin, G->k->body.args[s->dimsym[i]->param]);
+		else
+			lin = op2(G, IR_MUL, ir_scalar(IR_I32), lin, const_i32(G, s->dims[i]));
+		lin = op2(G, IR_ADD, ir_scalar(IR_I32), lin, v);
+	}
+	return op2(G, IR_ELEMPTR, pt, base, lin);
+}
+
+static int
+readonly(const Symbol *s)
+{
+	return s->kind == SYM_TENSOR && s->access == ACC_IN;
+}
+
+static const int binop_opc[OP_COUNT] = {
+	[OP_ADD] = IR_ADD, [OP_SUB] = IR_SUB, [OP_MUL] = IR_MUL, [OP_DIV] = IR_DIV,
+	[OP_REM] = IR_REM, [OP_AND] = IR_AND, [OP_OR] = IR_OR, [OP_XOR] = IR_XOR,
+	[OP_SHL] = IR_SHL, [OP_SHR] = IR_SHR, [OP_LAND] = IR_AND, [OP_LOR] = IR_OR,
+	[OP_EQ] = IR_CMP_EQ, [OP_NE] = IR_CMP_NE, [OP_LT] = IR_CMP_LT, [OP_LE] = IR_CMP_LE,
+	[OP_GT] = IR_CMP_GT, [OP_GE] = IR_CMP_GE,
+};
+
+static IrValue
+binop(IrGen *G, AstOp op, IrValue a, IrValue b)
+{
+	IrType t = op >= OP_EQ && op <= OP_GE ? ir_scalar(IR_I1) : vtype(G, a);
+
+	return op2(G, binop_opc[op], t, a, b);
+}
+
+static IrValue
+ig_call(IrGen *G, Node *e)
+{
+	int check = irgen_builtins[e->builtin].check, opc = irgen_builtins[e->builtin].opcode;
+	IrValue args[4], v;
+	Node *a;
+	int n = 0;
+
+	if (check == CHK_ASYNC && irgen_async_call(G, e, &v))
+		return v;
+	if (check == CHK_ATOMIC) {
+		args[n++] = ig_elemptr(G, e->list.head);
+		for (a = e->list.head->next; a; a = a->next)
+			args[n++] = irgen_expr(G, a);
+	} else if (check == CHK_CP_ASYNC) {
+		args[n++] = ig_elemptr(G, e->list.head);
+		args[n++] = ig_elemptr(G, e->list.head->next);
+	} else if (check == CHK_CP_WAIT) {
+		/* a constant: the wait's attribute, not an operand */
+	} else {
+		for (a = e->list.head; a && n < 4; a = a->next)
+			args[n++] = irgen_expr(G, a);
+	}
+	G->b.loc = e->loc;
+	switch (e->builtin) {
+	case BI_CAST:
+		if (ir_type_eq(vtype(G, args[0]), e->ty))
+			return args[0];
+		return op1(G, IR_CAST, e->ty, args[0]);
+	case BI_VECTOR:
+		if (n == 1) {
+			IrValue lanes[4] = {args[0], args[0], args[0], args[0]};
+
+			return irb_op(&G->b, IR_VEC, e->ty, e->ty.lanes, lanes);
+		}
+		return irb_op(&G->b, IR_VEC, e->ty, n, args);
+	case BI_CDIV: {
+		/* (a + (b - 1)) / b: the caller promises a >= 0 and b > 0 */
+		IrType t = vtype(G, args[0]);
+		IrValue bm1 = op2(G, IR_SUB, t, args[1], irb_const_int(&G->b, t, 1));
+
+		return op2(G, IR_DIV, t, op2(G, IR_ADD, t, args[0], bm1), args[1]);
+	}
+	case BI_CP_ASYNC:
+		irb_imm(&G->b, opc, ir_scalar(IR_VOID), ir_type_bytes(e->list.head->ty), 2, args);
+		return 0;
+	case BI_CP_ASYNC_WAIT:
+		irb_imm(&G->b, opc, ir_scalar(IR_VOID), e->list.head->cv.i, 0, NULL);
+		return 0;
+	default:
+		/* one op of the call's type (void for barrier, cp_async_commit) on its arguments */
+		if (!opc)
+			ICE("ig_call: builtin %d", e->builtin);
+		return irb_op(&G->b, opc, e->ty, n, args);
+	}
+}
+
+IrValue
+irgen_expr(IrGen *G, Node *e)
+{
+	IrValue a, b, c;
+
+	if (e->isconst) {
+		G->b.loc = e->loc;
+		return ig_const(G, e);
+	}
+	switch (e->kind) {
+	case N_NAME:
+		G->b.loc = e->loc;
+		switch (e->sym->kind) {
+		case SYM_SCALAR:
+		case SYM_SHAPE:
+			return G->k->body.args[e->sym->param];
+		case SYM_LET:
+		case SYM_VAR:
+		case SYM_ITER:
+			return G->slots[e->sym->slot];
+		case SYM_BUILTIN:
+			if (irgen_builtins[e->builtin].opcode)
+				return irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_I32), 0, NULL);
+			if (irgen_async_call(G, e, &a))
+				return a;
+			break;
+		default:
+			break;
+		}
+		break;
+	case N_MEMBER:
+		if (e->builtin) {
+			G->b.loc = e->loc;
+			return irb_op(&G->b, irgen_builtins[e->builtin].opcode + e->lane, ir_scalar(IR_I32), 0, NULL);
+		}
+		a = irgen_expr(G, e->lhs);
+		G->b.loc = e->loc;
+		return irb_imm(&G->b, IR_EXTRACT, e->ty, e->lane, 1, &a);
+	case N_UNARY:
+		a = irgen_expr(G, e->lhs);
+		G->b.loc = e->loc;
+		return op1(G, e->op == OP_NEG ? IR_NEG : IR_NOT, e->ty, a);
+	case N_BINARY:
+		a = irgen_expr(G, e->lhs);
+		b = irgen_expr(G, e->rhs);
+		G->b.loc = e->loc;
+		if (ir_is_frag(e->ty) && !ir_type_eq(vtype(G, a), vtype(G, b))) {
+			/* an accumulator fragment and an f32: the f32 in every lane */
+			IrValue lanes[IR_FRAG_MAX];
+			IrValue s = ir_is_frag(vtype(G, a)) ? b : a;
+			int i;
+
+			for (i = 0; i < e->ty.lanes; i++)
+				lanes[i] = s;
+			s = irb_op(&G->b, IR_VEC, e->ty, e->ty.lanes, lanes);
+			if (ir_is_frag(vtype(G, a)))
+				b = s;
+			else
+				a = s;
+		}
+		return binop(G, e->op, a, b);
+	case N_COND:
+		c = irgen_expr(G, e->cond);
+		a = irgen_expr(G, e->lhs);
+		b = irgen_expr(G, e->rhs);
+		G->b.loc = e->loc;
+		return irb_op3(&G->b, IR_SELECT, e->ty, c, a, b);
+	case N_CALL:
+		return ig_call(G, e);
+	case N_INDEX:
+		if (e->indexkind == IDX_LANE) {
+			a = irgen_expr(G, e->lhs);
+			G->b.loc = e->loc;
+			return irb_imm(&G->b, IR_EXTRACT, e->ty, e->lane, 1, &a);
+		}
+		a = ig_elemptr(G, e);
+		return irb_imm(&G->b, IR_LOAD, e->ty, readonly(e->sym), 1, &a);
+	default:
+		break;
+	}
+	ICE("irgen_expr: node kind %d at %d:%d", e->kind, e->loc.line, e->loc.col);
+}
+
+/* ---- statements ---- */
+
+/* The current values of the carried slots. */
+static IrValue *
+carried_values(IrGen *G, const int *slots, int n)
+{
+	IrValue *v = xmalloc(sizeof *v * (size_t)(n + 1));
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = G->slots[slots[i]];
+	return v;
+}
+
+/* Gives region r fresh arguments: `first` (if not void) and then one per carried slot,
+ * which become those slots' current values. */
+static void
+region_args(IrGen *G, IrRegion *r, IrType first, const int *slots, int n, IrValue *first_v)
+{
+	IrValue *args = xmalloc(sizeof *args * (size_t)(n + 2));
+	int i, k = 0;
+
+	if (first.base != IR_VOID)
+		args[k++] = *first_v = ir_new_value(G->k, first);
+	for (i = 0; i < n; i++) {
+		IrValue v = ir_new_value(G->k, vtype(G, G->slots[slots[i]]));
+
+		G->k->vlocs[v] = G->b.loc;
+		args[k++] = v;
+	}
+	ir_region_set_args(G->k, r, k, args);
+	for (i = 0; i < n; i++)
+		G->slots[slots[i]] = args[(first.base != IR_VOID) + i];
+	free(args);
+}
+
+static void
+ig_if(IrGen *G, Node *s)
+{
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
+	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(G->info->nslots + 1));
+	int n = 0, i;
+	IrRegion *regs;
+	IrValue c, *res;
+	IrType *types;
+
+	irgen_assigned_vars(s, s->slot_base, slots, &n);
+	c = irgen_expr(G, s->cond);
+	G->b.loc = s->loc;
+	types = irgen_carried_types(G, slots, n);
+	res = irb_region_op(&G->b, IR_IF, 1, &c, n, types, &regs)->res;
+	memcpy(saved, G->slots, sizeof(IrValue) * (size_t)G->info->nslots);
+	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
+	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
+	irgen_into(G, &regs[1], s->els, slots, n, s->loc);
+	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
+	for (i = 0; i < n; i++)
+		G->slots[slots[i]] = res[i];
+	free(types);
+	free(saved);
+	free(slots);
+}
+
+static void
+ig_for(IrGen *G, Node *s)
+{
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
+	IrValue *args, *res, iv;
+	IrType *types;
+	IrRegion *regs, *outer;
+	IrOp *op;
+	int n = 0, i;
+
+	irgen_assigned_vars(s, s->slot_base, slots, &n);
+	args = xmalloc(sizeof *args * (size_t)(n + 3));
+	args[0] = irgen_expr(G, s->lo);
+	args[1] = irgen_expr(G, s->hi);
+	if (s->step) {
+		args[2] = irgen_expr(G, s->step);
+	} else {
+		G->b.loc = s->loc;
+		args[2] = const_i32(G, 1);
+	}
+	for (i = 0; i < n; i++)
+		args[3 + i] = G->slots[slots[i]];
+	types = irgen_carried_types(G, slots, n);
+	G->b.loc = s->loc;
+	op = irb_region_op(&G->b, IR_FOR, 3 + n, args, n, types, &regs);
+	op->imm = s->op == UNROLL_FULL ? -1 : s->op == UNROLL_COUNT ? s->unroll_n->cv.i : 0;
+	res = op->res;
+	region_args(G, &regs[0], ir_scalar(IR_I32), slots, n, &iv);
+	G->k->vlocs[iv] = s->loc;
+	G->slots[s->sym->slot] = iv;
+	outer = G->b.r;
+	G->b.r = &regs[0];
+	irgen_block(G, s->body);
+	G->b.loc = s->loc;
+	irgen_terminate(G, IR_YIELD, 0, slots, n);
+	G->b.r = outer;
+	for (i = 0; i < n; i++)
+		G->slots[slots[i]] = res[i];
+	free(types);
+	free(args);
+	free(slots);
+}
+
+static void
+ig_while(IrGen *G, Node *s)
+{
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
+	IrValue *init, *res, c, unused;
+	IrType *types;
+	IrRegion *regs, *outer;
+	int n = 0, i;
+
+	irgen_assigned_vars(s, s->slot_base, slots, &n);
+	init = carried_values(G, slots, n);
+	types = irgen_carried_types(G, slots, n);
+	G->b.loc = s->loc;
+	res = irb_region_op(&G->b, IR_WHILE, n, init, n, types, &regs)->res;
+	outer = G->b.r;
+
+	region_args(G, &regs[0], ir_scalar(IR_VOID), slots, n, &unused);
+	G->b.r = &regs[0];
+	c = irgen_expr(G, s->cond);
+	G->b.loc = s->loc;
+	irgen_terminate(G, IR_CONDITION, c, slots, n);
+
+	region_args(G, &regs[1], ir_scalar(IR_VOID), slots, n, &unused);
+	G->b.r = &regs[1];
+	irgen_block(G, s->body);
+	G->b.loc = s->loc;
+	irgen_terminate(G, IR_YIELD, 0, slots, n);
+	G->b.r = outer;
+	for (i = 0; i < n; i++)
+		G->slots[slots[i]] = res[i];
+	free(types);
+	free(init);
+	free(slots);
+}
+
+static void
+ig_assign(IrGen *G, Node *s)
+{
+	Node *lhs = s->lhs;
+	IrValue v, p, old;
+
+	if (lhs->kind == N_NAME) {
+		v = irgen_expr(G, s->rhs);
+		if (s->op != OP_NONE) {
+			G->b.loc = s->loc;
+			v = binop(G, s->op, G->slots[lhs->sym->slot], v);
+		}
+		G->slots[lhs->sym->slot] = v;
+		return;
+	}
+	p = ig_elemptr(G, lhs);
+	v = irgen_expr(G, s->rhs);
+	G->b.loc = s->loc;
+	if (s->op != OP_NONE) {
+		old = irb_imm(&G->b, IR_LOAD, lhs->ty, 0, 1, &p);
+		v = binop(G, s->op, old, v);
+	}
+	irb_op2(&G->b, IR_STORE, ir_scalar(IR_VOID), p, v);
+}
+
+static void
+ig_stmt(IrGen *G, Node *s)
+{
+	switch (s->kind) {
+	case N_LET:
+	case N_VAR:
+		G->slots[s->sym->slot] = irgen_expr(G, s->init);
+		break;
+	case N_SHARED:
+		break;
+	case N_ASSIGN:
+		ig_assign(G, s);
+		break;
+	case N_IF:
+		ig_if(G, s);
+		break;
+	case N_FOR:
+		ig_for(G, s);
+		break;
+	case N_WHILE:
+		ig_while(G, s);
+		break;
+	case N_BLOCK:
+		irgen_block(G, s);
+		break;
+	case N_EXPRSTMT:
+		irgen_expr(G, s->lhs);
+		break;
+	default:
+		if (!irgen_async_stmt(G, s))
+			ICE("ig_stmt: node kind %d", s->kind);
+	}
+}
+
+/* A block, or the `else if` statement that stands for one. */
+void
+irgen_block(IrGen *G, Node *b)
+{
+	Node *s;
+
+	if (b->kind != N_BLOCK) {
+		ig_stmt(G, b);
+		return;
+	}
+	for (s = b->list.head; s; s = s->next)
+		ig_stmt(G, s);
+}
+
+/* ---- kernels ---- */
+
+static void
+add_params(IrGen *G, Node *kernel)
+{
+	IrKernel *k = G->k;
+	const Node *pn;
+	int i;
+
+	for (pn = kernel->list.head; pn; pn = pn->next) {
+		const Symbol *s = pn->sym;
+		IrParam ip;
+
+		memset(&ip, 0, sizeof ip);
+		ip.name = arena_strdup(k->arena, pn->name);
+		ip.loc = pn->loc;
+		if (s->kind == SYM_SCALAR) {
+			ip.kind = PARAM_SCALAR;
+			ip.type = s->type;
+			ip.access = ACC_IN;
+		} else {
+			ip.kind = PARAM_TENSOR;
+			ip.type = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
+			ip.access = s->access;
+			ip.rank = s->rank;
+			for (i = 0; i < s->rank; i++) {
+				ip.dims[i].sym = s->dimsym[i] ? s->dimsym[i]->param : -1;
+				ip.dims[i].size = s->dimsym[i] ? 0 : s->dims[i];
+			}
+		}
+		ir_add_param(k, ip);
+	}
+	for (i = 0; i < G->info->nsyms; i++) {
+		const Symbol *s = G->info->syms[i];
+		IrParam ip;
+
+		memset(&ip, 0, sizeof ip);
+		ip.name = arena_strdup(k->arena, s->name);
+		ip.kind = PARAM_SYM;
+		ip.type = ir_scalar(IR_I32);
+		ip.loc = s->loc;
+		if (ir_add_param(k, ip) != s->param)
+			ICE("shape symbol '%s' is parameter %d, expected %d", s->name, k->nparams - 1, s->param);
+	}
+}
+
+static void
+add_buffers(IrGen *G)
+{
+	int i, j;
+
+	for (i = 0; i < G->info->nshared; i++) {
+		const Symbol *s = G->info->shared[i];
+		IrBuffer b;
+
+		memset(&b, 0, sizeof b);
+		b.name = arena_strdup(G->k->arena, s->name);
+		b.elem = (IrBase)s->type.base;
+		b.rank = s->rank;
+		b.count = 1;
+		for (j = 0; j < s->rank; j++) {
+			b.dims[j] = s->dims[j];
+			b.count *= s->dims[j];
+		}
+		b.align = s->align;
+		b.offset = -1;
+		b.loc = s->loc;
+		b.stages = s->stages > 0 ? s->stages : 1;
+		b.pipeline = s->pipe ? s->pipe->index : -1;
+		b.swizzle = s->swizzle;
+		b.alias = s->alias ? s->alias->buf : -1;
+		if (ir_add_buffer(G->k, b) != s->buf)
+			ICE("shared array '%s' is buffer %d, expected %d", s->name, G->k->nbufs - 1, s->buf);
+	}
+}
+
+IrKernel *
+irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
+{
+	IrGen G;
+	IrKernel *k = ir_kernel_new(kernel->name, p->file);
+	int i;
+
+	memset(&G, 0, sizeof G);
+	G.k = k;
+	G.info = info;
+	k->source = arena_strdup(k->arena, path);
+	k->targets = info->targets;
+	for (i = 0; i < 3; i++) {
+		k->threads[i] = info->threads[i];
+		k->grid[i] = arena_strdup(k->arena, info->grid[i]);
+	}
+	add_params(&G, kernel);
+	add_buffers(&G);
+	G.slots = xcalloc((size_t)info->nslots + 1, sizeof *G.slots);
+	G.b.k = k;
+	G.b.r = &k->body;
+	G.b.loc = kernel->body->loc;
+	irgen_async_tables(&G);
+	irgen_async_init(&G);
+	irgen_block(&G, kernel->body);
+	G.b.loc = kernel->body->loc;
+	irb_op(&G.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);
+	free(G.slots);
+	return k;
+}

@@ -1,0 +1,355 @@
+/* irgen_async.c: the async constructs -> IR (docs/language.md, "Hopper (sm_90a) async
+ * machinery"; the ops are docs/ir.md's and ir/ops.def's async ones). The tables (tensor
+ * map parameters, barriers, pipelines) come from the declarations; thread 0 initialises
+ * every barrier at kernel entry; roles, elect, produce and consume become the high-level
+ * region ops that passes/lower_async.c lowers, with each role's hidden stage and phase per
+ * pipeline carried like any mutable local and advanced after each produce/consume; the
+ * calls become the low-level ops (wgmma and store are irgen_wgmma.c's). */
+#include "ast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static IrValue
+c_i32(IrGen *G, int64_t v)
+{
+	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
+}
+
+static IrValue
+op2(IrGen *G, int opc, IrValue a, IrValue b)
+{
+	return irb_op2(&G->b, opc, ir_vtype(G->k, a), a, b);
+}
+
+/* ---- tables and barrier initialisation ---- */
+
+void
+irgen_async_tables(IrGen *G)
+{
+	IrKernel *k = G->k;
+	const KernelInfo *info = G->info;
+	int i, j, side;
+
+	k->min_blocks = info->min_blocks;
+	for (i = 0; i < 3; i++)
+		k->cluster[i] = info->cluster[i];
+	for (i = 0; i < info->ntmaps; i++) {
+		const Symbol *s = info->tmaps[i];
+		IrParam ip;
+
+		memset(&ip, 0, sizeof ip);
+		ip.name = arena_strdup(k->arena, s->name);
+		ip.kind = PARAM_TMAP;
+		ip.type = ir_scalar(IR_TMAP);
+		ip.access = ACC_IN;
+		ip.rank = s->rank;
+		for (j = 0; j < s->rank; j++) {
+			ip.dims[j].sym = -1;
+			ip.dims[j].size = s->dims[j];
+		}
+		ip.loc = s->loc;
+		ip.tmap_tensor = s->tensor->param;
+		ip.swizzle = s->swizzle;
+		ip.oob_nan = s->oob_nan;
+		if (ir_add_param(k, ip) != s->param)
+			ICE("tensor map '%s' is parameter %d, expected %d", s->name, k->nparams - 1, s->param);
+	}
+	for (i = 0; i < info->nhobjs; i++) {
+		const Symbol *s = info->hobjs[i];
+		IrBarrier b;
+
+		memset(&b, 0, sizeof b);
+		b.offset = -1;
+		b.loc = s->loc;
+		if (s->kind == SYM_MBARRIER) {
+			b.name = arena_strdup(k->arena, s->name);
+			b.count = s->count;
+			b.n = 1;
+			if (ir_add_barrier(k, b) != s->index)
+				ICE("mbarrier '%s' is barrier %d, expected %d", s->name, k->nbarriers - 1, s->index);
+			continue;
+		}
+		for (side = 0; side < 2; side++) {
+			b.name = arena_printf(k->arena, "%s.%s", s->name, side ? "empty" : "full");
+			b.count = ir_pipe_source_count(s->src[side], s->mult[side]);
+			b.n = s->stages;
+			if (ir_add_barrier(k, b) != s->bar[side])
+				ICE("barrier '%s' is %d, expected %d", b.name, k->nbarriers - 1, s->bar[side]);
+		}
+		{
+			IrPipeline p;
+
+			memset(&p, 0, sizeof p);
+			p.name = arena_strdup(k->arena, s->name);
+			p.stages = s->stages;
+			p.full = s->bar[0];
+			p.empty = s->bar[1];
+			p.full_src = s->src[0];
+			p.full_mult = s->mult[0];
+			p.empty_src = s->src[1];
+			p.empty_mult = s->mult[1];
+			p.loc = s->loc;
+			if (ir_add_pipeline(k, p) != s->index)
+				ICE("pipeline '%s' is %d, expected %d", s->name, k->npipelines - 1, s->index);
+		}
+	}
+}
+
+/* Thread 0 initialises every mbarrier object with its arrival count, makes the inits
+ * visible to the async proxy and the cluster, and a CTA (or cluster) barrier publishes
+ * them before any thread uses one. */
+void
+irgen_async_init(IrGen *G)
+{
+	IrKernel *k = G->k;
+	static const int tid[3] = {IR_TID_X, IR_TID_Y, IR_TID_Z};
+	IrValue c = 0, zero;
+	IrRegion *regs, *outer = G->b.r;
+	int i, e;
+
+	if (!k->nbarriers)
+		return;
+	zero = c_i32(G, 0);
+	for (i = 0; i < 3; i++) {
+		IrValue t;
+
+		if (i > 0 && k->threads[i] == 1)
+			continue;
+		t = irb_op(&G->b, tid[i], ir_scalar(IR_I32), 0, NULL);
+		t = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), t, zero);
+		c = c ? irb_op2(&G->b, IR_AND, ir_scalar(IR_I1), c, t) : t;
+	}
+	irb_region_op(&G->b, IR_IF, 1, &c, 0, NULL, &regs);
+	G->b.r = &regs[0];
+	for (i = 0; i < k->nbarriers; i++)
+		for (e = 0; e < k->barriers[i].n; e++) {
+			IrValue idx = c_i32(G, e);
+			IrValue p = irb_imm(&G->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), i, 1, &idx);
+
+			irb_imm(&G->b, IR_MBAR_INIT, ir_scalar(IR_VOID), k->barriers[i].count, 1, &p);
+		}
+	irb_op(&G->b, IR_FENCE_MBAR_INIT, ir_scalar(IR_VOID), 0, NULL);
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+	G->b.r = &regs[1];
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+	G->b.r = outer;
+	irb_op(&G->b, k->cluster[0] * k->cluster[1] * k->cluster[2] > 1 ? IR_CLUSTER_SYNC : IR_BARRIER,
+	       ir_scalar(IR_VOID), 0, NULL);
+}
+
+/* ---- roles, elect, produce, consume ---- */
+
+/* A region op whose body is s->body and whose results are the outer variables the body
+ * assigns (with their current values as the initial ones when `inits`). The role's hidden
+ * stages and phases start at 0 inside it. Returns the op's results. */
+static void
+ig_region(IrGen *G, Node *s, int opc, int nfixed, const IrValue *fixed, int inits, int64_t imm)
+{
+	int nslots = G->info->nslots;
+	int *slots = xmalloc(sizeof(int) * (size_t)(nslots + 1));
+	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(nslots + 1));
+	IrValue *args, *res;
+	IrType *types;
+	IrRegion *regs, *outer;
+	IrOp *op;
+	int n = 0, i;
+
+	irgen_assigned_vars(s->body, s->slot_base, slots, &n);
+	args = xmalloc(sizeof *args * (size_t)(nfixed + n + 1));
+	for (i = 0; i < nfixed; i++)
+		args[i] = fixed[i];
+	for (i = 0; i < n && inits; i++)
+		args[nfixed + i] = G->slots[slots[i]];
+	types = irgen_carried_types(G, slots, n);
+	G->b.loc = s->loc;
+	op = irb_region_op(&G->b, opc, nfixed + (inits ? n : 0), args, n, types, &regs);
+	op->imm = imm;
+	res = op->res;
+	memcpy(saved, G->slots, sizeof(IrValue) * (size_t)nslots);
+	if (s->kind == N_ROLE) {
+		outer = G->b.r;
+		G->b.r = &regs[0];
+		for (i = 0; i < 2 * (int)s->ival; i++)
+			G->slots[s->hslot + i] = c_i32(G, 0);
+		G->b.r = outer;
+	}
+	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
+	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)nslots);
+	for (i = 0; i < n; i++)
+		G->slots[slots[i]] = res[i];
+	free(types);
+	free(args);
+	free(saved);
+	free(slots);
+}
+
+static void
+ig_async_block(IrGen *G, Node *s)
+{
+	const Symbol *p = s->sym;
+	IrValue st[2], one, s1, wrap, ph;
+
+	st[0] = G->slots[s->hslot];
+	st[1] = G->slots[s->hslot + 1];
+	if (G->nasync == FE_MAX_ASYNC)
+		ICE("produce/consume nesting past %d", FE_MAX_ASYNC);
+	G->async_pipe[G->nasync] = p->index;
+	G->async_stage[G->nasync] = st[0];
+	G->nasync++;
+	G->nconsume += s->kind == N_CONSUME;
+	ig_region(G, s, s->kind == N_PRODUCE ? IR_PRODUCE : IR_CONSUME, 2, st, 0, p->index);
+	G->nconsume -= s->kind == N_CONSUME;
+	G->nasync--;
+	/* stage' = stage + 1 == N ? 0 : stage + 1; phase flips when the stage wraps */
+	G->b.loc = s->loc;
+	one = c_i32(G, 1);
+	s1 = op2(G, IR_ADD, st[0], one);
+	wrap = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), s1, c_i32(G, p->stages));
+	G->slots[s->hslot] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_I32), wrap, c_i32(G, 0), s1);
+	ph = op2(G, IR_XOR, st[1], one);
+	G->slots[s->hslot + 1] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_I32), wrap, ph, st[1]);
+}
+
+int
+irgen_async_stmt(IrGen *G, Node *s)
+{
+	IrValue fixed[3];
+
+	switch (s->kind) {
+	case N_TENSORMAP: case N_PIPELINE: case N_MBARRIER:
+		return 1;   /* tables, made by irgen_async_tables */
+	case N_ROLE:
+		G->b.loc = s->loc;
+		fixed[0] = c_i32(G, s->wlo);
+		fixed[1] = c_i32(G, s->whi);
+		fixed[2] = c_i32(G, s->regs);
+		ig_region(G, s, IR_ROLE, 3, fixed, 1, 0);
+		return 1;
+	case N_ELECT:
+		ig_region(G, s, IR_ELECT, 0, NULL, 1, 0);
+		return 1;
+	case N_PRODUCE: case N_CONSUME:
+		ig_async_block(G, s);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- calls ---- */
+
+static IrValue
+bar_of(IrGen *G, int index, IrValue elem)
+{
+	return irb_imm(&G->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), index, 1, &elem);
+}
+
+/* The positional arguments of a call, and its named one. */
+static int
+call_args(Node *e, Node **pos, int max, Node **named)
+{
+	Node *a;
+	int n = 0;
+
+	*named = NULL;
+	for (a = e->list.head; a; a = a->next)
+		if (a->kind == N_NAMED)
+			*named = a;
+		else if (n < max)
+			pos[n++] = a;
+	return n;
+}
+
+static void
+ig_tma_load(IrGen *G, Node *e)
+{
+	Node *args[4] = {0}, *mc, *c;
+	const Symbol *buf, *map;
+	IrValue ops[4 + 5], v;
+	int n = call_args(e, args, 4, &mc), k = 0;
+
+	if (n < 3)
+		ICE("tma_load with %d arguments reached lowering", n);
+
+	buf = args[0]->sym;
+	map = args[1]->sym;
+	G->b.loc = e->loc;
+	ops[k++] = irgen_buffer(G, buf);
+	ops[k++] = G->k->body.args[map->param];
+	if (n == 4) {
+		ops[k++] = bar_of(G, args[3]->sym->index, c_i32(G, 0));
+	} else {
+		v = irgen_stage(G, buf->pipe->index);
+		ops[k++] = bar_of(G, buf->pipe->bar[0], v);
+	}
+	if (mc)
+		ops[k++] = irgen_expr(G, mc->lhs);
+	for (c = args[2]->list.head; c; c = c->next)
+		ops[k++] = irgen_expr(G, c);
+	G->b.loc = e->loc;
+	irb_imm(&G->b, mc ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank, k, ops);
+}
+
+static void
+ig_tma_store(IrGen *G, Node *e)
+{
+	Node *args[3] = {0}, *mc, *c;
+	const Symbol *map, *buf;
+	IrValue ops[2 + 5];
+	int k = 0;
+
+	if (call_args(e, args, 3, &mc) != 3)
+		ICE("tma_store with %d arguments reached lowering", e->list.n);
+	map = args[0]->sym;
+	buf = args[2]->sym;
+	G->b.loc = e->loc;
+	ops[k++] = G->k->body.args[map->param];
+	ops[k++] = irgen_buffer(G, buf);
+	for (c = args[1]->list.head; c; c = c->next)
+		ops[k++] = irgen_expr(G, c);
+	G->b.loc = e->loc;
+	irb_imm(&G->b, IR_TMA_STORE, ir_scalar(IR_VOID), map->rank, k, ops);
+	irb_op(&G->b, IR_TMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+}
+
+int
+irgen_async_call(IrGen *G, Node *e, IrValue *v)
+{
+	Node *a;
+	IrValue x;
+
+	*v = 0;
+	if (e->kind == N_NAME) {
+		G->b.loc = e->loc;
+		if (e->builtin == BI_WARPGROUP) {
+			x = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+			*v = op2(G, IR_DIV, x, c_i32(G, 4));
+			return 1;
+		}
+		return 0;
+	}
+	switch (e->builtin) {
+	case BI_TMA_LOAD: ig_tma_load(G, e); return 1;
+	case BI_TMA_STORE: ig_tma_store(G, e); return 1;
+	case BI_WGMMA: *v = irgen_wgmma(G, e); return 1;
+	case BI_STORE: irgen_wgmma_store(G, e); return 1;
+	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
+		G->b.loc = e->loc;
+		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), 0, NULL);
+		return 1;
+	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: {
+		IrValue ops[2];
+
+		a = e->list.head;
+		if (a->next)
+			ops[1] = irgen_expr(G, a->next);
+		G->b.loc = e->loc;
+		ops[0] = bar_of(G, a->sym->index, c_i32(G, 0));
+		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), a->next ? 2 : 1, ops);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,190 @@
+/* irgen_wgmma.c: warpgroup MMA -> IR (docs/language.md, "wgmma and accumulator
+ * fragments"): wgmma expanded into K/16 k16 steps between a fence and a commit, and
+ * store(tensor, acc, [row, col]) into the unrolled per-thread stores of the m64nN
+ * accumulator layout. */
+#include "ast.h"
+
+#include <stdlib.h>
+
+static IrValue
+c_i32(IrGen *G, int64_t v)
+{
+	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
+}
+
+static IrValue
+op2(IrGen *G, int opc, IrValue a, IrValue b)
+{
+	return irb_op2(&G->b, opc, ir_vtype(G->k, a), a, b);
+}
+
+/* acc = wgmma(acc, A, B): wgmma.fence, one m64nNk16 wgmma per 16 of K with the
+ * descriptors advanced by 16 elements (32 bytes) each, wgmma.commit; outside consume
+ * blocks wgmma.wait[0] (a consume block's lowering waits before releasing its stage). */
+IrValue
+irgen_wgmma(IrGen *G, Node *e)
+{
+	Node *a = e->list.head->next, *bn = a->next;
+	const Symbol *sa = a->sym, *sb = bn->sym;
+	IrType ft = e->ty;
+	IrValue acc, pa, pb, tru, ops[4];
+	int64_t kdim = sa->dims[1], step;
+	int n = ft.lanes * 2;
+
+	acc = irgen_expr(G, e->list.head);
+	if (a->kind == N_CALL) {
+		IrValue start = irgen_expr(G, a->list.head);
+
+		G->b.loc = e->loc;
+		pa = irgen_buffer(G, sa);
+		start = op2(G, IR_MUL, start, c_i32(G, kdim));
+		pa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, start);
+	} else {
+		G->b.loc = e->loc;
+		pa = irgen_buffer(G, sa);
+	}
+	pb = irgen_buffer(G, sb);
+	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
+	acc = irb_op(&G->b, IR_WGMMA_FENCE, ft, 1, &acc);
+	for (step = 0; step < kdim / 16; step++) {
+		IrValue xa = pa, xb = pb;
+
+		if (step) {
+			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, c_i32(G, 16 * step));
+			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, c_i32(G, 16 * step));
+		}
+		ops[0] = acc;
+		ops[1] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
+		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
+		ops[3] = tru;
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (sa->type.base == IR_F16 ? 1 << 16 : 0), 4, ops);
+	}
+	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+	if (!G->nconsume)
+		acc = irb_imm(&G->b, IR_WGMMA_WAIT, ft, 0, 1, &acc);
+	return acc;
+}
+
+/* A tensor dimension as an i32 value. */
+static IrValue
+dim_of(IrGen *G, const Symbol *t, int i)
+{
+	if (t->dimsym[i])
+		return G->k->body.args[t->dimsym[i]->param];
+	return c_i32(G, t->dims[i]);
+}
+
+static IrValue
+to_elem(IrGen *G, IrValue v, IrType t)
+{
+	if (ir_type_eq(ir_vtype(G->k, v), t))
+		return v;
+	return irb_op1(&G->b, IR_CAST, t, v);
+}
+
+/* Builds `if (c) { then } else { ... }` with no results and leaves the builder in the then
+ * region; *els is the else region, the return value the region to go back to. */
+static IrRegion *
+begin_if(IrGen *G, IrValue c, IrRegion **els)
+{
+	IrRegion *regs, *outer = G->b.r;
+
+	irb_region_op(&G->b, IR_IF, 1, &c, 0, NULL, &regs);
+	G->b.r = &regs[0];
+	*els = &regs[1];
+	return outer;
+}
+
+static void
+end_region(IrGen *G)
+{
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 0, NULL);
+}
+
+/* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator: thread t of the
+ * warpgroup holds rows 16 * (t / 32) + (t % 32) / 4 + 8 * i and columns
+ * 8 * j + 2 * (t % 4) + e in register j * 4 + i * 2 + e (i, e in 0..1).
+ *
+ * Two straight runs of code, no branch per element: where the whole 64 x N block lies
+ * inside the tensor and every row starts at an even element (N and col0 even), each pair
+ * of columns is one plain 2-wide store; otherwise every element is one predicated scalar
+ * store (store.if) that skips the rows and columns outside the tensor. */
+void
+irgen_wgmma_store(IrGen *G, Node *e)
+{
+	Node *tn = e->list.head, *an = tn->next, *cn = an->next;
+	const Symbol *t = tn->sym;
+	IrType et = ir_scalar((IrBase)t->type.base), vt = ir_vector((IrBase)t->type.base, 2);
+	IrType f2 = ir_vector(IR_F32, 2), i1 = ir_scalar(IR_I1), vd = ir_scalar(IR_VOID);
+	IrType pt = ir_ptr(IR_GLOBAL, (IrBase)t->type.base);
+	IrValue acc, row0, col0, lane, wq, rb, cb, nrows, ncols, base, one, zero, left, full;
+	IrValue prow[2], rowin[2], *inc;
+	IrRegion *outer, *els;
+	int i, j, k, n = an->ty.lanes * 2;
+
+	acc = irgen_expr(G, an);
+	row0 = irgen_expr(G, cn->list.head);
+	col0 = irgen_expr(G, cn->list.head->next);
+	G->b.loc = e->loc;
+	base = G->k->body.args[t->param];
+	nrows = dim_of(G, t, 0);
+	ncols = dim_of(G, t, 1);
+	one = c_i32(G, 1);
+	zero = c_i32(G, 0);
+	lane = irb_op(&G->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
+	wq = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+	wq = op2(G, IR_AND, wq, c_i32(G, 3));
+	rb = op2(G, IR_ADD, op2(G, IR_MUL, wq, c_i32(G, 16)), op2(G, IR_SHR, lane, c_i32(G, 2)));
+	rb = op2(G, IR_ADD, row0, rb);
+	cb = op2(G, IR_ADD, col0, op2(G, IR_MUL, op2(G, IR_AND, lane, c_i32(G, 3)), c_i32(G, 2)));
+	for (i = 0; i < 2; i++) {
+		IrValue r = i ? op2(G, IR_ADD, rb, c_i32(G, 8)) : rb;
+
+		rowin[i] = irb_op2(&G->b, IR_CMP_LT, i1, r, nrows);
+		prow[i] = irb_op2(&G->b, IR_ELEMPTR, pt, base, op2(G, IR_ADD, op2(G, IR_MUL, r, ncols), cb));
+	}
+	/* the whole block inside (row0 + 64 <= M, col0 + N <= ncols) with even rows: the same
+	 * for every thread of the warpgroup */
+	full = irb_op2(&G->b, IR_CMP_LE, i1, op2(G, IR_ADD, row0, c_i32(G, 64)), nrows);
+	full = op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_LE, i1, op2(G, IR_ADD, col0, c_i32(G, n)), ncols));
+	full = op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_EQ, i1, op2(G, IR_AND, op2(G, IR_OR, ncols, col0), one), zero));
+	outer = begin_if(G, full, &els);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < n / 8; j++) {
+			IrValue v[2], p;
+
+			v[0] = irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2, 1, &acc);
+			v[1] = irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + 1, 1, &acc);
+			p = j ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], c_i32(G, 8 * j)) : prow[i];
+			irb_op2(&G->b, IR_STORE, vd, p, to_elem(G, irb_op(&G->b, IR_VEC, f2, 2, v), vt));
+		}
+	end_region(G);
+	G->b.r = els;
+	/* columns left in the tensor from this thread's first: column 8 j + k is inside when
+	 * left > 8 j + k */
+	left = op2(G, IR_SUB, ncols, cb);
+	inc = xcalloc((size_t)n / 4, sizeof *inc);
+	for (j = 0; j < n / 4; j++)
+		inc[j] = irb_op2(&G->b, IR_CMP_GT, i1, left, c_i32(G, 8 * (j / 2) + j % 2));
+	for (i = 0; i < 2; i++) {
+		IrRegion *o2, *e2;
+
+		o2 = begin_if(G, rowin[i], &e2);
+		for (j = 0; j < n / 8; j++)
+			for (k = 0; k < 2; k++) {
+				IrValue args[3];
+
+				args[0] = j || k ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], c_i32(G, 8 * j + k)) : prow[i];
+				args[1] = to_elem(G, irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + k, 1, &acc), et);
+				args[2] = inc[2 * j + k];
+				irb_op(&G->b, IR_STORE_IF, vd, 3, args);
+			}
+		end_region(G);
+		G->b.r = e2;
+		end_region(G);
+		G->b.r = o2;
+	}
+	free(inc);
+	end_region(G);
+	G->b.r = outer;
+}
