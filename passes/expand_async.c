@@ -15,9 +15,9 @@
  * The TMA bytes are the boxes of the TMA loads at the top of the produce body that signal
  * the pipeline's full barrier (schedule-check rejects loads deeper in control flow); a
  * multicast load counts once per CTA of its mask. setmaxnreg raises (.inc) or lowers (.dec)
- * the budget from the entry budget, 64K registers / (threads * min_blocks) rounded down to
- * a multiple of 8 (at most 255), the count ptxas gives a kernel with those launch bounds;
- * a budget equal to it needs no instruction.
+ * the budget from the entry budget (ir_entry_regs: the count ptxas gives a kernel with its
+ * launch bounds, the same one schedule-check's register budget uses); a budget equal to it
+ * needs no instruction.
  *
  * A consume whose body issues wgmma must not release its stage before those wgmmas have
  * read it. When the consume is the only wgmma user at the top of a `for` body and its
@@ -44,8 +44,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#define REGFILE 65536
 
 typedef struct Expand {
 	IrKernel *k;
@@ -618,16 +616,6 @@ add_barrier_init(Expand *E)
 	k->body.capops = out.capops;
 }
 
-static int
-entry_regs(const IrKernel *k)
-{
-	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
-	int64_t per = REGFILE / ((n > 0 ? n : 1) * (k->min_blocks > 0 ? k->min_blocks : 1));
-
-	per = per / 8 * 8;
-	return per > 255 ? 255 : (int)per;
-}
-
 void
 pass_expand_async(IrKernel *k, PassContext *cx)
 {
@@ -648,7 +636,7 @@ pass_expand_async(IrKernel *k, PassContext *cx)
 	E.mbarof = xmalloc(((size_t)E.nold + 1) * sizeof *E.mbarof);
 	for (i = 0; i <= E.nold; i++)
 		E.mbarof[i] = -1;
-	E.entry_regs = entry_regs(k);
+	E.entry_regs = ir_entry_regs(k);
 	E.nwarps = (int)((n + 31) / 32);
 	ir_walk(&k->body, scan_values, &E);
 

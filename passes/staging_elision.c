@@ -511,7 +511,7 @@ layout_bytes(const IrKernel *k, const unsigned char *drop, PassContext *cx)
 			return -1;
 		bound += b->count * e * st + (b->align > 1024 ? b->align : 1024);
 	}
-	if (bound > 232448)
+	if (bound > ir_kernel_smem_limit(k))
 		return -1;
 	t = ir_kernel_new(k->name, -1);
 	for (i = 0; i < k->nbarriers; i++)
