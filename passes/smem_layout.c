@@ -225,22 +225,22 @@ place_barriers(IrKernel *k)
 	return off;
 }
 
-/* Targets named in messages and the table: the kernel's own, or the first of the table
- * when it lists none (IR written by hand). */
+/* Targets named in messages and the table: the kernel's own, or every target when it lists
+ * none (IR written by hand, or a --target that none of its targets(...) matched): the
+ * limit is then the smallest of them all (ir_kernel_smem_limit). */
 static void
 target_names(const IrKernel *k, char *out, size_t size)
 {
+	unsigned mask = k->targets & IR_ALL_TARGETS ? k->targets : IR_ALL_TARGETS;
 	int t, n = 0;
 
 	out[0] = 0;
 	for (t = 0; t < TARGET_COUNT; t++)
-		if (k->targets & (1u << t)) {
+		if (mask & (1u << t)) {
 			size_t len = strlen(out);
 
 			snprintf(out + len, size - len, "%s%s", n++ ? "/" : "", ir_target_name(t));
 		}
-	if (!n)
-		snprintf(out, size, "%s", ir_target_name(0));
 }
 
 static void
