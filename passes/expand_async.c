@@ -1,4 +1,5 @@
-/* expand_async.c: expands the high-level async region ops (hopper.md section 2).
+/* expand_async.c: expands the high-level async region ops (docs/ir.md, "Async ops and the
+ * schedule rules").
  *
  *   role %lo, %hi, %regs, inits { body }   ->  if (warpid in lo..hi) { setmaxnreg; body }
  *                                              else { yield inits }
