@@ -197,8 +197,8 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 	if (op->nres)
 		snprintf(nm, sizeof nm, "v%d", op->res[0]);
 	if (ir_opinfo[op->opc].flags & OPF_HIGH) {
-		lg_error(g, op, "internal: a high-level region op reached the backend (pass lower-async "
-			 "lowers it)");
+		lg_error(g, op, "internal: a high-level region op reached the backend (pass expand-async "
+			 "expands it)");
 		return;
 	}
 	if (!(ir_op_targets(op->opc) & (1u << g->target))) {

@@ -66,8 +66,8 @@ void lg_op(LlvmGen *g, const IrOp *op);
 
 /* ---- llvm_async.c ---- */
 /* Generates one async op (mbar .. wgmma.wait; the MMA ops through their family's file);
- * reports the high-level region ops (role, elect, produce, consume), which pass lower-async
- * must have lowered, and ops that do not exist on the target. */
+ * reports the high-level region ops (role, elect, produce, consume), which pass expand-async
+ * must have expanded, and ops that do not exist on the target. */
 void lg_async_op(LlvmGen *g, const IrOp *op);
 
 /* ---- llvm_wgmma.c ---- */

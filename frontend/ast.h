@@ -13,8 +13,8 @@
 /* How deep produce and consume blocks may nest (sema reports more; irgen keeps a stack). */
 #define FE_MAX_ASYNC 16
 
-/* Shared memory one block may use on sm_90a/sm_100a/sm_103a: 227 KiB. */
-#define FE_SMEM_LIMIT 232448
+/* The most elements a shared array may have: its row-major index is an i32. */
+#define FE_MAX_SHARED_ELEMS ((int64_t)INT32_MAX)
 
 typedef enum NodeKind {
 	/* expressions */
@@ -298,7 +298,6 @@ typedef struct Sema {
 	int nsyms, capsyms;
 	Symbol **shared;
 	int nshared, capshared;
-	int64_t smem;
 	int nslots;
 	int depth;              /* block nesting: 1 is the kernel body */
 	struct AsyncSema *asy;  /* the async constructs' state (async.c) */

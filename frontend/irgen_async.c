@@ -2,7 +2,7 @@
  * machinery"; the ops are docs/ir.md's and ir/ops.def's async ones). The tables (tensor
  * map parameters, barriers, pipelines) come from the declarations; thread 0 initialises
  * every barrier at kernel entry; roles, elect, produce and consume become the high-level
- * region ops that passes/lower_async.c lowers, with each role's hidden stage and phase per
+ * region ops that passes/expand_async.c expands, with each role's hidden stage and phase per
  * pipeline carried like any mutable local and advanced after each produce/consume; the
  * calls become the low-level ops (wgmma and store are irgen_wgmma.c's). */
 #include "ast.h"

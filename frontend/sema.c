@@ -68,7 +68,7 @@ check_shared(Sema *S, Node *s)
 	Symbol *sym;
 	IrType t;
 	Node *d;
-	int64_t count = 1, bytes, v, align = 16;
+	int64_t count = 1, v, align = 16;
 	int i = 0, ok = 1;
 
 	if (S->depth != 1) {
@@ -104,11 +104,15 @@ check_shared(Sema *S, Node *s)
 			ok = 0;
 		} else {
 			sym->dims[i] = d->cv.i;
-			if (count > FE_SMEM_LIMIT || d->cv.i > FE_SMEM_LIMIT)
-				count = FE_SMEM_LIMIT + 1;
-			else
-				count *= d->cv.i;
+			count = count > FE_MAX_SHARED_ELEMS / d->cv.i ? FE_MAX_SHARED_ELEMS + 1 : count * d->cv.i;
 		}
+	}
+	/* Whether the buffers fit a target's shared memory is smem-layout's rule (it knows the
+	 * layout and the targets); here only what the language can index. */
+	if (ok && count > FE_MAX_SHARED_ELEMS) {
+		diag_error(s->loc, "shared array '%s' has more than %lld elements: its indices are i32",
+			   s->name, (long long)FE_MAX_SHARED_ELEMS);
+		ok = 0;
 	}
 	if (s->lhs && sema_const_int(S, s->lhs, "the alignment", &v)) {
 		if (v <= 0 || v > 4096 || (v & (v - 1))) {
@@ -126,13 +130,6 @@ check_shared(Sema *S, Node *s)
 	if (!ok) {
 		sym->type = fe_ty(TY_ERROR);
 		return;
-	}
-	bytes = asy_buffer_bytes(sym, count * ir_type_bytes(t));
-	S->smem = (S->smem + align - 1) / align * align + bytes;
-	if (S->smem > FE_SMEM_LIMIT) {
-		diag_error(s->loc, "shared arrays of kernel '%s' need %lld bytes, over the limit of %d bytes (227 KiB)",
-			   S->kernel->name, (long long)S->smem, FE_SMEM_LIMIT);
-		S->smem = -(int64_t)FE_SMEM_LIMIT * 4;  /* report once per kernel */
 	}
 	sym->buf = S->nshared;
 	PUSH(S->shared, S->nshared, S->capshared, sym);
@@ -767,7 +764,6 @@ check_kernel(Sema *S, Node *k)
 	S->kernel = k;
 	S->nparams = k->list.n;
 	S->nsyms = S->nshared = 0;
-	S->smem = 0;
 	S->nslots = 0;
 	ki->targets = (1u << TARGET_COUNT) - 1;
 	for (i = 0; i < 3; i++) {

@@ -285,60 +285,21 @@ make_float(Canon *c, IrOp *op, double v)
 
 /* ---- folding ops whose operands are all constants ---- */
 
+/* Integer arithmetic means what ir_eval_int_op computes; it refuses what the GPU leaves
+ * undefined (division by zero, MIN / -1, shifts by the width or more). */
 static int
 fold_int_arith(Canon *c, IrOp *op, IrType t)
 {
-	uint64_t a = (uint64_t)c->cint[op->args[0]];
-	uint64_t b = op->nargs > 1 ? (uint64_t)c->cint[op->args[1]] : 0;
-	uint64_t wb = b & width_mask(width(t));
-	int sgn = ir_is_signed(t), w = width(t);
-	uint64_t r;
+	int64_t a[3], r;
+	int i;
 
-	switch (op->opc) {
-	case IR_ADD: r = a + b; break;
-	case IR_SUB: r = a - b; break;
-	case IR_MUL: r = a * b; break;
-	case IR_DIV:
-	case IR_REM:
-		if (b == 0 || (sgn && a == int_min_of(t) && as_signed(b) == -1))
-			return 0;
-		if (sgn)
-			r = (uint64_t)(op->opc == IR_DIV ? as_signed(a) / as_signed(b) : as_signed(a) % as_signed(b));
-		else
-			r = op->opc == IR_DIV ? a / b : a % b;
-		break;
-	case IR_AND: r = a & b; break;
-	case IR_OR: r = a | b; break;
-	case IR_XOR: r = a ^ b; break;
-	case IR_SHL:
-		if (wb >= (uint64_t)w)
-			return 0;
-		r = a << wb;
-		break;
-	case IR_SHR:
-		if (wb >= (uint64_t)w)
-			return 0;
-		/* a is extended by its signedness, so shifting 64 bits does the right thing;
-		 * spelled out because >> of a negative int64 is implementation-defined. */
-		r = sgn && as_signed(a) < 0 ? ~(~a >> wb) : a >> wb;
-		break;
-	case IR_MIN:
-	case IR_MAX: {
-		int lt = sgn ? as_signed(a) < as_signed(b) : a < b;
-
-		r = (op->opc == IR_MIN) == lt ? a : b;
-		break;
-	}
-	case IR_NEG: r = 0 - a; break;
-	case IR_NOT: r = ~a; break;
-	case IR_ABS:
-		/* abs(MIN) wraps to MIN, as the backend defines it (llvm.abs, not poison). */
-		r = sgn && as_signed(a) < 0 ? 0 - a : a;
-		break;
-	default:
+	if (op->nargs > 3)
 		return 0;
-	}
-	make_int(c, op, r);
+	for (i = 0; i < op->nargs; i++)
+		a[i] = c->cint[op->args[i]];
+	if (!ir_eval_int_op(op->opc, t, t, op->nargs, a, &r))
+		return 0;
+	make_int(c, op, (uint64_t)r);
 	return 1;
 }
 
@@ -791,13 +752,14 @@ canon_region(Canon *c, IrRegion *r)
 }
 
 void
-pass_canonicalize(IrKernel *k)
+pass_canonicalize(IrKernel *k, PassContext *cx)
 {
 	Canon c = {0};
 	size_t n = (size_t)k->nvalues;
 	int round;
 	IrValue v;
 
+	(void)cx;
 	c.k = k;
 	c.map = xcalloc(n, sizeof *c.map);
 	c.isconst = xcalloc(n, sizeof *c.isconst);

@@ -8,8 +8,9 @@
  *   `if` branch or a loop body never replaces one outside it, nor one in the other branch
  *   or in the other region of a `while`. Special registers and `smem` are merged like any
  *   pure op; loads, stores, atomics and synchronizing ops never are.
- * Invalidates: nothing; the merged ops are dropped and their uses rewritten (through a
- *   replacement map applied while each region's op array is rebuilt).
+ * Invalidates: the canonical form where merged operands become one value (x - x, selects
+ *   of one value: -O2 canonicalizes again); the merged ops are dropped and their uses
+ *   rewritten (through a replacement map applied while each region's op array is rebuilt).
  */
 #include "passes.h"
 
@@ -26,20 +27,12 @@ typedef struct Entry {
 
 typedef struct Cse {
 	IrKernel *k;
-	IrValue *map;
+	IrRewriter map;   /* merged op's result -> the earlier op's */
 	int *heads;       /* nbuckets, -1 for empty */
 	int nbuckets;
 	Entry *stack;
 	int nstack, capstack;
 } Cse;
-
-static IrValue
-resolve(const Cse *c, IrValue v)
-{
-	while (v > 0 && v < c->k->nvalues && c->map[v])
-		v = c->map[v];
-	return v;
-}
 
 static int
 mergeable(const IrOp *op)
@@ -126,46 +119,51 @@ pop_to(Cse *c, int mark)
 	}
 }
 
+static void cse_region(Cse *c, IrRegion *r);
+
+/* Keeps op unless an equal op is available, whose result then replaces op's. */
+static int
+cse_op(IrRegion *out, IrOp *op, void *ctx)
+{
+	Cse *c = ctx;
+	int j;
+
+	(void)out;
+	for (j = 0; j < op->nargs; j++)
+		op->args[j] = ir_rw_get(&c->map, op->args[j]);
+	for (j = 0; j < op->nregions; j++)
+		cse_region(c, &op->regions[j]);
+	if (mergeable(op)) {
+		uint64_t h = hash_op(c, op);
+		const IrOp *prev = lookup(c, op, h);
+
+		if (prev) {
+			ir_rw_set(&c->map, op->res[0], prev->res[0]);
+			return 0;
+		}
+		insert(c, op, h);
+	}
+	return 1;
+}
+
 static void
 cse_region(Cse *c, IrRegion *r)
 {
-	IrOp *out = NULL;
-	int n = 0, cap = 0, mark = c->nstack, i, j;
+	int mark = c->nstack;
 
-	for (i = 0; i < r->nops; i++) {
-		IrOp op = r->ops[i];
-
-		for (j = 0; j < op.nargs; j++)
-			op.args[j] = resolve(c, op.args[j]);
-		for (j = 0; j < op.nregions; j++)
-			cse_region(c, &op.regions[j]);
-		if (mergeable(&op)) {
-			uint64_t h = hash_op(c, &op);
-			const IrOp *prev = lookup(c, &op, h);
-
-			if (prev) {
-				c->map[op.res[0]] = prev->res[0];
-				continue;
-			}
-			insert(c, &op, h);
-		}
-		PUSH(out, n, cap, op);
-	}
+	ir_region_rebuild(r, cse_op, c);
 	pop_to(c, mark);
-	free(r->ops);
-	r->ops = out;
-	r->nops = n;
-	r->capops = cap;
 }
 
 void
-pass_cse(IrKernel *k)
+pass_cse(IrKernel *k, PassContext *cx)
 {
 	Cse c = {0};
 	int i;
 
+	(void)cx;
 	c.k = k;
-	c.map = xcalloc((size_t)k->nvalues, sizeof *c.map);
+	ir_rw_init(&c.map, k);
 	c.nbuckets = 1024;
 	while (c.nbuckets < k->nvalues)
 		c.nbuckets *= 2;
@@ -173,7 +171,7 @@ pass_cse(IrKernel *k)
 	for (i = 0; i < c.nbuckets; i++)
 		c.heads[i] = -1;
 	cse_region(&c, &k->body);
-	free(c.map);
+	ir_rw_free(&c.map);
 	free(c.heads);
 	free(c.stack);
 }

@@ -177,51 +177,60 @@ compact(IrValue *vals, int n, int from, const uint8_t *keep)
 	return m;
 }
 
+static void sweep_region(Dce *d, IrRegion *r, const uint8_t *yield_keep);
+
+/* What sweeping one region needs: the pass, and which yield operands stay (NULL: all). */
+typedef struct Sweep {
+	Dce *d;
+	const uint8_t *yield_keep;
+} Sweep;
+
+/* Drops op when dead; otherwise sweeps its regions and drops its unused results. */
+static int
+sweep_op(IrRegion *out, IrOp *op, void *ctx)
+{
+	const Sweep *sw = ctx;
+	Dce *d = sw->d;
+	int j;
+
+	(void)out;
+	if (ir_opinfo[op->opc].flags & OPF_TERM) {
+		if (op->opc == IR_YIELD && sw->yield_keep)
+			op->nargs = compact(op->args, op->nargs, 0, sw->yield_keep);
+	} else if (!op_live(d, op)) {
+		return 0;
+	} else if (op->opc == IR_IF) {
+		uint8_t *slots = xcalloc((size_t)op->nres + 1, 1);
+
+		for (j = 0; j < op->nres; j++)
+			slots[j] = d->live[op->res[j]];
+		for (j = 0; j < op->nregions; j++)
+			sweep_region(d, &op->regions[j], slots);
+		op->nres = compact(op->res, op->nres, 0, slots);
+		free(slots);
+	} else if (op->opc == IR_FOR) {
+		uint8_t *slots = xcalloc((size_t)op->nres + 1, 1);
+		IrRegion *body = &op->regions[0];
+
+		for_slots(d, op, slots);
+		sweep_region(d, body, slots);
+		op->nargs = compact(op->args, op->nargs, 3, slots);
+		body->nargs = compact(body->args, body->nargs, 1, slots);
+		op->nres = compact(op->res, op->nres, 0, slots);
+		free(slots);
+	} else {
+		for (j = 0; j < op->nregions; j++)
+			sweep_region(d, &op->regions[j], NULL);
+	}
+	return 1;
+}
+
 static void
 sweep_region(Dce *d, IrRegion *r, const uint8_t *yield_keep)
 {
-	IrOp *out = NULL;
-	int n = 0, cap = 0, i, j;
+	Sweep sw = {d, yield_keep};
 
-	for (i = 0; i < r->nops; i++) {
-		IrOp op = r->ops[i];
-
-		if (ir_opinfo[op.opc].flags & OPF_TERM) {
-			if (op.opc == IR_YIELD && yield_keep)
-				op.nargs = compact(op.args, op.nargs, 0, yield_keep);
-		} else if (!op_live(d, &op)) {
-			for (j = 0; j < op.nregions; j++)
-				ir_region_free(&op.regions[j]);
-			continue;
-		} else if (op.opc == IR_IF) {
-			uint8_t *slots = xcalloc((size_t)op.nres + 1, 1);
-
-			for (j = 0; j < op.nres; j++)
-				slots[j] = d->live[op.res[j]];
-			for (j = 0; j < op.nregions; j++)
-				sweep_region(d, &op.regions[j], slots);
-			op.nres = compact(op.res, op.nres, 0, slots);
-			free(slots);
-		} else if (op.opc == IR_FOR) {
-			uint8_t *slots = xcalloc((size_t)op.nres + 1, 1);
-			IrRegion *body = &op.regions[0];
-
-			for_slots(d, &op, slots);
-			sweep_region(d, body, slots);
-			op.nargs = compact(op.args, op.nargs, 3, slots);
-			body->nargs = compact(body->args, body->nargs, 1, slots);
-			op.nres = compact(op.res, op.nres, 0, slots);
-			free(slots);
-		} else {
-			for (j = 0; j < op.nregions; j++)
-				sweep_region(d, &op.regions[j], NULL);
-		}
-		PUSH(out, n, cap, op);
-	}
-	free(r->ops);
-	r->ops = out;
-	r->nops = n;
-	r->capops = cap;
+	ir_region_rebuild(r, sweep_op, &sw);
 }
 
 static void
@@ -248,10 +257,11 @@ find_constants(IrOp *op, void *ctx)
 }
 
 void
-pass_dce(IrKernel *k)
+pass_dce(IrKernel *k, PassContext *cx)
 {
 	Dce d = {0};
 
+	(void)cx;
 	d.k = k;
 	d.live = xcalloc((size_t)k->nvalues, 1);
 	d.isconst = xcalloc((size_t)k->nvalues, 1);

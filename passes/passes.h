@@ -1,5 +1,6 @@
 /* passes: IR transformations. One pass per file with one entry point; each says what it
- * requires, guarantees and invalidates. pipeline.c lists them in order. */
+ * requires, guarantees and invalidates. passes.def lists them with those contracts as
+ * property bits, which pipeline.c checks; pipeline.c also has the -O0/-O2 orders. */
 #ifndef CAKE_PASSES_H
 #define CAKE_PASSES_H
 
@@ -14,39 +15,48 @@ typedef struct PassOptions {
 	Buf *print_out;         /* where --print-after output goes */
 	int no_staging_elision; /* --no-staging-elision: leave staging-elision out of -O2 */
 	Buf *staging_report;    /* --report=staging: staging-elision's decisions go here */
+	int need_layout;        /* the outputs need offsets: smem-layout runs last if the
+	                         * passes left the kernel without them */
 } PassOptions;
+
+/* What every pass gets besides the kernel. */
+typedef struct PassContext {
+	const PassOptions *opt;
+} PassContext;
 
 /* Runs the pipeline on k. Returns 0, or the number of errors: the verifier's, or user errors
  * a pass reports (smem-layout's budget); the pipeline stops at the first pass with any. An
- * unknown pass name in `only` is reported through diag with a non-zero return. */
+ * unknown pass name in `only`, or a pass there that needs a property (passes.def) no pass
+ * before it established, is reported through diag with a non-zero return, and nothing
+ * runs. */
 int pass_pipeline(IrKernel *k, const PassOptions *o);
 /* The names of all passes, NULL-terminated, for --help and --print-after checks. */
 extern const char *const pass_names[];
 
 /* ---- canonicalize.c ---- */
-void pass_canonicalize(IrKernel *k);
+void pass_canonicalize(IrKernel *k, PassContext *cx);
 /* ---- cse.c ---- */
-void pass_cse(IrKernel *k);
+void pass_cse(IrKernel *k, PassContext *cx);
 /* ---- dce.c ---- */
-void pass_dce(IrKernel *k);
+void pass_dce(IrKernel *k, PassContext *cx);
 /* ---- smem_layout.c ---- */
-void pass_smem_layout(IrKernel *k);
+void pass_smem_layout(IrKernel *k, PassContext *cx);
 /* The layout table of a laid-out kernel (barriers, buffers, total against the limit), as
  * `cakec --report=smem` prints it and the over-the-limit error shows it. */
 void pass_smem_report(Buf *out, const IrKernel *k);
 /* ---- schedule_check.c ---- */
 /* The schedule rules of the high-level IR (roles, pipelines, TMA issue, expect-tx bytes,
- * aliases); reports each violation through diag. */
+ * aliases); reports each violation through diag. It takes no PassContext yet: pipeline.c
+ * adapts it. */
 void pass_schedule_check(IrKernel *k);
 /* ---- staging_elision.c (with staging_rewrite.c, staging_disjoint.c) ---- */
 /* Replaces shared-memory staging that every thread reads back only for itself with direct
- * global loads, and drops the buffer; see the file for the rules. */
-void pass_staging_elision(IrKernel *k);
-/* The same, with one line per decision (buffer, barrier) and the shared memory per block
- * before and after appended to report. */
-void pass_staging_elision_report(IrKernel *k, Buf *report);
-/* ---- lower_async.c ---- */
-/* Lowers role, elect, produce and consume to ifs, mbarrier waits/arrives and wgmma waits. */
-void pass_lower_async(IrKernel *k);
+ * global loads, and drops the buffer; see the file for the rules. With cx->opt->staging_report
+ * set, one line per decision (buffer, barrier) and the shared memory per block before and
+ * after go there. */
+void pass_staging_elision(IrKernel *k, PassContext *cx);
+/* ---- expand_async.c ---- */
+/* Expands role, elect, produce and consume into ifs, mbarrier waits/arrives and wgmma waits. */
+void pass_expand_async(IrKernel *k, PassContext *cx);
 
 #endif

@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest static + dynamic shared memory one CTA may use on sm_90a and sm_100a/103a. */
-#define SMEM_LIMIT 232448
 #define MBAR_BYTES 8
 /* Where buffers start when there are barriers (or, later, the TMEM address slot): past
  * them, at the alignment 128-byte swizzle needs. */
@@ -42,6 +40,7 @@ typedef struct Layout {
 	int64_t *need;    /* per buffer: bytes its aliases need from its offset on (0: none) */
 	int *root;        /* per buffer: the end of its alias chain (itself when not an alias) */
 	int *placed;
+	int64_t limit;    /* shared memory one CTA may use on every target of the kernel */
 	int culprit;      /* the first buffer that crosses the limit, or -1 */
 	int huge;         /* the culprit does not fit an int64 at all */
 } Layout;
@@ -133,7 +132,7 @@ alias_root(const IrKernel *k, int b)
 static void
 crossed(Layout *L, int b, int64_t end)
 {
-	if (L->culprit < 0 && (end > SMEM_LIMIT || L->bytes[b] < 0)) {
+	if (L->culprit < 0 && (end > L->limit || L->bytes[b] < 0)) {
 		L->culprit = b;
 		L->huge = L->bytes[b] < 0;
 	}
@@ -176,7 +175,7 @@ place_group(Layout *L, const int *members, int n, int stages, int64_t off)
 		for (i = 0; i < n && L->culprit < 0; i++)
 			crossed(L, members[i], add_clamped(add_clamped(base, mul_clamped(stride, s)),
 							   add_clamped(at[i], L->bytes[members[i]])));
-	if (L->culprit < 0 && end > SMEM_LIMIT)
+	if (L->culprit < 0 && end > L->limit)
 		L->culprit = members[n - 1];
 	free(at);
 	return end;
@@ -226,22 +225,22 @@ place_barriers(IrKernel *k)
 	return off;
 }
 
-/* Targets named in messages and the table: the kernel's own, or sm_90a when it lists none
- * (the limit is the same on every target cakec supports). */
+/* Targets named in messages and the table: the kernel's own, or every target when it lists
+ * none (IR written by hand, or a --target that none of its targets(...) matched): the
+ * limit is then the smallest of them all (ir_kernel_smem_limit). */
 static void
 target_names(const IrKernel *k, char *out, size_t size)
 {
+	unsigned mask = k->targets & IR_ALL_TARGETS ? k->targets : IR_ALL_TARGETS;
 	int t, n = 0;
 
 	out[0] = 0;
 	for (t = 0; t < TARGET_COUNT; t++)
-		if (k->targets & (1u << t)) {
+		if (mask & (1u << t)) {
 			size_t len = strlen(out);
 
 			snprintf(out + len, size - len, "%s%s", n++ ? "/" : "", ir_target_name(t));
 		}
-	if (!n)
-		snprintf(out, size, "%s", ir_target_name(0));
 }
 
 static void
@@ -271,7 +270,8 @@ pass_smem_report(Buf *out, const IrKernel *k)
 	for (i = 0; i < k->nbufs; i++)
 		if ((int)strlen(k->bufs[i].name) + 2 > w)
 			w = (int)strlen(k->bufs[i].name) + 2;
-	buf_printf(out, "kernel %s: shared memory (%s limit %d bytes)\n", k->name, targets, SMEM_LIMIT);
+	buf_printf(out, "kernel %s: shared memory (%s limit %lld bytes)\n", k->name, targets,
+		   (long long)ir_kernel_smem_limit(k));
 	buf_printf(out, "  %-*s%8s%9s%8s%8s%8s  %s\n", w, "name", "offset", "bytes", "stages", "stride",
 		   "align", "alias");
 	for (i = 0; i < k->nbarriers; i++) {
@@ -291,7 +291,8 @@ pass_smem_report(Buf *out, const IrKernel *k)
 		row(out, w, b->name, b->offset, bytes, stages, b->stage_stride, buffer_align(b),
 		    alias >= 0 ? k->bufs[alias].name : "-");
 	}
-	buf_printf(out, "  %-*s%8lld bytes of %d\n", w, "total", (long long)k->smem_bytes, SMEM_LIMIT);
+	buf_printf(out, "  %-*s%8lld bytes of %lld\n", w, "total", (long long)k->smem_bytes,
+		   (long long)ir_kernel_smem_limit(k));
 }
 
 static void
@@ -305,25 +306,27 @@ report_overflow(const Layout *L)
 	target_names(k, targets, sizeof targets);
 	if (L->huge)
 		diag_error(b->loc, "shared buffer '%s' is too large (%lld elements of %lld bytes); the %s "
-			   "limit is %d bytes", b->name, (long long)b->count, (long long)elem_bytes(b),
-			   targets, SMEM_LIMIT);
+			   "limit is %lld bytes", b->name, (long long)b->count, (long long)elem_bytes(b),
+			   targets, (long long)L->limit);
 	else
-		diag_error(b->loc, "shared memory of kernel '%s' is %lld bytes, over the %s limit of %d",
-			   k->name, (long long)k->smem_bytes, targets, SMEM_LIMIT);
+		diag_error(b->loc, "shared memory of kernel '%s' is %lld bytes, over the %s limit of %lld",
+			   k->name, (long long)k->smem_bytes, targets, (long long)L->limit);
 	pass_smem_report(&table, k);
 	fputs(table.s, stderr);
 	buf_free(&table);
 }
 
 void
-pass_smem_layout(IrKernel *k)
+pass_smem_layout(IrKernel *k, PassContext *cx)
 {
 	Layout L;
 	int64_t off;
 	int *members, i, p, n;
 
+	(void)cx;
 	memset(&L, 0, sizeof L);
 	L.k = k;
+	L.limit = ir_kernel_smem_limit(k);
 	L.culprit = -1;
 	n = k->nbufs ? k->nbufs : 1;
 	L.bytes = xcalloc((size_t)n, sizeof *L.bytes);

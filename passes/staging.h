@@ -1,6 +1,8 @@
-/* passes/staging.h: the state of the staging-elision pass, shared by staging_elision.c (the
- * analysis, the report and the entry points), staging_rewrite.c (barriers, the rewrite and
- * the buffer table) and staging_disjoint.c (which threads touch which global elements).
+/* passes/staging.h: the state of the staging-elision pass, shared by staging_core.c (the
+ * state and the helpers every file asks: definitions, pointer roots, address equality),
+ * staging_elision.c (the analysis, the report and the entry point), staging_rewrite.c
+ * (barriers, the rewrite and the buffer table) and staging_disjoint.c (which threads touch
+ * which global elements). Calls go only downwards: elision -> rewrite -> disjoint -> core.
  * Private to passes/. */
 #ifndef CAKE_STAGING_H
 #define CAKE_STAGING_H
@@ -60,7 +62,8 @@ typedef struct Stg {
 	int *def;           /* per value: the node defining it as a result, or -1 */
 	int *argof;         /* per value: the node whose region has it as an argument, or -1 */
 	int *argno;         /* ... which argument */
-	StgBuf *bufs;       /* per buffer */
+	StgBuf *bufs;       /* per buffer of the kernel when the pass began */
+	int nbufs;
 	int unknown_at;     /* a node accessing shared memory through an unknown pointer, or -1 */
 	StgBarrier *bars;
 	int nbars, capbars;
@@ -68,10 +71,14 @@ typedef struct Stg {
 	signed char *uni;   /* per value: uniform() memo, -1 not yet known */
 	int nuni;
 	uint64_t *shape;    /* per value: stg_equal's shape hash memo, 0 not yet known */
-	void **aff;         /* per value (nuni of them): the thread-mode affine form, once found */
+	void **aff;         /* per value (nuni of them): the thread-mode affine form, once found
+	                     * (malloc'd; stg_free frees them) */
 } Stg;
 
-/* ---- staging_elision.c ---- */
+/* ---- staging_core.c ---- */
+/* Fills s for k: the op table, the definitions, empty memos and one StgBuf per buffer. */
+void stg_init(Stg *s, IrKernel *k);
+void stg_free(Stg *s);
 int stg_is_ancestor(const Stg *s, int a, int x);
 const IrOp *stg_def(const Stg *s, IrValue v);
 const char *stg_where(SrcLoc loc);     /* "12:5"; a few rotating buffers */
@@ -99,8 +106,6 @@ void stg_remove_buffers(IrKernel *k, const unsigned char *drop);
  * offsets are affine in digits of the thread index with coefficients that make the map
  * injective (mixed radix), with the same thread-independent part. 0 when not proven. */
 int stg_disjoint(const Stg *s, const IrValue *ptr, const int *elems, int n);
-/* Frees s->aff (the memo of affine forms). */
-void stg_aff_free(Stg *s);
 /* 1 when the shared pointer ptr (an elemptr chain from a buffer), `elems` elements wide,
  * names different elements in different iterations of the copy loops m->cl for one
  * thread: its offset is affine in their induction variables (constant bounds and steps)

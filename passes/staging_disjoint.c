@@ -259,19 +259,6 @@ affine_in(const Actx *a, IrValue v, Aff *out, int depth)
 	return 1;
 }
 
-void
-stg_aff_free(Stg *s)
-{
-	int i;
-
-	if (!s->aff)
-		return;
-	for (i = 0; i < s->nuni; i++)
-		free(s->aff[i]);
-	free(s->aff);
-	s->aff = NULL;
-}
-
 /* The element offset of a pointer from its root (a parameter, or a shared buffer's
  * base): the sum of its elemptr indices. */
 static int

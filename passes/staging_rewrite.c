@@ -307,7 +307,8 @@ typedef struct Early {
 typedef struct Rw {
 	Stg *s;
 	unsigned char *act;     /* per node */
-	IrValue *map;           /* per value: its replacement, or 0 */
+	IrRewriter map;         /* a rewritten read's result -> its early load */
+	int counter;            /* rebuild: the node of the next op */
 	Early *early;
 	int nearly, capearly;
 	IrOp **clones;          /* per node (ACT_LATE): the address ops to insert before the load */
@@ -401,7 +402,7 @@ plan(Rw *w)
 			if (rd->early) {
 				w->act[rd->copy] = ACT_EARLY;
 				w->act[rd->node] = ACT_DELETE;
-				w->map[r->res[0]] = early_value(w, rd->copy, ir_vtype(k, r->res[0]));
+				ir_rw_set(&w->map, r->res[0], early_value(w, rd->copy, ir_vtype(k, r->res[0])));
 			} else {
 				memset(memo, 0, sizeof *memo * (size_t)(nvalues + 1));
 				w->act[rd->node] = ACT_LATE;
@@ -437,93 +438,79 @@ plan(Rw *w)
 	free(memo);
 }
 
-static IrValue
-mapped(const Rw *w, IrValue v)
-{
-	int guard = 0;
+static void rebuild(Rw *w, IrRegion *r);
 
-	while (v > 0 && v < w->s->k->nvalues && w->map[v] && guard++ < 64)
-		v = w->map[v];
-	return v;
+/* Rewrites the op of the next node as w->act says: out gets the ops that come before it
+ * (early loads, cloned address ops); 0 drops it. */
+static int
+rebuild_op(IrRegion *out, IrOp *op, void *ctx)
+{
+	Rw *w = ctx;
+	Stg *s = w->s;
+	int node = w->counter++, j, e;
+
+	for (j = 0; j < op->nargs; j++)
+		op->args[j] = ir_rw_get(&w->map, op->args[j]);
+	switch (w->act[node]) {
+	case ACT_DELETE:
+		return 0;
+	case ACT_EARLY:
+		for (e = 0; e < w->nearly; e++) {
+			IrOp ld;
+
+			if (w->early[e].copy != node)
+				continue;
+			ir_op_init(s->k, &ld, IR_LOAD, 1, 1, 0, op->loc);
+			ld.args[0] = op->args[1];
+			ld.imm = stg_readonly(s, op->args[1]);
+			ld.res[0] = w->early[e].v;
+			ir_region_push(out, &ld);
+		}
+		return 0;
+	case ACT_LATE:
+		for (e = 0; e < w->nclones[node]; e++) {
+			IrOp c = w->clones[node][e];
+
+			for (j = 0; j < c.nargs; j++)
+				c.args[j] = ir_rw_get(&w->map, c.args[j]);
+			ir_region_push(out, &c);
+		}
+		op->args[0] = w->lateptr[node];
+		op->imm = w->latero[node];
+		return 1;
+	default:
+		for (j = 0; j < op->nregions; j++)
+			rebuild(w, &op->regions[j]);
+		return 1;
+	}
 }
 
 static void
-rebuild(Rw *w, IrRegion *r, int *counter)
+rebuild(Rw *w, IrRegion *r)
 {
-	Stg *s = w->s;
-	IrKernel *k = s->k;
-	IrOp *out = NULL;
-	int n = 0, cap = 0, i, j, e;
-
-	for (i = 0; i < r->nops; i++) {
-		IrOp op = r->ops[i];
-		int node = (*counter)++;
-
-		for (j = 0; j < op.nargs; j++)
-			op.args[j] = mapped(w, op.args[j]);
-		switch (w->act[node]) {
-		case ACT_DELETE:
-			continue;
-		case ACT_EARLY:
-			for (e = 0; e < w->nearly; e++) {
-				IrOp ld;
-
-				if (w->early[e].copy != node)
-					continue;
-				ir_op_init(k, &ld, IR_LOAD, 1, 1, 0, op.loc);
-				ld.args[0] = op.args[1];
-				ld.imm = stg_readonly(s, op.args[1]);
-				ld.res[0] = w->early[e].v;
-				PUSH(out, n, cap, ld);
-			}
-			continue;
-		case ACT_LATE:
-			for (e = 0; e < w->nclones[node]; e++) {
-				IrOp c = w->clones[node][e];
-
-				for (j = 0; j < c.nargs; j++)
-					c.args[j] = mapped(w, c.args[j]);
-				PUSH(out, n, cap, c);
-			}
-			op.args[0] = w->lateptr[node];
-			op.imm = w->latero[node];
-			break;
-		default:
-			for (j = 0; j < op.nregions; j++)
-				rebuild(w, &op.regions[j], counter);
-			break;
-		}
-		PUSH(out, n, cap, op);
-	}
-	free(r->ops);
-	r->ops = out;
-	r->nops = n;
-	r->capops = cap;
+	ir_region_rebuild(r, rebuild_op, w);
 }
 
 void
 stg_rewrite(Stg *s)
 {
 	Rw w;
-	int counter = 0, i, nvalues;
+	int i;
 
 	memset(&w, 0, sizeof w);
 	w.s = s;
 	w.act = xcalloc((size_t)s->nnodes + 1, 1);
-	w.map = xcalloc((size_t)s->k->nvalues + 1, sizeof *w.map);
+	/* over the values before plan: the ones it makes (early loads, clones) replace none */
+	ir_rw_init(&w.map, s->k);
 	w.clones = xcalloc((size_t)s->nnodes + 1, sizeof *w.clones);
 	w.nclones = xcalloc((size_t)s->nnodes + 1, sizeof *w.nclones);
 	w.capclones = xcalloc((size_t)s->nnodes + 1, sizeof *w.capclones);
 	w.lateptr = xcalloc((size_t)s->nnodes + 1, sizeof *w.lateptr);
 	w.latero = xcalloc((size_t)s->nnodes + 1, 1);
-	nvalues = s->k->nvalues;
 	plan(&w);
-	/* plan made values (early loads, clones): the map covers them too, replacing none */
-	w.map = xrealloc(w.map, sizeof *w.map * (size_t)(s->k->nvalues + 1));
-	memset(w.map + nvalues + 1, 0, sizeof *w.map * (size_t)(s->k->nvalues - nvalues));
-	rebuild(&w, &s->k->body, &counter);
-	if (counter != s->nnodes)
-		ICE("staging elision: rebuilt %d ops of %d", counter, s->nnodes);
+	rebuild(&w, &s->k->body);
+	if (w.counter != s->nnodes)
+		ICE("staging elision: rebuilt %d ops of %d", w.counter, s->nnodes);
 	for (i = 0; i < s->nnodes; i++)
 		free(w.clones[i]);
 	free(w.clones);
@@ -532,7 +519,7 @@ stg_rewrite(Stg *s)
 	free(w.lateptr);
 	free(w.latero);
 	free(w.early);
-	free(w.map);
+	ir_rw_free(&w.map);
 	free(w.act);
 }
 

@@ -360,20 +360,6 @@ file_loc(const IrKernel *k)
 	return loc;
 }
 
-static int
-needs_layout(const IrKernel *k)
-{
-	int i;
-
-	for (i = 0; i < k->nbufs; i++)
-		if (k->bufs[i].offset < 0)
-			return 1;
-	for (i = 0; i < k->nbarriers; i++)
-		if (k->barriers[i].offset < 0)
-			return 1;
-	return 0;
-}
-
 /* Grid formulas are host code, parsed by the launcher emitter: check them on every compile,
  * not only with --emit=host, so a bad one is the same user error whatever is emitted. */
 static void
@@ -738,6 +724,7 @@ main(int argc, char **argv)
 			po.print_out = &printed;
 			po.no_staging_elision = o.no_staging_elision;
 			po.staging_report = o.report_staging ? &report : NULL;
+			po.need_layout = (o.emit & ~(EMIT_AST | EMIT_IR)) || o.report_smem;
 			if (o.report_staging && !o.passes && (o.opt_level == 0 || o.no_staging_elision))
 				buf_printf(&report, "staging: %s: staging elision is off (%s)\n", k->name,
 					   o.opt_level == 0 ? "-O0" : "--no-staging-elision");
@@ -750,11 +737,6 @@ main(int argc, char **argv)
 				if (!diag_errors())
 					ICE("pass pipeline failed on kernel '%s' without a diagnostic", k->name);
 				continue;
-			}
-			if (needs_layout(k) && ((o.emit & ~(EMIT_AST | EMIT_IR)) || o.report_smem)) {
-				pass_smem_layout(k);
-				if (ir_verify(k, "after pass smem-layout"))
-					continue;
 			}
 			if (o.report_smem)
 				pass_smem_report(&report, k);

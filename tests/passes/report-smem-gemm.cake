@@ -1,6 +1,6 @@
-// The GEMM of hopper.md section 1 through the whole pipeline: --report=smem prints its
+// The GEMM of docs/language.md (wgmma section) through the whole pipeline: --report=smem prints its
 // layout (two barrier arrays, one stage group of sa and sb with a 48 KiB stride), and
-// lower-async leaves none of the high-level ops, with the consumer's main loop keeping
+// expand-async leaves none of the high-level ops, with the consumer's main loop keeping
 // one wgmma group in flight.
 // RUN: %cakec --report=smem %s | FileCheck %s --strict-whitespace --check-prefix=TABLE
 // RUN: %cakec --emit=ir -O0 %s | FileCheck %s

@@ -1,4 +1,5 @@
-/* lower_async.c: lowers the high-level async region ops (hopper.md section 2).
+/* expand_async.c: expands the high-level async region ops (docs/ir.md, "Async ops and the
+ * schedule rules").
  *
  *   role %lo, %hi, %regs, inits { body }   ->  if (warpid in lo..hi) { setmaxnreg; body }
  *                                              else { yield inits }
@@ -15,9 +16,9 @@
  * The TMA bytes are the boxes of the TMA loads at the top of the produce body that signal
  * the pipeline's full barrier (schedule-check rejects loads deeper in control flow); a
  * multicast load counts once per CTA of its mask. setmaxnreg raises (.inc) or lowers (.dec)
- * the budget from the entry budget, 64K registers / (threads * min_blocks) rounded down to
- * a multiple of 8 (at most 255), the count ptxas gives a kernel with those launch bounds;
- * a budget equal to it needs no instruction.
+ * the budget from the entry budget (ir_entry_regs: the count ptxas gives a kernel with its
+ * launch bounds, the same one schedule-check's register budget uses); a budget equal to it
+ * needs no instruction.
  *
  * A consume whose body issues wgmma must not release its stage before those wgmmas have
  * read it. When the consume is the only wgmma user at the top of a `for` body and its
@@ -37,27 +38,26 @@
  * Guarantees: no role, elect, produce or consume op is left; the results of produce and
  *   consume are replaced by the values their bodies yield (or the wgmma.wait results); role
  *   and elect results become the results of the ifs; values are not renumbered.
- * Invalidates: nothing outside the ops (buffer and barrier offsets stay valid).
+ * Invalidates: nothing outside the ops (buffer and barrier offsets stay valid); the
+ *   compares, ifs and constants it builds have not been canonicalized.
  */
 #include "passes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define REGFILE 65536
-
-typedef struct Lower {
+typedef struct Expand {
 	IrKernel *k;
 	int nold;               /* values before the pass; the tables below cover these */
-	IrValue *subst;         /* per old value: its replacement, 0 for none */
+	IrRewriter subst;       /* results of the expanded ops -> the values replacing them */
 	unsigned char *isconst;
 	int64_t *cval;
 	int *mbarof;            /* per old value: the barrier an `mbar` result addresses, or -1 */
 	int entry_regs;
 	int nwarps;
-} Lower;
+} Expand;
 
-/* The consume at index `index` of the region being lowered runs in a loop that carries
+/* The consume at index `index` of the region being expanded runs in a loop that carries
  * `prev`, the stage whose release is still pending. */
 typedef struct Carry {
 	int index;
@@ -69,26 +69,26 @@ static const IrType t_i32 = {IR_I32, 1, 0, 0};
 static const IrType t_bar = {IR_PTR, 1, IR_SHARED, IR_I64};
 
 static int
-const_of(const Lower *L, IrValue v, int64_t *out)
+const_of(const Expand *E, IrValue v, int64_t *out)
 {
-	if (v <= 0 || v >= L->nold || !L->isconst[v])
+	if (v <= 0 || v >= E->nold || !E->isconst[v])
 		return 0;
-	*out = L->cval[v];
+	*out = E->cval[v];
 	return 1;
 }
 
 static void
 scan_values(IrOp *op, void *ctx)
 {
-	Lower *L = ctx;
+	Expand *E = ctx;
 
-	if (op->nres != 1 || op->res[0] <= 0 || op->res[0] >= L->nold)
+	if (op->nres != 1 || op->res[0] <= 0 || op->res[0] >= E->nold)
 		return;
-	if (op->opc == IR_CONST && ir_is_int(ir_vtype(L->k, op->res[0]))) {
-		L->isconst[op->res[0]] = 1;
-		L->cval[op->res[0]] = op->imm;
+	if (op->opc == IR_CONST && ir_is_int(ir_vtype(E->k, op->res[0]))) {
+		E->isconst[op->res[0]] = 1;
+		E->cval[op->res[0]] = op->imm;
 	} else if (op->opc == IR_MBAR) {
-		L->mbarof[op->res[0]] = (int)op->imm;
+		E->mbarof[op->res[0]] = (int)op->imm;
 	}
 }
 
@@ -201,18 +201,18 @@ yield_values(IrBuilder *b, int n, const IrValue *vals)
 /* Appends an `if` on cond whose then region is `then` (already ending in its yield) and
  * whose else region yields `elsevals`; its results are `res`. */
 static void
-push_if(Lower *L, IrRegion *out, SrcLoc loc, IrValue cond, IrRegion then, int nres, const IrValue *res,
+push_if(Expand *E, IrRegion *out, SrcLoc loc, IrValue cond, IrRegion then, int nres, const IrValue *res,
 	const IrValue *elsevals)
 {
 	IrOp iff;
 	IrBuilder eb;
 
-	ir_op_init(L->k, &iff, IR_IF, 1, nres, 2, loc);
+	ir_op_init(E->k, &iff, IR_IF, 1, nres, 2, loc);
 	iff.args[0] = cond;
 	if (nres)
 		memcpy(iff.res, res, sizeof *res * (size_t)nres);
 	iff.regions[0] = then;
-	eb.k = L->k;
+	eb.k = E->k;
 	eb.r = &iff.regions[1];
 	eb.loc = loc;
 	yield_values(&eb, nres, elsevals);
@@ -245,55 +245,55 @@ splice_body(IrRegion *out, IrRegion *src, int *nyield)
 }
 
 static void
-replace(Lower *L, IrValue old, IrValue with)
+replace(Expand *E, IrValue old, IrValue with)
 {
-	if (old > 0 && old < L->nold && old != with)
-		L->subst[old] = with;
+	if (old > 0 && old < E->nold)
+		ir_rw_set(&E->subst, old, with);
 }
 
 /* ---- role and elect ---- */
 
 static void
-lower_role(Lower *L, IrRegion *out, IrOp *op)
+expand_role(Expand *E, IrRegion *out, IrOp *op)
 {
-	IrKernel *k = L->k;
+	IrKernel *k = E->k;
 	IrBuilder b = {k, out, op->loc};
 	IrRegion then = {0};
 	IrBuilder tb = {k, &then, op->loc};
-	int64_t lo = 0, hi = L->nwarps - 1, regs = 0;
+	int64_t lo = 0, hi = E->nwarps - 1, regs = 0;
 	IrValue w = 0, cond = 0, c;
 	int i;
 
-	if (!const_of(L, op->args[0], &lo) || !const_of(L, op->args[1], &hi) || !const_of(L, op->args[2], &regs))
+	if (!const_of(E, op->args[0], &lo) || !const_of(E, op->args[1], &hi) || !const_of(E, op->args[2], &regs))
 		ICE("role operands are not constants after the verifier accepted them");
-	if (lo > 0 || hi < L->nwarps - 1)
+	if (lo > 0 || hi < E->nwarps - 1)
 		w = irb_op(&b, IR_WARPID, t_i32, 0, NULL);
 	if (lo > 0)
 		cond = irb_op2(&b, IR_CMP_GE, t_i1, w, int_const(&b, t_i32, lo));
-	if (hi < L->nwarps - 1) {
+	if (hi < E->nwarps - 1) {
 		c = irb_op2(&b, IR_CMP_LE, t_i1, w, int_const(&b, t_i32, hi));
 		cond = cond ? irb_op2(&b, IR_AND, t_i1, cond, c) : c;
 	}
 	if (!cond)
 		cond = int_const(&b, t_i1, 1);
 	/* setmaxnreg first, before the role's body allocates anything */
-	if (regs > L->entry_regs)
+	if (regs > E->entry_regs)
 		irb_imm(&tb, IR_SETMAXNREG, ir_scalar(IR_VOID), regs, 0, NULL);
-	else if (regs > 0 && regs < L->entry_regs)
+	else if (regs > 0 && regs < E->entry_regs)
 		irb_imm(&tb, IR_SETMAXNREG, ir_scalar(IR_VOID), -regs, 0, NULL);
 	for (i = 0; i < op->regions[0].nops; i++)
 		ir_region_push(&then, &op->regions[0].ops[i]);
 	free(op->regions[0].ops);
-	push_if(L, out, op->loc, cond, then, op->nres, op->res, op->args + 3);
+	push_if(E, out, op->loc, cond, then, op->nres, op->res, op->args + 3);
 }
 
 static void
-lower_elect(Lower *L, IrRegion *out, IrOp *op)
+expand_elect(Expand *E, IrRegion *out, IrOp *op)
 {
-	IrBuilder b = {L->k, out, op->loc};
+	IrBuilder b = {E->k, out, op->loc};
 	IrValue e = irb_op(&b, IR_ELECT_SYNC, t_i1, 0, NULL);
 
-	push_if(L, out, op->loc, e, op->regions[0], op->nres, op->res, op->args);
+	push_if(E, out, op->loc, e, op->regions[0], op->nres, op->res, op->args);
 }
 
 /* ---- produce ---- */
@@ -319,9 +319,9 @@ box_bytes(const IrKernel *k, IrValue map)
 
 /* The bytes the TMA loads at the top of body bring to barrier `full`. */
 static int64_t
-produce_bytes(const Lower *L, const IrRegion *body, int full)
+produce_bytes(const Expand *E, const IrRegion *body, int full)
 {
-	const IrKernel *k = L->k;
+	const IrKernel *k = E->k;
 	int64_t total = 0, mask;
 	int i, j, n;
 
@@ -332,11 +332,11 @@ produce_bytes(const Lower *L, const IrRegion *body, int full)
 		if ((op->opc != IR_TMA_LOAD && op->opc != IR_TMA_LOAD_MC) || op->nargs < 3)
 			continue;
 		bar = op->args[2];
-		if (bar <= 0 || bar >= L->nold || L->mbarof[bar] != full)
+		if (bar <= 0 || bar >= E->nold || E->mbarof[bar] != full)
 			continue;
 		if (op->opc == IR_TMA_LOAD)
 			n = 1;
-		else if (op->nargs >= 4 && const_of(L, op->args[3], &mask))
+		else if (op->nargs >= 4 && const_of(E, op->args[3], &mask))
 			for (n = 0, j = 0; j < 16; j++)
 				n += (int)((mask >> j) & 1);
 		else
@@ -347,9 +347,9 @@ produce_bytes(const Lower *L, const IrRegion *body, int full)
 }
 
 static void
-lower_produce(Lower *L, IrRegion *out, IrOp *op)
+expand_produce(Expand *E, IrRegion *out, IrOp *op)
 {
-	IrKernel *k = L->k;
+	IrKernel *k = E->k;
 	const IrPipeline *p = &k->pipelines[op->imm];
 	IrBuilder b = {k, out, op->loc};
 	IrValue stage = op->args[0], phase = op->args[1], *y;
@@ -358,7 +358,7 @@ lower_produce(Lower *L, IrRegion *out, IrOp *op)
 	int tma = p->full_src == PIPE_SRC_TMA, ny, i;
 
 	if (tma)
-		bytes = produce_bytes(L, &op->regions[0], p->full);
+		bytes = produce_bytes(E, &op->regions[0], p->full);
 	irb_op2(&b, IR_MBAR_WAIT, ir_scalar(IR_VOID), mbar_addr(&b, p->empty, stage),
 		irb_op2(&b, IR_XOR, pt, phase, int_const(&b, pt, 1)));
 	if (tma)
@@ -368,7 +368,7 @@ lower_produce(Lower *L, IrRegion *out, IrOp *op)
 	if (!tma)
 		irb_op1(&b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage));
 	for (i = 0; i < op->nres && i < ny; i++)
-		replace(L, op->res[i], y[i]);
+		replace(E, op->res[i], y[i]);
 }
 
 /* ---- consume ---- */
@@ -384,30 +384,30 @@ is_acc(IrType t)
 /* wgmma.wait[n] on the accumulator values of vals (count nvals); each such position of
  * res (when res is given) becomes the wait's result, the others are replaced by vals. */
 static void
-push_wait(Lower *L, IrRegion *out, SrcLoc loc, int n, int nvals, const IrValue *vals, const IrValue *res)
+push_wait(Expand *E, IrRegion *out, SrcLoc loc, int n, int nvals, const IrValue *vals, const IrValue *res)
 {
 	IrOp w;
 	int i, m = 0;
 
 	for (i = 0; i < nvals; i++)
-		m += is_acc(ir_vtype(L->k, vals[i]));
-	ir_op_init(L->k, &w, IR_WGMMA_WAIT, m, m, 0, loc);
+		m += is_acc(ir_vtype(E->k, vals[i]));
+	ir_op_init(E->k, &w, IR_WGMMA_WAIT, m, m, 0, loc);
 	w.imm = n;
 	for (i = 0, m = 0; i < nvals; i++) {
-		if (is_acc(ir_vtype(L->k, vals[i]))) {
+		if (is_acc(ir_vtype(E->k, vals[i]))) {
 			w.args[m] = vals[i];
 			w.res[m++] = res[i];
 		} else {
-			replace(L, res[i], vals[i]);
+			replace(E, res[i], vals[i]);
 		}
 	}
 	ir_region_push(out, &w);
 }
 
 static void
-lower_consume(Lower *L, IrRegion *out, IrOp *op, const Carry *carry)
+expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 {
-	IrKernel *k = L->k;
+	IrKernel *k = E->k;
 	const IrPipeline *p = &k->pipelines[op->imm];
 	IrBuilder b = {k, out, op->loc};
 	IrValue stage = op->args[0], phase = op->args[1], *y;
@@ -426,18 +426,18 @@ lower_consume(Lower *L, IrRegion *out, IrOp *op, const Carry *carry)
 		IrValue c;
 
 		/* The group of this stage may stay in flight; the previous one is done. */
-		push_wait(L, out, op->loc, 1, nres, y, op->res);
+		push_wait(E, out, op->loc, 1, nres, y, op->res);
 		c = irb_op2(&b, IR_CMP_GE, t_i1, carry->prev, int_const(&b, t_i32, 0));
 		irb_op1(&tb, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&tb, p->empty, carry->prev));
 		yield_values(&tb, 0, NULL);
-		push_if(L, out, op->loc, c, then, 0, NULL, NULL);
+		push_if(E, out, op->loc, c, then, 0, NULL, NULL);
 		return;
 	}
 	if (s.saw && !s.retired)
-		push_wait(L, out, op->loc, 0, nres, y, op->res);
+		push_wait(E, out, op->loc, 0, nres, y, op->res);
 	else
 		for (i = 0; i < nres; i++)
-			replace(L, op->res[i], y[i]);
+			replace(E, op->res[i], y[i]);
 	irb_op1(&b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&b, p->empty, stage));
 }
 
@@ -474,7 +474,7 @@ carry_candidate(const IrOp *forop)
 	return idx;
 }
 
-static void lower_region(Lower *L, IrRegion *r, const Carry *carry);
+static void expand_region(Expand *E, IrRegion *r, const Carry *carry);
 
 static IrValue *
 append_value(IrKernel *k, const IrValue *vals, int n, IrValue v)
@@ -488,9 +488,9 @@ append_value(IrKernel *k, const IrValue *vals, int n, IrValue v)
 }
 
 static void
-lower_for_carry(Lower *L, IrRegion *out, IrOp *op, int idx)
+expand_for_carry(Expand *E, IrRegion *out, IrOp *op, int idx)
 {
-	IrKernel *k = L->k;
+	IrKernel *k = E->k;
 	IrBuilder b = {k, out, op->loc};
 	IrRegion *body = &op->regions[0], then = {0};
 	IrBuilder tb = {k, &then, op->loc};
@@ -506,7 +506,7 @@ lower_for_carry(Lower *L, IrRegion *out, IrOp *op, int idx)
 	carry.prev = ir_new_value(k, t_i32);
 	body->args = append_value(k, body->args, body->nargs, carry.prev);
 	body->nargs++;
-	lower_region(L, body, &carry);
+	expand_region(E, body, &carry);
 	y = &body->ops[body->nops - 1];
 	y->args = append_value(k, y->args, y->nargs, stage);
 	y->nargs++;
@@ -530,11 +530,11 @@ lower_for_carry(Lower *L, IrRegion *out, IrOp *op, int idx)
 	op->nres++;
 	ir_region_push(out, op);
 
-	push_wait(L, out, op->loc, 0, nfrag, fresh, old);
+	push_wait(E, out, op->loc, 0, nfrag, fresh, old);
 	c = irb_op2(&b, IR_CMP_GE, t_i1, prev_final, int_const(&b, t_i32, 0));
 	irb_op1(&tb, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&tb, p->empty, prev_final));
 	yield_values(&tb, 0, NULL);
-	push_if(L, out, op->loc, c, then, 0, NULL, NULL);
+	push_if(E, out, op->loc, c, then, 0, NULL, NULL);
 	free(fresh);
 	free(old);
 }
@@ -542,7 +542,7 @@ lower_for_carry(Lower *L, IrRegion *out, IrOp *op, int idx)
 /* ---- regions ---- */
 
 static void
-lower_region(Lower *L, IrRegion *r, const Carry *carry)
+expand_region(Expand *E, IrRegion *r, const Carry *carry)
 {
 	IrRegion out = {0};
 	int i, j, idx;
@@ -551,23 +551,23 @@ lower_region(Lower *L, IrRegion *r, const Carry *carry)
 		IrOp op = r->ops[i];
 
 		if (op.opc == IR_FOR && (idx = carry_candidate(&op)) >= 0) {
-			lower_for_carry(L, &out, &op, idx);
+			expand_for_carry(E, &out, &op, idx);
 			continue;
 		}
 		for (j = 0; j < op.nregions; j++)
-			lower_region(L, &op.regions[j], NULL);
+			expand_region(E, &op.regions[j], NULL);
 		switch (op.opc) {
 		case IR_ROLE:
-			lower_role(L, &out, &op);
+			expand_role(E, &out, &op);
 			break;
 		case IR_ELECT:
-			lower_elect(L, &out, &op);
+			expand_elect(E, &out, &op);
 			break;
 		case IR_PRODUCE:
-			lower_produce(L, &out, &op);
+			expand_produce(E, &out, &op);
 			break;
 		case IR_CONSUME:
-			lower_consume(L, &out, &op, carry && carry->index == i ? carry : NULL);
+			expand_consume(E, &out, &op, carry && carry->index == i ? carry : NULL);
 			break;
 		default:
 			ir_region_push(&out, &op);
@@ -580,27 +580,12 @@ lower_region(Lower *L, IrRegion *r, const Carry *carry)
 	r->capops = out.capops;
 }
 
-static void
-apply_subst(IrOp *op, void *ctx)
-{
-	Lower *L = ctx;
-	int i, steps;
-
-	for (i = 0; i < op->nargs; i++) {
-		IrValue v = op->args[i];
-
-		for (steps = 0; v > 0 && v < L->nold && L->subst[v] && steps < L->nold; steps++)
-			v = L->subst[v];
-		op->args[i] = v;
-	}
-}
-
 /* Thread 0 initialises every barrier object; the fence makes the inits visible to the
  * async proxy (TMA) and the cluster, the barrier to the other threads. */
 static void
-add_barrier_init(Lower *L)
+add_barrier_init(Expand *E)
 {
-	IrKernel *k = L->k;
+	IrKernel *k = E->k;
 	IrRegion out = {0}, then = {0};
 	SrcLoc loc = {k->file, 0, 0};
 	IrBuilder b = {k, &out, loc}, tb = {k, &then, loc};
@@ -621,7 +606,7 @@ add_barrier_init(Lower *L)
 				(IrValue[]){mbar_addr(&tb, i, int_const(&tb, t_i32, e))});
 	irb_op(&tb, IR_FENCE_MBAR_INIT, ir_scalar(IR_VOID), 0, NULL);
 	yield_values(&tb, 0, NULL);
-	push_if(L, &out, loc, cond, then, 0, NULL, NULL);
+	push_if(E, &out, loc, cond, then, 0, NULL, NULL);
 	irb_op(&b, k->cluster[0] * k->cluster[1] * k->cluster[2] > 1 ? IR_CLUSTER_SYNC : IR_BARRIER,
 	       ir_scalar(IR_VOID), 0, NULL);
 	for (i = 0; i < k->body.nops; i++)
@@ -632,46 +617,37 @@ add_barrier_init(Lower *L)
 	k->body.capops = out.capops;
 }
 
-static int
-entry_regs(const IrKernel *k)
-{
-	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
-	int64_t per = REGFILE / ((n > 0 ? n : 1) * (k->min_blocks > 0 ? k->min_blocks : 1));
-
-	per = per / 8 * 8;
-	return per > 255 ? 255 : (int)per;
-}
-
 void
-pass_lower_async(IrKernel *k)
+pass_expand_async(IrKernel *k, PassContext *cx)
 {
-	Lower L;
+	Expand E;
 	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
 	int i;
 
+	(void)cx;
 	if (!contains(&k->body, IR_ROLE) && !contains(&k->body, IR_ELECT) && !contains(&k->body, IR_PRODUCE) &&
 	    !contains(&k->body, IR_CONSUME) && (k->nbarriers == 0 || contains(&k->body, IR_MBAR_INIT)))
 		return;
-	memset(&L, 0, sizeof L);
-	L.k = k;
-	L.nold = k->nvalues;
-	L.subst = xcalloc((size_t)L.nold + 1, sizeof *L.subst);
-	L.isconst = xcalloc((size_t)L.nold + 1, 1);
-	L.cval = xcalloc((size_t)L.nold + 1, sizeof *L.cval);
-	L.mbarof = xmalloc(((size_t)L.nold + 1) * sizeof *L.mbarof);
-	for (i = 0; i <= L.nold; i++)
-		L.mbarof[i] = -1;
-	L.entry_regs = entry_regs(k);
-	L.nwarps = (int)((n + 31) / 32);
-	ir_walk(&k->body, scan_values, &L);
+	memset(&E, 0, sizeof E);
+	E.k = k;
+	E.nold = k->nvalues;
+	ir_rw_init(&E.subst, k);
+	E.isconst = xcalloc((size_t)E.nold + 1, 1);
+	E.cval = xcalloc((size_t)E.nold + 1, sizeof *E.cval);
+	E.mbarof = xmalloc(((size_t)E.nold + 1) * sizeof *E.mbarof);
+	for (i = 0; i <= E.nold; i++)
+		E.mbarof[i] = -1;
+	E.entry_regs = ir_entry_regs(k);
+	E.nwarps = (int)((n + 31) / 32);
+	ir_walk(&k->body, scan_values, &E);
 
 	if (k->nbarriers > 0 && !contains(&k->body, IR_MBAR_INIT))
-		add_barrier_init(&L);
-	lower_region(&L, &k->body, NULL);
-	ir_walk(&k->body, apply_subst, &L);
+		add_barrier_init(&E);
+	expand_region(&E, &k->body, NULL);
+	ir_rw_apply(&E.subst, &k->body);
 
-	free(L.subst);
-	free(L.isconst);
-	free(L.cval);
-	free(L.mbarof);
+	ir_rw_free(&E.subst);
+	free(E.isconst);
+	free(E.cval);
+	free(E.mbarof);
 }
