@@ -918,7 +918,7 @@ vf_async_kernel(Verifier *v)
 	w.v = v;
 	w.reported_op = xcalloc(IR_NOPCODES, 1);
 	w.reported_bar = xcalloc((size_t)k->nbarriers + 1, 1);
-	/* Until lower_async has run, the init code for the barriers may not exist yet: check
+	/* Until expand-async has run, the init code for the barriers may not exist yet: check
 	 * once there is some (or nothing high-level is left to lower). */
 	w.check_init = count_ops(&k->body, IR_MBAR_INIT, IR_MBAR_INIT, 0) > 0 ||
 		       count_ops(&k->body, IR_ROLE, IR_CONSUME, 0) == 0;
