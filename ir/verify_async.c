@@ -322,7 +322,7 @@ check_role(Verifier *v, const IrOp *op)
 	if (c[2] != 0 && !valid_regs(c[2]))
 		vf_rule(v, op->loc, "role register budget %" PRId64 ": setmaxnreg takes a multiple of 8 in 24..256 "
 			 "(or 0 for none)", c[2]);
-	else if (c[2] != 0 && (c[0] % 4 || (c[1] - c[0] + 1) % 4))
+	else if (c[2] != 0 && c[0] <= c[1] && (c[0] % 4 || (c[1] - c[0] + 1) % 4))
 		vf_rule(v, op->loc, "role register budget %" PRId64 " on warps %" PRId64 " .. %" PRId64 ", which is not "
 			 "whole warpgroups (setmaxnreg applies to all 4 warps of a warpgroup)", c[2], c[0], c[1]);
 }
