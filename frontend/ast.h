@@ -420,8 +420,6 @@ void asy_shared(Sema *S, Node *s, Symbol *sym);
 int asy_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
 /* remote(buf, rank)[i, ...]: the N_INDEX e whose base is that call. */
 int asy_remote_element(Sema *S, Node *e, int read, int write);
-/* Shared bytes of a buffer for the budget check: a stage times its stages. */
-int64_t asy_buffer_bytes(const Symbol *sym, int64_t stage_bytes);
 /* f32acc[64, N] in a declaration: the fragment type, or 0 after an error. */
 int asy_frag_type(Sema *S, Node *type, IrType *t);
 

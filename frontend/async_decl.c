@@ -265,13 +265,6 @@ asy_shared(Sema *S, Node *s, Symbol *sym)
 	}
 }
 
-int64_t
-asy_buffer_bytes(const Symbol *sym, int64_t bytes)
-{
-	/* a lower bound of what layout gives: an alias reuses its target's storage */
-	return sym->alias ? 0 : bytes * (sym->stages > 0 ? sym->stages : 1);
-}
-
 /* ---- roles, elect, produce, consume ---- */
 
 static void

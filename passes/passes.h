@@ -46,9 +46,8 @@ void pass_smem_layout(IrKernel *k, PassContext *cx);
 void pass_smem_report(Buf *out, const IrKernel *k);
 /* ---- schedule_check.c ---- */
 /* The schedule rules of the high-level IR (roles, pipelines, TMA issue, expect-tx bytes,
- * aliases); reports each violation through diag. It takes no PassContext yet: pipeline.c
- * adapts it. */
-void pass_schedule_check(IrKernel *k);
+ * register budgets, aliases); reports each violation through diag. */
+void pass_schedule_check(IrKernel *k, PassContext *cx);
 /* ---- staging_elision.c (with staging_rewrite.c, staging_disjoint.c) ---- */
 /* Replaces shared-memory staging that every thread reads back only for itself with direct
  * global loads, and drops the buffer; see the file for the rules. With cx->opt->staging_report

@@ -39,8 +39,6 @@ typedef struct Pass {
 	unsigned requires, establishes, invalidates;
 } Pass;
 
-static void run_schedule_check(IrKernel *k, PassContext *cx);
-
 static const Pass passes[] = {
 #define PROP(id, name, meaning)
 #define PASS(id, name, run, req, est, inv, meaning) {name, run, req, est, inv},
@@ -67,14 +65,6 @@ const char *const pass_names[] = {
 };
 
 static const SrcLoc noloc = {-1, 0, 0};
-
-/* schedule_check.c keeps its one-argument entry point for now (another owner's file). */
-static void
-run_schedule_check(IrKernel *k, PassContext *cx)
-{
-	(void)cx;
-	pass_schedule_check(k);
-}
 
 static int
 has_high_ops(const IrRegion *r)

@@ -9,7 +9,7 @@
  *   - expect-tx bytes: a raw mbar.expect.tx / mbar.arrive.tx must announce exactly the bytes
  *     of the TMA boxes that signal that barrier in the same phase (straight-line code);
  *     a produce block whose full source is tma must issue TMA loads on its full barrier's
- *     current stage, at the top of the block (so that lower_async can add up their bytes);
+ *     current stage, at the top of the block (so that expand-async can add up their bytes);
  *   - the register budget: setmaxnreg budgets (and the entry budget of warps in no such
  *     role, ir_entry_regs) must fit the register file (ir_kernel_regfile) for min_blocks
  *     CTAs, and need min_blocks;
@@ -22,7 +22,7 @@
  * count; any other thread-dependent condition makes the set unknown, and the checks that
  * need it are skipped rather than guessed.
  *
- * Requires: verified IR with high-level ops (before lower_async).
+ * Requires: verified IR with high-level ops (before expand-async).
  * Guarantees: nothing changes; each violation is a diag_error at the op's location.
  * Invalidates: nothing.
  */
@@ -34,7 +34,6 @@
 #include <string.h>
 
 #define MAX_THREADS 1024
-#define EVAL_DEPTH 64
 
 /* A set of threads of the CTA (one flag per linear thread index), or unknown. */
 typedef struct Mask {
@@ -59,7 +58,9 @@ typedef struct Check {
 	IrKernel *k;
 	int n;                  /* threads in the CTA, or 0 when too many to model */
 	int nx, ny;
-	const IrOp **def;       /* per value: its defining op, NULL for region arguments */
+	const IrOp **def;       /* ir_def_map: per value, its defining op */
+	IrEval ev;              /* over def, leaves from thread_leaf */
+	int thread;             /* the thread ev evaluates for */
 	unsigned char *varies;  /* per value: may differ between threads of a CTA */
 	int *bufof;             /* per value: the shared buffer it points into, or -1 */
 	Site *sites;
@@ -71,45 +72,21 @@ typedef struct Check {
 	int nroles, caproles;
 	const IrOp *role;       /* while walking: the enclosing role */
 	int in_elect;
-	int steps;
 } Check;
 
 /* ---- values as functions of the thread ---- */
 
-static int64_t
-normalize(IrType t, int64_t x)
-{
-	int bits = ir_base_bits((IrBase)t.base);
-	uint64_t m;
-
-	if (bits >= 64 || bits <= 0)
-		return x;
-	m = ((uint64_t)1 << bits) - 1;
-	if (t.base == IR_I1 || !ir_is_signed(t))
-		return (int64_t)((uint64_t)x & m);
-	x = (int64_t)((uint64_t)x & m);
-	if (x & ((int64_t)1 << (bits - 1)))
-		x = (int64_t)((uint64_t)x | ~m);
-	return x;
-}
-
-/* The value of v in linear thread t, if it is a function of the thread index and
- * constants; 0 when it cannot be known. */
+/* The evaluator's leaves: the thread index of thread c->thread, the block dimensions. */
 static int
-eval(Check *c, IrValue v, int t, int depth, int64_t *out)
+thread_leaf(IrEval *e, const IrOp *d, IrValue v, int64_t *out)
 {
-	const IrOp *d;
-	IrType ty;
-	int64_t a = 0, b = 0, r = 0;
-	int i, uns;
+	const Check *c = e->ctx;
+	int t = c->thread;
 
-	if (v <= 0 || v >= c->k->nvalues || !(d = c->def[v]) || depth > EVAL_DEPTH || ++c->steps > 5000000)
-		return 0;
-	ty = ir_vtype(c->k, v);
-	if (!ir_is_int(ty) || ty.lanes != 1)
+	(void)v;
+	if (!d)
 		return 0;
 	switch (d->opc) {
-	case IR_CONST: *out = normalize(ty, d->imm); return 1;
 	case IR_TID_X: *out = t % c->nx; return 1;
 	case IR_TID_Y: *out = t / c->nx % c->ny; return 1;
 	case IR_TID_Z: *out = t / (c->nx * c->ny); return 1;
@@ -118,76 +95,18 @@ eval(Check *c, IrValue v, int t, int depth, int64_t *out)
 	case IR_NTID_Z: *out = c->k->threads[2]; return 1;
 	case IR_LANEID: *out = t % 32; return 1;
 	case IR_WARPID: *out = t / 32; return 1;
-	default: break;
-	}
-	if (d->nargs < 1 || d->nargs > 3 || d->nregions)
-		return 0;
-	for (i = 0; i < d->nargs; i++) {
-		int64_t x;
-
-		if (!eval(c, d->args[i], t, depth + 1, &x))
-			return 0;
-		if (i == 0)
-			a = x;
-		else if (i == 1)
-			b = x;
-		else
-			r = x;
-	}
-	uns = d->nargs >= 1 && ir_is_int(ir_vtype(c->k, d->args[0])) && !ir_is_signed(ir_vtype(c->k, d->args[0]));
-	switch (d->opc) {
-	case IR_ADD: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
-	case IR_SUB: r = (int64_t)((uint64_t)a - (uint64_t)b); break;
-	case IR_MUL: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
-	case IR_DIV:
-	case IR_REM:
-		if (b == 0 || (a == INT64_MIN && b == -1))
-			return 0;
-		if (uns)
-			r = d->opc == IR_DIV ? (int64_t)((uint64_t)a / (uint64_t)b) : (int64_t)((uint64_t)a % (uint64_t)b);
-		else
-			r = d->opc == IR_DIV ? a / b : a % b;
-		break;
-	case IR_AND: r = a & b; break;
-	case IR_OR: r = a | b; break;
-	case IR_XOR: r = a ^ b; break;
-	case IR_SHL:
-		if (b < 0 || b >= 64)
-			return 0;
-		r = (int64_t)((uint64_t)a << b);
-		break;
-	case IR_SHR:
-		if (b < 0 || b >= 64)
-			return 0;
-		r = uns ? (int64_t)((uint64_t)a >> b) : a >> b;
-		break;
-	case IR_MIN: r = uns ? ((uint64_t)a < (uint64_t)b ? a : b) : (a < b ? a : b); break;
-	case IR_MAX: r = uns ? ((uint64_t)a > (uint64_t)b ? a : b) : (a > b ? a : b); break;
-	case IR_NEG: r = (int64_t)(0 - (uint64_t)a); break;
-	case IR_NOT: r = ~a; break;
-	case IR_CMP_EQ: r = a == b; break;
-	case IR_CMP_NE: r = a != b; break;
-	case IR_CMP_LT: r = uns ? (uint64_t)a < (uint64_t)b : a < b; break;
-	case IR_CMP_LE: r = uns ? (uint64_t)a <= (uint64_t)b : a <= b; break;
-	case IR_CMP_GT: r = uns ? (uint64_t)a > (uint64_t)b : a > b; break;
-	case IR_CMP_GE: r = uns ? (uint64_t)a >= (uint64_t)b : a >= b; break;
-	case IR_SELECT: r = a & 1 ? b : r; break;
-	case IR_CAST: r = a; break;
 	default: return 0;
 	}
-	*out = normalize(ty, r);
-	return 1;
 }
 
-static void
-record_defs(IrOp *op, void *ctx)
+/* The value of v in linear thread t, if it is a function of the thread index and
+ * constants; 0 when it cannot be known (ir/eval.c computes the ops). */
+static int
+eval(Check *c, IrValue v, int t, int64_t *out)
 {
-	Check *c = ctx;
-	int i;
-
-	for (i = 0; i < op->nres; i++)
-		if (op->res[i] > 0 && op->res[i] < c->k->nvalues)
-			c->def[op->res[i]] = op;
+	c->thread = t;
+	c->ev.depth = 0;
+	return ir_eval_value(&c->ev, v, out);
 }
 
 static int
@@ -363,7 +282,7 @@ walk_if(Check *c, const IrOp *op, const Mask *m, int depth)
 
 		if (!m->in[t])
 			continue;
-		if (!eval(c, op->args[0], t, 0, &x))
+		if (!eval(c, op->args[0], t, &x))
 			break;
 		th.in[t] = (x & 1) != 0;
 		el.in[t] = (x & 1) == 0;
@@ -812,7 +731,7 @@ find_tma_load(const IrRegion *r, int depth)
 	return NULL;
 }
 
-/* A produce block of a pipeline with a tma full source: lower_async announces the bytes of
+/* A produce block of a pipeline with a tma full source: expand-async announces the bytes of
  * the TMA loads at the top of its body on full[stage]; loads deeper in control flow or on
  * another element would make that count wrong. */
 static void
@@ -1010,19 +929,25 @@ find_produces(Check *c, const IrRegion *r, int depth)
 }
 
 void
-pass_schedule_check(IrKernel *k)
+pass_schedule_check(IrKernel *k, PassContext *cx)
 {
 	Check c;
 	Mask all;
 	int64_t n = (int64_t)k->threads[0] * k->threads[1] * k->threads[2];
 	int i, t;
 
+	(void)cx;
 	memset(&c, 0, sizeof c);
 	c.k = k;
 	c.n = n >= 1 && n <= MAX_THREADS ? (int)n : 0;
 	c.nx = k->threads[0] > 0 ? k->threads[0] : 1;
 	c.ny = k->threads[1] > 0 ? k->threads[1] : 1;
-	c.def = xcalloc((size_t)k->nvalues + 1, sizeof *c.def);
+	c.def = ir_def_map(k);
+	c.ev.k = k;
+	c.ev.defs = c.def;
+	c.ev.leaf = thread_leaf;
+	c.ev.ctx = &c;
+	c.ev.max_steps = 5000000;   /* over the whole check: deep expressions times threads */
 	c.varies = xcalloc((size_t)k->nvalues + 1, 1);
 	c.bufof = xmalloc(((size_t)k->nvalues + 1) * sizeof *c.bufof);
 	for (i = 0; i <= k->nvalues; i++)
@@ -1031,7 +956,6 @@ pass_schedule_check(IrKernel *k)
 	for (i = 0; i < k->nbufs; i++)
 		if (k->bufs[i].alias >= 0 && k->bufs[i].alias < k->nbufs)
 			c.aliased[k->bufs[i].alias] = 1;
-	ir_walk(&k->body, record_defs, &c);
 	while (propagate(&c, &k->body))
 		;
 
@@ -1056,7 +980,7 @@ pass_schedule_check(IrKernel *k)
 	free(c.roles);
 	free(c.aliased);
 	free(all.in);
-	free(c.def);
+	free((void *)c.def);
 	free(c.varies);
 	free(c.bufof);
 }
