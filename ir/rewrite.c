@@ -5,24 +5,31 @@
 
 #include <stdlib.h>
 
+typedef struct DefMap {
+	const IrOp **defs;
+	int n;
+} DefMap;
+
 static void
 record_def(IrOp *op, void *ctx)
 {
-	const IrOp **defs = ctx;
+	DefMap *m = ctx;
 	int i;
 
+	/* ids out of range are the verifier's to report; the map just skips them */
 	for (i = 0; i < op->nres; i++)
-		defs[op->res[i]] = op;
+		if (op->res[i] > 0 && op->res[i] < m->n)
+			m->defs[op->res[i]] = op;
 }
 
 const IrOp **
 ir_def_map(const IrKernel *k)
 {
-	const IrOp **defs = xcalloc((size_t)k->nvalues + 1, sizeof *defs);
+	DefMap m = {xcalloc((size_t)k->nvalues + 1, sizeof *m.defs), k->nvalues};
 
 	/* ir_walk takes a mutable region; nothing here writes through it */
-	ir_walk((IrRegion *)&k->body, record_def, defs);
-	return defs;
+	ir_walk((IrRegion *)&k->body, record_def, &m);
+	return m.defs;
 }
 
 void

@@ -30,8 +30,8 @@
  * sqrt.rn. If the backend ever turns on FTZ or approximate division, this pass must learn
  * it too.
  *
- * Uses are rewritten through a replacement map (value -> value) applied while each
- * region's op array is rebuilt; the walk repeats until nothing changes.
+ * Uses are rewritten through a replacement map (an IrRewriter) applied while each
+ * region's op array is rebuilt (ir_region_rebuild); the walk repeats until nothing changes.
  */
 #include "passes.h"
 
@@ -41,7 +41,7 @@
 
 typedef struct Canon {
 	IrKernel *k;
-	IrValue *map;           /* map[v]: the value that replaces v, or 0 */
+	IrRewriter map;         /* a replaced value -> the value that replaces it */
 	/* What defines each value, for constants and for looking through neg/not/vec. */
 	uint8_t *isconst;       /* 1: an integer or float scalar constant */
 	int64_t *cint;          /* normalized integer constant */
@@ -212,16 +212,14 @@ float_from_bits(IrBase b, uint64_t u)
 static IrValue
 resolve(const Canon *c, IrValue v)
 {
-	while (v > 0 && v < c->k->nvalues && c->map[v])
-		v = c->map[v];
-	return v;
+	return ir_rw_get(&c->map, v);
 }
 
 static void
 replace(Canon *c, IrValue old, IrValue with)
 {
 	if (old != with) {
-		c->map[old] = with;
+		ir_rw_set(&c->map, old, with);
 		c->changed = 1;
 	}
 }
@@ -647,15 +645,16 @@ for_trips(const Canon *c, const IrOp *op)
 
 static void canon_region(Canon *c, IrRegion *r);
 
-/* Appends the ops of r except its terminator to the op array being built. */
+/* Appends the ops of r except its terminator to the region being rebuilt; r is left
+ * empty (its ops moved, not copied). */
 static void
-splice(IrOp **out, int *n, int *cap, IrRegion *r)
+splice(IrRegion *out, IrRegion *r)
 {
 	int i;
 
 	for (i = 0; i < r->nops; i++)
 		if (!(ir_opinfo[r->ops[i].opc].flags & OPF_TERM))
-			PUSH(*out, *n, *cap, r->ops[i]);
+			ir_region_push(out, &r->ops[i]);
 	free(r->ops);
 	r->ops = NULL;
 	r->nops = r->capops = 0;
@@ -667,88 +666,88 @@ terminator(const IrRegion *r)
 	return r->nops ? &r->ops[r->nops - 1] : NULL;
 }
 
+/* One op of a region being rebuilt: its operands resolved, its regions canonicalized,
+ * then folded, simplified or kept (ir_region_rebuild's contract: 1 keeps it, 0 drops it). */
+static int
+canon_op(IrRegion *out, IrOp *op, void *ctx)
+{
+	Canon *c = ctx;
+	IrValue same;
+	int j;
+
+	for (j = 0; j < op->nargs; j++)
+		op->args[j] = resolve(c, op->args[j]);
+	for (j = 0; j < op->nregions; j++)
+		canon_region(c, &op->regions[j]);
+	if (op->opc == IR_IF && is_const(c, op->args[0])) {
+		IrRegion *run = &op->regions[c->cint[op->args[0]] ? 0 : 1];
+		const IrOp *y = terminator(run);
+
+		for (j = 0; j < op->nres && y && j < y->nargs; j++)
+			replace(c, op->res[j], resolve(c, y->args[j]));
+		ir_region_free(&op->regions[c->cint[op->args[0]] ? 1 : 0]);
+		splice(out, run);
+		c->changed = 1;
+		return 0;
+	}
+	if (op->opc == IR_FOR && op->nargs >= 3) {
+		int trips = for_trips(c, op);
+		IrRegion *body = &op->regions[0];
+		const IrOp *y = terminator(body);
+
+		if (trips == 0) {
+			for (j = 0; j < op->nres; j++)
+				replace(c, op->res[j], op->args[3 + j]);
+			ir_region_free(body);
+			c->changed = 1;
+			return 0;
+		}
+		if (trips == 1 && y && body->nargs == op->nres + 1) {
+			/* The body's uses of its arguments are rewritten on the next round. */
+			replace(c, body->args[0], op->args[0]);
+			for (j = 0; j < op->nres; j++) {
+				replace(c, body->args[1 + j], op->args[3 + j]);
+				replace(c, op->res[j], resolve(c, y->args[j]));
+			}
+			splice(out, body);
+			c->changed = 1;
+			return 0;
+		}
+	}
+	if (op->opc == IR_STORE_IF && op->nargs == 3 && is_const(c, op->args[2])) {
+		c->changed = 1;
+		if (!c->cint[op->args[2]])
+			return 0;               /* never stores */
+		op->opc = IR_STORE;     /* always stores */
+		op->nargs = 2;
+	}
+	if (ir_opinfo[op->opc].flags & OPF_PURE && !op->nregions) {
+		order_operands(c, op);
+		if (!fold_constants(c, op) && (same = identity(c, op)) != 0) {
+			replace(c, op->res[0], resolve(c, same));
+			return 0;
+		}
+	}
+	if (op->opc == IR_CONST && op->nres == 1) {
+		IrType t = vt(c, op->res[0]);
+
+		if (t.lanes == 1 && ir_is_int(t) && (uint64_t)op->imm != int_norm(t, (uint64_t)op->imm)) {
+			op->imm = as_signed(int_norm(t, (uint64_t)op->imm));
+			c->changed = 1;
+		} else if (t.lanes == 1 && ir_is_float(t) && !isnan(op->fimm)
+			   && float_bits(IR_F64, round_to((IrBase)t.base, op->fimm)) != float_bits(IR_F64, op->fimm)) {
+			op->fimm = round_to((IrBase)t.base, op->fimm);
+			c->changed = 1;
+		}
+	}
+	note_def(c, op);
+	return 1;
+}
+
 static void
 canon_region(Canon *c, IrRegion *r)
 {
-	IrOp *out = NULL;
-	int n = 0, cap = 0, i, j;
-
-	for (i = 0; i < r->nops; i++) {
-		IrOp op = r->ops[i];
-		IrValue same;
-
-		for (j = 0; j < op.nargs; j++)
-			op.args[j] = resolve(c, op.args[j]);
-		for (j = 0; j < op.nregions; j++)
-			canon_region(c, &op.regions[j]);
-		if (op.opc == IR_IF && is_const(c, op.args[0])) {
-			IrRegion *run = &op.regions[c->cint[op.args[0]] ? 0 : 1];
-			const IrOp *y = terminator(run);
-
-			for (j = 0; j < op.nres && y && j < y->nargs; j++)
-				replace(c, op.res[j], resolve(c, y->args[j]));
-			ir_region_free(&op.regions[c->cint[op.args[0]] ? 1 : 0]);
-			splice(&out, &n, &cap, run);
-			c->changed = 1;
-			continue;
-		}
-		if (op.opc == IR_FOR && op.nargs >= 3) {
-			int trips = for_trips(c, &op);
-			IrRegion *body = &op.regions[0];
-			const IrOp *y = terminator(body);
-
-			if (trips == 0) {
-				for (j = 0; j < op.nres; j++)
-					replace(c, op.res[j], op.args[3 + j]);
-				ir_region_free(body);
-				c->changed = 1;
-				continue;
-			}
-			if (trips == 1 && y && body->nargs == op.nres + 1) {
-				/* The body's uses of its arguments are rewritten on the next round. */
-				replace(c, body->args[0], op.args[0]);
-				for (j = 0; j < op.nres; j++) {
-					replace(c, body->args[1 + j], op.args[3 + j]);
-					replace(c, op.res[j], resolve(c, y->args[j]));
-				}
-				splice(&out, &n, &cap, body);
-				c->changed = 1;
-				continue;
-			}
-		}
-		if (op.opc == IR_STORE_IF && op.nargs == 3 && is_const(c, op.args[2])) {
-			c->changed = 1;
-			if (!c->cint[op.args[2]])
-				continue;       /* never stores */
-			op.opc = IR_STORE;      /* always stores */
-			op.nargs = 2;
-		}
-		if (ir_opinfo[op.opc].flags & OPF_PURE && !op.nregions) {
-			order_operands(c, &op);
-			if (!fold_constants(c, &op) && (same = identity(c, &op)) != 0) {
-				replace(c, op.res[0], resolve(c, same));
-				continue;
-			}
-		}
-		if (op.opc == IR_CONST && op.nres == 1) {
-			IrType t = vt(c, op.res[0]);
-
-			if (t.lanes == 1 && ir_is_int(t) && (uint64_t)op.imm != int_norm(t, (uint64_t)op.imm)) {
-				op.imm = as_signed(int_norm(t, (uint64_t)op.imm));
-				c->changed = 1;
-			} else if (t.lanes == 1 && ir_is_float(t) && !isnan(op.fimm)
-				   && float_bits(IR_F64, round_to((IrBase)t.base, op.fimm)) != float_bits(IR_F64, op.fimm)) {
-				op.fimm = round_to((IrBase)t.base, op.fimm);
-				c->changed = 1;
-			}
-		}
-		note_def(c, &op);
-		PUSH(out, n, cap, op);
-	}
-	free(r->ops);
-	r->ops = out;
-	r->nops = n;
-	r->capops = cap;
+	ir_region_rebuild(r, canon_op, c);
 }
 
 void
@@ -761,7 +760,7 @@ pass_canonicalize(IrKernel *k, PassContext *cx)
 
 	(void)cx;
 	c.k = k;
-	c.map = xcalloc(n, sizeof *c.map);
+	ir_rw_init(&c.map, k);
 	c.isconst = xcalloc(n, sizeof *c.isconst);
 	c.cint = xcalloc(n, sizeof *c.cint);
 	c.cflt = xcalloc(n, sizeof *c.cflt);
@@ -779,7 +778,7 @@ pass_canonicalize(IrKernel *k, PassContext *cx)
 	}
 	if (c.changed)
 		ICE("canonicalize did not reach a fixed point in kernel '%s'", k->name);
-	free(c.map);
+	ir_rw_free(&c.map);
 	free(c.isconst);
 	free(c.cint);
 	free(c.cflt);
