@@ -404,7 +404,7 @@ struct KernelInfo {
 };
 
 /* ---- async.c, async_decl.c, async_call.c, mma_wgmma.c: sema of the async constructs
- * (docs/language.md, "Hopper (sm_90a) async machinery") ---- */
+ * (docs/language.md, "The async machinery") ---- */
 void asy_kernel_begin(Sema *S, Node *k, KernelInfo *ki);
 /* min_blocks(...) and cluster(...); returns 0 if n is not one of them. */
 int asy_clause(Sema *S, Node *n, KernelInfo *ki);

@@ -1,4 +1,4 @@
-/* async.c: sema of the async constructs (docs/language.md, "Hopper (sm_90a) async
+/* async.c: sema of the async constructs (docs/language.md, "The async
  * machinery"): the kernel clauses min_blocks and cluster, tensor maps, pipelines, raw
  * mbarriers, staged/swizzled/aliased shared buffers, roles, elect, produce and consume,
  * and the calls tma_load, tma_store, mbar_*, remote, wgmma and store. This file holds

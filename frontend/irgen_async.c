@@ -1,4 +1,4 @@
-/* irgen_async.c: the async constructs -> IR (docs/language.md, "Hopper (sm_90a) async
+/* irgen_async.c: the async constructs -> IR (docs/language.md, "The async
  * machinery"; the ops are docs/ir.md's and ir/ops.def's async ones). The tables (tensor
  * map parameters, barriers, pipelines) come from the declarations; thread 0 initialises
  * every barrier at kernel entry; roles, elect, produce and consume become the high-level

@@ -539,7 +539,7 @@ check_param(Sema *S, Node *pn, int index)
 		sym->type = t;
 }
 
-/* "sm_90a, sm_100a or sm_103a", from the target table. */
+/* Every target name, joined with " or " for messages, from the target table. */
 static const char *
 target_list(void)
 {
