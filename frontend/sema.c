@@ -539,19 +539,6 @@ check_param(Sema *S, Node *pn, int index)
 		sym->type = t;
 }
 
-/* Every target name, joined with " or " for messages, from the target table. */
-static const char *
-target_list(void)
-{
-	static char text[256];
-	Buf b = {0};
-
-	ir_target_list(&b, IR_ALL_TARGETS, " or ");
-	snprintf(text, sizeof text, "%s", b.s);
-	buf_free(&b);
-	return text;
-}
-
 static void
 check_targets(Node *a, KernelInfo *ki)
 {
@@ -562,12 +549,12 @@ check_targets(Node *a, KernelInfo *ki)
 		int t;
 
 		if (n->kind != N_NAME) {
-			diag_error(n->loc, "expected a target name (%s)", target_list());
+			diag_error(n->loc, "expected a target name (%s)", ir_all_target_names(" or "));
 			continue;
 		}
 		t = ir_target_from_name(n->name);
 		if (t < 0) {
-			diag_error(n->loc, "unknown target '%s' (expected %s)", n->name, target_list());
+			diag_error(n->loc, "unknown target '%s' (expected %s)", n->name, ir_all_target_names(" or "));
 		} else if (ki->targets & (1u << t)) {
 			diag_error(n->loc, "duplicate target '%s'", n->name);
 		} else {

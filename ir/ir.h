@@ -250,6 +250,8 @@ unsigned ir_feature_targets(unsigned feat);
 /* "sm_90a, sm_100a or sm_103a": the targets in mask, joined for a message (last: " or ",
  * " and "; NULL for ", "), into out. */
 void ir_target_list(Buf *out, unsigned mask, const char *last);
+/* Every target, joined as ir_target_list does, in a static buffer (for messages). */
+const char *ir_all_target_names(const char *last);
 
 typedef enum IrParamKind { PARAM_TENSOR, PARAM_SCALAR, PARAM_SYM, PARAM_TMAP } IrParamKind;
 typedef enum IrAccess { ACC_IN, ACC_OUT, ACC_INOUT } IrAccess;

@@ -1218,16 +1218,9 @@ parse_kernel(Parser *p)
 
 				snprintf(s, sizeof s, "%.*s", p->tok.n < 31 ? p->tok.n : 31, p->tok.s);
 				t = ir_target_from_name(s);
-				if (t < 0 || p->tok.n > 31) {
-					Buf known = {0};
-					char list[256];
-
-					/* copied out: fail_tok does not return */
-					ir_target_list(&known, IR_ALL_TARGETS, " or ");
-					snprintf(list, sizeof list, "%s", known.s);
-					buf_free(&known);
-					fail_tok(p, "unknown target %s (expected %s)", tok_text(p), list);
-				}
+				if (t < 0 || p->tok.n > 31)
+					fail_tok(p, "unknown target %s (expected %s)", tok_text(p),
+						 ir_all_target_names(" or "));
 				k->targets |= 1u << t;
 				next(p);
 			}

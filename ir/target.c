@@ -3,6 +3,7 @@
  * register budget and shared-memory limit. */
 #include "ir.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const IrTargetInfo ir_targets[TARGET_COUNT] = {
@@ -79,6 +80,18 @@ ir_target_list(Buf *out, unsigned mask, const char *last)
 		buf_puts(out, ir_targets[t].name);
 		n++;
 	}
+}
+
+const char *
+ir_all_target_names(const char *last)
+{
+	static char text[256];
+	Buf b = {0};
+
+	ir_target_list(&b, IR_ALL_TARGETS, last);
+	snprintf(text, sizeof text, "%s", b.s);
+	buf_free(&b);
+	return text;
 }
 
 /* The targets a kernel's facts are taken over: its own, or all of them when it names none

@@ -81,19 +81,6 @@ add_output_buf(const char *name, Buf *b)
 	b->len = b->cap = 0;
 }
 
-/* The targets from the table, joined by sep (last before the final one), for messages. */
-static const char *
-target_list(const char *last)
-{
-	static char text[256];
-	Buf b = {0};
-
-	ir_target_list(&b, IR_ALL_TARGETS, last);
-	snprintf(text, sizeof text, "%s", b.s);
-	buf_free(&b);
-	return text;
-}
-
 static void
 usage(FILE *f)
 {
@@ -103,7 +90,7 @@ usage(FILE *f)
 	      "Compiles .cake kernels (or IR text) to PTX and C99 host launchers.\n"
 	      "\n"
 	      "options:\n", f);
-	fprintf(f, "  --target T, --target=T  compile for T: %s (repeatable;\n", target_list(NULL));
+	fprintf(f, "  --target T, --target=T  compile for T: %s (repeatable;\n", ir_all_target_names(NULL));
 	fputs("                          default: the targets each kernel lists)\n"
 	      "  -o DIR                  write outputs into DIR (created if missing); without -o,\n"
 	      "                          text outputs go to stdout\n"
@@ -259,7 +246,7 @@ parse_args(Options *o, int argc, char **argv)
 			if (t < 0) {
 				char msg[320];
 
-				snprintf(msg, sizeof msg, "unknown target '%%s' (expected %s)", target_list(" or "));
+				snprintf(msg, sizeof msg, "unknown target '%%s' (expected %s)", ir_all_target_names(" or "));
 				usage_error(msg, v);
 			}
 			o->targets |= 1u << t;
