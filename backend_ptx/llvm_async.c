@@ -17,36 +17,6 @@
 #define AS_CLUSTER 7
 
 static LLVMValueRef
-aval(LlvmGen *g, const IrOp *op, int i)
-{
-	return lg_val(g, op, op->args[i]);
-}
-
-static LLVMTypeRef
-i32t(LlvmGen *g)
-{
-	return LLVMInt32TypeInContext(g->ctx);
-}
-
-static LLVMTypeRef
-i64t(LlvmGen *g)
-{
-	return LLVMInt64TypeInContext(g->ctx);
-}
-
-static LLVMValueRef
-c32(LlvmGen *g, int64_t v)
-{
-	return LLVMConstInt(i32t(g), (unsigned long long)v, 0);
-}
-
-static LLVMValueRef
-c64(LlvmGen *g, uint64_t v)
-{
-	return LLVMConstInt(i64t(g), v, 0);
-}
-
-static LLVMValueRef
 c1(LlvmGen *g, int v)
 {
 	return LLVMConstInt(LLVMInt1TypeInContext(g->ctx), (unsigned long long)v, 0);
@@ -62,7 +32,7 @@ call(LlvmGen *g, const char *name, LLVMValueRef *args, int nargs, const char *nm
 static LLVMValueRef
 ival(LlvmGen *g, const IrOp *op, int i)
 {
-	return aval(g, op, i);
+	return lg_arg(g, op, i);
 }
 
 /* byte offset (i32) into the dynamic shared array */
@@ -90,8 +60,8 @@ mbar_addr(LlvmGen *g, const IrOp *op, const char *nm)
 		lg_error(g, op, "mbarrier '%s' has no offset (smem-layout has not run)", bar->name);
 		return LLVMGetPoison(lg_type(g, ir_ptr(IR_SHARED, IR_I64)));
 	}
-	off = LLVMBuildNUWMul(g->b, ival(g, op, 0), c32(g, 8), "");
-	off = LLVMBuildNUWAdd(g->b, off, c32(g, bar->offset), "");
+	off = LLVMBuildNUWMul(g->b, ival(g, op, 0), lg_c32(g, 8), "");
+	off = LLVMBuildNUWAdd(g->b, off, lg_c32(g, bar->offset), "");
 	return smem_at(g, off, nm);
 }
 
@@ -111,8 +81,8 @@ stage_addr(LlvmGen *g, const IrOp *op, const char *nm)
 		lg_error(g, op, "shared buffer '%s' has no offset or stage stride (smem-layout has not run)", b->name);
 		return LLVMGetPoison(lg_type(g, ir_ptr(IR_SHARED, IR_I8)));
 	}
-	off = LLVMBuildNUWMul(g->b, ival(g, op, 0), c32(g, b->stage_stride), "");
-	off = LLVMBuildNUWAdd(g->b, off, c32(g, b->offset), "");
+	off = LLVMBuildNUWMul(g->b, ival(g, op, 0), lg_c32(g, b->stage_stride), "");
+	off = LLVMBuildNUWAdd(g->b, off, lg_c32(g, b->offset), "");
 	return smem_at(g, off, nm);
 }
 
@@ -120,7 +90,7 @@ stage_addr(LlvmGen *g, const IrOp *op, const char *nm)
 static LLVMValueRef
 as_cluster(LlvmGen *g, LLVMValueRef p)
 {
-	LLVMValueRef a = LLVMBuildPtrToInt(g->b, p, i32t(g), "");
+	LLVMValueRef a = LLVMBuildPtrToInt(g->b, p, lg_i32t(g), "");
 
 	return LLVMBuildIntToPtr(g->b, a, LLVMPointerTypeInContext(g->ctx, AS_CLUSTER), "");
 }
@@ -134,7 +104,7 @@ mbar_wait(LlvmGen *g, const IrOp *op)
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "mbar.done");
 	LLVMValueRef args[2], ok;
 
-	args[0] = aval(g, op, 0);
+	args[0] = lg_arg(g, op, 0);
 	args[1] = ival(g, op, 1);
 	LLVMBuildBr(g->b, loop);
 	LLVMPositionBuilderAtEnd(g->b, loop);
@@ -158,29 +128,29 @@ tma(LlvmGen *g, const IrOp *op)
 	}
 	if (op->opc == IR_TMA_STORE) {
 		first = 2;
-		args[n++] = aval(g, op, 1);             /* src */
-		args[n++] = aval(g, op, 0);             /* map */
+		args[n++] = lg_arg(g, op, 1);             /* src */
+		args[n++] = lg_arg(g, op, 0);             /* map */
 		for (i = op->nargs - 1; i >= first; i--)
 			args[n++] = ival(g, op, i);
-		args[n++] = c64(g, 0);                  /* cache hint (unused) */
+		args[n++] = lg_c64(g, 0);                  /* cache hint (unused) */
 		args[n++] = c1(g, 0);
 		snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.s2g.tile.%dd", rank);
 		call(g, name, args, n, "");
 		return;
 	}
 	first = op->opc == IR_TMA_LOAD_MC ? 4 : 3;
-	args[n++] = as_cluster(g, aval(g, op, 0));      /* dst */
-	args[n++] = aval(g, op, 2);                     /* mbarrier */
-	args[n++] = aval(g, op, 1);                     /* map */
+	args[n++] = as_cluster(g, lg_arg(g, op, 0));      /* dst */
+	args[n++] = lg_arg(g, op, 2);                     /* mbarrier */
+	args[n++] = lg_arg(g, op, 1);                     /* map */
 	for (i = op->nargs - 1; i >= first; i--)
 		args[n++] = ival(g, op, i);
 	args[n++] = op->opc == IR_TMA_LOAD_MC
 		    ? LLVMBuildTrunc(g->b, ival(g, op, 3), LLVMInt16TypeInContext(g->ctx), "")
 		    : LLVMConstInt(LLVMInt16TypeInContext(g->ctx), 0, 0);
-	args[n++] = c64(g, 0);
+	args[n++] = lg_c64(g, 0);
 	args[n++] = c1(g, op->opc == IR_TMA_LOAD_MC);   /* use the CTA mask */
 	args[n++] = c1(g, 0);                           /* use the cache hint */
-	args[n++] = c32(g, 0);                          /* cta_group: none */
+	args[n++] = lg_c32(g, 0);                          /* cta_group: none */
 	snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.%dd", rank);
 	call(g, name, args, n, "");
 }
@@ -209,30 +179,30 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 	case IR_MBAR: r = mbar_addr(g, op, nm); break;
 	case IR_SMEM_STAGE: r = stage_addr(g, op, nm); break;
 	case IR_MBAR_INIT:
-		args[0] = aval(g, op, 0);
-		args[1] = c32(g, op->imm);
+		args[0] = lg_arg(g, op, 0);
+		args[1] = lg_c32(g, op->imm);
 		call(g, "llvm.nvvm.mbarrier.init.shared", args, 2, "");
 		break;
 	case IR_MBAR_ARRIVE:
-		args[0] = aval(g, op, 0);
+		args[0] = lg_arg(g, op, 0);
 		call(g, "llvm.nvvm.mbarrier.arrive.shared", args, 1, "");
 		break;
 	case IR_MBAR_ARRIVE_TX:
-		args[0] = aval(g, op, 0);
+		args[0] = lg_arg(g, op, 0);
 		args[1] = ival(g, op, 1);
 		call(g, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", args, 2, "");
 		break;
 	case IR_MBAR_EXPECT_TX:
-		args[0] = aval(g, op, 0);
+		args[0] = lg_arg(g, op, 0);
 		args[1] = ival(g, op, 1);
 		call(g, "llvm.nvvm.mbarrier.expect.tx.scope.cta.space.cta", args, 2, "");
 		break;
 	case IR_MBAR_WAIT: mbar_wait(g, op); break;
 	case IR_MBAR_ARRIVE_REMOTE:
-		args[0] = aval(g, op, 0);
+		args[0] = lg_arg(g, op, 0);
 		args[1] = ival(g, op, 1);
 		args[0] = call(g, "llvm.nvvm.mapa.shared.cluster", args, 2, "");
-		args[1] = c32(g, 1);
+		args[1] = lg_c32(g, 1);
 		call(g, "llvm.nvvm.mbarrier.arrive.scope.cluster.space.cluster", args, 2, "");
 		break;
 	case IR_FENCE_MBAR_INIT: call(g, "llvm.nvvm.fence.mbarrier_init.release.cluster", NULL, 0, ""); break;
@@ -240,15 +210,15 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 	case IR_TMA_LOAD: case IR_TMA_LOAD_MC: case IR_TMA_STORE: tma(g, op); break;
 	case IR_TMA_COMMIT: call(g, "llvm.nvvm.cp.async.bulk.commit.group", NULL, 0, ""); break;
 	case IR_TMA_WAIT:
-		args[0] = c32(g, op->imm);
+		args[0] = lg_c32(g, op->imm);
 		call(g, "llvm.nvvm.cp.async.bulk.wait.group.read", args, 1, "");
 		break;
 	case IR_ELECT_SYNC:
-		args[0] = c32(g, -1);
+		args[0] = lg_c32(g, -1);
 		r = LLVMBuildExtractValue(g->b, call(g, "llvm.nvvm.elect.sync", args, 1, ""), 1, nm);
 		break;
 	case IR_SETMAXNREG:
-		args[0] = c32(g, op->imm < 0 ? -op->imm : op->imm);
+		args[0] = lg_c32(g, op->imm < 0 ? -op->imm : op->imm);
 		call(g, op->imm < 0 ? "llvm.nvvm.setmaxnreg.dec.sync.aligned.u32"
 				    : "llvm.nvvm.setmaxnreg.inc.sync.aligned.u32", args, 1, "");
 		break;
@@ -258,7 +228,7 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 		call(g, "llvm.nvvm.barrier.cluster.wait.aligned", NULL, 0, "");
 		break;
 	case IR_MAPA:
-		args[0] = aval(g, op, 0);
+		args[0] = lg_arg(g, op, 0);
 		args[1] = ival(g, op, 1);
 		r = call(g, "llvm.nvvm.mapa.shared.cluster", args, 2, nm);
 		break;

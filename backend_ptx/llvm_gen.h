@@ -59,6 +59,12 @@ void lg_bind_lanes(LlvmGen *g, IrValue v, LLVMValueRef *lanes, int n);
 void lg_alias(LlvmGen *g, const IrOp *op, IrValue dst, IrValue src);
 /* The kernel's dynamic shared array (ptr addrspace(3)), created on first use. */
 LLVMValueRef lg_smem_base(LlvmGen *g);
+/* Shorthands: operand i of op, the i32 and i64 types and constants of them. */
+LLVMValueRef lg_arg(LlvmGen *g, const IrOp *op, int i);
+LLVMTypeRef lg_i32t(LlvmGen *g);
+LLVMTypeRef lg_i64t(LlvmGen *g);
+LLVMValueRef lg_c32(LlvmGen *g, int64_t v);
+LLVMValueRef lg_c64(LlvmGen *g, uint64_t v);
 
 /* ---- llvm_ops.c ---- */
 /* Generates one op without regions and binds its result (if any) in g->vals. */

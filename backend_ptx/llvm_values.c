@@ -171,3 +171,33 @@ lg_smem_base(LlvmGen *g)
 	}
 	return g->smem;
 }
+
+LLVMValueRef
+lg_arg(LlvmGen *g, const IrOp *op, int i)
+{
+	return lg_val(g, op, op->args[i]);
+}
+
+LLVMTypeRef
+lg_i32t(LlvmGen *g)
+{
+	return LLVMInt32TypeInContext(g->ctx);
+}
+
+LLVMTypeRef
+lg_i64t(LlvmGen *g)
+{
+	return LLVMInt64TypeInContext(g->ctx);
+}
+
+LLVMValueRef
+lg_c32(LlvmGen *g, int64_t v)
+{
+	return LLVMConstInt(lg_i32t(g), (unsigned long long)v, 0);
+}
+
+LLVMValueRef
+lg_c64(LlvmGen *g, uint64_t v)
+{
+	return LLVMConstInt(lg_i64t(g), v, 0);
+}

@@ -8,36 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static LLVMValueRef
-aval(LlvmGen *g, const IrOp *op, int i)
-{
-	return lg_val(g, op, op->args[i]);
-}
-
-static LLVMTypeRef
-i32t(LlvmGen *g)
-{
-	return LLVMInt32TypeInContext(g->ctx);
-}
-
-static LLVMTypeRef
-i64t(LlvmGen *g)
-{
-	return LLVMInt64TypeInContext(g->ctx);
-}
-
-static LLVMValueRef
-c32(LlvmGen *g, int64_t v)
-{
-	return LLVMConstInt(i32t(g), (unsigned long long)v, 0);
-}
-
-static LLVMValueRef
-c64(LlvmGen *g, uint64_t v)
-{
-	return LLVMConstInt(i64t(g), v, 0);
-}
-
 /* wgmma.desc[swizzle]: the shared-memory matrix descriptor of a K-major operand (PTX ISA,
  * wgmma's "Matrix Descriptor Format"): start address >> 4 in bits 0-13, leading byte offset
  * >> 4 in 16-29 (1: unused for swizzled K-major), stride byte offset >> 4 in 32-45 (the 8-row
@@ -53,12 +23,12 @@ wgmma_desc(LlvmGen *g, const IrOp *op, const char *nm)
 
 	if (sw != 32 && sw != 64 && sw != 128) {
 		lg_error(g, op, "swizzle %d", sw);
-		return LLVMGetPoison(i64t(g));
+		return LLVMGetPoison(lg_i64t(g));
 	}
-	a = LLVMBuildPtrToInt(g->b, aval(g, op, 0), i32t(g), "");
-	a = LLVMBuildZExt(g->b, a, i64t(g), "");
-	a = LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, a, c64(g, 0x3ffff), ""), c64(g, 4), "");
-	return LLVMBuildOr(g->b, a, c64(g, fixed), nm);
+	a = LLVMBuildPtrToInt(g->b, lg_arg(g, op, 0), lg_i32t(g), "");
+	a = LLVMBuildZExt(g->b, a, lg_i64t(g), "");
+	a = LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, a, lg_c64(g, 0x3ffff), ""), lg_c64(g, 4), "");
+	return LLVMBuildOr(g->b, a, lg_c64(g, fixed), nm);
 }
 
 /* ---- wgmma: inline asm with the accumulator lanes tied in and out ---- */
@@ -79,13 +49,13 @@ acc_lanes(LlvmGen *g, const IrOp *op, int first, int n, LLVMValueRef *out)
 				out[m++] = l[j];
 			continue;
 		}
-		v = aval(g, op, i);
+		v = lg_arg(g, op, i);
 		if (t.lanes == 1) {
 			out[m++] = v;
 			continue;
 		}
 		for (j = 0; j < t.lanes; j++)
-			out[m++] = LLVMBuildExtractElement(g->b, v, c32(g, j), "");
+			out[m++] = LLVMBuildExtractElement(g->b, v, lg_c32(g, j), "");
 	}
 	return m;
 }
@@ -121,7 +91,7 @@ bind_acc_results(LlvmGen *g, const IrOp *op, LLVMValueRef res, int nlanes)
 			for (j = 0; j < t.lanes; j++, m++) {
 				LLVMValueRef e = nlanes == 1 ? res : LLVMBuildExtractValue(g->b, res, (unsigned)m, "");
 
-				v = LLVMBuildInsertElement(g->b, v, e, c32(g, j), j == t.lanes - 1 ? nm : "");
+				v = LLVMBuildInsertElement(g->b, v, e, lg_c32(g, j), j == t.lanes - 1 ? nm : "");
 			}
 		}
 		lg_bind(g, op->res[i], v);
@@ -281,12 +251,12 @@ lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 
 		if (op->opc != IR_WGMMA)
 			continue;
-		ins[nin] = aval(g, op, 1);
-		ins[nin + 1] = aval(g, op, 2);
+		ins[nin] = lg_arg(g, op, 1);
+		ins[nin + 1] = lg_arg(g, op, 2);
 		buf_printf(&cons, ",l,l");
 		if (op->args[3] != scale) {
 			/* a constant scale-d (the usual case) is an immediate */
-			s = LLVMBuildZExt(g->b, aval(g, op, 3), i32t(g), "");
+			s = LLVMBuildZExt(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
 			ins[nin + 2] = s;
 			buf_printf(&cons, ",%s", LLVMIsAConstantInt(s) ? "n" : "r");
 			buf_printf(&text, "setp.ne.b32 p, $%d, 0;\n", lanes + nin + 2);
@@ -319,9 +289,9 @@ wgmma(LlvmGen *g, const IrOp *op)
 		return;
 	ins = xcalloc((size_t)lanes + 3, sizeof *ins);
 	acc_lanes(g, op, 0, 1, ins);
-	ins[lanes] = aval(g, op, 1);
-	ins[lanes + 1] = aval(g, op, 2);
-	ins[lanes + 2] = LLVMBuildZExt(g->b, aval(g, op, 3), i32t(g), "");
+	ins[lanes] = lg_arg(g, op, 1);
+	ins[lanes + 1] = lg_arg(g, op, 2);
+	ins[lanes + 2] = LLVMBuildZExt(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
 	/* a constant scale-d (the usual case) is an immediate, not a register to set up */
 	scale_cons = LLVMIsAConstantInt(ins[lanes + 2]) ? "l,l,n" : "l,l,r";
 	/* operands: $0..$lanes-1 the outputs, then the tied inputs, then desc A, desc B, scale-d */

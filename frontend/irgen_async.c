@@ -10,18 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static IrValue
-c_i32(IrGen *G, int64_t v)
-{
-	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
-}
-
-static IrValue
-op2(IrGen *G, int opc, IrValue a, IrValue b)
-{
-	return irb_op2(&G->b, opc, ir_vtype(G->k, a), a, b);
-}
-
 /* ---- tables and barrier initialisation ---- */
 
 void
@@ -110,7 +98,7 @@ irgen_async_init(IrGen *G)
 
 	if (!k->nbarriers)
 		return;
-	zero = c_i32(G, 0);
+	zero = irgen_c32(G, 0);
 	for (i = 0; i < 3; i++) {
 		IrValue t;
 
@@ -124,7 +112,7 @@ irgen_async_init(IrGen *G)
 	G->b.r = &regs[0];
 	for (i = 0; i < k->nbarriers; i++)
 		for (e = 0; e < k->barriers[i].n; e++) {
-			IrValue idx = c_i32(G, e);
+			IrValue idx = irgen_c32(G, e);
 			IrValue p = irb_imm(&G->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), i, 1, &idx);
 
 			irb_imm(&G->b, IR_MBAR_INIT, ir_scalar(IR_VOID), k->barriers[i].count, 1, &p);
@@ -171,7 +159,7 @@ ig_region(IrGen *G, Node *s, int opc, int nfixed, const IrValue *fixed, int init
 		outer = G->b.r;
 		G->b.r = &regs[0];
 		for (i = 0; i < 2 * (int)s->ival; i++)
-			G->slots[s->hslot + i] = c_i32(G, 0);
+			G->slots[s->hslot + i] = irgen_c32(G, 0);
 		G->b.r = outer;
 	}
 	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
@@ -203,11 +191,11 @@ ig_async_block(IrGen *G, Node *s)
 	G->nasync--;
 	/* stage' = stage + 1 == N ? 0 : stage + 1; phase flips when the stage wraps */
 	G->b.loc = s->loc;
-	one = c_i32(G, 1);
-	s1 = op2(G, IR_ADD, st[0], one);
-	wrap = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), s1, c_i32(G, p->stages));
-	G->slots[s->hslot] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_I32), wrap, c_i32(G, 0), s1);
-	ph = op2(G, IR_XOR, st[1], one);
+	one = irgen_c32(G, 1);
+	s1 = irgen_op2(G, IR_ADD, st[0], one);
+	wrap = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), s1, irgen_c32(G, p->stages));
+	G->slots[s->hslot] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_I32), wrap, irgen_c32(G, 0), s1);
+	ph = irgen_op2(G, IR_XOR, st[1], one);
 	G->slots[s->hslot + 1] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_I32), wrap, ph, st[1]);
 }
 
@@ -221,9 +209,9 @@ irgen_async_stmt(IrGen *G, Node *s)
 		return 1;   /* tables, made by irgen_async_tables */
 	case N_ROLE:
 		G->b.loc = s->loc;
-		fixed[0] = c_i32(G, s->wlo);
-		fixed[1] = c_i32(G, s->whi);
-		fixed[2] = c_i32(G, s->regs);
+		fixed[0] = irgen_c32(G, s->wlo);
+		fixed[1] = irgen_c32(G, s->whi);
+		fixed[2] = irgen_c32(G, s->regs);
 		ig_region(G, s, IR_ROLE, 3, fixed, 1, 0);
 		return 1;
 	case N_ELECT:
@@ -278,7 +266,7 @@ ig_tma_load(IrGen *G, Node *e)
 	ops[k++] = irgen_buffer(G, buf);
 	ops[k++] = G->k->body.args[map->param];
 	if (n == 4) {
-		ops[k++] = bar_of(G, args[3]->sym->index, c_i32(G, 0));
+		ops[k++] = bar_of(G, args[3]->sym->index, irgen_c32(G, 0));
 	} else {
 		v = irgen_stage(G, buf->pipe->index);
 		ops[k++] = bar_of(G, buf->pipe->bar[0], v);
@@ -324,7 +312,7 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 		G->b.loc = e->loc;
 		if (e->builtin == BI_WARPGROUP) {
 			x = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
-			*v = op2(G, IR_DIV, x, c_i32(G, 4));
+			*v = irgen_op2(G, IR_DIV, x, irgen_c32(G, 4));
 			return 1;
 		}
 		return 0;
@@ -345,7 +333,7 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 		if (a->next)
 			ops[1] = irgen_expr(G, a->next);
 		G->b.loc = e->loc;
-		ops[0] = bar_of(G, a->sym->index, c_i32(G, 0));
+		ops[0] = bar_of(G, a->sym->index, irgen_c32(G, 0));
 		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), a->next ? 2 : 1, ops);
 		return 1;
 	}

@@ -146,3 +146,15 @@ irgen_buffer(IrGen *G, const Symbol *s)
 	st = irgen_stage(G, s->pipe->index);
 	return irb_imm(&G->b, IR_SMEM_STAGE, pt, s->buf, 1, &st);
 }
+
+IrValue
+irgen_c32(IrGen *G, int64_t v)
+{
+	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
+}
+
+IrValue
+irgen_op2(IrGen *G, int opc, IrValue a, IrValue b)
+{
+	return irb_op2(&G->b, opc, ir_vtype(G->k, a), a, b);
+}

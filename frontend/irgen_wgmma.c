@@ -6,18 +6,6 @@
 
 #include <stdlib.h>
 
-static IrValue
-c_i32(IrGen *G, int64_t v)
-{
-	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
-}
-
-static IrValue
-op2(IrGen *G, int opc, IrValue a, IrValue b)
-{
-	return irb_op2(&G->b, opc, ir_vtype(G->k, a), a, b);
-}
-
 /* acc = wgmma(acc, A, B): wgmma.fence, one m64nNk16 wgmma per 16 of K with the
  * descriptors advanced by 16 elements (32 bytes) each, wgmma.commit; outside consume
  * blocks wgmma.wait[0] (a consume block's lowering waits before releasing its stage). */
@@ -37,7 +25,7 @@ irgen_wgmma(IrGen *G, Node *e)
 
 		G->b.loc = e->loc;
 		pa = irgen_buffer(G, sa);
-		start = op2(G, IR_MUL, start, c_i32(G, kdim));
+		start = irgen_op2(G, IR_MUL, start, irgen_c32(G, kdim));
 		pa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, start);
 	} else {
 		G->b.loc = e->loc;
@@ -50,8 +38,8 @@ irgen_wgmma(IrGen *G, Node *e)
 		IrValue xa = pa, xb = pb;
 
 		if (step) {
-			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, c_i32(G, 16 * step));
-			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, c_i32(G, 16 * step));
+			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, 16 * step));
+			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, 16 * step));
 		}
 		ops[0] = acc;
 		ops[1] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
@@ -71,7 +59,7 @@ dim_of(IrGen *G, const Symbol *t, int i)
 {
 	if (t->dimsym[i])
 		return G->k->body.args[t->dimsym[i]->param];
-	return c_i32(G, t->dims[i]);
+	return irgen_c32(G, t->dims[i]);
 }
 
 static IrValue
@@ -129,25 +117,25 @@ irgen_wgmma_store(IrGen *G, Node *e)
 	base = G->k->body.args[t->param];
 	nrows = dim_of(G, t, 0);
 	ncols = dim_of(G, t, 1);
-	one = c_i32(G, 1);
-	zero = c_i32(G, 0);
+	one = irgen_c32(G, 1);
+	zero = irgen_c32(G, 0);
 	lane = irb_op(&G->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
 	wq = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
-	wq = op2(G, IR_AND, wq, c_i32(G, 3));
-	rb = op2(G, IR_ADD, op2(G, IR_MUL, wq, c_i32(G, 16)), op2(G, IR_SHR, lane, c_i32(G, 2)));
-	rb = op2(G, IR_ADD, row0, rb);
-	cb = op2(G, IR_ADD, col0, op2(G, IR_MUL, op2(G, IR_AND, lane, c_i32(G, 3)), c_i32(G, 2)));
+	wq = irgen_op2(G, IR_AND, wq, irgen_c32(G, 3));
+	rb = irgen_op2(G, IR_ADD, irgen_op2(G, IR_MUL, wq, irgen_c32(G, 16)), irgen_op2(G, IR_SHR, lane, irgen_c32(G, 2)));
+	rb = irgen_op2(G, IR_ADD, row0, rb);
+	cb = irgen_op2(G, IR_ADD, col0, irgen_op2(G, IR_MUL, irgen_op2(G, IR_AND, lane, irgen_c32(G, 3)), irgen_c32(G, 2)));
 	for (i = 0; i < 2; i++) {
-		IrValue r = i ? op2(G, IR_ADD, rb, c_i32(G, 8)) : rb;
+		IrValue r = i ? irgen_op2(G, IR_ADD, rb, irgen_c32(G, 8)) : rb;
 
 		rowin[i] = irb_op2(&G->b, IR_CMP_LT, i1, r, nrows);
-		prow[i] = irb_op2(&G->b, IR_ELEMPTR, pt, base, op2(G, IR_ADD, op2(G, IR_MUL, r, ncols), cb));
+		prow[i] = irb_op2(&G->b, IR_ELEMPTR, pt, base, irgen_op2(G, IR_ADD, irgen_op2(G, IR_MUL, r, ncols), cb));
 	}
 	/* the whole block inside (row0 + 64 <= M, col0 + N <= ncols) with even rows: the same
 	 * for every thread of the warpgroup */
-	full = irb_op2(&G->b, IR_CMP_LE, i1, op2(G, IR_ADD, row0, c_i32(G, 64)), nrows);
-	full = op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_LE, i1, op2(G, IR_ADD, col0, c_i32(G, n)), ncols));
-	full = op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_EQ, i1, op2(G, IR_AND, op2(G, IR_OR, ncols, col0), one), zero));
+	full = irb_op2(&G->b, IR_CMP_LE, i1, irgen_op2(G, IR_ADD, row0, irgen_c32(G, 64)), nrows);
+	full = irgen_op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_LE, i1, irgen_op2(G, IR_ADD, col0, irgen_c32(G, n)), ncols));
+	full = irgen_op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_EQ, i1, irgen_op2(G, IR_AND, irgen_op2(G, IR_OR, ncols, col0), one), zero));
 	outer = begin_if(G, full, &els);
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < n / 8; j++) {
@@ -155,17 +143,17 @@ irgen_wgmma_store(IrGen *G, Node *e)
 
 			v[0] = irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2, 1, &acc);
 			v[1] = irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + 1, 1, &acc);
-			p = j ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], c_i32(G, 8 * j)) : prow[i];
+			p = j ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], irgen_c32(G, 8 * j)) : prow[i];
 			irb_op2(&G->b, IR_STORE, vd, p, to_elem(G, irb_op(&G->b, IR_VEC, f2, 2, v), vt));
 		}
 	end_region(G);
 	G->b.r = els;
 	/* columns left in the tensor from this thread's first: column 8 j + k is inside when
 	 * left > 8 j + k */
-	left = op2(G, IR_SUB, ncols, cb);
+	left = irgen_op2(G, IR_SUB, ncols, cb);
 	inc = xcalloc((size_t)n / 4, sizeof *inc);
 	for (j = 0; j < n / 4; j++)
-		inc[j] = irb_op2(&G->b, IR_CMP_GT, i1, left, c_i32(G, 8 * (j / 2) + j % 2));
+		inc[j] = irb_op2(&G->b, IR_CMP_GT, i1, left, irgen_c32(G, 8 * (j / 2) + j % 2));
 	for (i = 0; i < 2; i++) {
 		IrRegion *o2, *e2;
 
@@ -174,7 +162,7 @@ irgen_wgmma_store(IrGen *G, Node *e)
 			for (k = 0; k < 2; k++) {
 				IrValue args[3];
 
-				args[0] = j || k ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], c_i32(G, 8 * j + k)) : prow[i];
+				args[0] = j || k ? irb_op2(&G->b, IR_ELEMPTR, pt, prow[i], irgen_c32(G, 8 * j + k)) : prow[i];
 				args[1] = to_elem(G, irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), j * 4 + i * 2 + k, 1, &acc), et);
 				args[2] = inc[2 * j + k];
 				irb_op(&G->b, IR_STORE_IF, vd, 3, args);
