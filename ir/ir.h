@@ -458,7 +458,17 @@ typedef struct IrRewriter {
 } IrRewriter;
 void ir_rw_init(IrRewriter *rw, IrKernel *k);
 void ir_rw_set(IrRewriter *rw, IrValue old, IrValue with);
-IrValue ir_rw_get(const IrRewriter *rw, IrValue v);
+/* Inline: passes call it for every operand they visit. A chain a -> b -> c resolves to c;
+ * the step bound stops a cycle a pass made by mistake. */
+static inline IrValue
+ir_rw_get(const IrRewriter *rw, IrValue v)
+{
+	int steps;
+
+	for (steps = 0; v > 0 && v < rw->n && rw->map[v] && steps < rw->n; steps++)
+		v = rw->map[v];
+	return v;
+}
 void ir_rw_apply(IrRewriter *rw, IrRegion *r);   /* every operand in r and below */
 void ir_rw_free(IrRewriter *rw);
 /* Rebuilds r's op array in order: fn returns 1 to keep op (appended after whatever fn

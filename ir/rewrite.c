@@ -49,17 +49,6 @@ ir_rw_set(IrRewriter *rw, IrValue old, IrValue with)
 		rw->map[old] = with;
 }
 
-IrValue
-ir_rw_get(const IrRewriter *rw, IrValue v)
-{
-	int steps;
-
-	/* a chain a -> b -> c resolves to c; the step bound stops a cycle a pass made by mistake */
-	for (steps = 0; v > 0 && v < rw->n && rw->map[v] && steps < rw->n; steps++)
-		v = rw->map[v];
-	return v;
-}
-
 static void
 apply_op(IrOp *op, void *ctx)
 {
@@ -90,11 +79,14 @@ ir_region_rebuild(IrRegion *r, int (*fn)(IrRegion *out, IrOp *op, void *ctx), vo
 	IrRegion out = {0};
 	int i, j;
 
+	/* most ops are kept: one allocation up front instead of growing op by op */
+	out.capops = r->nops;
+	out.ops = r->nops ? xmalloc(sizeof *out.ops * (size_t)r->nops) : NULL;
 	for (i = 0; i < r->nops; i++) {
 		IrOp *op = &r->ops[i];
 
 		if (fn(&out, op, ctx))
-			ir_region_push(&out, op);
+			PUSH(out.ops, out.nops, out.capops, *op);
 		else
 			for (j = 0; j < op->nregions; j++)
 				ir_region_free(&op->regions[j]);
