@@ -151,11 +151,12 @@ def main():
     dev = torch.device("cuda", 0)
     torch.cuda.set_device(dev)
     props = torch.cuda.get_device_properties(dev)
-    if (props.major, props.minor) not in ((9, 0), (10, 0), (10, 3)):
-        print("SKIPPED: bandwidth: %s is sm_%d%d; the kernels are built for sm_90a, sm_100a, "
-              "sm_103a" % (props.name, props.major, props.minor))
-        return 0
     gen = os.path.join(a.build, "gen")
+    built = cakec_torch.targets(os.path.join(gen, "elementwise"))
+    if "sm_%d%da" % (props.major, props.minor) not in built:
+        print("SKIPPED: bandwidth: %s is sm_%d%d; the kernels are built for %s"
+              % (props.name, props.major, props.minor, ", ".join(built)))
+        return 0
     ew = cakec_torch.load(os.path.join(gen, "elementwise"))
     red = cakec_torch.load(os.path.join(gen, "reduction"))
     timer = Timer(torch, 3 if a.quick else a.reps, 0.005 if a.quick else 0.02, a.eager)

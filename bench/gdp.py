@@ -281,13 +281,14 @@ def main():
     dev = torch.device("cuda", 0)
     torch.cuda.set_device(dev)
     props = torch.cuda.get_device_properties(dev)
-    if (props.major, props.minor) not in ((9, 0), (10, 0), (10, 3)):
-        print("SKIPPED: gdp: %s is sm_%d%d; the kernels are built for sm_90a, sm_100a, sm_103a"
-              % (props.name, props.major, props.minor))
-        return 0
     gen = os.path.join(a.build, "gen", "gdp")
     with open(os.path.join(gen, "variants.json")) as f:
         variants = json.load(f)
+    built = cakec_torch.targets(os.path.join(gen, variants[0]["dir"]))
+    if "sm_%d%da" % (props.major, props.minor) not in built:
+        print("SKIPPED: gdp: %s is sm_%d%d; the kernels are built for %s"
+              % (props.name, props.major, props.minor, ", ".join(built)))
+        return 0
     wanted = set(a.designs.split(",")) | ({a.design} if a.design else set())
     variants = [v for v in variants if v.get("design", "base") in wanted]
     libs = {}

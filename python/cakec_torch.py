@@ -536,6 +536,17 @@ def load(gen_dir, cache_dir=None, cc=None, cuda_include=None):
     return Library(path, _read_manifest(os.path.abspath(gen_dir)), os.path.abspath(gen_dir))
 
 
+def targets(gen_dir):
+    """The targets some kernel of the generated folder gen_dir was built for ("sm_90a", ...),
+    in the manifest's order: what a device must be for the folder's launchers to run."""
+    seen = []
+    for k in _read_manifest(gen_dir):
+        for t in k.get("targets", []):
+            if t not in seen:
+                seen.append(t)
+    return seen
+
+
 def _main(argv):
     import argparse
     ap = argparse.ArgumentParser(description="Prebuild cakec_torch libraries.")
