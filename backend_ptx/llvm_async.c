@@ -163,9 +163,7 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 	LLVMValueRef r = NULL, args[2];
 	char nm[32];
 
-	nm[0] = 0;
-	if (op->nres)
-		snprintf(nm, sizeof nm, "v%d", op->res[0]);
+	lg_result_name(op, nm, sizeof nm);
 	if (ir_opinfo[op->opc].flags & OPF_HIGH) {
 		lg_error(g, op, "internal: a high-level region op reached the backend (pass expand-async "
 			 "expands it)");

@@ -59,6 +59,9 @@ void lg_bind_lanes(LlvmGen *g, IrValue v, LLVMValueRef *lanes, int n);
 void lg_alias(LlvmGen *g, const IrOp *op, IrValue dst, IrValue src);
 /* The kernel's dynamic shared array (ptr addrspace(3)), created on first use. */
 LLVMValueRef lg_smem_base(LlvmGen *g);
+/* The LLVM name of op's first result ("v12"; empty without results): the dispatchers name
+ * the values they build after the IR's, for --emit=llvm. */
+void lg_result_name(const IrOp *op, char *nm, size_t size);
 /* Shorthands: operand i of op, the i32 and i64 types and constants of them. */
 LLVMValueRef lg_arg(LlvmGen *g, const IrOp *op, int i);
 LLVMTypeRef lg_i32t(LlvmGen *g);

@@ -636,9 +636,7 @@ lg_op(LlvmGen *g, const IrOp *op)
 	LLVMValueRef r = NULL;
 	char nm[32];
 
-	nm[0] = 0;
-	if (op->nres)
-		snprintf(nm, sizeof nm, "v%d", op->res[0]);
+	lg_result_name(op, nm, sizeof nm);
 	switch (op->opc) {
 	case IR_CONST: r = const_op(g, op, t); break;
 	case IR_TID_X: r = sreg(g, "tid.x"); break;

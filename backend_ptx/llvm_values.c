@@ -3,6 +3,7 @@
  * other llvm_*.c file calls down into it; it calls none of them. */
 #include "llvm_gen.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -200,4 +201,13 @@ LLVMValueRef
 lg_c64(LlvmGen *g, uint64_t v)
 {
 	return LLVMConstInt(lg_i64t(g), v, 0);
+}
+
+void
+lg_result_name(const IrOp *op, char *nm, size_t size)
+{
+	if (op->nres)
+		snprintf(nm, size, "v%d", op->res[0]);
+	else if (size)
+		nm[0] = 0;
 }

@@ -327,9 +327,7 @@ lg_wgmma_op(LlvmGen *g, const IrOp *op)
 	LLVMValueRef r = NULL;
 	char nm[32];
 
-	nm[0] = 0;
-	if (op->nres)
-		snprintf(nm, sizeof nm, "v%d", op->res[0]);
+	lg_result_name(op, nm, sizeof nm);
 	switch (op->opc) {
 	case IR_WGMMA_DESC: r = wgmma_desc(g, op, nm); break;
 	case IR_WGMMA: wgmma(g, op); return;
