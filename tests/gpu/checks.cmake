@@ -1,0 +1,42 @@
+# checks.cmake: GPU checks of language features, included by tests/gpu/CMakeLists.txt.
+# A check is a kernel written to exercise one feature of the language or the backend (the
+# math library, a wgmma form, 64-bit indexing), not a shipped kernel: tests/gpu/checks/
+# <name>.cake and the program check_<name>.c, which runs it through its generated launcher
+# against a float64 reference (gputest.h). Each check is one line below naming the kernels
+# its .cake defines. The program is build/tests/gpu/test_check_<name>, so bench/run_gpu.sh
+# runs it with the other GPU tests; without a GPU it prints SKIPPED. Checks have no twin
+# in the emulated driver (tests/gpu/emu_libcuda.c): they run on a GPU only.
+# Uses gpu_emit, gpu_runtime_c and gpu_first_gen from CMakeLists.txt.
+
+function(cake_gpu_check name)
+  # ARGN: the kernels checks/<name>.cake defines
+  set(cake ${CMAKE_CURRENT_SOURCE_DIR}/checks/${name}.cake)
+  set(out ${CMAKE_BINARY_DIR}/gen/checks/${name})
+  set(outs ${out}/manifest.json ${out}/cakert.c ${out}/cakert.h)
+  set(srcs ${CMAKE_CURRENT_SOURCE_DIR}/checks/check_${name}.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/gputest.c ${out}/cakert.c)
+  foreach(k ${ARGN})
+    list(APPEND outs ${out}/${k}.c ${out}/${k}.h)
+    list(APPEND srcs ${out}/${k}.c)
+  endforeach()
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${cake})
+  add_custom_command(OUTPUT ${outs}
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${out}
+    COMMAND $<TARGET_FILE:cakec> --emit=${gpu_emit} -o ${out} ${rel}
+    DEPENDS cakec ${cake}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+    COMMENT "cakec: tests/gpu/checks/${name}.cake -> gen/checks/${name}"
+    VERBATIM)
+  add_custom_target(gen_check_${name} ALL DEPENDS ${outs})
+  set(t test_check_${name})
+  add_executable(${t} ${srcs})
+  add_dependencies(${t} gen_check_${name})
+  set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+  target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${out})
+  target_include_directories(${t} SYSTEM PRIVATE ${CAKE_CUDA_INCLUDE})
+  target_link_libraries(${t} PRIVATE ${CMAKE_DL_LIBS} Threads::Threads m)
+  add_test(NAME gpu/check_${name} COMMAND ${t})
+  set_tests_properties(gpu/check_${name} PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 900)
+endfunction()
+
+# name, then the kernels of checks/<name>.cake (one line per check)
