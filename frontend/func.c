@@ -169,9 +169,11 @@ bind_array(Sema *S, Node *pn, Symbol *arg, const char *fname)
 		return NULL;
 	}
 	if (!ir_type_eq(arg->type, t) || arg->rank != pn->type->list.n) {
-		diag_error(pn->loc, "parameter '%s' of '%s' is %s %s[%d dims], but the argument '%s' is %s[%d dims]",
-			   pn->name, fname, shared ? "a shared array" : "a tensor", fe_tname(t),
-			   pn->type->list.n, arg->name, fe_tname(arg->type), arg->rank);
+		const char *what = shared ? "shared array" : "tensor";
+
+		diag_error(pn->loc, "parameter '%s' of '%s' takes a rank-%d %s %s, but the argument '%s' is a rank-%d %s %s",
+			   pn->name, fname, pn->type->list.n, fe_tname(t), what, arg->name, arg->rank,
+			   fe_tname(arg->type), what);
 		return NULL;
 	}
 	if (!shared && (((pn->op == ACC_IN || pn->op == ACC_INOUT) && arg->access == ACC_OUT) ||
@@ -284,12 +286,19 @@ check_copy(Sema *S, FnCall *fc, NodeList params, Symbol **arrays, const IrType *
 		s->slot = sema_new_slot(S);
 		fc->params[i] = s;
 	}
-	if (ok)
+	if (ok) {
+		int errors = diag_errors();
+
 		sema_check_body(S, fc->body, XC_FUNC, fc, ret, slots);
+		if (diag_errors() != errors)
+			fc->fn->ival |= FN_FAILED;
+	}
 	fc->ret_slot = slots[0];
 	fc->val_slot = slots[1];
-	if (ok && ret.base != IR_VOID && !always_returns(fc->body))
+	if (ok && !(fc->fn->ival & FN_FAILED) && ret.base != IR_VOID && !always_returns(fc->body)) {
 		diag_error(fc->fn->loc, "function '%s' may reach its end without returning a value", fc->fn->name);
+		fc->fn->ival |= FN_FAILED;
+	}
 	S->hide_lo = saved_lo;
 	S->hide_hi = saved_hi;
 	sema_scope_pop(S);
@@ -343,10 +352,8 @@ fn_check_call(Sema *S, Node *e, Symbol *s)
 	S->ninl--;
 	free(arrays);
 	free(types);
-	if (diag_errors() != errors) {
-		fn->ival |= FN_FAILED;
+	if (diag_errors() != errors)
 		return;
-	}
 	e->call = fc;
 	e->ty = ret;
 }
