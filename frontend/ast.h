@@ -36,7 +36,8 @@ typedef enum NodeKind {
 	N_SHARED,     /* shared name: type [align(lhs)] */
 	N_ASSIGN,     /* lhs op= rhs (op 0 for plain =) */
 	N_IF,         /* if (cond) body [else els] */
-	N_FOR,        /* for (name in lo .. hi [step step]) [unroll[(unroll_n)]] body */
+	N_FOR,        /* for (name in lo .. hi [step step]) [unroll[(unroll_n)]] body (ival 1:
+			 irgen unrolls it, its index names register-array elements) */
 	N_WHILE,      /* while (cond) body */
 	N_BLOCK,      /* { list } */
 	N_EXPRSTMT,   /* lhs; */
@@ -170,7 +171,7 @@ typedef struct FnCall {
 } FnCall;
 
 /* What an N_INDEX reads or writes. */
-enum { IDX_TENSOR = 1, IDX_SHARED, IDX_LANE, IDX_REMOTE };
+enum { IDX_TENSOR = 1, IDX_SHARED, IDX_LANE, IDX_REMOTE, IDX_REGS };
 
 /* Unroll modes of an N_FOR (Node.op). */
 enum { UNROLL_NONE, UNROLL_FULL, UNROLL_COUNT };
@@ -189,6 +190,7 @@ typedef enum SymKind {
 	SYM_PIPELINE,  /* pipeline */
 	SYM_MBARRIER,  /* raw mbarrier */
 	SYM_FUNC,      /* user function (decl: its N_FUNC) */
+	SYM_REGS,      /* register array (regarray.c): count elements from slot on */
 } SymKind;
 
 struct Symbol {
@@ -216,7 +218,9 @@ struct Symbol {
 	int index;            /* SYM_PIPELINE: pipeline index; SYM_MBARRIER: barrier index */
 	int bar[2];           /* SYM_PIPELINE: full and empty barrier indices */
 	int src[2], mult[2];  /* SYM_PIPELINE: full and empty sources (IrPipeSource), times */
-	int count;            /* SYM_MBARRIER: arrival count */
+	int count;            /* SYM_MBARRIER: arrival count; SYM_REGS: elements */
+	int ucon;             /* SYM_ITER, SYM_LET: an i32 known once loops are unrolled
+				   (regarray.c) */
 	Node *decl;
 };
 
@@ -360,6 +364,19 @@ int sema_new_slot(Sema *S);
 /* Allocates the hidden slots of the early exits a body takes (the return flag and value,
  * ret's type void for none) and checks the body as that of a kernel or function. */
 void sema_check_body(Sema *S, Node *body, int kind, FnCall *call, IrType ret, int *slots);
+
+/* ---- regarray.c: register arrays ---- */
+/* The most elements of a register array, and the most iterations of a loop the frontend
+ * unrolls because its index names register-array elements. */
+#define FE_MAX_REGS 1024
+#define FE_MAX_FRONT_UNROLL 4096
+/* `var r: T[dims] = init;`: declares the array (s->sym). */
+void ra_declare(Sema *S, Node *s);
+/* r[i, ...] (e->lhs names the SYM_REGS s): checks the indices, types e. */
+int ra_element(Sema *S, Node *e, Symbol *s);
+/* Whether the checked i32 expression e is known once loops are unrolled (constants,
+ * indices of fully unrolled loops with constant bounds, lets of such, arithmetic). */
+int ra_known(const Node *e);
 
 /* ---- func.c: user functions ---- */
 /* Declares every function of the program (after the constants). */
@@ -505,6 +522,9 @@ typedef struct IrGen {
 	int nconsume;       /* enclosing consume blocks (their lowering waits for wgmma) */
 	/* early exits: the flag slots of the innermost body and loop (-1: none) */
 	int ret_slot, brk_slot, cont_slot;
+	const Node *oob;    /* the register array index last reported out of bounds */
+	int64_t *known;     /* per slot: the value of an index known once loops are unrolled
+			       (regarray.c), for the loops irgen unrolls */
 } IrGen;
 
 IrValue irgen_expr(IrGen *G, Node *e);

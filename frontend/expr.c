@@ -297,6 +297,11 @@ check_index(Sema *S, Node *e)
 		sema_element(S, e, s, 1, 0);
 		return;
 	}
+	if (e->lhs->kind == N_NAME && (s = sema_lookup(S, e->lhs->name)) && s->kind == SYM_REGS) {
+		if (!ra_element(S, e, s))
+			fe_set_error(e);
+		return;
+	}
 	if (e->lhs->kind == N_CALL && !e->lhs->lhs && strcmp(e->lhs->name, "remote") == 0) {
 		asy_remote_element(S, e, 1, 0);
 		return;

@@ -29,6 +29,11 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 		for (d = p.program->list.head; d; d = d->next)
 			if (d->kind == N_KERNEL)
 				ir_module_add(m, irgen_kernel(&p, (Node *)d, d->kinfo, path));
+		/* irgen reports what only unrolling shows (a register array index out of bounds) */
+		if (diag_errors() != errors) {
+			ir_module_free(m);
+			m = NULL;
+		}
 	}
 	arena_free(p.arena);
 	return m;

@@ -214,6 +214,77 @@ ig_call(IrGen *G, Node *e)
 	}
 }
 
+/* ---- register arrays (regarray.c) ---- */
+
+static const int binop_known[OP_COUNT] = {
+	[OP_ADD] = IR_ADD, [OP_SUB] = IR_SUB, [OP_MUL] = IR_MUL, [OP_DIV] = IR_DIV,
+	[OP_REM] = IR_REM, [OP_AND] = IR_AND, [OP_OR] = IR_OR, [OP_XOR] = IR_XOR,
+	[OP_SHL] = IR_SHL, [OP_SHR] = IR_SHR,
+};
+
+/* The value of an index sema found known once loops are unrolled (ra_known), here, with
+ * i32 arithmetic as the GPU does it; 0 after reporting an undefined operation. */
+static int
+ig_known(IrGen *G, const Node *e, int64_t *out)
+{
+	IrType i32 = ir_scalar(IR_I32);
+	int64_t a[2];
+
+	if (e->isconst) {
+		*out = e->cv.i;
+		return 1;
+	}
+	if (e->kind == N_NAME) {
+		*out = G->known[e->sym->slot];
+		return 1;
+	}
+	if (!ig_known(G, e->lhs, &a[0]) || (e->kind == N_BINARY && !ig_known(G, e->rhs, &a[1])))
+		return 0;
+	if (e->kind == N_UNARY)
+		return ir_eval_int_op(e->op == OP_NEG ? IR_NEG : IR_NOT, i32, i32, 1, a, out);
+	if (ir_eval_int_op(binop_known[e->op], i32, i32, 2, a, out))
+		return 1;
+	diag_error(e->loc, "this register array index divides by zero or shifts by 32 or more");
+	return 0;
+}
+
+/* The slot of register array element e (an N_INDEX with IDX_REGS). */
+static int
+ig_reg_slot(IrGen *G, const Node *e)
+{
+	const Symbol *s = e->sym;
+	const Node *ix;
+	int64_t lin = 0, v;
+	int i = 0;
+
+	for (ix = e->list.head; ix; ix = ix->next, i++) {
+		if (!ig_known(G, ix, &v))
+			return s->slot;
+		if ((v < 0 || v >= s->dims[i]) && G->oob != ix) {
+			G->oob = ix;   /* once per index, not once per unrolled copy */
+			diag_error(ix->loc, "index %lld is out of bounds of register array '%s' (dimension %d has %lld elements)",
+				   (long long)v, s->name, i + 1, (long long)s->dims[i]);
+			return s->slot;
+		}
+		if (v < 0 || v >= s->dims[i])
+			return s->slot;
+		lin = lin * s->dims[i] + v;
+	}
+	return s->slot + (int)lin;
+}
+
+static void
+ig_regs_decl(IrGen *G, const Node *s)
+{
+	const Symbol *sym = s->sym;
+	Node *a = s->init->kind == N_LIST ? s->init->list.head : NULL;
+	IrValue v = a ? 0 : irgen_expr(G, s->init);
+	int i;
+
+	for (i = 0; i < sym->count; i++, a = a ? a->next : NULL)
+		G->slots[sym->slot + i] = a ? irgen_expr(G, a) : v;
+}
+
 IrValue
 irgen_expr(IrGen *G, Node *e)
 {
@@ -284,6 +355,8 @@ irgen_expr(IrGen *G, Node *e)
 	case N_CALL:
 		return ig_call(G, e);
 	case N_INDEX:
+		if (e->indexkind == IDX_REGS)
+			return G->slots[ig_reg_slot(G, e)];
 		if (e->indexkind == IDX_LANE) {
 			a = irgen_expr(G, e->lhs);
 			G->b.loc = e->loc;
@@ -417,6 +490,26 @@ loop_may_exit(const Node *s)
 	return (s->body->exits & (EXIT_BREAK | EXIT_RETURN)) != 0;
 }
 
+/* A loop whose index names register-array elements: unrolled here, the index a constant
+ * in each copy of the body (sema checked that the bounds are constants and that no break
+ * or return leaves it). */
+static void
+ig_for_unrolled(IrGen *G, Node *s)
+{
+	int64_t lo = s->lo->cv.i, hi = s->hi->cv.i, step = s->step ? s->step->cv.i : 1, v;
+	int saved[2], slot = s->sym->slot;
+
+	enter_loop(G, s, saved);
+	for (v = lo; v < hi; v += step) {
+		G->b.loc = s->loc;
+		G->known[slot] = v;
+		G->slots[slot] = const_i32(G, v);
+		clear_flag(G, s->xslot[1]);
+		irgen_block(G, s->body);
+	}
+	leave_loop(G, saved);
+}
+
 /* A for loop that break or return may leave: a while loop carrying the index, whose
  * condition is `iv < hi` and no exit taken. */
 static void
@@ -487,6 +580,11 @@ ig_for(IrGen *G, Node *s)
 	IrOp *op;
 	int n = 0, i, saved[2];
 
+	if (s->ival) {
+		free(slots);
+		ig_for_unrolled(G, s);
+		return;
+	}
 	if (loop_may_exit(s)) {
 		free(slots);
 		ig_for_exit(G, s);
@@ -599,13 +697,15 @@ ig_assign(IrGen *G, Node *s)
 	Node *lhs = s->lhs;
 	IrValue v, p, old;
 
-	if (lhs->kind == N_NAME) {
+	if (lhs->kind == N_NAME || lhs->indexkind == IDX_REGS) {
+		int slot = lhs->kind == N_NAME ? lhs->sym->slot : ig_reg_slot(G, lhs);
+
 		v = irgen_expr(G, s->rhs);
 		if (s->op != OP_NONE) {
 			G->b.loc = s->loc;
-			v = binop(G, s->op, G->slots[lhs->sym->slot], v);
+			v = binop(G, s->op, G->slots[slot], v);
 		}
-		G->slots[lhs->sym->slot] = v;
+		G->slots[slot] = v;
 		return;
 	}
 	p = ig_elemptr(G, lhs);
@@ -624,7 +724,13 @@ ig_stmt(IrGen *G, Node *s)
 	switch (s->kind) {
 	case N_LET:
 	case N_VAR:
+		if (s->sym->kind == SYM_REGS) {
+			ig_regs_decl(G, s);
+			break;
+		}
 		G->slots[s->sym->slot] = irgen_expr(G, s->init);
+		if (s->sym->ucon)
+			ig_known(G, s->init, &G->known[s->sym->slot]);
 		break;
 	case N_SHARED:
 		break;
@@ -818,6 +924,7 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	add_params(&G, kernel);
 	add_buffers(&G);
 	G.slots = xcalloc((size_t)info->nslots + 1, sizeof *G.slots);
+	G.known = xcalloc((size_t)info->nslots + 1, sizeof *G.known);
 	G.b.k = k;
 	G.b.r = &k->body;
 	G.b.loc = kernel->body->loc;
@@ -830,5 +937,6 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	G.b.loc = kernel->body->loc;
 	irb_op(&G.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);
 	free(G.slots);
+	free(G.known);
 	return k;
 }

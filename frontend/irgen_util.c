@@ -48,6 +48,14 @@ irgen_assigned_vars(const Node *s, int base, int *out, int *n)
 		return;
 	switch (s->kind) {
 	case N_ASSIGN:
+		if (s->lhs->kind == N_INDEX && s->lhs->indexkind == IDX_REGS) {
+			/* any element: the index is known only as irgen unrolls */
+			int i;
+
+			for (i = 0; i < s->lhs->sym->count; i++)
+				add_slot(s->lhs->sym->slot + i, base, out, n);
+			return;
+		}
 		if (s->lhs->kind != N_NAME || s->lhs->sym->kind != SYM_VAR)
 			return;
 		add_slot(s->lhs->sym->slot, base, out, n);

@@ -68,6 +68,7 @@ sema_sym_what(const Symbol *s)
 	case SYM_PIPELINE: return "pipeline";
 	case SYM_MBARRIER: return "mbarrier";
 	case SYM_FUNC: return "function";
+	case SYM_REGS: return "register array";
 	default: return "builtin";
 	}
 }

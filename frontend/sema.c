@@ -44,14 +44,14 @@ check_local(Sema *S, Node *s)
 	int ok = 1;
 
 	snprintf(what, sizeof what, "the initializer of '%s'", s->name);
+	if (s->type && s->type->list.n && strcmp(s->type->name, "f32acc") != 0) {
+		ra_declare(S, s);
+		return;
+	}
 	if (s->type && strcmp(s->type->name, "f32acc") == 0) {
 		ok = asy_frag_type(S, s->type, &t);
 	} else if (s->type) {
 		ok = resolve_type(s->type, &t);
-		if (ok && s->type->list.n) {
-			diag_error(s->type->loc, "a local variable holds one value; use a shared array for an array");
-			ok = 0;
-		}
 	}
 	if (sema_value(S, s->init) && ok)
 		ok = s->type ? fe_convert(s->init, t, what) : fe_default_type(s->init);
@@ -60,6 +60,8 @@ check_local(Sema *S, Node *s)
 	sym = sema_declare(S, s->kind == N_VAR ? SYM_VAR : SYM_LET, s->name, s->loc, s);
 	sym->type = ok ? s->init->ty : fe_ty(TY_ERROR);
 	sym->slot = new_slot(S);
+	sym->ucon = ok && s->kind == N_LET && sym->type.base == IR_I32 && sym->type.lanes == 1 &&
+		    ra_known(s->init);
 	s->sym = sym;
 	s->ty = sym->type;
 }
@@ -176,6 +178,9 @@ check_place(Sema *S, Node *e, int compound)
 		sema_element(S, e, s, compound, 1);
 		return e->ty;
 	}
+	if (e->kind == N_INDEX && e->lhs->kind == N_NAME && (s = sema_lookup(S, e->lhs->name)) &&
+	    s->kind == SYM_REGS)
+		return ra_element(S, e, s) ? e->ty : fe_ty(TY_ERROR);
 	if (e->kind == N_INDEX && e->lhs->kind == N_CALL && !e->lhs->lhs &&
 	    strcmp(e->lhs->name, "remote") == 0) {
 		asy_remote_element(S, e, compound, 1);
@@ -428,6 +433,7 @@ check_for(Sema *S, Node *s)
 	iv = sema_declare(S, SYM_ITER, s->name, s->loc, s);
 	iv->type = ir_scalar(IR_I32);
 	iv->slot = new_slot(S);
+	iv->ucon = s->op == UNROLL_FULL && s->lo->isconst && s->hi->isconst && (!s->step || s->step->isconst);
 	s->sym = iv;
 	loop_body(S, s);
 	if (s->op != UNROLL_NONE && (scan_exits(s->body, 0) & EXIT_BREAK || s->exits))

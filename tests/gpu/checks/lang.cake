@@ -1,3 +1,4 @@
+// RUN: %cakec --target sm_90a --emit=ptx -o %t %s
 // Functions and early exits on the GPU (tests/gpu/checks/check_lang.c): a function with a
 // return inside a loop, one with break and continue in a while loop, a warp reduction in a
 // function called by whole warps, returns in the kernels.

@@ -1,0 +1,183 @@
+/* regarray.c: register arrays, `var r: f32[8] = 0.0;`. An array stays in registers only
+ * when every index is known at compile time once loops are unrolled, so that each element
+ * is a variable of its own (an SSA value, carried through if/for/while like any other). The
+ * indices may use constants, the indices of `unroll` loops with constant bounds, and `let`s
+ * and arithmetic of those; irgen unrolls such loops itself (Node.ival of the N_FOR) and
+ * computes each index as it goes. A run-time index is an error here, never local memory. */
+#include "ast.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int
+ra_known(const Node *e)
+{
+	if (e->isconst && fe_intnum(e->ty))
+		return 1;
+	switch (e->kind) {
+	case N_NAME:
+		return e->sym && (e->sym->kind == SYM_ITER || e->sym->kind == SYM_LET) && e->sym->ucon;
+	case N_UNARY:
+		return (e->op == OP_NEG || e->op == OP_BITNOT) && ra_known(e->lhs);
+	case N_BINARY:
+		return e->op >= OP_ADD && e->op <= OP_SHR && ra_known(e->lhs) && ra_known(e->rhs);
+	default:
+		return 0;
+	}
+}
+
+/* Marks the loops whose indices e uses: irgen unrolls them. Returns 0 after an error (a
+ * loop with too many iterations to unroll). */
+static int
+mark_loops(const Node *e)
+{
+	const Node *loop;
+	int64_t lo, hi, step, trips;
+
+	if (e->isconst)
+		return 1;
+	switch (e->kind) {
+	case N_NAME:
+		if (e->sym->kind == SYM_LET)
+			return mark_loops(e->sym->decl->init);
+		loop = e->sym->decl;
+		if (loop->ival)
+			return 1;
+		lo = loop->lo->cv.i;
+		hi = loop->hi->cv.i;
+		step = loop->step ? loop->step->cv.i : 1;
+		trips = hi > lo ? (hi - lo + step - 1) / step : 0;
+		if (trips > FE_MAX_FRONT_UNROLL) {
+			diag_error(loop->loc, "this loop indexes a register array, so the compiler unrolls it: it has %lld iterations (at most %d)",
+				   (long long)trips, FE_MAX_FRONT_UNROLL);
+			return 0;
+		}
+		((Node *)loop)->ival = 1;
+		return 1;
+	case N_UNARY:
+		return mark_loops(e->lhs);
+	case N_BINARY:
+		return mark_loops(e->lhs) && mark_loops(e->rhs);
+	default:
+		return 1;
+	}
+}
+
+static int
+check_dims(Sema *S, Node *type, Symbol *sym)
+{
+	int64_t count = 1, v;
+	Node *d;
+	int i = 0;
+
+	if (type->list.n > IR_MAX_RANK) {
+		diag_error(type->loc, "a register array has 1 to %d dimensions", IR_MAX_RANK);
+		return 0;
+	}
+	for (d = type->list.head; d; d = d->next, i++) {
+		if (!sema_const_int(S, d, "a register array's dimension", &v))
+			return 0;
+		if (v <= 0 || v > FE_MAX_REGS) {
+			diag_error(d->loc, "a register array's dimension must be from 1 to %d, found %lld",
+				   FE_MAX_REGS, (long long)v);
+			return 0;
+		}
+		sym->dims[i] = v;
+		count *= v;
+		if (count > FE_MAX_REGS) {
+			diag_error(type->loc, "a register array holds at most %d elements (registers are per thread)",
+				   FE_MAX_REGS);
+			return 0;
+		}
+	}
+	sym->rank = i;
+	sym->count = (int)count;
+	return 1;
+}
+
+/* The initializer: one value for every element, or a list of one per element. */
+static int
+check_init(Sema *S, Node *init, const Symbol *sym, IrType t)
+{
+	char what[96];
+	Node *a;
+	int ok = 1;
+
+	snprintf(what, sizeof what, "the initializer of register array '%s'", sym->name);
+	if (init->kind != N_LIST)
+		return sema_value(S, init) && fe_convert(init, t, what);
+	if (init->list.n != sym->count) {
+		diag_error(init->loc, "register array '%s' has %d elements, but its initializer lists %d",
+			   sym->name, sym->count, init->list.n);
+		return 0;
+	}
+	for (a = init->list.head; a; a = a->next)
+		ok &= sema_value(S, a) && fe_convert(a, t, what);
+	return ok;
+}
+
+void
+ra_declare(Sema *S, Node *s)
+{
+	Symbol *sym = sema_declare(S, SYM_REGS, s->name, s->loc, s);
+	IrType t;
+	int ok = 1, i;
+
+	s->sym = sym;
+	sym->type = fe_ty(TY_ERROR);
+	if (s->kind != N_VAR) {
+		diag_error(s->loc, "a register array is declared with 'var'");
+		ok = 0;
+	}
+	if (!fe_type_from_name(s->type->name, &t)) {
+		diag_error(s->type->loc, "unknown type '%s'", s->type->name);
+		return;
+	}
+	if (!check_dims(S, s->type, sym) || !check_init(S, s->init, sym, t) || !ok)
+		return;
+	sym->type = t;
+	s->ty = t;
+	sym->slot = sema_new_slot(S);
+	for (i = 1; i < sym->count; i++)
+		sema_new_slot(S);
+}
+
+int
+ra_element(Sema *S, Node *e, Symbol *s)
+{
+	Node *ix;
+	int i = 0, ok = 1;
+
+	e->lhs->sym = s;
+	e->lhs->ty = fe_ty(TY_NONVALUE);
+	e->sym = s;
+	if (fe_is_error(s->type))
+		return 0;
+	if (e->width) {
+		diag_error(e->width->loc, "register array elements are read one at a time (no ': width')");
+		return 0;
+	}
+	if (e->list.n != s->rank) {
+		diag_error(e->loc, "register array '%s' has %d dimension%s, found %d indices", s->name,
+			   s->rank, s->rank == 1 ? "" : "s", e->list.n);
+		return 0;
+	}
+	for (ix = e->list.head; ix; ix = ix->next, i++) {
+		if (!sema_value(S, ix) || !fe_convert(ix, ir_scalar(IR_I32), "a register array index")) {
+			ok = 0;
+		} else if (!ra_known(ix)) {
+			diag_error(ix->loc, "the index of register array '%s' must be known at compile time once loops are unrolled (constants, indices of 'unroll' loops with constant bounds, 'let's and arithmetic of those); a run-time index would put the array in local memory",
+				   s->name);
+			ok = 0;
+		} else if (ix->isconst && (ix->cv.i < 0 || ix->cv.i >= s->dims[i])) {
+			diag_error(ix->loc, "index %lld is out of bounds of register array '%s' (dimension %d has %lld elements)",
+				   (long long)ix->cv.i, s->name, i + 1, (long long)s->dims[i]);
+			ok = 0;
+		} else {
+			ok &= mark_loops(ix);
+		}
+	}
+	e->indexkind = IDX_REGS;
+	e->ty = s->type;
+	return ok;
+}
