@@ -10,6 +10,13 @@
 //   s8  = a1 * b8^T                (SS, 64 x 8)
 // wgmma_rs_f16 does p and o in f16. With b1 the identity, p = a1 exactly and o is a direct
 // RS product of a1 (the check's "direct" case).
+// Here (lit, no GPU): both kernels compile and ptxas assembles them with no spills and no
+// serialized wgmma.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && %cakec --emit=ptx -o %t %s
+// RUN: %ptxas -v -arch=sm_90a %t/wgmma_rs.sm_90a.ptx -o %t/a.cubin 2>&1 | FileCheck %s --implicit-check-not=Performance
+// RUN: %ptxas -v -arch=sm_90a %t/wgmma_rs_f16.sm_90a.ptx -o %t/b.cubin 2>&1 | FileCheck %s --implicit-check-not=Performance
+// CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 kernel wgmma_rs(a1: in bf16[64, 64], b1: in bf16[64, 64], b2: in bf16[64, 64],
                 b16: in bf16[16, 64], b8: in bf16[8, 64],
