@@ -266,6 +266,12 @@ check_wgmma(Verifier *v, const IrOp *op)
 		vf_error(v, op->loc, "wgmma m64n%" PRId64 "k16: the accumulator has type %s, expected %s", n,
 			 vf_tname(acc), vf_tname(want));
 	if (ir_is_afrag(a)) {
+		const IrOp *d = op->args[1] > 0 && op->args[1] < v->k->nvalues ? v->def[op->args[1]] : NULL;
+
+		/* the ISA wants a wgmma.fence between the writes of A's registers and the wgmma */
+		if (d && d->opc != IR_WGMMA_FENCE)
+			vf_error(v, op->loc, "wgmma[%" PRId64 "]: the register A fragment %%%d comes from %s, not from a "
+				 "wgmma.fence", op->imm, op->args[1], vf_opname(d));
 		if (a.base != (dtype ? IR_F16 : IR_BF16))
 			vf_error(v, op->loc, "wgmma[%" PRId64 "]: the register A fragment is %s but the attribute's dtype is %s",
 				 op->imm, vf_tname(a), dtype ? "f16" : "bf16");
