@@ -33,7 +33,26 @@ wgmma_desc(LlvmGen *g, const IrOp *op, const char *nm)
 
 /* ---- wgmma: inline asm with the accumulator lanes tied in and out ---- */
 
-/* The f32 lanes of the accumulator operands [first, first + n) of op, flattened. */
+/* The asm operands ("words") of IR values: an f32 accumulator gives one f32 word per lane
+ * (constraint f), a register A fragment one i32 word per pair of lanes (constraint r), lane
+ * 2i in the low half: the .f16x2/.bf16x2 registers of the ISA's A fragment. */
+static int
+nwords(IrType t)
+{
+	return ir_is_afrag(t) ? t.lanes / 2 : t.lanes;
+}
+
+static LLVMValueRef
+pack_pair(LlvmGen *g, LLVMValueRef lo, LLVMValueRef hi)
+{
+	LLVMValueRef v = LLVMGetPoison(LLVMVectorType(LLVMTypeOf(lo), 2));
+
+	v = LLVMBuildInsertElement(g->b, v, lo, lg_c32(g, 0), "");
+	v = LLVMBuildInsertElement(g->b, v, hi, lg_c32(g, 1), "");
+	return LLVMBuildBitCast(g->b, v, lg_i32t(g), "");
+}
+
+/* The words of operands [first, first + n) of op, flattened. */
 static int
 acc_lanes(LlvmGen *g, const IrOp *op, int first, int n, LLVMValueRef *out)
 {
@@ -43,6 +62,12 @@ acc_lanes(LlvmGen *g, const IrOp *op, int first, int n, LLVMValueRef *out)
 		IrType t = ir_vtype(g->k, op->args[i]);
 		LLVMValueRef v, *l;
 
+		if (ir_is_afrag(t)) {
+			l = lg_lanes(g, op, op->args[i]);
+			for (j = 0; j < t.lanes; j += 2)
+				out[m++] = pack_pair(g, l[j], l[j + 1]);
+			continue;
+		}
 		if (lg_is_frag(t)) {
 			l = lg_lanes(g, op, op->args[i]);
 			for (j = 0; j < t.lanes; j++)
@@ -60,7 +85,7 @@ acc_lanes(LlvmGen *g, const IrOp *op, int first, int n, LLVMValueRef *out)
 	return m;
 }
 
-/* Rebuilds op's results (one per accumulator operand, same types) from the asm's outputs. */
+/* Rebuilds op's results (one per operand, same types) from the asm's output words. */
 static void
 bind_acc_results(LlvmGen *g, const IrOp *op, LLVMValueRef res, int nlanes)
 {
@@ -72,6 +97,21 @@ bind_acc_results(LlvmGen *g, const IrOp *op, LLVMValueRef res, int nlanes)
 		char nm[32];
 
 		snprintf(nm, sizeof nm, "v%d", op->res[i]);
+		if (ir_is_afrag(t)) {
+			LLVMTypeRef pt = LLVMVectorType(lg_type(g, ir_scalar((IrBase)t.base)), 2);
+			LLVMValueRef *l = xcalloc((size_t)t.lanes, sizeof *l);
+
+			for (j = 0; j < t.lanes; j += 2, m++) {
+				LLVMValueRef w = nlanes == 1 ? res : LLVMBuildExtractValue(g->b, res, (unsigned)m, "");
+
+				w = LLVMBuildBitCast(g->b, w, pt, "");
+				l[j] = LLVMBuildExtractElement(g->b, w, lg_c32(g, 0), "");
+				l[j + 1] = LLVMBuildExtractElement(g->b, w, lg_c32(g, 1), "");
+			}
+			lg_bind_lanes(g, op->res[i], l, t.lanes);
+			free(l);
+			continue;
+		}
 		if (t.lanes == 1) {
 			v = nlanes == 1 ? res : LLVMBuildExtractValue(g->b, res, (unsigned)m, nm);
 			m++;
@@ -98,8 +138,9 @@ bind_acc_results(LlvmGen *g, const IrOp *op, LLVMValueRef res, int nlanes)
 	}
 }
 
-/* One volatile asm statement: nout f32 outputs tied to the first nout inputs, then the
- * extra inputs with their constraints; clobbers memory. Returns the call. */
+/* One volatile asm statement: nout outputs (f32 words "=f", i32 words "=r") tied to the
+ * first nout inputs, then the extra inputs with their constraints; clobbers memory.
+ * Returns the call. */
 static LLVMValueRef
 tied_asm(LlvmGen *g, const char *text, LLVMValueRef *ins, int nout, int nextra, const char *extra_cons)
 {
@@ -109,23 +150,23 @@ tied_asm(LlvmGen *g, const char *text, LLVMValueRef *ins, int nout, int nextra, 
 	int i, nin = nout + nextra;
 
 	argt = xcalloc((size_t)nin + 1, sizeof *argt);
+	for (i = 0; i < nin; i++)
+		argt[i] = LLVMTypeOf(ins[i]);
 	for (i = 0; i < nout; i++)
-		buf_printf(&cons, "%s=f", i ? "," : "");
+		buf_printf(&cons, "%s=%c", i ? "," : "", argt[i] == lg_i32t(g) ? 'r' : 'f');
 	for (i = 0; i < nout; i++)
 		buf_printf(&cons, "%s%d", cons.len ? "," : "", i);
 	if (extra_cons && *extra_cons)
 		buf_printf(&cons, "%s%s", cons.len ? "," : "", extra_cons);
 	buf_printf(&cons, "%s~{memory}", cons.len ? "," : "");
-	for (i = 0; i < nin; i++)
-		argt[i] = LLVMTypeOf(ins[i]);
 	if (nout == 0) {
 		rt = LLVMVoidTypeInContext(g->ctx);
 	} else if (nout == 1) {
-		rt = LLVMFloatTypeInContext(g->ctx);
+		rt = argt[0];
 	} else {
 		elems = xcalloc((size_t)nout, sizeof *elems);
 		for (i = 0; i < nout; i++)
-			elems[i] = LLVMFloatTypeInContext(g->ctx);
+			elems[i] = argt[i];
 		rt = LLVMStructTypeInContext(g->ctx, elems, (unsigned)nout, 0);
 	}
 	fn = LLVMGetInlineAsm(LLVMFunctionType(rt, argt, (unsigned)nin, 0), text, strlen(text), cons.s,
@@ -137,7 +178,9 @@ tied_asm(LlvmGen *g, const char *text, LLVMValueRef *ins, int nout, int nextra, 
 	return r;
 }
 
-/* wgmma.fence / wgmma.wait_group n with every lane of the accumulators tied through. */
+/* wgmma.fence / wgmma.wait_group n with every word of the accumulators and register A
+ * fragments tied through: the A fragments stay live, in the registers the wgmma reads,
+ * until the wait. */
 static void
 wgmma_sync(LlvmGen *g, const IrOp *op, const char *insn)
 {
@@ -145,7 +188,7 @@ wgmma_sync(LlvmGen *g, const IrOp *op, const char *insn)
 	int n = 0, i, nl;
 
 	for (i = 0; i < op->nargs; i++)
-		n += ir_vtype(g->k, op->args[i]).lanes;
+		n += nwords(ir_vtype(g->k, op->args[i]));
 	lanes = xcalloc((size_t)n + 1, sizeof *lanes);
 	nl = acc_lanes(g, op, 0, op->nargs, lanes);
 	if (nl != n || op->nres != op->nargs) {
@@ -157,26 +200,39 @@ wgmma_sync(LlvmGen *g, const IrOp *op, const char *insn)
 	free(lanes);
 }
 
-/* The asm text of one wgmma: accumulator lanes $0..lanes-1, descriptors $a and $b, and the
- * scale-d predicate p (set by the caller). */
-static void
-wgmma_text(Buf *text, const IrOp *op, int lanes, int a, int b)
+/* Whether wgmma op takes A from registers (the RS form). */
+static int
+is_rs(LlvmGen *g, const IrOp *op)
 {
-	int n = (int)(op->imm & 0xffff), f16 = (int)(op->imm >> 16) == 1, i;
+	return ir_is_afrag(ir_vtype(g->k, op->args[1]));
+}
+
+/* The asm text of one wgmma: accumulator lanes $0..lanes-1, the B descriptor $b, the
+ * scale-d predicate p (set by the caller) and A: the descriptor $a (SS form) or the four
+ * registers $a..$a+3 (RS form, which has no transpose flag for A). */
+static void
+wgmma_text(Buf *text, const IrOp *op, int rs, int lanes, int a, int b)
+{
+	int n = (int)(op->imm & 0xffff), f16 = (int)((op->imm >> 16) & 0xf) == 1, i;
 	const char *ab = f16 ? "f16" : "bf16";
 
 	buf_printf(text, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", n, ab, ab);
 	for (i = 0; i < lanes; i++)
 		buf_printf(text, "%s$%d", i ? ", " : "", i);
-	buf_printf(text, "}, $%d, $%d, p, 1, 1, 0, 0;\n", a, b);
+	if (rs)
+		buf_printf(text, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, 0;\n", a, a + 1, a + 2, a + 3, b);
+	else
+		buf_printf(text, "}, $%d, $%d, p, 1, 1, 0, 0;\n", a, b);
 }
 
 static int
 wgmma_ok(LlvmGen *g, const IrOp *op)
 {
-	int n = (int)(op->imm & 0xffff);
+	int n = (int)(op->imm & 0xffff), step = (int)(op->imm >> 20);
+	IrType a = ir_vtype(g->k, op->args[1]);
 
-	if (n < 8 || n > 256 || n % 8 || ir_vtype(g->k, op->args[0]).lanes != n / 2 || op->nres != 1) {
+	if (n < 8 || n > 256 || n % 8 || ir_vtype(g->k, op->args[0]).lanes != n / 2 || op->nres != 1 ||
+	    (ir_is_afrag(a) ? 8 * (step + 1) > a.lanes : step != 0)) {
 		lg_error(g, op, "wgmma[%lld] with a %d-lane accumulator", (long long)op->imm,
 			 ir_vtype(g->k, op->args[0]).lanes);
 		return 0;
@@ -184,18 +240,28 @@ wgmma_ok(LlvmGen *g, const IrOp *op)
 	return 1;
 }
 
-/* A wgmma group as the IR writes it: wgmma.fence of one accumulator, wgmmas that chain it
- * (each takes the previous one's result), pure ops that compute their descriptors, and
- * wgmma.commit. Returns the index of the commit in r, or -1 when ops[i] does not start one
- * or a link of the chain (the fence's result, a wgmma's but the last) has another use. */
+/* An f32 accumulator a wgmma group chains: a fragment, or f32x4 (m64n8). */
+static int
+is_acc(IrType t)
+{
+	return t.base == IR_F32 && (lg_is_frag(t) || t.lanes == 4);
+}
+
+/* A wgmma group as the IR writes it: wgmma.fence of one accumulator (and, for the RS form,
+ * of one register A fragment), wgmmas that chain the accumulator (each takes the previous
+ * one's result) and read A from the fence's second result, pure ops that compute their
+ * descriptors, and wgmma.commit. Returns the index of the commit in r, or -1 when ops[i]
+ * does not start one or a link of the chain (the fence's result, a wgmma's but the last)
+ * has another use. */
 static int
 wgmma_group_end(LlvmGen *g, const IrRegion *r, int i)
 {
 	const IrOp *f = &r->ops[i];
-	IrValue chain;
+	IrValue chain, a = f->nargs == 2 ? f->res[1] : 0;
 	int j, k, nmma = 0;
 
-	if (f->opc != IR_WGMMA_FENCE || f->nargs != 1 || f->nres != 1 || !lg_is_frag(ir_vtype(g->k, f->res[0])))
+	if (f->opc != IR_WGMMA_FENCE || f->nargs < 1 || f->nargs > 2 || f->nres != f->nargs ||
+	    !is_acc(ir_vtype(g->k, f->res[0])) || (a && !ir_is_afrag(ir_vtype(g->k, a))))
 		return -1;
 	chain = f->res[0];
 	for (j = i + 1; j < r->nops; j++) {
@@ -203,7 +269,8 @@ wgmma_group_end(LlvmGen *g, const IrRegion *r, int i)
 
 		if (op->opc == IR_WGMMA_COMMIT)
 			return nmma && g->uses[chain] > 0 ? j : -1;
-		if (op->opc == IR_WGMMA && op->args[0] == chain && g->uses[chain] == 1) {
+		if (op->opc == IR_WGMMA && op->args[0] == chain && g->uses[chain] == 1 &&
+		    (is_rs(g, op) ? op->args[1] == a : 1)) {
 			chain = op->res[0];
 			nmma++;
 			continue;
@@ -211,20 +278,23 @@ wgmma_group_end(LlvmGen *g, const IrRegion *r, int i)
 		if (!(ir_opinfo[op->opc].flags & OPF_PURE) || op->nregions)
 			return -1;
 		for (k = 0; k < op->nargs; k++)
-			if (op->args[k] == chain)
+			if (op->args[k] == chain || (a && op->args[k] == a))
 				return -1;
 	}
 	return -1;
 }
 
 /* Lowers a wgmma group (see wgmma_group_end) into one asm statement: the fence, every
- * wgmma and the commit, with the accumulator tied in once and out once. Per-wgmma asm would
- * tie all lanes through each instruction, and instruction selection would copy them each
- * time. Returns the number of ops lowered, or 0 when r->ops[i] starts no group. */
+ * wgmma and the commit, with the accumulator tied in once and out once and the register A
+ * fragment's words passed in once. Per-wgmma asm would tie all lanes through each
+ * instruction, and instruction selection would copy them each time. The fence is inside
+ * the statement, so A registers computed just before it (a conversion of an accumulator)
+ * are written before the fence, as the ISA asks. Returns the number of ops lowered, or 0
+ * when r->ops[i] starts no group. */
 int
 lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 {
-	int end = wgmma_group_end(g, r, i), j, lanes, nin, nmma = 0;
+	int end = wgmma_group_end(g, r, i), j, lanes, nin, nmma = 0, abase = 0;
 	const IrOp *f = &r->ops[i], *last = NULL;
 	LLVMValueRef *ins;
 	IrValue scale = 0;
@@ -232,40 +302,61 @@ lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 
 	if (end < 0)
 		return 0;
+	lanes = ir_vtype(g->k, f->res[0]).lanes;
+	nin = lanes + (f->nargs == 2 ? nwords(ir_vtype(g->k, f->args[1])) : 0);
+	for (j = i + 1; j < end; j++)
+		if (r->ops[j].opc == IR_WGMMA)
+			nmma++;
+	ins = xcalloc((size_t)nin + 3 * (size_t)nmma, sizeof *ins);
+	acc_lanes(g, f, 0, f->nargs, ins);
+	if (f->nargs == 2) {
+		/* the fence passes A through unchanged: its result is the operand's lanes */
+		IrType at = ir_vtype(g->k, f->args[1]);
+
+		lg_bind_lanes(g, f->res[1], lg_lanes(g, f, f->args[1]), at.lanes);
+		abase = lanes;
+		for (j = lanes; j < nin; j++)
+			buf_printf(&cons, ",r");
+	}
 	for (j = i + 1; j < end; j++) {
 		if (r->ops[j].opc != IR_WGMMA)
 			lg_op(g, &r->ops[j]);
-		else if (!wgmma_ok(g, &r->ops[j]))
+		else if (!wgmma_ok(g, &r->ops[j])) {
+			buf_free(&cons);
+			free(ins);
 			return end - i + 1;
-		else
-			nmma++;
+		}
 	}
-	lanes = ir_vtype(g->k, f->res[0]).lanes;
-	ins = xcalloc((size_t)lanes + 3 * (size_t)nmma, sizeof *ins);
-	acc_lanes(g, f, 0, 1, ins);
-	nin = lanes;
 	buf_puts(&text, "{\n.reg .pred p;\nwgmma.fence.sync.aligned;\n");
 	for (j = i + 1; j < end; j++) {
 		const IrOp *op = &r->ops[j];
+		int rs, a;
 		LLVMValueRef s;
 
 		if (op->opc != IR_WGMMA)
 			continue;
-		ins[nin] = lg_arg(g, op, 1);
-		ins[nin + 1] = lg_arg(g, op, 2);
-		buf_printf(&cons, ",l,l");
+		rs = is_rs(g, op);
+		if (rs) {
+			a = lanes + abase + 4 * (int)(op->imm >> 20);
+		} else {
+			ins[nin] = lg_arg(g, op, 1);
+			a = lanes + nin++;
+			buf_printf(&cons, ",l");
+		}
+		ins[nin] = lg_arg(g, op, 2);
+		buf_printf(&cons, ",l");
 		if (op->args[3] != scale) {
 			/* a constant scale-d (the usual case) is an immediate */
 			s = LLVMBuildZExt(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
-			ins[nin + 2] = s;
+			ins[nin + 1] = s;
 			buf_printf(&cons, ",%s", LLVMIsAConstantInt(s) ? "n" : "r");
-			buf_printf(&text, "setp.ne.b32 p, $%d, 0;\n", lanes + nin + 2);
+			buf_printf(&text, "setp.ne.b32 p, $%d, 0;\n", lanes + nin + 1);
 			scale = op->args[3];
-			wgmma_text(&text, op, lanes, lanes + nin, lanes + nin + 1);
-			nin += 3;
-		} else {
-			wgmma_text(&text, op, lanes, lanes + nin, lanes + nin + 1);
+			wgmma_text(&text, op, rs, lanes, a, lanes + nin);
 			nin += 2;
+		} else {
+			wgmma_text(&text, op, rs, lanes, a, lanes + nin);
+			nin += 1;
 		}
 		last = op;
 	}
@@ -277,29 +368,44 @@ lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 	return end - i + 1;
 }
 
+/* One wgmma on its own (outside a group): the accumulator tied through, A's descriptor or
+ * its four registers of the k16 slice, B's descriptor and scale-d. */
 static void
 wgmma(LlvmGen *g, const IrOp *op)
 {
-	int lanes = (int)(op->imm & 0xffff) / 2;
-	const char *scale_cons;
+	int lanes = (int)(op->imm & 0xffff) / 2, rs, na, i;
 	LLVMValueRef *ins;
-	Buf text = {0};
+	Buf text = {0}, cons = {0};
 
 	if (!wgmma_ok(g, op))
 		return;
-	ins = xcalloc((size_t)lanes + 3, sizeof *ins);
+	rs = is_rs(g, op);
+	na = rs ? 4 : 1;
+	ins = xcalloc((size_t)lanes + (size_t)na + 2, sizeof *ins);
 	acc_lanes(g, op, 0, 1, ins);
-	ins[lanes] = lg_arg(g, op, 1);
-	ins[lanes + 1] = lg_arg(g, op, 2);
-	ins[lanes + 2] = LLVMBuildZExt(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
+	if (rs) {
+		LLVMValueRef *l = lg_lanes(g, op, op->args[1]);
+		int base = 8 * (int)(op->imm >> 20);
+
+		for (i = 0; i < 4; i++) {
+			ins[lanes + i] = pack_pair(g, l[base + 2 * i], l[base + 2 * i + 1]);
+			buf_puts(&cons, "r,");
+		}
+	} else {
+		ins[lanes] = lg_arg(g, op, 1);
+		buf_puts(&cons, "l,");
+	}
+	ins[lanes + na] = lg_arg(g, op, 2);
+	ins[lanes + na + 1] = LLVMBuildZExt(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
 	/* a constant scale-d (the usual case) is an immediate, not a register to set up */
-	scale_cons = LLVMIsAConstantInt(ins[lanes + 2]) ? "l,l,n" : "l,l,r";
-	/* operands: $0..$lanes-1 the outputs, then the tied inputs, then desc A, desc B, scale-d */
-	buf_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n", 2 * lanes + 2);
-	wgmma_text(&text, op, lanes, 2 * lanes, 2 * lanes + 1);
+	buf_puts(&cons, LLVMIsAConstantInt(ins[lanes + na + 1]) ? "l,n" : "l,r");
+	/* operands: $0..$lanes-1 the outputs, then the tied inputs, then A, desc B, scale-d */
+	buf_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n", 2 * lanes + na + 1);
+	wgmma_text(&text, op, rs, lanes, 2 * lanes, 2 * lanes + na);
 	buf_puts(&text, "}");
-	bind_acc_results(g, op, tied_asm(g, text.s, ins, lanes, 3, scale_cons), lanes);
+	bind_acc_results(g, op, tied_asm(g, text.s, ins, lanes, na + 2, cons.s), lanes);
 	buf_free(&text);
+	buf_free(&cons);
 	free(ins);
 }
 

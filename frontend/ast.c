@@ -674,6 +674,14 @@ fe_type_str(IrType t, char *out, int size)
 		}
 		ir_type_str(t, out, size);
 		break;
+	case IR_BF16: case IR_F16:
+		/* a wgmma register A fragment holds K / 2 lanes of a 64 x K operand */
+		if (ir_is_afrag(t)) {
+			snprintf(out, (size_t)size, "%sa[64, %d]", t.base == IR_F16 ? "f16" : "bf16", t.lanes * 2);
+			break;
+		}
+		ir_type_str(t, out, size);
+		break;
 	default:
 		ir_type_str(t, out, size);
 	}

@@ -504,6 +504,8 @@ int asy_buffer_use(Sema *S, Symbol *buf, SrcLoc loc);
 int asy_remote_element(Sema *S, Node *e, int read, int write);
 /* f32acc[64, N] in a declaration: the fragment type, or 0 after an error. */
 int asy_frag_type(Sema *S, Node *type, IrType *t);
+/* Whether a type name is a fragment's: f32acc, bf16a or f16a. */
+int asy_frag_name(const char *name);
 
 /* ---- irgen.c ---- */
 /* Builds the IR of one checked kernel (N_KERNEL with Node.sym->decl info from sema). */
@@ -565,6 +567,7 @@ int irgen_async_call(IrGen *G, Node *e, IrValue *v);
 /* ---- irgen_wgmma.c ---- */
 /* acc = wgmma(acc, A, B): the new accumulator. */
 IrValue irgen_wgmma(IrGen *G, Node *e);
+IrValue irgen_wgmma_afrag(IrGen *G, Node *e);   /* bf16a(acc), f16a(acc) */
 /* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator. */
 void irgen_wgmma_store(IrGen *G, Node *e);
 

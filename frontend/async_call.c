@@ -256,6 +256,7 @@ asy_call(Sema *S, Node *e)
 	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: check_mbar_call(S, e); break;
 	case BI_WGMMA: asy_wgmma(S, e); break;
 	case BI_STORE: asy_wgmma_store(S, e); break;
+	case BI_BF16A: case BI_F16A: asy_wgmma_afrag(S, e); break;
 	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
 		if (asy_split_args(e, args, 1, NULL, NULL) != 0)
 			diag_error(e->loc, "'%s' takes no arguments, found %d", e->name, e->list.n);
@@ -266,7 +267,8 @@ asy_call(Sema *S, Node *e)
 	default:
 		return 0;
 	}
-	if (e->builtin == BI_WGMMA && !ir_is_frag(e->ty))
+	if ((e->builtin == BI_WGMMA && !asy_is_acc(e->ty)) ||
+	    ((e->builtin == BI_BF16A || e->builtin == BI_F16A) && !ir_is_afrag(e->ty)))
 		fe_set_error(e);
 	return 1;
 }

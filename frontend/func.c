@@ -90,7 +90,7 @@ fn_report_unused(Sema *S, Node *program)
 static int
 value_type(Sema *S, Node *t, IrType *out)
 {
-	if (strcmp(t->name, "f32acc") == 0)
+	if (asy_frag_name(t->name))
 		return asy_frag_type(S, t, out);
 	if (!fe_type_from_name(t->name, out)) {
 		diag_error(t->loc, "unknown type '%s'", t->name);

@@ -37,7 +37,7 @@ const_i32(IrGen *G, int64_t v)
 static IrValue
 ig_const(IrGen *G, Node *e)
 {
-	if (ir_is_frag(e->ty))
+	if (ir_is_frag(e->ty) || ir_type_eq(e->ty, ir_vector(IR_F32, 4)))
 		return irb_const_float(&G->b, e->ty, e->cv.f);   /* a splat */
 	if (e->ty.base > IR_F64 || e->ty.lanes != 1)
 		ICE("constant of type %d reached lowering at %d:%d", e->ty.base, e->loc.line, e->loc.col);

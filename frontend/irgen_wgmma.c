@@ -6,6 +6,66 @@
 
 #include <stdlib.h>
 
+/* An op that passes its n operands through (wgmma.fence, wgmma.wait): out[i] is the
+ * result for in[i]. */
+static void
+pass_through(IrGen *G, int opc, int64_t imm, int n, const IrValue *in, IrValue *out)
+{
+	IrOp op;
+	int i;
+
+	ir_op_init(G->k, &op, opc, n, n, 0, G->b.loc);
+	op.imm = imm;
+	for (i = 0; i < n; i++) {
+		op.args[i] = in[i];
+		op.res[i] = out[i] = ir_new_value(G->k, ir_vtype(G->k, in[i]));
+		G->k->vlocs[out[i]] = G->b.loc;
+	}
+	ir_region_push(G->b.r, &op);
+}
+
+/* The RS form, acc = wgmma(acc, a, B) with a register A fragment: wgmma.fence of the
+ * accumulator and A (the ISA wants a fence between writing A's registers, often by the
+ * conversion just before, and the wgmma that reads them), one wgmma per k16 slice of A,
+ * wgmma.commit and wgmma.wait[0] of both, in consume blocks too: A's registers must not
+ * change while the wgmmas are in flight, and the wait, which ties them, keeps them live
+ * and unchanged until the wgmmas retired. */
+static IrValue
+wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
+{
+	Node *a = e->list.head->next, *bn = a->next;
+	const Symbol *sb = bn->sym;
+	IrValue va, pb, tru, in[2], out[2], ops[4];
+	int64_t step, nsteps;
+	int n = ft.lanes * 2;
+
+	va = irgen_expr(G, a);
+	nsteps = ir_vtype(G->k, va).lanes / 8;
+	G->b.loc = e->loc;
+	pb = irgen_buffer(G, sb);
+	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
+	in[0] = acc;
+	in[1] = va;
+	pass_through(G, IR_WGMMA_FENCE, 0, 2, in, out);
+	acc = out[0];
+	for (step = 0; step < nsteps; step++) {
+		IrValue xb = pb;
+
+		if (step)
+			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, 16 * step));
+		ops[0] = acc;
+		ops[1] = out[1];
+		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
+		ops[3] = tru;
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (sb->type.base == IR_F16 ? 1 << 16 : 0) | step << 20, 4, ops);
+	}
+	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+	in[0] = acc;
+	in[1] = out[1];
+	pass_through(G, IR_WGMMA_WAIT, 0, 2, in, out);
+	return out[0];
+}
+
 /* acc = wgmma(acc, A, B): wgmma.fence, one m64nNk16 wgmma per 16 of K with the
  * descriptors advanced by 16 elements (32 bytes) each, wgmma.commit; outside consume
  * blocks wgmma.wait[0] (a consume block's lowering waits before releasing its stage). */
@@ -16,10 +76,13 @@ irgen_wgmma(IrGen *G, Node *e)
 	const Symbol *sa = a->sym, *sb = bn->sym;
 	IrType ft = e->ty;
 	IrValue acc, pa, pb, tru, ops[4];
-	int64_t kdim = sa->dims[1], step;
+	int64_t kdim, step;
 	int n = ft.lanes * 2;
 
 	acc = irgen_expr(G, e->list.head);
+	if (ir_is_afrag(a->ty))
+		return wgmma_rs(G, e, acc, ft);
+	kdim = sa->dims[1];
 	if (a->kind == N_CALL) {
 		IrValue start = irgen_expr(G, a->list.head);
 
@@ -51,6 +114,16 @@ irgen_wgmma(IrGen *G, Node *e)
 	if (!G->nconsume)
 		acc = irb_imm(&G->b, IR_WGMMA_WAIT, ft, 0, 1, &acc);
 	return acc;
+}
+
+/* bf16a(acc), f16a(acc): a cast lane by lane (asy_wgmma_afrag says why that is all). */
+IrValue
+irgen_wgmma_afrag(IrGen *G, Node *e)
+{
+	IrValue acc = irgen_expr(G, e->list.head);
+
+	G->b.loc = e->loc;
+	return irb_op1(&G->b, IR_CAST, e->ty, acc);
 }
 
 /* A tensor dimension as an i32 value. */

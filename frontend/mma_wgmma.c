@@ -4,31 +4,63 @@
  * sibling file; async.c holds what they share. */
 #include "async.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int
+asy_frag_name(const char *name)
+{
+	return strcmp(name, "f32acc") == 0 || strcmp(name, "bf16a") == 0 || strcmp(name, "f16a") == 0;
+}
+
+int
+asy_is_acc(IrType t)
+{
+	return ir_is_frag(t) || ir_type_eq(t, ir_vector(IR_F32, 4));
+}
+
+/* bf16a[64, K] / f16a[64, K]: wgmma's register operand A, K / 2 lanes per thread. */
+static int
+afrag_type(Node *type, int64_t k, IrType *t)
+{
+	if (k < 16 || k > 256 || k % 16) {
+		diag_error(type->list.head->next->loc, "the columns (K) of %s must be a multiple of 16 from 16 to 256 (one k16 step each), found %lld",
+			   type->name, (long long)k);
+		return 0;
+	}
+	*t = ir_vector(strcmp(type->name, "f16a") == 0 ? IR_F16 : IR_BF16, (int)(k / 2));
+	return 1;
+}
+
+/* f32acc[64, N], bf16a[64, K] and f16a[64, K]: the IrType of a fragment declaration. */
+int
 asy_frag_type(Sema *S, Node *type, IrType *t)
 {
+	int acc = strcmp(type->name, "f32acc") == 0;
 	int64_t m, n;
 
 	if (type->list.n != 2) {
-		diag_error(type->loc, "an accumulator fragment is f32acc[64, N], found %d dimension%s",
+		diag_error(type->loc, "%s is %s[64, %s], found %d dimension%s",
+			   acc ? "an accumulator fragment" : "a register A fragment", type->name, acc ? "N" : "K",
 			   type->list.n, type->list.n == 1 ? "" : "s");
 		return 0;
 	}
-	if (!sema_const_int(S, type->list.head, "the rows of f32acc", &m) ||
-	    !sema_const_int(S, type->list.head->next, "the columns of f32acc", &n))
+	if (!sema_const_int(S, type->list.head, acc ? "the rows of f32acc" : "the rows of a register A fragment", &m) ||
+	    !sema_const_int(S, type->list.head->next, acc ? "the columns of f32acc" : "the columns of a register A fragment", &n))
 		return 0;
 	if (m != 64) {
-		diag_error(type->list.head->loc, "an accumulator fragment has 64 rows (one wgmma m64 tile per warpgroup), found %lld",
-			   (long long)m);
+		diag_error(type->list.head->loc, "%s has 64 rows (one wgmma m64 tile per warpgroup), found %lld",
+			   acc ? "an accumulator fragment" : "a register A fragment", (long long)m);
 		return 0;
 	}
-	if (n < 16 || n > 256 || n % 8) {
-		diag_error(type->list.head->next->loc, "the columns of f32acc must be a multiple of 8 from 16 to 256, found %lld",
+	if (!acc)
+		return afrag_type(type, n, t);
+	if (n < 8 || n > 256 || n % 8) {
+		diag_error(type->list.head->next->loc, "the columns of f32acc must be a multiple of 8 from 8 to 256, found %lld",
 			   (long long)n);
 		return 0;
 	}
+	/* N = 8 gives 4 lanes: the ordinary f32x4 (IR fragments start at 8 lanes) */
 	*t = ir_vector(IR_F32, (int)(n / 2));
 	return 1;
 }
@@ -65,7 +97,7 @@ frag_arg(Sema *S, Node *e, Node *a)
 {
 	if (!sema_value(S, a))
 		return 0;
-	if (ir_is_frag(a->ty))
+	if (asy_is_acc(a->ty))
 		return a->ty.lanes * 2;
 	diag_error(a->loc, "%s takes an accumulator fragment (f32acc[64, N]) here, found %s", e->name,
 		   fe_tname(a->ty));
@@ -108,19 +140,91 @@ wgmma_operand(Node *e, Node *a, Symbol *b, const char *which)
 	return 1;
 }
 
+/* Operand B of wgmma (the last argument), which must match operand A (of type base, K
+ * columns, described by adesc for messages) and the accumulator's N. */
+static int
+wgmma_b(Sema *S, Node *e, Node *b, int base, int64_t k, const char *adesc, int cols)
+{
+	Symbol *bb;
+
+	if (b->kind == N_CALL && b->lhs) {
+		diag_error(b->loc, "wgmma operand B is a whole shared array of N rows; only operand A takes buf.rows(start, 64)");
+		return 0;
+	}
+	if (!(bb = asy_buffer_arg(S, b, "wgmma")) || !wgmma_operand(e, b, bb, "B"))
+		return 0;
+	if (base != bb->type.base) {
+		diag_error(e->loc, "wgmma operands must have one type: A %s is %s but B '%s' is %s", adesc,
+			   fe_tname(ir_scalar((IrBase)base)), bb->name, fe_tname(bb->type));
+		return 0;
+	}
+	if (k != bb->dims[1]) {
+		diag_error(e->loc, "wgmma operands must share K: A %s has K = %lld but B '%s' has K = %lld",
+			   adesc, (long long)k, bb->name, (long long)bb->dims[1]);
+		return 0;
+	}
+	if (bb->dims[0] != cols) {
+		diag_error(b->loc, "wgmma operand B '%s' has %lld rows but the accumulator has N = %d columns",
+			   bb->name, (long long)bb->dims[0], cols);
+		return 0;
+	}
+	return 1;
+}
+
+/* Whether operand A of wgmma is a value (the RS form, A from registers) rather than a
+ * shared array or buf.rows(...) (the SS form): anything but a name of something other
+ * than a local, or a method call. */
+static int
+register_a(Sema *S, Node *a)
+{
+	Symbol *s;
+
+	if (a->kind == N_CALL)
+		return !a->lhs;
+	if (a->kind != N_NAME)
+		return 1;
+	s = sema_lookup(S, a->name);
+	return s && (s->kind == SYM_VAR || s->kind == SYM_LET);
+}
+
+/* acc = wgmma(acc, a, b) with a a register A fragment (bf16a/f16a[64, K]). */
+static void
+wgmma_rs(Sema *S, Node *e, Node **args, int cols)
+{
+	Node *a = args[1];
+	char desc[64];
+
+	if (!sema_value(S, a))
+		return;
+	if (!ir_is_afrag(a->ty)) {
+		diag_error(a->loc, "wgmma operand A is a shared array (buf or buf.rows(start, 64)) or a register fragment (bf16a[64, K] or f16a[64, K]), found %s",
+			   fe_tname(a->ty));
+		return;
+	}
+	snprintf(desc, sizeof desc, "(%s)", fe_tname(a->ty));
+	if (!wgmma_b(S, e, args[2], a->ty.base, a->ty.lanes * 2, desc, cols))
+		return;
+	e->ty = args[0]->ty;
+}
+
 void
 asy_wgmma(Sema *S, Node *e)
 {
 	Node *args[3], *a;
-	Symbol *ba, *bb;
+	Symbol *ba;
 	int n = asy_split_args(e, args, 3, NULL, NULL), cols;
 	int64_t rows, start;
+	char desc[64];
 
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "an accumulator, operand A and operand B: acc = wgmma(acc, a, b)"))
 		return;
 	if (!(cols = frag_arg(S, e, args[0])))
 		return;
 	a = args[1];
+	if (register_a(S, a)) {
+		wgmma_rs(S, e, args, cols);
+		return;
+	}
 	if (a->kind == N_CALL && a->lhs && strcmp(a->name, "rows") == 0) {
 		Node *ra[2];
 		int m = asy_split_args(a, ra, 2, NULL, NULL);
@@ -153,31 +257,38 @@ asy_wgmma(Sema *S, Node *e)
 			return;
 		}
 	}
-	if (args[2]->kind == N_CALL && args[2]->lhs) {
-		diag_error(args[2]->loc, "wgmma operand B is a whole shared array of N rows; only operand A takes buf.rows(start, 64)");
+	if (!wgmma_operand(e, a->lhs && a->kind == N_CALL ? a->lhs : a, ba, "A"))
 		return;
-	}
-	if (!(bb = asy_buffer_arg(S, args[2], "wgmma")))
+	snprintf(desc, sizeof desc, "'%s'", ba->name);
+	if (!wgmma_b(S, e, args[2], ba->type.base, ba->dims[1], desc, cols))
 		return;
-	if (!wgmma_operand(e, a->lhs && a->kind == N_CALL ? a->lhs : a, ba, "A") ||
-	    !wgmma_operand(e, args[2], bb, "B"))
-		return;
-	if (ba->type.base != bb->type.base) {
-		diag_error(e->loc, "wgmma operands must have one type: A '%s' is %s but B '%s' is %s", ba->name,
-			   fe_tname(ba->type), bb->name, fe_tname(bb->type));
-		return;
-	}
-	if (ba->dims[1] != bb->dims[1]) {
-		diag_error(e->loc, "wgmma operands must share K: A '%s' has K = %lld but B '%s' has K = %lld",
-			   ba->name, (long long)ba->dims[1], bb->name, (long long)bb->dims[1]);
-		return;
-	}
-	if (bb->dims[0] != cols) {
-		diag_error(args[2]->loc, "wgmma operand B '%s' has %lld rows but the accumulator has N = %d columns",
-			   bb->name, (long long)bb->dims[0], cols);
-		return;
-	}
 	e->ty = args[0]->ty;
+}
+
+/* bf16a(acc), f16a(acc): an m64nN accumulator as wgmma's register operand A of 64 x N
+ * (K = N), each f32 rounded to bf16/f16 (to nearest even). The m64nN accumulator layout
+ * (thread t of the warpgroup, lane 4 j + 2 i + e: row 16 (t / 32) + (t % 32) / 4 + 8 i,
+ * column 8 j + 2 (t % 4) + e) and the ISA's m64k16 register A layout (element 4 h + 2 i + e
+ * of the k16 slice s: row 16 (t / 32) + (t % 32) / 4 + 8 i, column 16 s + 8 h + 2 (t % 4) +
+ * e) agree once lane 8 s + 4 h + 2 i + e is element 4 h + 2 i + e of slice s: every thread
+ * already holds the A elements it needs, in order, so the conversion is a cast lane by
+ * lane with no data moving between threads (and a pair of lanes is one bf16x2 register). */
+void
+asy_wgmma_afrag(Sema *S, Node *e)
+{
+	Node *args[1];
+	int n = asy_split_args(e, args, 1, NULL, NULL), cols;
+
+	if (n < 0 || !asy_want_nargs(e, n, 1, 1, e->builtin == BI_F16A ? "an accumulator: f16a(acc)" : "an accumulator: bf16a(acc)"))
+		return;
+	if (!(cols = frag_arg(S, e, args[0])))
+		return;
+	if (cols % 16) {
+		diag_error(args[0]->loc, "%s(acc) makes wgmma's operand A (64 x K, K a multiple of 16) of an accumulator's N columns, but it is f32acc[64, %d]",
+			   e->name, cols);
+		return;
+	}
+	e->ty = ir_vector(e->builtin == BI_F16A ? IR_F16 : IR_BF16, cols / 2);
 }
 
 /* store(tensor, acc, [row0, col0]): the fragment's elements at their (row, col). */

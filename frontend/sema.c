@@ -44,11 +44,11 @@ check_local(Sema *S, Node *s)
 	int ok = 1;
 
 	snprintf(what, sizeof what, "the initializer of '%s'", s->name);
-	if (s->type && s->type->list.n && strcmp(s->type->name, "f32acc") != 0) {
+	if (s->type && s->type->list.n && !asy_frag_name(s->type->name)) {
 		ra_declare(S, s);
 		return;
 	}
-	if (s->type && strcmp(s->type->name, "f32acc") == 0) {
+	if (s->type && asy_frag_name(s->type->name)) {
 		ok = asy_frag_type(S, s->type, &t);
 	} else if (s->type) {
 		ok = resolve_type(s->type, &t);

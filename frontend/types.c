@@ -112,8 +112,9 @@ fe_convert_untyped(Node *e, IrType t)
 	char s[64];
 
 	fe_const_str(s, sizeof s, e->ty, e->cv);
-	if (ir_is_frag(t)) {
-		/* an accumulator fragment takes one f32 constant in every lane */
+	if (ir_is_frag(t) || ir_type_eq(t, ir_vector(IR_F32, 4))) {
+		/* an accumulator fragment (f32acc[64, 8] is f32x4) takes one f32 constant in every
+		 * lane */
 		double f = e->ty.base == TY_UNTYPED_INT ? (double)e->cv.i : e->cv.f;
 
 		if (fabs(f) > fe_float_max(IR_F32)) {

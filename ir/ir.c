@@ -82,6 +82,13 @@ ir_is_frag(IrType t)
 }
 
 int
+ir_is_afrag(IrType t)
+{
+	return (t.base == IR_BF16 || t.base == IR_F16) && t.lanes >= IR_FRAG_MIN && t.lanes <= IR_FRAG_MAX &&
+	       t.lanes % 8 == 0 && t.space == 0 && t.elem == 0;
+}
+
+int
 ir_base_bits(IrBase b)
 {
 	switch (b) {

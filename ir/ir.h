@@ -78,7 +78,8 @@
  *   other NaN, so that every double round-trips bit for bit. The parser also takes
  *   decimal floats. A vector-typed const is a splat.
  * - Types: i1 i8 i16 i32 i64 u32 u64 f16 bf16 f32 f64, vectors `f32x2` `f32x4`, accumulator
- *   fragments `f32x8` .. `f32x128` (a multiple of 4), pointers `ptr.global.f32`
+ *   fragments `f32x8` .. `f32x128` (a multiple of 4), wgmma register A fragments
+ *   `bf16x8` .. `bf16x128` and `f16x8` .. `f16x128` (a multiple of 8), pointers `ptr.global.f32`
  *   `ptr.shared.bf16` `ptr.cluster.bf16`, and `tmap` (tensor-map params only).
  * - Regions: `(%v: type, ...)` (the region's arguments, omitted when it has none), then
  *   `{`, the ops one level deeper, `}`. if: `{...} else {...}`; while: `{...} do {...}`;
@@ -124,6 +125,9 @@ typedef enum IrSpace { IR_GLOBAL = 1, IR_SHARED = 3, IR_CLUSTER = 7 } IrSpace;
  * lanes, a multiple of 4 (N/2 lanes for wgmma m64nNk16; N = 8 gives the ordinary f32x4). */
 #define IR_FRAG_MIN 8
 #define IR_FRAG_MAX 128
+/* wgmma's register A fragments (m64 x K, K a multiple of 16): bf16 or f16 vectors of K / 2
+ * lanes, 8..128 (a multiple of 8), each pair of lanes one 32-bit register of the ISA's
+ * layout (docs/ir.md, "wgmma"). */
 
 /* A value type: a scalar, a vector of 2 or 4 scalars (or an f32 accumulator fragment of
  * 8..128 lanes, a multiple of 4), a pointer into an address space with the scalar type it
@@ -143,6 +147,7 @@ int ir_is_int(IrType t);        /* i1..u64, scalar or vector */
 int ir_is_signed(IrType t);     /* i8..i64 (i1 is not) */
 int ir_is_float(IrType t);      /* f16, bf16, f32, f64, scalar or vector */
 int ir_is_frag(IrType t);       /* an f32 accumulator fragment: f32x8 .. f32x128 */
+int ir_is_afrag(IrType t);      /* a wgmma register A fragment: bf16x8 .. bf16x128, f16x8 .. */
 int ir_base_bits(IrBase b);     /* 1, 8, 16, 32, 64; pointers 64 */
 int ir_type_bytes(IrType t);    /* storage size; i1 counts as 1 byte */
 const char *ir_base_name(IrBase b);   /* "f32" */

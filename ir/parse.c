@@ -416,6 +416,24 @@ parse_name(Parser *p, const char *what)
 	return arena_strndup(p->k->arena, p->sbuf, (size_t)p->slen);
 }
 
+
+/* The base of a fragment type's name: f32 (f32x8..), bf16 or f16 (bf16x8..), followed by
+ * 'x' and a first digit other than 0; 0 for other names. */
+static int
+frag_base(const char *s, int n)
+{
+	static const IrBase bases[] = {IR_F32, IR_BF16, IR_F16};
+	int i, l;
+
+	for (i = 0; i < 3; i++) {
+		l = (int)strlen(ir_base_name(bases[i]));
+		if (n > l + 1 && memcmp(s, ir_base_name(bases[i]), (size_t)l) == 0 && s[l] == 'x' &&
+		    is_digit(s[l + 1]) && s[l + 1] != '0')
+			return bases[i];
+	}
+	return 0;
+}
+
 static IrType
 parse_type(Parser *p)
 {
@@ -442,18 +460,22 @@ parse_type(Parser *p)
 	} else if (n > 2 && s[n - 2] == 'x' && (s[n - 1] == '2' || s[n - 1] == '4') &&
 		   (b = ir_base_from_name(s, n - 2)) >= 0) {
 		t = ir_vector((IrBase)b, s[n - 1] - '0');
-	} else if (n > 4 && memcmp(s, "f32x", 4) == 0 && is_digit(s[4]) && s[4] != '0' && n <= 7) {
-		int lanes = 0, i;
+	} else if ((b = frag_base(s, n)) > 0) {
+		int pre = (int)strlen(ir_base_name((IrBase)b)) + 1, lanes = 0, i;
 
-		for (i = 4; i < n; i++) {
-			if (!is_digit(s[i]))
+		for (i = pre; i < n; i++) {
+			if (!is_digit(s[i]) || i - pre > 2)
 				fail_tok(p, "unknown type %s", tok_text(p));
 			lanes = lanes * 10 + s[i] - '0';
 		}
-		t = ir_vector(IR_F32, lanes);
-		if (!ir_is_frag(t))
+		t = ir_vector((IrBase)b, lanes);
+		if (b == IR_F32 && !ir_is_frag(t))
 			fail_tok(p, "unknown type %s (f32 vectors have 2 or 4 lanes, accumulator fragments "
 				 "%d to %d, a multiple of 4)", tok_text(p), IR_FRAG_MIN, IR_FRAG_MAX);
+		if (b != IR_F32 && !ir_is_afrag(t))
+			fail_tok(p, "unknown type %s (%s vectors have 2 or 4 lanes, wgmma A fragments "
+				 "%d to %d, a multiple of 8)", tok_text(p), ir_base_name((IrBase)b), IR_FRAG_MIN,
+				 IR_FRAG_MAX);
 	} else if (n == 4 && memcmp(s, "tmap", 4) == 0) {
 		t = ir_scalar(IR_TMAP);
 	} else if ((b = ir_base_from_name(s, n)) >= 0) {

@@ -45,12 +45,14 @@ is_shared_ptr(IrType t)
 	return vf_is_ptr(t) && t.space == IR_SHARED;
 }
 
-/* An f32 accumulator: a fragment or an f32x4 (wgmma n8), or any f32 value for fence/wait. */
+/* What wgmma.fence and wgmma.wait pass through: an f32 accumulator (a fragment, an f32x4
+ * for wgmma n8, or any f32 value) or a register A fragment, whose registers the ISA also
+ * forbids to change while a wgmma that reads them is in flight. */
 static int
 is_acc(IrType t)
 {
-	return t.base == IR_F32 && t.space == 0 && t.elem == 0 &&
-	       (t.lanes == 1 || t.lanes == 2 || t.lanes == 4 || ir_is_frag(t));
+	return (t.base == IR_F32 && t.space == 0 && t.elem == 0 &&
+		(t.lanes == 1 || t.lanes == 2 || t.lanes == 4 || ir_is_frag(t))) || ir_is_afrag(t);
 }
 
 /* The value of x when a `const` of an integer type defines it. */
@@ -244,26 +246,49 @@ check_tma(Verifier *v, const IrOp *op)
 	}
 }
 
+/* wgmma[N | dtype << 16 | step << 20]: operand 1 is the A descriptor (SS form, step 0) or
+ * a register A fragment of dtype whose k16 slice `step` (lanes 8 step .. 8 step + 7) this
+ * wgmma reads (RS form). */
 static void
 check_wgmma(Verifier *v, const IrOp *op)
 {
-	int64_t n = op->imm & 0xffff, dtype = op->imm >> 16;
-	IrType acc = vtype(v, op->args[0]);
-	int i;
+	int64_t n = op->imm & 0xffff, dtype = (op->imm >> 16) & 0xf, step = op->imm >> 20;
+	IrType acc = vtype(v, op->args[0]), a = vtype(v, op->args[1]);
+	IrType want = n == 8 ? ir_vector(IR_F32, 4) : ir_vector(IR_F32, (int)(n / 2));
 
-	if (n < 8 || n > 256 || n % 8 || dtype < 0 || dtype > 1) {
-		vf_error(v, op->loc, "wgmma[%" PRId64 "]: the attribute is N | dtype << 16 with N a multiple of 8 in 8..256 "
-			 "and dtype 0 (bf16) or 1 (f16)", op->imm);
+	if (n < 8 || n > 256 || n % 8 || dtype > 1 || step < 0) {
+		vf_error(v, op->loc, "wgmma[%" PRId64 "]: the attribute is N | dtype << 16 | step << 20 with N a "
+			 "multiple of 8 in 8..256, dtype 0 (bf16) or 1 (f16) and step the k16 slice of a register A",
+			 op->imm);
 		return;
 	}
-	if (!ir_type_eq(acc, ir_vector(IR_F32, (int)(n / 2))))
+	if (!ir_type_eq(acc, want))
 		vf_error(v, op->loc, "wgmma m64n%" PRId64 "k16: the accumulator has type %s, expected %s", n,
-			 vf_tname(acc), vf_tname(ir_vector(IR_F32, (int)(n / 2))));
-	for (i = 1; i <= 2; i++)
-		if (!ir_type_eq(vtype(v, op->args[i]), ir_scalar(IR_I64)) &&
-		    !ir_type_eq(vtype(v, op->args[i]), ir_scalar(IR_U64)))
-			vf_error(v, op->loc, "operand %d of wgmma (the %s descriptor) has type %s, expected i64", i + 1,
-				 i == 1 ? "A" : "B", vf_tname(vtype(v, op->args[i])));
+			 vf_tname(acc), vf_tname(want));
+	if (ir_is_afrag(a)) {
+		const IrOp *d = op->args[1] > 0 && op->args[1] < v->k->nvalues ? v->def[op->args[1]] : NULL;
+
+		/* the ISA wants a wgmma.fence between the writes of A's registers and the wgmma */
+		if (d && d->opc != IR_WGMMA_FENCE)
+			vf_error(v, op->loc, "wgmma[%" PRId64 "]: the register A fragment %%%d comes from %s, not from a "
+				 "wgmma.fence", op->imm, op->args[1], vf_opname(d));
+		if (a.base != (dtype ? IR_F16 : IR_BF16))
+			vf_error(v, op->loc, "wgmma[%" PRId64 "]: the register A fragment is %s but the attribute's dtype is %s",
+				 op->imm, vf_tname(a), dtype ? "f16" : "bf16");
+		else if (8 * (step + 1) > a.lanes)
+			vf_error(v, op->loc, "wgmma[%" PRId64 "]: k16 slice %" PRId64 " is outside the register A fragment %s "
+				 "(%d slices)", op->imm, step, vf_tname(a), a.lanes / 8);
+	} else if (!ir_type_eq(a, ir_scalar(IR_I64)) && !ir_type_eq(a, ir_scalar(IR_U64))) {
+		vf_error(v, op->loc, "operand 2 of wgmma (A) has type %s, expected an i64 descriptor or a register A "
+			 "fragment (bf16x8 .. bf16x128, f16x8 .. f16x128)", vf_tname(a));
+	} else if (step) {
+		vf_error(v, op->loc, "wgmma[%" PRId64 "]: a k16 slice (step %" PRId64 ") needs a register A fragment, "
+			 "not a descriptor", op->imm, step);
+	}
+	if (!ir_type_eq(vtype(v, op->args[2]), ir_scalar(IR_I64)) &&
+	    !ir_type_eq(vtype(v, op->args[2]), ir_scalar(IR_U64)))
+		vf_error(v, op->loc, "operand 3 of wgmma (the B descriptor) has type %s, expected i64",
+			 vf_tname(vtype(v, op->args[2])));
 	vf_want_arg(v, op, 3, ir_scalar(IR_I1));
 	want_result(v, op, acc);
 }
@@ -285,7 +310,7 @@ check_acc_passthrough(Verifier *v, const IrOp *op)
 		IrType t = vtype(v, op->args[i]);
 
 		if (!is_acc(t))
-			vf_error(v, op->loc, "operand %d of %s has type %s, expected an f32 accumulator", i + 1,
+			vf_error(v, op->loc, "operand %d of %s has type %s, expected an f32 accumulator or a register A fragment", i + 1,
 				 vf_opname(op), vf_tname(t));
 		else if (!ir_type_eq(vtype(v, op->res[i]), t))
 			vf_error(v, op->loc, "result %d of %s has type %s, expected %s (its operand's)", i + 1,

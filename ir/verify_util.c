@@ -69,13 +69,13 @@ vf_opname(const IrOp *op)
 
 /* ---- type predicates ---- */
 
-/* A scalar or vector of i1..f64, 2 or 4 lanes for vectors, or an f32 accumulator
- * fragment (f32x8 .. f32x128). */
+/* A scalar or vector of i1..f64, 2 or 4 lanes for vectors, an f32 accumulator fragment
+ * (f32x8 .. f32x128) or a wgmma register A fragment (bf16x8 .. bf16x128, f16x8 ..). */
 int
 vf_is_data(IrType t)
 {
 	return (t.base >= IR_I1 && t.base <= IR_F64 && (t.lanes == 1 || t.lanes == 2 || t.lanes == 4) &&
-		t.space == 0 && t.elem == 0) || ir_is_frag(t);
+		t.space == 0 && t.elem == 0) || ir_is_frag(t) || ir_is_afrag(t);
 }
 
 int

@@ -1,5 +1,5 @@
 // RUN: %not %cakec %s 2>&1 | FileCheck --strict-whitespace %s --implicit-check-not=error:
-// An accumulator fragment is f32acc[64, N] with N a multiple of 8 from 16 to 256;
+// An accumulator fragment is f32acc[64, N] with N a multiple of 8 from 8 to 256;
 // store(tensor, acc, [row, col]) writes a 2-dimensional, writable f32, bf16 or f16 tensor.
 
 kernel k(c: out bf16[M, N], d: in f32[M, N], e: out i32[M, N], v: out f32[N])
@@ -27,7 +27,7 @@ kernel k(c: out bf16[M, N], d: in f32[M, N], e: out i32[M, N], v: out f32[N])
 // CHECK: err-hopper-store.cake:8:21: error: an accumulator fragment has 64 rows (one wgmma m64 tile per warpgroup), found 32
 // CHECK-NEXT: {{^}}    var bad: f32acc[32, 128] = 0.0;
 // CHECK-NEXT: {{^}}                    ^
-// CHECK: err-hopper-store.cake:9:26: error: the columns of f32acc must be a multiple of 8 from 16 to 256, found 12
+// CHECK: err-hopper-store.cake:9:26: error: the columns of f32acc must be a multiple of 8 from 8 to 256, found 12
 // CHECK-NEXT: {{^}}    var bad2: f32acc[64, 12] = 0.0;
 // CHECK-NEXT: {{^}}                         ^
 // CHECK: err-hopper-store.cake:10:15: error: an accumulator fragment is f32acc[64, N], found 1 dimension

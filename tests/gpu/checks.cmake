@@ -41,3 +41,4 @@ endfunction()
 
 # name, then the kernels of checks/<name>.cake (one line per check)
 cake_gpu_check(lang lang_exits lang_rowsum)
+cake_gpu_check(wgmma_rs wgmma_rs wgmma_rs_f16)
