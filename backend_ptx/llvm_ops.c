@@ -52,7 +52,7 @@ const_op(LlvmGen *g, const IrOp *op, IrType t)
 	if (ir_is_float(t)) {
 		c = LLVMConstReal(st, op->fimm);
 	} else if (ir_is_fp8(t)) {
-		c = LLVMConstInt(st, ir_fp8_encode((IrBase)t.base, op->fimm), 0);
+		c = LLVMConstInt(st, ir_fp8_bits((IrBase)t.base, op->fimm), 0);
 	} else if (t.base == IR_PTR) {
 		st = lg_type(g, t);
 		c = op->imm ? LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(g->ctx),

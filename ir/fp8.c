@@ -66,6 +66,20 @@ ir_fp8_encode(IrBase b, double x)
 	       (uint8_t)((int)ldexp(r, f->mbits - (e - 1)) & ((1 << f->mbits) - 1));
 }
 
+uint8_t
+ir_fp8_bits(IrBase b, double x)
+{
+	if (isinf(x) && format(b)->has_inf)
+		return (signbit(x) ? 0x80 : 0) | 0x7c;
+	return ir_fp8_encode(b, x);
+}
+
+int
+ir_fp8_is_value(IrBase b, double x)
+{
+	return isnan(x) || (isinf(x) && format(b)->has_inf) || ir_fp8_decode(b, ir_fp8_encode(b, x)) == x;
+}
+
 double
 ir_fp8_decode(IrBase b, uint8_t bits)
 {

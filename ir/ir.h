@@ -156,6 +156,10 @@ int ir_base_bits(IrBase b);     /* 1, 8, 16, 32, 64; pointers 64 */
  * the largest finite value (NaN gives 0x7f), as PTX's cvt.rn.satfinite does; and the
  * exact value of an fp8 bit pattern. */
 uint8_t ir_fp8_encode(IrBase b, double x);
+/* The bits of a constant of fp8 type b (which keeps e5m2's infinities), and whether x is a
+ * value of b (NaN and, for e5m2, infinities included). */
+uint8_t ir_fp8_bits(IrBase b, double x);
+int ir_fp8_is_value(IrBase b, double x);
 double ir_fp8_decode(IrBase b, uint8_t bits);
 double ir_fp8_max(IrBase b);    /* 448, 57344 */
 int ir_type_bytes(IrType t);    /* storage size; i1 counts as 1 byte */

@@ -11,7 +11,6 @@
 #include "verify.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -484,8 +483,7 @@ check_const(Verifier *v, const IrOp *op)
 		return;
 	}
 	bits = bits_of(t);
-	if (ir_is_fp8(t) && !isnan(op->fimm) &&
-	    ir_fp8_decode((IrBase)t.base, ir_fp8_encode((IrBase)t.base, op->fimm)) != op->fimm)
+	if (ir_is_fp8(t) && !ir_fp8_is_value((IrBase)t.base, op->fimm))
 		vf_error(v, op->loc, "const %g is not a value of %s", op->fimm, vf_tname(t));
 	if (ir_is_int(t) && bits < 64) {
 		/* either reading of the bits is fine: -1 and 255 are both an i8 */
