@@ -139,22 +139,31 @@ lane(LlvmGen *g, LLVMValueRef v, int i)
 	return LLVMBuildExtractElement(g->b, v, i32c(g, (uint32_t)i), "");
 }
 
-/* The lanes i, i+1 of v (a scalar: v and zero) as a 2-lane vector of v's element type. */
-static LLVMValueRef
-lane_pair(LlvmGen *g, LLVMValueRef v, int lanes, int i)
+/* Lanes i and i + 1 of v (a scalar: v and zero). */
+static void
+lane_pair(LlvmGen *g, LLVMValueRef v, int lanes, int i, LLVMValueRef out[2])
 {
-	LLVMTypeRef et = lanes > 1 ? LLVMGetElementType(LLVMTypeOf(v)) : LLVMTypeOf(v);
-	LLVMValueRef r = LLVMGetPoison(LLVMVectorType(et, 2));
-
-	r = LLVMBuildInsertElement(g->b, r, lanes > 1 ? lane(g, v, i) : v, i32c(g, 0), "");
-	return LLVMBuildInsertElement(g->b, r, lanes > 1 ? lane(g, v, i + 1) : LLVMConstNull(et),
-				      i32c(g, 1), "");
+	out[0] = lanes > 1 ? lane(g, v, i) : v;
+	out[1] = lanes > 1 ? lane(g, v, i + 1) : LLVMConstNull(LLVMTypeOf(v));
 }
 
-/* Joins the 2-lane results of each pair (or takes lane 0 of a scalar's pair) into the
- * result type. */
+/* Lanes i and i + 1 of v as a 2-lane vector (v itself when it has 2 lanes). */
 static LLVMValueRef
-join_pairs(LlvmGen *g, LLVMValueRef *pairs, int lanes, LLVMTypeRef dt, const char *nm)
+lane_vec2(LlvmGen *g, LLVMValueRef v, int lanes, int i)
+{
+	LLVMValueRef l[2], r;
+
+	if (lanes == 2)
+		return v;
+	lane_pair(g, v, lanes, i, l);
+	r = LLVMGetPoison(LLVMVectorType(LLVMTypeOf(l[0]), 2));
+	r = LLVMBuildInsertElement(g->b, r, l[0], i32c(g, 0), "");
+	return LLVMBuildInsertElement(g->b, r, l[1], i32c(g, 1), "");
+}
+
+/* Joins the 2-lane results of each pair (or takes lane 0 of a scalar's pair). */
+static LLVMValueRef
+join_pairs(LlvmGen *g, LLVMValueRef *pairs, int lanes, const char *nm)
 {
 	LLVMValueRef mask[4];
 	int i;
@@ -165,7 +174,6 @@ join_pairs(LlvmGen *g, LLVMValueRef *pairs, int lanes, LLVMTypeRef dt, const cha
 		return pairs[0];
 	for (i = 0; i < 4; i++)
 		mask[i] = i32c(g, (uint32_t)i);
-	(void)dt;
 	return LLVMBuildShuffleVector(g->b, pairs[0], pairs[1], LLVMConstVector(mask, 4), nm);
 }
 
@@ -182,21 +190,26 @@ to_fp8(LlvmGen *g, LLVMValueRef v, IrType from, IrType to, const char *nm)
 	if (from.base == IR_BF16)   /* exact: bf16 is a truncated f32 */
 		v = LLVMBuildFPExt(g->b, v, lg_type(g, with_base(from, IR_F32)), "");
 	for (i = 0; i < (to.lanes + 1) / 2; i++) {
-		LLVMValueRef p = lane_pair(g, v, to.lanes, 2 * i), r;
+		LLVMValueRef r;
 
 		if (from.base == IR_F16) {
+			LLVMValueRef p = lane_vec2(g, v, to.lanes, 2 * i);
+
 			snprintf(name, sizeof name, "llvm.nvvm.f16x2.to.%s.rn", fmt);
 			r = lg_intrinsic(g, name, NULL, 0, &p, 1, "");
 		} else {
-			/* cvt's first operand goes to the upper byte: lane 1 first */
-			LLVMValueRef ab[2] = {lane(g, p, 1), lane(g, p, 0)};
+			LLVMValueRef l[2], ab[2];
 
+			/* cvt's first operand goes to the upper byte: lane 1 first */
+			lane_pair(g, v, to.lanes, 2 * i, l);
+			ab[0] = l[1];
+			ab[1] = l[0];
 			snprintf(name, sizeof name, "llvm.nvvm.ff.to.%s.rn", fmt);
 			r = lg_intrinsic(g, name, NULL, 0, ab, 2, "");
 		}
-		pairs[i] = LLVMBuildBitCast(g->b, r, i8x2, "");
+		pairs[i] = LLVMBuildBitCast(g->b, r, i8x2, to.lanes == 2 ? nm : "");
 	}
-	return join_pairs(g, pairs, to.lanes, lg_type(g, to), nm);
+	return join_pairs(g, pairs, to.lanes, nm);
 }
 
 /* e4m3/e5m2 to f16 (exact), then on to f32 or bf16 (exact too). */
@@ -211,13 +224,14 @@ from_fp8(LlvmGen *g, LLVMValueRef v, IrType from, IrType to, const char *nm)
 
 	snprintf(name, sizeof name, "llvm.nvvm.%s.to.f16x2.rn", fmt);
 	for (i = 0; i < (from.lanes + 1) / 2; i++) {
-		LLVMValueRef p = LLVMBuildBitCast(g->b, lane_pair(g, v, from.lanes, 2 * i), i16, "");
+		LLVMValueRef p = LLVMBuildBitCast(g->b, lane_vec2(g, v, from.lanes, 2 * i), i16, "");
 
-		pairs[i] = lg_intrinsic(g, name, NULL, 0, &p, 1, "");
+		pairs[i] = lg_intrinsic(g, name, NULL, 0, &p, 1,
+					to.base == IR_F16 && from.lanes == 2 ? nm : "");
 	}
 	if (to.base == IR_F16)
-		return join_pairs(g, pairs, from.lanes, lg_type(g, to), nm);
-	h = join_pairs(g, pairs, from.lanes, lg_type(g, with_base(to, IR_F16)), "");
+		return join_pairs(g, pairs, from.lanes, nm);
+	h = join_pairs(g, pairs, from.lanes, "");
 	if (to.base == IR_F32)
 		return LLVMBuildFPExt(g->b, h, lg_type(g, to), nm);
 	h = LLVMBuildFPExt(g->b, h, lg_type(g, with_base(to, IR_F32)), "");
