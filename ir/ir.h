@@ -77,7 +77,7 @@
  *   default quiet NaNs, `nan(0xHHHHHHHHHHHHHHHH)` with the whole 64-bit pattern for any
  *   other NaN, so that every double round-trips bit for bit. The parser also takes
  *   decimal floats. A vector-typed const is a splat.
- * - Types: i1 i8 i16 i32 i64 u32 u64 f16 bf16 f32 f64, vectors `f32x2` `f32x4`, accumulator
+ * - Types: i1 i8 i16 i32 i64 u8 u16 u32 u64 e4m3 e5m2 f16 bf16 f32 f64, vectors `f32x2` `f32x4`, accumulator
  *   fragments `f32x8` .. `f32x128` (a multiple of 4), pointers `ptr.global.f32`
  *   `ptr.shared.bf16` `ptr.cluster.bf16`, and `tmap` (tensor-map params only).
  * - Regions: `(%v: type, ...)` (the region's arguments, omitted when it has none), then
