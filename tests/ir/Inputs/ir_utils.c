@@ -61,9 +61,10 @@ fp8(void)
 	for (i = 0; i < sizeof xs / sizeof xs[0]; i++)
 		printf("fp8 %a: e4m3 0x%02x e5m2 0x%02x\n", xs[i], ir_fp8_encode(IR_E4M3, xs[i]),
 		       ir_fp8_encode(IR_E5M2, xs[i]));
-	printf("fp8 decode: e4m3 0x7e %g 0x7f %g 0x01 %a; e5m2 0x7b %g 0x7c %g 0xfd %g\n",
-	       ir_fp8_decode(IR_E4M3, 0x7e), ir_fp8_decode(IR_E4M3, 0x7f), ir_fp8_decode(IR_E4M3, 1),
-	       ir_fp8_decode(IR_E5M2, 0x7b), ir_fp8_decode(IR_E5M2, 0x7c), ir_fp8_decode(IR_E5M2, 0xfd));
+	printf("fp8 decode: e4m3 0x7e %g 0x7f nan %d 0x01 %a; e5m2 0x7b %g 0x7c %g 0xfd nan %d\n",
+	       ir_fp8_decode(IR_E4M3, 0x7e), isnan(ir_fp8_decode(IR_E4M3, 0x7f)) != 0,
+	       ir_fp8_decode(IR_E4M3, 1), ir_fp8_decode(IR_E5M2, 0x7b), ir_fp8_decode(IR_E5M2, 0x7c),
+	       isnan(ir_fp8_decode(IR_E5M2, 0xfd)) != 0);
 	printf("fp8 values: -inf e5m2 %d e4m3 %d; 0.1 %d; bits of -inf e5m2 0x%02x\n",
 	       ir_fp8_is_value(IR_E5M2, -INFINITY), ir_fp8_is_value(IR_E4M3, -INFINITY),
 	       ir_fp8_is_value(IR_E4M3, 0.1), ir_fp8_bits(IR_E5M2, -INFINITY));
