@@ -1,6 +1,12 @@
 // fp8 and u8/u16 conversions on the GPU (check_fp8.c compares them bit for bit with a CPU
 // reference): every form the backend has, one element (or one vector) per thread.
 // N is a multiple of 4 in every launch.
+// Here (lit): the kernels compile for every target and ptxas accepts them.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && %cakec --emit=ptx -o %t %s
+// RUN: for t in sm_90a sm_100a sm_103a; do for k in to8_f32 to8_half from8 small; do %ptxas -arch=$t %t/$k.$t.ptx -o %t/$k.$t.cubin || exit 1; done; done
+// RUN: cat %t/to8_f32.sm_90a.ptx | FileCheck %s
+// CHECK-COUNT-4: cvt.rn.satfinite.e{{4m3|5m2}}x2.f32
 
 // f32 -> e4m3 / e5m2, 4 lanes (two paired cvts each) and 1 lane (the pair's low half).
 kernel to8_f32(x: in f32[N], a4: out e4m3[N], b4: out e5m2[N], a1: out e4m3[N], b1: out e5m2[N])
