@@ -443,7 +443,9 @@ check_conversion(Sema *S, Node *e, IrType t)
 			return;
 		}
 		e->ty = t;
-		if (a->isconst && t.base != IR_F16 && t.base != IR_BF16) {
+		/* f16/bf16 constants are held unrounded, so fp8 from them is left to run time */
+		if (a->isconst && t.base != IR_F16 && t.base != IR_BF16 &&
+		    !(ir_is_fp8(t) && (a->ty.base == IR_F16 || a->ty.base == IR_BF16))) {
 			IrType from = a->ty;
 
 			if (from.base == TY_UNTYPED_INT)

@@ -38,6 +38,8 @@ kernel ints(a: inout u8[N], b: inout u16[N], s: u8, t: u16) threads(32) {
 // float to unsigned saturates: u8(-2.5) is 0
 // CHECK: const 0 : u8
 
+const HC: f16 = 1.3;
+
 kernel fp8(x: in f32[N], h: in f16[N], w: in bf16[N], y: inout e4m3[N], z: out e5m2[N],
            o: out f32[N], p: out bf16[N]) threads(32) {
     let i = thread.x * 4;
@@ -54,6 +56,7 @@ kernel fp8(x: in f32[N], h: in f16[N], w: in bf16[N], y: inout e4m3[N], z: out e
     o[i] = f32(e4m3(17.0)) + f32(e4m3(19.0));
     let pick = i > 2 ? q : e4m3x4(e4m3(0.5));
     y[i + 4 : 4] = pick;
+    z[i] = e5m2(HC);
 }
 
 // CHECK-LABEL: kernel @fp8
@@ -81,3 +84,6 @@ kernel fp8(x: in f32[N], h: in f16[N], w: in bf16[N], y: inout e4m3[N], z: out e
 // CHECK: [[HALF:%[0-9]+]] = const 0x1p-1 : e4m3
 // CHECK-NEXT: vec [[HALF]], [[HALF]], [[HALF]], [[HALF]] : e4m3x4
 // CHECK: select {{%[0-9]+}}, [[Q]], {{%[0-9]+}} : e4m3x4
+// f16 and bf16 constants are not rounded at compile time, so fp8 from them is a cast
+// CHECK: [[HC:%[0-9]+]] = const {{.*}} : f16
+// CHECK-NEXT: cast [[HC]] : e5m2
