@@ -180,6 +180,8 @@ scalar_abi(IrBase b)
 	case IR_U64: a = (ScalarABI){"uint64_t", "uint64_t", 0, NULL, NULL}; break;
 	/* half types travel as their bit patterns: C99 has no 16-bit float */
 	case IR_F16: case IR_BF16: a = (ScalarABI){"uint16_t", "uint16_t", 0, NULL, NULL}; break;
+	/* fp8 too (IR input only: the language has no fp8 scalar parameters) */
+	case IR_E4M3: case IR_E5M2: a = (ScalarABI){"uint8_t", "uint8_t", 0, NULL, NULL}; break;
 	case IR_F32: a = (ScalarABI){"float", "float", 0, NULL, NULL}; break;
 	case IR_F64: a = (ScalarABI){"double", "double", 0, NULL, NULL}; break;
 	default: ICE("scalar parameter of type %s has no host type", ir_base_name(b));
