@@ -51,6 +51,8 @@ const_op(LlvmGen *g, const IrOp *op, IrType t)
 
 	if (ir_is_float(t)) {
 		c = LLVMConstReal(st, op->fimm);
+	} else if (ir_is_fp8(t)) {
+		c = LLVMConstInt(st, ir_fp8_bits((IrBase)t.base, op->fimm), 0);
 	} else if (t.base == IR_PTR) {
 		st = lg_type(g, t);
 		c = op->imm ? LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(g->ctx),
@@ -126,6 +128,116 @@ warpid(LlvmGen *g)
 
 /* ---- casts ---- */
 
+/* fp8 conversions use the paired-lane cvt instructions: two lanes per instruction
+ * (cvt.rn.satfinite.e4m3x2.f32 and .f16x2 to fp8, cvt.rn.f16x2.e4m3x2 back), so a 2-lane
+ * conversion is one cvt and a 4-lane one two. A scalar fills the second lane with zero.
+ * Lane 0 is the low byte (half) of the pair, as in memory. */
+
+static LLVMValueRef
+lane(LlvmGen *g, LLVMValueRef v, int i)
+{
+	return LLVMBuildExtractElement(g->b, v, i32c(g, (uint32_t)i), "");
+}
+
+/* Lanes i and i + 1 of v (a scalar: v and zero). */
+static void
+lane_pair(LlvmGen *g, LLVMValueRef v, int lanes, int i, LLVMValueRef out[2])
+{
+	out[0] = lanes > 1 ? lane(g, v, i) : v;
+	out[1] = lanes > 1 ? lane(g, v, i + 1) : LLVMConstNull(LLVMTypeOf(v));
+}
+
+/* Lanes i and i + 1 of v as a 2-lane vector (v itself when it has 2 lanes). */
+static LLVMValueRef
+lane_vec2(LlvmGen *g, LLVMValueRef v, int lanes, int i)
+{
+	LLVMValueRef l[2], r;
+
+	if (lanes == 2)
+		return v;
+	lane_pair(g, v, lanes, i, l);
+	r = LLVMGetPoison(LLVMVectorType(LLVMTypeOf(l[0]), 2));
+	r = LLVMBuildInsertElement(g->b, r, l[0], i32c(g, 0), "");
+	return LLVMBuildInsertElement(g->b, r, l[1], i32c(g, 1), "");
+}
+
+/* Joins the 2-lane results of each pair (or takes lane 0 of a scalar's pair). */
+static LLVMValueRef
+join_pairs(LlvmGen *g, LLVMValueRef *pairs, int lanes, const char *nm)
+{
+	LLVMValueRef mask[4];
+	int i;
+
+	if (lanes == 1)
+		return LLVMBuildExtractElement(g->b, pairs[0], i32c(g, 0), nm);
+	if (lanes == 2)
+		return pairs[0];
+	for (i = 0; i < 4; i++)
+		mask[i] = i32c(g, (uint32_t)i);
+	return LLVMBuildShuffleVector(g->b, pairs[0], pairs[1], LLVMConstVector(mask, 4), nm);
+}
+
+/* f16, bf16 or f32 to e4m3/e5m2, round to nearest even, saturating (satfinite). */
+static LLVMValueRef
+to_fp8(LlvmGen *g, LLVMValueRef v, IrType from, IrType to, const char *nm)
+{
+	const char *fmt = to.base == IR_E4M3 ? "e4m3x2" : "e5m2x2";
+	LLVMTypeRef i8x2 = LLVMVectorType(LLVMInt8TypeInContext(g->ctx), 2);
+	LLVMValueRef pairs[2];
+	char name[64];
+	int i;
+
+	if (from.base == IR_BF16)   /* exact: bf16 is a truncated f32 */
+		v = LLVMBuildFPExt(g->b, v, lg_type(g, with_base(from, IR_F32)), "");
+	for (i = 0; i < (to.lanes + 1) / 2; i++) {
+		LLVMValueRef r;
+
+		if (from.base == IR_F16) {
+			LLVMValueRef p = lane_vec2(g, v, to.lanes, 2 * i);
+
+			snprintf(name, sizeof name, "llvm.nvvm.f16x2.to.%s.rn", fmt);
+			r = lg_intrinsic(g, name, NULL, 0, &p, 1, "");
+		} else {
+			LLVMValueRef l[2], ab[2];
+
+			/* cvt's first operand goes to the upper byte: lane 1 first */
+			lane_pair(g, v, to.lanes, 2 * i, l);
+			ab[0] = l[1];
+			ab[1] = l[0];
+			snprintf(name, sizeof name, "llvm.nvvm.ff.to.%s.rn", fmt);
+			r = lg_intrinsic(g, name, NULL, 0, ab, 2, "");
+		}
+		pairs[i] = LLVMBuildBitCast(g->b, r, i8x2, to.lanes == 2 ? nm : "");
+	}
+	return join_pairs(g, pairs, to.lanes, nm);
+}
+
+/* e4m3/e5m2 to f16 (exact), then on to f32 or bf16 (exact too). */
+static LLVMValueRef
+from_fp8(LlvmGen *g, LLVMValueRef v, IrType from, IrType to, const char *nm)
+{
+	const char *fmt = from.base == IR_E4M3 ? "e4m3x2" : "e5m2x2";
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(g->ctx);
+	LLVMValueRef pairs[2], h;
+	char name[64];
+	int i;
+
+	snprintf(name, sizeof name, "llvm.nvvm.%s.to.f16x2.rn", fmt);
+	for (i = 0; i < (from.lanes + 1) / 2; i++) {
+		LLVMValueRef p = LLVMBuildBitCast(g->b, lane_vec2(g, v, from.lanes, 2 * i), i16, "");
+
+		pairs[i] = lg_intrinsic(g, name, NULL, 0, &p, 1,
+					to.base == IR_F16 && from.lanes == 2 ? nm : "");
+	}
+	if (to.base == IR_F16)
+		return join_pairs(g, pairs, from.lanes, nm);
+	h = join_pairs(g, pairs, from.lanes, "");
+	if (to.base == IR_F32)
+		return LLVMBuildFPExt(g->b, h, lg_type(g, to), nm);
+	h = LLVMBuildFPExt(g->b, h, lg_type(g, with_base(to, IR_F32)), "");
+	return LLVMBuildFPTrunc(g->b, h, lg_type(g, to), nm);
+}
+
 static LLVMValueRef
 convert(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType from, IrType to, const char *nm)
 {
@@ -134,6 +246,15 @@ convert(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType from, IrType to, cons
 
 	if (from.lanes != to.lanes) {
 		lg_error(g, op, "cast between %d and %d lanes", from.lanes, to.lanes);
+		return LLVMGetPoison(dt);
+	}
+	if (ir_is_fp8(to) && (ir_is_float(from) && from.base != IR_F64) && to.lanes <= 4)
+		return to_fp8(g, v, from, to, nm);
+	if (ir_is_fp8(from) && (ir_is_float(to) && to.base != IR_F64) && from.lanes <= 4)
+		return from_fp8(g, v, from, to, nm);
+	if (ir_is_fp8(from) || ir_is_fp8(to)) {
+		lg_error(g, op, "cannot cast from %s to %s", ir_base_name((IrBase)from.base),
+			 ir_base_name((IrBase)to.base));
 		return LLVMGetPoison(dt);
 	}
 	if (LLVMTypeOf(v) == dt)

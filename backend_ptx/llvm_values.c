@@ -30,8 +30,9 @@ lg_type(LlvmGen *g, IrType t)
 	switch (t.base) {
 	case IR_VOID: return LLVMVoidTypeInContext(g->ctx);
 	case IR_I1: s = LLVMInt1TypeInContext(g->ctx); break;
-	case IR_I8: s = LLVMInt8TypeInContext(g->ctx); break;
-	case IR_I16: s = LLVMInt16TypeInContext(g->ctx); break;
+	/* fp8 is storage: its bits in an i8, converted by the cvt intrinsics (llvm_ops.c) */
+	case IR_I8: case IR_U8: case IR_E4M3: case IR_E5M2: s = LLVMInt8TypeInContext(g->ctx); break;
+	case IR_I16: case IR_U16: s = LLVMInt16TypeInContext(g->ctx); break;
 	case IR_I32: case IR_U32: s = LLVMInt32TypeInContext(g->ctx); break;
 	case IR_I64: case IR_U64: s = LLVMInt64TypeInContext(g->ctx); break;
 	case IR_F16: s = LLVMHalfTypeInContext(g->ctx); break;

@@ -713,7 +713,7 @@ put_double(Buf *out, double v)
 static void
 put_const(Buf *out, IrType t, ConstVal v)
 {
-	if (t.base == TY_UNTYPED_FLOAT || ir_is_float(t))
+	if (t.base == TY_UNTYPED_FLOAT || ir_const_is_float(t))
 		put_double(out, v.f);
 	else if (t.base == IR_U64)
 		buf_printf(out, "%llu", (unsigned long long)v.i);

@@ -422,7 +422,7 @@ static inline int fe_untyped(IrType t) { return t.base == TY_UNTYPED_INT || t.ba
 static inline int fe_is_error(IrType t) { return t.base == TY_ERROR; }
 static inline int fe_scalar(IrType t) { return t.lanes == 1 && t.base >= IR_I1 && t.base <= IR_F64; }
 static inline int fe_vector(IrType t) { return t.lanes > 1; }
-static inline int fe_unsigned(IrType t) { return t.base == IR_U32 || t.base == IR_U64; }
+static inline int fe_unsigned(IrType t) { return ir_is_unsigned(t); }
 /* An integer type other than i1, scalar or vector, or an untyped integer. */
 static inline int fe_intnum(IrType t) { return t.base == TY_UNTYPED_INT || (t.base > IR_I1 && t.base <= IR_U64); }
 static inline int fe_floatnum(IrType t) { return t.base == TY_UNTYPED_FLOAT || (t.base >= IR_F16 && t.base <= IR_F64); }
@@ -432,6 +432,11 @@ static inline int fe_is_compare(AstOp op) { return op >= OP_EQ && op <= OP_GE; }
 int fe_type_from_name(const char *s, IrType *t);
 const char *fe_tname(IrType t);    /* for messages; a few rotating buffers */
 double fe_float_max(int base);
+/* " (convert e4m3 to f16, bf16 or f32 first)" for an fp8 type, "" otherwise: the advice
+ * that ends a "does not apply to T" message. */
+const char *fe_fp8_advice(IrType t);
+/* Whether T(x) may convert from to to (fp8 only to and from f16, bf16, f32); reports at e. */
+int fe_conversion_ok(Node *e, IrType from, IrType to);
 int fe_int_fits(int base, int64_t v);
 void fe_const_str(char *out, size_t size, IrType t, ConstVal v);
 double fe_round_float(int base, double v);

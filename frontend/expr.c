@@ -71,8 +71,8 @@ check_binary(Sema *S, Node *e)
 			diag_error(e->loc, "'%s' compares scalars, found %s", ast_op_text(e->op),
 				   fe_tname(t));
 		else
-			diag_error(e->loc, "operator '%s' does not apply to %s", ast_op_text(e->op),
-				   fe_tname(t));
+			diag_error(e->loc, "operator '%s' does not apply to %s%s", ast_op_text(e->op),
+				   fe_tname(t), fe_fp8_advice(t));
 		fe_set_error(e);
 		return;
 	}
@@ -101,8 +101,8 @@ check_unary(Sema *S, Node *e)
 		if (e->op == OP_NOT)
 			diag_error(e->loc, "operator '!' needs i1, found %s (use '~' for integers)", fe_tname(t));
 		else
-			diag_error(e->loc, "operator '%s' does not apply to %s", ast_op_text(e->op),
-				   fe_tname(t));
+			diag_error(e->loc, "operator '%s' does not apply to %s%s", ast_op_text(e->op),
+				   fe_tname(t), fe_fp8_advice(t));
 		fe_set_error(e);
 		return;
 	}
@@ -438,8 +438,19 @@ check_conversion(Sema *S, Node *e, IrType t)
 			fe_set_error(e);
 			return;
 		}
+		/* a literal converted to fp8 is an f32 first, as at run time */
+		if (ir_is_fp8(t) && fe_untyped(a->ty) && !fe_convert_untyped(a, ir_scalar(IR_F32))) {
+			fe_set_error(e);
+			return;
+		}
+		if (!fe_conversion_ok(e, a->ty, t)) {
+			fe_set_error(e);
+			return;
+		}
 		e->ty = t;
-		if (a->isconst && t.base != IR_F16 && t.base != IR_BF16) {
+		/* f16/bf16 constants are held unrounded, so fp8 from them is left to run time */
+		if (a->isconst && t.base != IR_F16 && t.base != IR_BF16 &&
+		    !(ir_is_fp8(t) && (a->ty.base == IR_F16 || a->ty.base == IR_BF16))) {
 			IrType from = a->ty;
 
 			if (from.base == TY_UNTYPED_INT)
@@ -465,6 +476,8 @@ check_conversion(Sema *S, Node *e, IrType t)
 			if (a->ty.lanes != t.lanes) {
 				diag_error(e->loc, "cannot convert %s to %s: the lane counts differ",
 					   fe_tname(a->ty), fe_tname(t));
+				fe_set_error(e);
+			} else if (!fe_conversion_ok(e, a->ty, t)) {
 				fe_set_error(e);
 			}
 			return;
@@ -721,8 +734,8 @@ check_call(Sema *S, Node *e)
 		if (ok && (!fe_scalar(t) && !fe_untyped(t))) {
 			diag_error(e->loc, "'%s' takes scalars, found %s", e->name, fe_tname(t));
 			ok = 0;
-		} else if (ok && (t.base == IR_I1 || (e->builtin == BI_CDIV && !fe_intnum(t)))) {
-			diag_error(e->loc, "'%s' does not apply to %s", e->name, fe_tname(t));
+		} else if (ok && (t.base == IR_I1 || ir_is_fp8(t) || (e->builtin == BI_CDIV && !fe_intnum(t)))) {
+			diag_error(e->loc, "'%s' does not apply to %s%s", e->name, fe_tname(t), fe_fp8_advice(t));
 			ok = 0;
 		}
 		if (!ok)
@@ -759,9 +772,9 @@ check_call(Sema *S, Node *e)
 		break;
 	case CHK_ABS:
 		t = args[0]->ty;
-		if (!(fe_scalar(t) || fe_untyped(t)) || t.base == IR_I1 || fe_unsigned(t)) {
-			diag_error(args[0]->loc, "the argument of 'abs' must be a signed integer or a float, found %s",
-				   fe_tname(t));
+		if (!(fe_scalar(t) || fe_untyped(t)) || t.base == IR_I1 || fe_unsigned(t) || ir_is_fp8(t)) {
+			diag_error(args[0]->loc, "the argument of 'abs' must be a signed integer or a float, found %s%s",
+				   fe_tname(t), fe_fp8_advice(t));
 			ok = 0;
 			break;
 		}

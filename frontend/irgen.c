@@ -41,7 +41,7 @@ ig_const(IrGen *G, Node *e)
 		return irb_const_float(&G->b, e->ty, e->cv.f);   /* a splat */
 	if (e->ty.base > IR_F64 || e->ty.lanes != 1)
 		ICE("constant of type %d reached lowering at %d:%d", e->ty.base, e->loc.line, e->loc.col);
-	if (ir_is_float(e->ty))
+	if (ir_const_is_float(e->ty))
 		return irb_const_float(&G->b, e->ty, e->cv.f);
 	return irb_const_int(&G->b, e->ty, e->cv.i);
 }

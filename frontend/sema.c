@@ -217,7 +217,8 @@ check_assign(Sema *S, Node *s)
 	if (!fe_convert(s->rhs, t, what))
 		return;
 	if (!fe_binary_ok(s->op, t))
-		diag_error(s->loc, "operator '%s=' does not apply to %s", ast_op_text(s->op), fe_tname(t));
+		diag_error(s->loc, "operator '%s=' does not apply to %s%s", ast_op_text(s->op), fe_tname(t),
+			   fe_fp8_advice(t));
 }
 
 static void
@@ -557,6 +558,8 @@ int_range(int base)
 	case IR_I16: return "-32768 to 32767";
 	case IR_I32: return "-2147483648 to 2147483647";
 	case IR_I64: return "-9223372036854775808 to 9223372036854775807";
+	case IR_U8: return "0 to 255";
+	case IR_U16: return "0 to 65535";
 	case IR_U32: return "0 to 4294967295";
 	case IR_U64: return "0 to 18446744073709551615";
 	default: return "its range";
@@ -579,6 +582,10 @@ check_const(Sema *S, Node *c, int *used)
 			diag_error(c->type->loc, "a constant must have a scalar type, found %s%s", c->type->name,
 				   c->type->list.n ? "[...]" : "");
 			ok = 0;
+		} else if (ok && ir_is_fp8(t)) {
+			diag_error(c->type->loc, "a constant cannot be %s (a storage type): make it f32 and convert where it is stored",
+				   fe_tname(t));
+			ok = 0;
 		}
 	}
 	if (!sema_value(S, c->init)) {
@@ -589,6 +596,11 @@ check_const(Sema *S, Node *c, int *used)
 		ok = 0;
 	} else if (ok) {
 		ok = c->type ? fe_convert(c->init, t, what) : fe_default_type(c->init);
+		if (ok && !c->type && ir_is_fp8(c->init->ty)) {
+			diag_error(c->init->loc, "a constant cannot be %s (a storage type): make it f32 and convert where it is stored",
+				   fe_tname(c->init->ty));
+			ok = 0;
+		}
 	}
 	sym = sema_declare(S, SYM_CONST, c->name, c->loc, c);
 	sym->type = ok ? c->init->ty : fe_ty(TY_ERROR);
@@ -632,8 +644,8 @@ check_const(Sema *S, Node *c, int *used)
 static void
 check_param(Sema *S, Node *pn, int index)
 {
-	static const int scalar_ok[] = {IR_I32, IR_I64, IR_U32, IR_U64, IR_F32, IR_F64, IR_F16,
-					IR_BF16, 0};
+	static const int scalar_ok[] = {IR_I32, IR_I64, IR_U8, IR_U16, IR_U32, IR_U64, IR_F32, IR_F64,
+					IR_F16, IR_BF16, 0};
 	Node *ty = pn->type, *d;
 	Symbol *sym;
 	IrType t;
@@ -655,7 +667,7 @@ check_param(Sema *S, Node *pn, int index)
 		for (i = 0; scalar_ok[i] && scalar_ok[i] != t.base; i++)
 			;
 		if (!scalar_ok[i] || t.lanes != 1) {
-			diag_error(ty->loc, "a scalar parameter must be i32, i64, u32, u64, f32, f64, f16 or bf16, found %s",
+			diag_error(ty->loc, "a scalar parameter must be i32, i64, u8, u16, u32, u64, f32, f64, f16 or bf16, found %s",
 				   fe_tname(t));
 			return;
 		}

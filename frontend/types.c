@@ -55,6 +55,34 @@ fe_float_max(int base)
 	}
 }
 
+const char *
+fe_fp8_advice(IrType t)
+{
+	static char s[4][64];
+	static int next;
+	char *b;
+
+	if (!ir_is_fp8(t))
+		return "";
+	b = s[next++ & 3];
+	snprintf(b, 64, " (convert %s to f16, bf16 or f32 first)", ir_base_name((IrBase)t.base));
+	return b;
+}
+
+int
+fe_conversion_ok(Node *e, IrType from, IrType to)
+{
+	IrType other = ir_is_fp8(from) ? to : from;
+
+	if (!ir_is_fp8(from) && !ir_is_fp8(to))
+		return 1;
+	if (other.base == IR_F16 || other.base == IR_BF16 || other.base == IR_F32)
+		return 1;
+	diag_error(e->loc, "cannot convert %s to %s: fp8 converts only to and from f16, bf16 and f32",
+		   fe_tname(from), fe_tname(to));
+	return 0;
+}
+
 /* Whether the integer v (the bits of a u64) is a value of type base. */
 int
 fe_int_fits(int base, int64_t v)
@@ -64,6 +92,8 @@ fe_int_fits(int base, int64_t v)
 	case IR_I8: return v >= -128 && v <= 127;
 	case IR_I16: return v >= -32768 && v <= 32767;
 	case IR_I32: return v >= INT32_MIN && v <= INT32_MAX;
+	case IR_U8: return v >= 0 && v <= UINT8_MAX;
+	case IR_U16: return v >= 0 && v <= UINT16_MAX;
 	case IR_U32: return v >= 0 && v <= (int64_t)UINT32_MAX;
 	default: return 1;
 	}
@@ -72,7 +102,7 @@ fe_int_fits(int base, int64_t v)
 void
 fe_const_str(char *out, size_t size, IrType t, ConstVal v)
 {
-	if (fe_floatnum(t))
+	if (fe_floatnum(t) || ir_is_fp8(t))
 		fe_double_str(out, size, v.f);
 	else if (t.base == IR_U64)
 		snprintf(out, size, "%llu", (unsigned long long)v.i);
@@ -128,6 +158,12 @@ fe_convert_untyped(Node *e, IrType t)
 	if (!fe_scalar(t)) {
 		diag_error(e->loc, "type mismatch: expected %s, found %s constant %s", fe_tname(t),
 			   fe_tname(e->ty), s);
+		return 0;
+	}
+	if (ir_is_fp8(t)) {
+		/* fp8 rounds and saturates: make the conversion visible */
+		diag_error(e->loc, "cannot use the constant %s as %s (convert it with %s(...))", s,
+			   fe_tname(t), fe_tname(t));
 		return 0;
 	}
 	if (e->ty.base == TY_UNTYPED_INT && fe_intnum(t)) {
@@ -191,6 +227,14 @@ fe_cast_const(IrType from, IrType to, ConstVal v)
 {
 	ConstVal r = {0, 0};
 
+	if (ir_is_fp8(to)) {    /* from f16, bf16 or f32 (sema allows no other) */
+		r.f = ir_fp8_decode((IrBase)to.base, ir_fp8_encode((IrBase)to.base, v.f));
+		return r;
+	}
+	if (ir_is_fp8(from)) {  /* exact in f16, bf16 and f32 */
+		r.f = v.f;
+		return r;
+	}
 	if (fe_floatnum(to)) {
 		if (fe_floatnum(from))
 			r.f = v.f;
@@ -217,6 +261,8 @@ fe_cast_const(IrType from, IrType to, ConstVal v)
 			case IR_I8: lo = -128; hi = 127; break;
 			case IR_I16: lo = -32768; hi = 32767; break;
 			case IR_I32: lo = INT32_MIN; hi = INT32_MAX; break;
+			case IR_U8: lo = 0; hi = UINT8_MAX; break;
+			case IR_U16: lo = 0; hi = UINT16_MAX; break;
 			default: lo = 0; hi = UINT32_MAX; break;
 			}
 			r.i = f <= (double)lo ? lo : f >= (double)hi ? hi : (int64_t)f;
@@ -227,6 +273,8 @@ fe_cast_const(IrType from, IrType to, ConstVal v)
 	case IR_I8: r.i = (int8_t)(uint8_t)((uint64_t)v.i & 0xff); break;
 	case IR_I16: r.i = (int16_t)(uint16_t)((uint64_t)v.i & 0xffff); break;
 	case IR_I32: r.i = (int32_t)(uint32_t)((uint64_t)v.i & 0xffffffff); break;
+	case IR_U8: r.i = (int64_t)((uint64_t)v.i & 0xff); break;
+	case IR_U16: r.i = (int64_t)((uint64_t)v.i & 0xffff); break;
 	case IR_U32: r.i = (int64_t)((uint64_t)v.i & 0xffffffff); break;
 	default: r.i = v.i; break;
 	}

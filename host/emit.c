@@ -121,7 +121,9 @@ dlpack_dtype(IrBase b, const char **code, int *bits)
 	switch (b) {
 	case IR_I1: *code = "CAKE_DTYPE_BOOL"; *bits = 8; break;
 	case IR_I8: case IR_I16: case IR_I32: case IR_I64: *code = "CAKE_DTYPE_INT"; break;
-	case IR_U32: case IR_U64: *code = "CAKE_DTYPE_UINT"; break;
+	case IR_U8: case IR_U16: case IR_U32: case IR_U64: *code = "CAKE_DTYPE_UINT"; break;
+	case IR_E4M3: *code = "CAKE_DTYPE_FLOAT8_E4M3FN"; break;
+	case IR_E5M2: *code = "CAKE_DTYPE_FLOAT8_E5M2"; break;
 	case IR_BF16: *code = "CAKE_DTYPE_BFLOAT"; break;
 	case IR_F16: case IR_F32: case IR_F64: *code = "CAKE_DTYPE_FLOAT"; break;
 	default: ICE("tensor of element type %s has no DLPack type", ir_base_name(b));
@@ -129,15 +131,16 @@ dlpack_dtype(IrBase b, const char **code, int *bits)
 }
 
 /* cuTensorMapEncodeTiled's element type for a tensor element type. TMA moves bytes and
- * interprets elements only for the out-of-bounds fill (zero for integers), so i8, i16 and
- * i1 (a byte) travel as the unsigned types of their size; f32 stays FLOAT32 (not TFLOAT32:
- * the map must not round what it copies). */
+ * interprets elements only for the out-of-bounds fill (zero for integers), so i8, i16, i1
+ * (a byte) and fp8 travel as the unsigned types of their size (fp8 fills with zero bits,
+ * +0; check_tmap refuses oob(nan) for it); f32 stays FLOAT32 (not TFLOAT32: the map must
+ * not round what it copies). */
 static const char *
 tma_dtype(IrBase b)
 {
 	switch (b) {
-	case IR_I1: case IR_I8: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
-	case IR_I16: return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
+	case IR_I1: case IR_I8: case IR_U8: case IR_E4M3: case IR_E5M2: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
+	case IR_I16: case IR_U16: return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
 	case IR_I32: return "CU_TENSOR_MAP_DATA_TYPE_INT32";
 	case IR_I64: return "CU_TENSOR_MAP_DATA_TYPE_INT64";
 	case IR_U32: return "CU_TENSOR_MAP_DATA_TYPE_UINT32";
@@ -170,11 +173,15 @@ scalar_abi(IrBase b)
 	case IR_I8: a = (ScalarABI){"int64_t", "int8_t", 1, "INT8_MIN", "INT8_MAX"}; break;
 	case IR_I16: a = (ScalarABI){"int64_t", "int16_t", 1, "INT16_MIN", "INT16_MAX"}; break;
 	case IR_I32: a = (ScalarABI){"int64_t", "int32_t", 1, "INT32_MIN", "INT32_MAX"}; break;
+	case IR_U8: a = (ScalarABI){"int64_t", "uint8_t", 1, "0", "UINT8_MAX"}; break;
+	case IR_U16: a = (ScalarABI){"int64_t", "uint16_t", 1, "0", "UINT16_MAX"}; break;
 	case IR_U32: a = (ScalarABI){"int64_t", "uint32_t", 1, "0", "INT64_C(4294967295)"}; break;
 	case IR_I64: a = (ScalarABI){"int64_t", "int64_t", 0, NULL, NULL}; break;
 	case IR_U64: a = (ScalarABI){"uint64_t", "uint64_t", 0, NULL, NULL}; break;
 	/* half types travel as their bit patterns: C99 has no 16-bit float */
 	case IR_F16: case IR_BF16: a = (ScalarABI){"uint16_t", "uint16_t", 0, NULL, NULL}; break;
+	/* fp8 too (IR input only: the language has no fp8 scalar parameters) */
+	case IR_E4M3: case IR_E5M2: a = (ScalarABI){"uint8_t", "uint8_t", 0, NULL, NULL}; break;
 	case IR_F32: a = (ScalarABI){"float", "float", 0, NULL, NULL}; break;
 	case IR_F64: a = (ScalarABI){"double", "double", 0, NULL, NULL}; break;
 	default: ICE("scalar parameter of type %s has no host type", ir_base_name(b));

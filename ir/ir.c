@@ -22,9 +22,39 @@ ir_opcode_from_name(const char *s, int n)
 	return -1;
 }
 
-static const char *const base_names[IR_NBASE] = {
-	"void", "i1", "i8", "i16", "i32", "i64", "u32", "u64", "f16", "bf16", "f32", "f64", "ptr", "tmap",
+/* What kind of scalar each IrBase is; the type predicates below read it. */
+enum { BK_NONE, BK_BOOL, BK_SIGNED, BK_UNSIGNED, BK_FP8, BK_FLOAT, BK_OTHER };
+
+static const struct BaseInfo {
+	const char *name;
+	int bits;
+	int kind;
+} base_info[IR_NBASE] = {
+	[IR_VOID] = {"void", 0, BK_NONE},
+	[IR_I1] = {"i1", 1, BK_BOOL},
+	[IR_I8] = {"i8", 8, BK_SIGNED},
+	[IR_I16] = {"i16", 16, BK_SIGNED},
+	[IR_I32] = {"i32", 32, BK_SIGNED},
+	[IR_I64] = {"i64", 64, BK_SIGNED},
+	[IR_U8] = {"u8", 8, BK_UNSIGNED},
+	[IR_U16] = {"u16", 16, BK_UNSIGNED},
+	[IR_U32] = {"u32", 32, BK_UNSIGNED},
+	[IR_U64] = {"u64", 64, BK_UNSIGNED},
+	[IR_E4M3] = {"e4m3", 8, BK_FP8},
+	[IR_E5M2] = {"e5m2", 8, BK_FP8},
+	[IR_F16] = {"f16", 16, BK_FLOAT},
+	[IR_BF16] = {"bf16", 16, BK_FLOAT},
+	[IR_F32] = {"f32", 32, BK_FLOAT},
+	[IR_F64] = {"f64", 64, BK_FLOAT},
+	[IR_PTR] = {"ptr", 64, BK_OTHER},
+	[IR_TMAP] = {"tmap", 0, BK_OTHER},
 };
+
+static int
+base_kind(IrType t)
+{
+	return t.base < IR_NBASE ? base_info[t.base].kind : BK_NONE;
+}
 
 IrType
 ir_scalar(IrBase b)
@@ -59,19 +89,39 @@ ir_type_eq(IrType a, IrType b)
 int
 ir_is_int(IrType t)
 {
-	return t.base >= IR_I1 && t.base <= IR_U64;
+	int k = base_kind(t);
+
+	return k == BK_BOOL || k == BK_SIGNED || k == BK_UNSIGNED;
 }
 
 int
 ir_is_signed(IrType t)
 {
-	return t.base >= IR_I8 && t.base <= IR_I64;
+	return base_kind(t) == BK_SIGNED;
+}
+
+int
+ir_is_unsigned(IrType t)
+{
+	return base_kind(t) == BK_UNSIGNED;
 }
 
 int
 ir_is_float(IrType t)
 {
-	return t.base >= IR_F16 && t.base <= IR_F64;
+	return base_kind(t) == BK_FLOAT;
+}
+
+int
+ir_is_fp8(IrType t)
+{
+	return base_kind(t) == BK_FP8;
+}
+
+int
+ir_const_is_float(IrType t)
+{
+	return ir_is_float(t) || ir_is_fp8(t);
 }
 
 int
@@ -91,14 +141,7 @@ ir_is_afrag(IrType t)
 int
 ir_base_bits(IrBase b)
 {
-	switch (b) {
-	case IR_I1: return 1;
-	case IR_I8: return 8;
-	case IR_I16: case IR_F16: case IR_BF16: return 16;
-	case IR_I32: case IR_U32: case IR_F32: return 32;
-	case IR_I64: case IR_U64: case IR_F64: case IR_PTR: return 64;
-	default: return 0;
-	}
+	return (unsigned)b < IR_NBASE ? base_info[b].bits : 0;
 }
 
 int
@@ -114,7 +157,7 @@ ir_type_bytes(IrType t)
 const char *
 ir_base_name(IrBase b)
 {
-	return (unsigned)b < IR_NBASE ? base_names[b] : "?";
+	return (unsigned)b < IR_NBASE ? base_info[b].name : "?";
 }
 
 int
@@ -123,7 +166,7 @@ ir_base_from_name(const char *s, int n)
 	int i;
 
 	for (i = IR_I1; i <= IR_F64; i++)
-		if ((int)strlen(base_names[i]) == n && memcmp(base_names[i], s, (size_t)n) == 0)
+		if ((int)strlen(base_info[i].name) == n && memcmp(base_info[i].name, s, (size_t)n) == 0)
 			return i;
 	return -1;
 }

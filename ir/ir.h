@@ -77,9 +77,10 @@
  *   default quiet NaNs, `nan(0xHHHHHHHHHHHHHHHH)` with the whole 64-bit pattern for any
  *   other NaN, so that every double round-trips bit for bit. The parser also takes
  *   decimal floats. A vector-typed const is a splat.
- * - Types: i1 i8 i16 i32 i64 u32 u64 f16 bf16 f32 f64, vectors `f32x2` `f32x4`, accumulator
- *   fragments `f32x8` .. `f32x128` (a multiple of 4), wgmma register A fragments
- *   `bf16x8` .. `bf16x128` and `f16x8` .. `f16x128` (a multiple of 8), pointers `ptr.global.f32`
+ * - Types: i1 i8 i16 i32 i64 u8 u16 u32 u64 e4m3 e5m2 f16 bf16 f32 f64, vectors `f32x2`
+ *   `f32x4`, accumulator fragments `f32x8` .. `f32x128` (a multiple of 4), wgmma register A
+ *   fragments `bf16x8` .. `bf16x128` and `f16x8` .. `f16x128` (a multiple of 8), pointers
+ *   `ptr.global.f32`
  *   `ptr.shared.bf16` `ptr.cluster.bf16`, and `tmap` (tensor-map params only).
  * - Regions: `(%v: type, ...)` (the region's arguments, omitted when it has none), then
  *   `{`, the ops one level deeper, `}`. if: `{...} else {...}`; while: `{...} do {...}`;
@@ -111,7 +112,12 @@
 
 typedef enum IrBase {
 	IR_VOID,
-	IR_I1, IR_I8, IR_I16, IR_I32, IR_I64, IR_U32, IR_U64,
+	/* Ranges are part of the contract: integers are IR_I1..IR_U64 (signed IR_I8..IR_I64,
+	 * unsigned IR_U8..IR_U64), data scalars IR_I1..IR_F64, and the fp8 storage types sit
+	 * between the integers and the arithmetic floats IR_F16..IR_F64. */
+	IR_I1, IR_I8, IR_I16, IR_I32, IR_I64, IR_U8, IR_U16, IR_U32, IR_U64,
+	IR_E4M3,        /* OCP fp8 E4M3 ("fn": no infinities, max 448), storage only */
+	IR_E5M2,        /* OCP fp8 E5M2 (IEEE-like, max 57344), storage only */
 	IR_F16, IR_BF16, IR_F32, IR_F64,
 	IR_PTR,
 	IR_TMAP,        /* an opaque CUtensorMap (128 bytes); only tmap params have it */
@@ -145,10 +151,23 @@ IrType ir_ptr(IrSpace space, IrBase elem);
 int ir_type_eq(IrType a, IrType b);
 int ir_is_int(IrType t);        /* i1..u64, scalar or vector */
 int ir_is_signed(IrType t);     /* i8..i64 (i1 is not) */
-int ir_is_float(IrType t);      /* f16, bf16, f32, f64, scalar or vector */
+int ir_is_unsigned(IrType t);   /* u8..u64 (i1 is not) */
+int ir_is_float(IrType t);      /* f16, bf16, f32, f64, scalar or vector: the arithmetic floats */
+int ir_is_fp8(IrType t);        /* e4m3, e5m2, scalar or vector: storage, conversions only */
+int ir_const_is_float(IrType t);  /* a const of type t holds its value in fimm: floats, fp8 */
 int ir_is_frag(IrType t);       /* an f32 accumulator fragment: f32x8 .. f32x128 */
 int ir_is_afrag(IrType t);      /* a wgmma register A fragment: bf16x8 .. bf16x128, f16x8 .. */
 int ir_base_bits(IrBase b);     /* 1, 8, 16, 32, 64; pointers 64 */
+/* fp8 (ir/fp8.c): the bits of x in the fp8 type b, rounded to nearest even and saturated to
+ * the largest finite value (NaN gives 0x7f), as PTX's cvt.rn.satfinite does; and the
+ * exact value of an fp8 bit pattern. */
+uint8_t ir_fp8_encode(IrBase b, double x);
+/* The bits of a constant of fp8 type b (which keeps e5m2's infinities), and whether x is a
+ * value of b (NaN and, for e5m2, infinities included). */
+uint8_t ir_fp8_bits(IrBase b, double x);
+int ir_fp8_is_value(IrBase b, double x);
+double ir_fp8_decode(IrBase b, uint8_t bits);
+double ir_fp8_max(IrBase b);    /* 448, 57344 */
 int ir_type_bytes(IrType t);    /* storage size; i1 counts as 1 byte */
 const char *ir_base_name(IrBase b);   /* "f32" */
 int ir_base_from_name(const char *s, int n);  /* -1 if not a scalar name */

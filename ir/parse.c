@@ -599,7 +599,7 @@ parse_const_value(Parser *p, const Token *vt, IrType t, IrOp *op)
 	s[vt->n] = 0;
 	neg = s[0] == '-';
 	body = s + (s[0] == '-' || s[0] == '+');
-	if (ir_is_float(t)) {
+	if (ir_const_is_float(t)) {
 		if (strcmp(body, "inf") == 0) {
 			op->fimm = neg ? -INFINITY : INFINITY;
 		} else if (strcmp(body, "nan") == 0 || strncmp(body, "nan(", 4) == 0) {
@@ -658,7 +658,7 @@ parse_const_value(Parser *p, const Token *vt, IrType t, IrOp *op)
 	}
 	return;
 bad:
-	fail_at(p, vt->line, vt->col, "bad %s constant '%s'", ir_is_float(t) ? "float" : "integer", s);
+	fail_at(p, vt->line, vt->col, "bad %s constant '%s'", ir_const_is_float(t) ? "float" : "integer", s);
 }
 
 /* `!LINE:COL` after an op, param or buffer; returns the kernel-source location. */

@@ -134,7 +134,7 @@ print_op(Buf *b, const IrKernel *k, const IrOp *op, int depth)
 	}
 	if (op->opc == IR_CONST) {
 		buf_puts(b, " ");
-		if (op->nres && ir_is_float(ir_vtype(k, op->res[0])))
+		if (op->nres && ir_const_is_float(ir_vtype(k, op->res[0])))
 			print_float(b, op->fimm);
 		else
 			buf_putint(b, op->imm);

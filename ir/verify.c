@@ -197,7 +197,7 @@ check_cmp(Verifier *v, const IrOp *op)
 	IrType a = vt(v, op->args[0]), b = vt(v, op->args[1]);
 	int eq = op->opc == IR_CMP_EQ || op->opc == IR_CMP_NE;
 
-	if (!vf_is_data(a) && !(eq && vf_is_ptr(a)))
+	if ((!vf_is_data(a) && !(eq && vf_is_ptr(a))) || ir_is_fp8(a))
 		vf_error(v, op->loc, "%s cannot compare %s", vf_opname(op), vf_tname(a));
 	if (!ir_type_eq(a, b))
 		vf_error(v, op->loc, "operand 2 of %s has type %s, expected %s", vf_opname(op), vf_tname(b), vf_tname(a));
@@ -223,6 +223,16 @@ check_select(Verifier *v, const IrOp *op)
 	vf_want_arg(v, op, 2, t);
 }
 
+/* The conversions the hardware has for fp8 (cvt ...e4m3x2/e5m2x2 from f32 and f16x2, and
+ * back to f16x2): from and to f16, bf16 and f32, never between fp8 and anything else. */
+static int
+fp8_cast_ok(IrType a, IrType t)
+{
+	IrType other = ir_is_fp8(a) ? t : a;
+
+	return other.base == IR_F16 || other.base == IR_BF16 || other.base == IR_F32;
+}
+
 static void
 check_cast(Verifier *v, const IrOp *op)
 {
@@ -237,6 +247,9 @@ check_cast(Verifier *v, const IrOp *op)
 			     vf_tname(a), vf_tname(t));
 		else if (a.lanes != t.lanes)
 			vf_error(v, op->loc, "cast from %s to %s changes the number of lanes", vf_tname(a), vf_tname(t));
+		else if ((ir_is_fp8(a) || ir_is_fp8(t)) && !fp8_cast_ok(a, t))
+			vf_error(v, op->loc, "cast from %s to %s: fp8 converts only to and from f16, bf16 and f32",
+			     vf_tname(a), vf_tname(t));
 		return;
 	}
 	if ((!vf_is_data(a) && !vf_is_ptr(a)) || (!vf_is_data(t) && !vf_is_ptr(t)) || a.base == IR_I1 || t.base == IR_I1)
@@ -470,6 +483,8 @@ check_const(Verifier *v, const IrOp *op)
 		return;
 	}
 	bits = bits_of(t);
+	if (ir_is_fp8(t) && !ir_fp8_is_value((IrBase)t.base, op->fimm))
+		vf_error(v, op->loc, "const %g is not a value of %s", op->fimm, vf_tname(t));
 	if (ir_is_int(t) && bits < 64) {
 		/* either reading of the bits is fine: -1 and 255 are both an i8 */
 		int64_t lo = -(INT64_C(1) << (bits - 1)), hi = (INT64_C(1) << bits) - 1;

@@ -450,7 +450,8 @@ fold_bitcast(Canon *c, IrOp *op, IrType from, IrType to)
 	uint64_t bits;
 	double d;
 
-	if (width(from) != width(to) || from.base == IR_I1 || to.base == IR_PTR)
+	/* fp8 constants are not folded here (isconst leaves them out): no bits to fold into */
+	if (width(from) != width(to) || from.base == IR_I1 || to.base == IR_PTR || ir_is_fp8(to))
 		return 0;
 	bits = ir_is_int(from) ? (uint64_t)c->cint[op->args[0]] & width_mask(width(from))
 			       : float_bits((IrBase)from.base, c->cflt[op->args[0]]);

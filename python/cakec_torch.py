@@ -104,6 +104,7 @@ class _CakeErrorStruct(ctypes.Structure):
 
 _DEVICE_CPU, _DEVICE_CUDA = 1, 2
 _INT, _UINT, _FLOAT, _BFLOAT, _BOOL = 0, 1, 2, 4, 6
+_FLOAT8_E4M3FN, _FLOAT8_E5M2 = 10, 12
 
 # torch dtype (its str() without "torch.") -> (DLPack code, bits)
 _TORCH_DTYPES = {
@@ -115,6 +116,7 @@ _TORCH_DTYPES = {
     "int32": (_INT, 32), "int": (_INT, 32), "int64": (_INT, 64), "long": (_INT, 64),
     "uint8": (_UINT, 8), "uint16": (_UINT, 16), "uint32": (_UINT, 32), "uint64": (_UINT, 64),
     "bool": (_BOOL, 8),
+    "float8_e4m3fn": (_FLOAT8_E4M3FN, 8), "float8_e5m2": (_FLOAT8_E5M2, 8),
 }
 
 # manifest scalar dtype -> (ctypes field type, converter); see host/emit.c's scalar_abi
@@ -131,7 +133,8 @@ def _bits_bf16(v):
 
 _SCALARS = {
     "i1": (ctypes.c_int64, int), "i8": (ctypes.c_int64, int), "i16": (ctypes.c_int64, int),
-    "i32": (ctypes.c_int64, int), "u32": (ctypes.c_int64, int), "i64": (ctypes.c_int64, int),
+    "i32": (ctypes.c_int64, int), "u8": (ctypes.c_int64, int), "u16": (ctypes.c_int64, int),
+    "u32": (ctypes.c_int64, int), "i64": (ctypes.c_int64, int),
     "u64": (ctypes.c_uint64, int),
     "f16": (ctypes.c_uint16, _bits_f16), "bf16": (ctypes.c_uint16, _bits_bf16),
     "f32": (ctypes.c_float, float), "f64": (ctypes.c_double, float),

@@ -155,6 +155,26 @@ def test_without_gpu(lib, has_driver):
         b = FakeTensor(base + 0x100000, [33, 65], "float32")
         c = FakeTensor(base + 0x200000, [130, 65], "float32")
         check(lib.sgemm_tiled.grid(A=a, B=b, C=c) == (2, 3, 1), "sgemm_tiled.grid")
+    if "from8" in lib.kernels:   # tests/gpu/checks/fp8.cake: fp8 tensors and their dtypes
+        n = 256
+        t = [FakeTensor(base + i * 0x10000, [n], d) for i, d in enumerate(
+            ["float8_e4m3fn", "float8_e5m2", "float32", "float32", "float16", "float16",
+             "bfloat16", "bfloat16"])]
+        names = ["a", "b", "fa", "fb", "ha", "hb", "wa", "wb"]
+        check(lib.from8.grid(**dict(zip(names, t))) == (1, 1, 1), "from8.grid")
+        t[1] = FakeTensor(base + 0x10000, [n], "float8_e4m3fn")
+        expect_error(lambda: lib.from8.grid(**dict(zip(names, t))), "CAKE_ERR_DTYPE",
+                     "parameter 'b': expected dtype e5m2 (code 12, bits 8, lanes 1), found e4m3 (code 10",
+                     "from8 fp8 dtype")
+    if "small" in lib.kernels:   # u8/u16 tensors, a u8 scalar
+        n = 64
+        d = ["float32", "int32", "uint8", "uint16", "uint8", "uint16", "float32", "float32",
+             "uint8", "uint16"]
+        names = ["x", "k", "xu", "xv", "ku", "kv", "fu", "fv", "ar", "av"]
+        args = dict(zip(names, [FakeTensor(base + i * 0x10000, [n], t) for i, t in enumerate(d)]))
+        check(lib.small.grid(s=7, **args) == (1, 1, 1), "small.grid")
+        expect_error(lambda: lib.small.grid(s=256, **args), "CAKE_ERR_RANGE",
+                     "parameter 's': expected a value in u8 range [0, 255], found 256", "small u8 range")
 
 
 def test_conversions():

@@ -82,6 +82,10 @@ dtype_name(int code, int bits)
 		return bits == 16 ? "bf16" : NULL;
 	case CAKE_DTYPE_BOOL:
 		return bits == 8 ? "bool" : NULL;
+	case CAKE_DTYPE_FLOAT8_E4M3FN:
+		return bits == 8 ? "e4m3" : NULL;
+	case CAKE_DTYPE_FLOAT8_E5M2:
+		return bits == 8 ? "e5m2" : NULL;
 	default:
 		return NULL;
 	}

@@ -44,7 +44,9 @@ enum {
 	CAKE_DTYPE_UINT = 1,
 	CAKE_DTYPE_FLOAT = 2,
 	CAKE_DTYPE_BFLOAT = 4,
-	CAKE_DTYPE_BOOL = 6
+	CAKE_DTYPE_BOOL = 6,
+	CAKE_DTYPE_FLOAT8_E4M3FN = 10,  /* OCP fp8 E4M3, no infinities (torch.float8_e4m3fn) */
+	CAKE_DTYPE_FLOAT8_E5M2 = 12     /* OCP fp8 E5M2 (torch.float8_e5m2) */
 };
 
 typedef struct CakeDevice {

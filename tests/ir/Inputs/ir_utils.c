@@ -6,6 +6,7 @@
 #include "ir/ir.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,7 +40,34 @@ ops(void)
 	eval("i32 -1 < 1", IR_CMP_LT, IR_I1, IR_I32, 2, -1, 1, 0);
 	eval("select 0 ? 5 : 9", IR_SELECT, IR_I32, IR_I1, 3, 0, 5, 9);
 	eval("i32 -1 to u32", IR_CAST, IR_U32, IR_I32, 1, -1, 0, 0);
+	eval("u8 255 + 1", IR_ADD, IR_U8, IR_U8, 2, 255, 1, 0);
+	eval("u8 200 / 3", IR_DIV, IR_U8, IR_U8, 2, 200, 3, 0);
+	eval("u8 255 > 1", IR_CMP_GT, IR_I1, IR_U8, 2, 255, 1, 0);
+	eval("u16 65535 >> 15", IR_SHR, IR_U16, IR_U16, 2, 65535, 15, 0);
+	eval("i32 -1 to u16", IR_CAST, IR_U16, IR_I32, 1, -1, 0, 0);
+	eval("u16 65535 to i32", IR_CAST, IR_I32, IR_U16, 1, 65535, 0, 0);
 	eval("f32 add", IR_ADD, IR_F32, IR_F32, 2, 1, 2, 0);
+}
+
+/* The software fp8 conversion (ir/fp8.c) at its edges: ties to even, saturation, the
+ * subnormals, zeros and NaN; the GPU check (tests/gpu/checks/fp8.cake) sweeps the rest. */
+static void
+fp8(void)
+{
+	static const double xs[] = {1.0, 1.3, 17.0, 19.0, 448.0, 464.0, 1e9, -INFINITY, 0x1p-9,
+				    0x1p-10, 0x1.8p-10, -0.0, 57344.0, 61439.0, 0x1p-16, NAN};
+	size_t i;
+
+	for (i = 0; i < sizeof xs / sizeof xs[0]; i++)
+		printf("fp8 %a: e4m3 0x%02x e5m2 0x%02x\n", xs[i], ir_fp8_encode(IR_E4M3, xs[i]),
+		       ir_fp8_encode(IR_E5M2, xs[i]));
+	printf("fp8 decode: e4m3 0x7e %g 0x7f nan %d 0x01 %a; e5m2 0x7b %g 0x7c %g 0xfd nan %d\n",
+	       ir_fp8_decode(IR_E4M3, 0x7e), isnan(ir_fp8_decode(IR_E4M3, 0x7f)) != 0,
+	       ir_fp8_decode(IR_E4M3, 1), ir_fp8_decode(IR_E5M2, 0x7b), ir_fp8_decode(IR_E5M2, 0x7c),
+	       isnan(ir_fp8_decode(IR_E5M2, 0xfd)) != 0);
+	printf("fp8 values: -inf e5m2 %d e4m3 %d; 0.1 %d; bits of -inf e5m2 0x%02x\n",
+	       ir_fp8_is_value(IR_E5M2, -INFINITY), ir_fp8_is_value(IR_E4M3, -INFINITY),
+	       ir_fp8_is_value(IR_E4M3, 0.1), ir_fp8_bits(IR_E5M2, -INFINITY));
 }
 
 /* leaf: tid.x is 5 */
@@ -142,5 +170,6 @@ main(void)
 	ops();
 	values();
 	targets();
+	fp8();
 	return 0;
 }
