@@ -92,6 +92,8 @@ void interp_fail(Warp *w, const IrOp *op, uint32_t lanes, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* "lanes 0-15", "lane 3", "lanes 0, 2, 4-7" */
 void lanes_str(char *out, size_t size, uint32_t mask);
+/* the same with another noun: "warps 0-3" */
+void mask_str(char *out, size_t size, uint32_t mask, const char *noun);
 
 /* ---- memory.c ---- */
 uint64_t mem_ptr_make(int obj, int64_t off);

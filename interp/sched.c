@@ -31,12 +31,18 @@ rng_next(Interp *it)
 void
 lanes_str(char *out, size_t size, uint32_t mask)
 {
+	mask_str(out, size, mask, "lane");
+}
+
+void
+mask_str(char *out, size_t size, uint32_t mask, const char *noun)
+{
 	int l = 0, n = 0, first = 1;
 	size_t at = 0;
 
 	for (uint32_t m = mask; m; m &= m - 1)
 		n++;
-	at += (size_t)snprintf(out, size, "%s", n == 1 ? "lane " : "lanes ");
+	at += (size_t)snprintf(out, size, "%s%s ", noun, n == 1 ? "" : "s");
 	while (l < WARP && at < size) {
 		int end;
 
@@ -54,7 +60,7 @@ lanes_str(char *out, size_t size, uint32_t mask)
 		l = end + 1;
 	}
 	if (!n)
-		snprintf(out, size, "no lanes");
+		snprintf(out, size, "no %ss", noun);
 }
 
 void
@@ -122,34 +128,37 @@ warp_main(void)
 static int
 release_barrier(Interp *it)
 {
-	Warp *first = NULL, *other = NULL, *done = NULL;
+	Warp *first = NULL, *other = NULL;
+	uint32_t here = 0, done = 0;
+	char hs[160], ds[160];
 	int i;
 
 	for (i = 0; i < it->nwarps; i++) {
 		Warp *w = &it->warps[i];
 
 		if (w->state == W_DONE)
-			done = done ? done : w;
+			done |= 1u << i;
 		else if (!first)
 			first = w;
 		else if (w->wait_op != first->wait_op && !other)
 			other = w;
+		if (w->state == W_BARRIER && first && w->wait_op == first->wait_op)
+			here |= 1u << i;
 	}
 	if (!first)
 		return 0;
+	mask_str(hs, sizeof hs, here, "warp");
 	if (done) {
+		mask_str(ds, sizeof ds, done, "warp");
 		interp_fail(first, first->wait_op, 0,
-			    "barrier reached by only part of the block: warp %d waits here but warp %d finished without reaching it",
-			    first->id, done->id);
+			    "barrier reached by only part of the block: %s wait%s here, %s finished without reaching it",
+			    hs, here & (here - 1) ? "" : "s", ds);
 		return -1;
 	}
 	if (other) {
-		char buf[64];
-
-		snprintf(buf, sizeof buf, "%d:%d", other->wait_op->loc.line, other->wait_op->loc.col);
 		interp_fail(first, first->wait_op, 0,
-			    "barrier reached by only part of the block: warp %d waits here, warp %d at the barrier at %s",
-			    first->id, other->id, buf);
+			    "barrier reached by only part of the block: %s wait%s here, warp %d at the barrier at line %d:%d",
+			    hs, here & (here - 1) ? "" : "s", other->id, other->wait_op->loc.line, other->wait_op->loc.col);
 		return -1;
 	}
 	for (i = 0; i < it->nwarps; i++)

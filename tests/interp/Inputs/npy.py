@@ -1,0 +1,43 @@
+"""A .npy reader and writer for the interpreter's lit tests, without NumPy (CI has none).
+
+    npy.py make PATH DESCR D0[,D1...] EXPR   # element i (flat) = eval(EXPR) with i bound
+    npy.py print PATH                        # the header's shape, then one value a line
+"""
+import struct
+import sys
+
+FMT = {"<f4": "f", "<f8": "d", "<u2": "H", "<i2": "h", "<i4": "i", "<i8": "q", "<u4": "I"}
+
+
+def write(path, descr, shape, vals):
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, "".join("%d," % d for d in shape))
+    h += " " * (63 - (10 + len(h)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode())
+        f.write(struct.pack("<%d%s" % (len(vals), FMT[descr]), *vals))
+
+
+def read(path):
+    b = open(path, "rb").read()
+    n = struct.unpack("<H", b[8:10])[0]
+    d = eval(b[10:10 + n].decode())
+    count = 1
+    for s in d["shape"]:
+        count *= s
+    fmt = FMT[d["descr"]]
+    return d["shape"], struct.unpack("<%d%s" % (count, fmt), b[10 + n:10 + n + count * struct.calcsize(fmt)])
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "make":
+        shape = [int(x) for x in sys.argv[4].split(",")]
+        count = 1
+        for s in shape:
+            count *= s
+        write(sys.argv[2], sys.argv[3], shape, [eval(sys.argv[5], {"i": i}) for i in range(count)])
+    else:
+        shape, vals = read(sys.argv[2])
+        print("shape", shape)
+        for v in vals:
+            print("%.9g" % v)
