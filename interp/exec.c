@@ -190,7 +190,9 @@ ex_arith(Warp *w, const IrOp *op, uint32_t mask)
 			LANES(l, mask) {
 				for (i = 0; i < n; i++)
 					x[i] = num_f32(a[i][l]);
-				d[l] = num_f32_bits(row->f32(x));
+				float r = row->f32(x);
+
+				d[l] = r == r ? num_f32_bits(r) : NUM_F32_NAN;
 			}
 		} else if (ir_is_float(t)) {
 			double x[3];

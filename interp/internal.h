@@ -107,6 +107,9 @@ void mem_block_start(Interp *it);
 void mem_free(Interp *it);
 
 /* ---- numeric.c: float formats ---- */
+/* The GPU's canonical NaNs. */
+#define NUM_F32_NAN 0x7fffffffu
+#define NUM_F64_NAN 0x7fffffffffffffffull
 double num_to_double(IrBase b, uint64_t bits);
 uint64_t num_from_double(IrBase b, double x);      /* one rounding, to nearest even */
 static inline float

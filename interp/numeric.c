@@ -2,8 +2,9 @@
  * decoded exactly and encoded from a double with one rounding to nearest even (so an f32
  * narrows to f16/bf16 as cvt.rn does, with no double rounding); float -> int truncates
  * toward zero and saturates, NaN -> 0 (the backend's fptosi.sat); int -> i1 and
- * float -> i1 are truth tests (the backend's icmp/fcmp ne). NaNs narrow to the canonical
- * quiet NaN of the format with the sign kept. */
+ * float -> i1 are truth tests (the backend's icmp/fcmp ne). A NaN result is the GPU's
+ * canonical NaN (all bits but the sign set: 0x7fff, 0x7fffffff, ...), as PTX's cvt and
+ * arithmetic produce it. */
 #include <math.h>
 
 #include "internal.h"
@@ -50,7 +51,7 @@ small_encode(IrBase b, double x)
 	emax_field = (1u << ebits) - 1;
 	sign = signbit(x) ? (uint64_t)1 << (ebits + mbits) : 0;
 	if (isnan(x))
-		return sign | emax_field << mbits | (uint64_t)1 << (mbits - 1);
+		return ((uint64_t)1 << (ebits + mbits)) - 1;
 	a = fabs(x);
 	if (isinf(a))
 		return sign | emax_field << mbits;
@@ -88,8 +89,8 @@ num_from_double(IrBase b, double x)
 {
 	switch (b) {
 	case IR_F16: case IR_BF16: return small_encode(b, x);
-	case IR_F32: return num_f32_bits((float)x);
-	default: return num_f64_bits(x);
+	case IR_F32: return isnan(x) ? NUM_F32_NAN : num_f32_bits((float)x);
+	default: return isnan(x) ? NUM_F64_NAN : num_f64_bits(x);
 	}
 }
 

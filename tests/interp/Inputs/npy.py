@@ -1,12 +1,12 @@
 """A .npy reader and writer for the interpreter's lit tests, without NumPy (CI has none).
 
     npy.py make PATH DESCR D0[,D1...] EXPR   # element i (flat) = eval(EXPR) with i bound
-    npy.py print PATH                        # the header's shape, then one value a line
+    npy.py print PATH                        # the shape, then a value (rank >= 2: a row) a line
 """
 import struct
 import sys
 
-FMT = {"<f4": "f", "<f8": "d", "<u2": "H", "<i2": "h", "<i4": "i", "<i8": "q", "<u4": "I"}
+FMT = {"<f2": "e", "<f4": "f", "<f8": "d", "<u2": "H", "<i2": "h", "<i4": "i", "<i8": "q", "<u4": "I"}
 
 
 def write(path, descr, shape, vals):
@@ -39,5 +39,6 @@ if __name__ == "__main__":
     else:
         shape, vals = read(sys.argv[2])
         print("shape", shape)
-        for v in vals:
-            print("%.9g" % v)
+        row = shape[-1] if len(shape) > 1 else 1    # rank >= 2: one row of the last dim a line
+        for at in range(0, len(vals), row):
+            print(" ".join(str(v) if isinstance(v, int) else "%.9g" % v for v in vals[at:at + row]))
