@@ -47,6 +47,11 @@ int interp_bind(const IrKernel *k, InterpArg *args, const InterpOptions *o, int6
 /* The number of elements of tensor parameter p under the bound args (after interp_bind). */
 int64_t interp_tensor_elems(const IrKernel *k, int p, const InterpArg *args);
 
+/* Reports (through diag, at its source location) the first thing in k the interpreter
+ * cannot run yet: an op without a row in its table, a tensor-map parameter, an mbarrier,
+ * a cluster. Returns 0 when k can run, -1 after reporting. interp_run checks it too. */
+int interp_check(const IrKernel *k);
+
 /* Runs k (after the pass pipeline: async ops expanded, shared memory laid out) over the
  * grid interp_bind computes. Returns 0 when the run finished without a finding, 1 after
  * reporting a finding or a bad argument through diag. */

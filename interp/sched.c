@@ -248,8 +248,8 @@ check_ops(const IrRegion *r)
 	return 0;
 }
 
-static int
-check_kernel(const IrKernel *k)
+int
+interp_check(const IrKernel *k)
 {
 	SrcLoc at = {k->file, 0, 0};
 	int i;
@@ -284,7 +284,7 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 	int64_t nblocks, b, *order;
 	int i;
 
-	if (check_kernel(k) != 0)
+	if (interp_check(k) != 0)
 		return 1;
 	memset(&it, 0, sizeof it);
 	it.k = k;

@@ -4,6 +4,7 @@
  * scalars and syms come from the command line; the grid is the launcher's. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,19 @@ parse_args(Options *o, int argc, char **argv)
 		usage_error("%s", "expected a FILE and a KERNEL name");
 }
 
+/* An error about the command line's files or arguments (no source location). */
+static void
+tool_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "cakec-run: error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 static int
 has_suffix(const char *s, const char *suffix)
 {
@@ -180,7 +194,6 @@ static IrKernel *
 compile(Options *o, IrModule **mod)
 {
 	int is_ir = o->input_ir >= 0 ? o->input_ir : has_suffix(o->file, ".ir");
-	SrcLoc noloc = {-1, 0, 0};
 	size_t len;
 	char *text = read_file(o->file, &len);
 	IrKernel *k = NULL;
@@ -188,7 +201,7 @@ compile(Options *o, IrModule **mod)
 	int i, nrule;
 
 	if (!text) {
-		fprintf(stderr, "cakec-run: error: cannot read '%s': %s\n", o->file, strerror(errno));
+		tool_error("cannot read '%s': %s", o->file, strerror(errno));
 		return NULL;
 	}
 	if (is_ir) {
@@ -207,12 +220,12 @@ compile(Options *o, IrModule **mod)
 		if (strcmp((*mod)->kernels[i]->name, o->kernel) == 0)
 			k = (*mod)->kernels[i];
 	if (!k) {
-		diag_error(noloc, "no kernel '%s' in %s", o->kernel, o->file);
+		tool_error("no kernel '%s' in %s", o->kernel, o->file);
 		return NULL;
 	}
 	if (o->target >= 0) {
 		if (k->targets && !(k->targets & (1u << o->target))) {
-			diag_error(noloc, "kernel '%s' does not list target %s in its targets(...)", k->name,
+			tool_error("kernel '%s' does not list target %s in its targets(...)", k->name,
 				   ir_target_name(o->target));
 			return NULL;
 		}
@@ -224,7 +237,9 @@ compile(Options *o, IrModule **mod)
 	po.opt_level = o->opt_level;
 	po.verify = 1;
 	po.need_layout = 1;
-	return pass_pipeline(k, &po) ? NULL : k;
+	if (pass_pipeline(k, &po) != 0 || interp_check(k) != 0)
+		return NULL;
+	return k;
 }
 
 /* The parameter named name, or -1. */
@@ -243,7 +258,6 @@ find_param(const IrKernel *k, const char *name)
 static int
 load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays, const char **paths)
 {
-	SrcLoc noloc = {-1, 0, 0};
 	int i, p;
 
 	for (i = 0; i < o->nargs; i++) {
@@ -252,7 +266,7 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 		char *end;
 
 		if ((p = find_param(k, r->name)) < 0) {
-			diag_error(noloc, "kernel '%s' has no parameter '%s'", k->name, r->name);
+			tool_error("kernel '%s' has no parameter '%s'", k->name, r->name);
 			return -1;
 		}
 		pr = &k->params[p];
@@ -264,12 +278,12 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 			if (pr->access == ACC_OUT && access(r->value, F_OK) != 0)
 				continue;       /* created after the run */
 			if (npy_read(r->value, &arrays[p], &err) != 0) {
-				diag_error(noloc, "tensor '%s': %s", pr->name, err.s);
+				tool_error("tensor '%s': %s", pr->name, err.s);
 				buf_free(&err);
 				return -1;
 			}
 			if (!npy_descr_fits(arrays[p].descr, elem)) {
-				diag_error(noloc, "tensor '%s' is %s: '%s' holds '%s', expected '%s'", pr->name,
+				tool_error("tensor '%s' is %s: '%s' holds '%s', expected '%s'", pr->name,
 					   ir_base_name(elem), r->value, arrays[p].descr, npy_descr_of(elem));
 				return -1;
 			}
@@ -277,7 +291,7 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 			args[p].rank = arrays[p].rank;
 			memcpy(args[p].shape, arrays[p].shape, sizeof args[p].shape);
 		} else if (pr->kind == PARAM_TMAP) {
-			diag_error(noloc, "parameter '%s' is a tensor map: not yet supported by the interpreter", pr->name);
+			tool_error("parameter '%s' is a tensor map: not yet supported by the interpreter", pr->name);
 			return -1;
 		} else {
 			errno = 0;
@@ -286,7 +300,7 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 			else
 				args[p].i = strtoll(r->value, &end, 0);
 			if (!*r->value || *end || errno) {
-				diag_error(noloc, "parameter '%s': '%s' is not a number", pr->name, r->value);
+				tool_error("parameter '%s': '%s' is not a number", pr->name, r->value);
 				return -1;
 			}
 			args[p].set = 1;
@@ -298,7 +312,7 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 		if ((pr->kind == PARAM_TENSOR && !paths[p]) || pr->kind == PARAM_SCALAR) {
 			if (pr->kind == PARAM_SCALAR && args[p].set)
 				continue;
-			diag_error(noloc, "no argument for parameter '%s' of kernel '%s'", pr->name, k->name);
+			tool_error("no argument for parameter '%s' of kernel '%s'", pr->name, k->name);
 			return -1;
 		}
 	}
@@ -310,7 +324,6 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 static int
 make_outputs(const IrKernel *k, InterpArg *args, NpyArray *arrays, const InterpOptions *io)
 {
-	SrcLoc noloc = {-1, 0, 0};
 	int p, d, missing = 0;
 	int64_t grid[3];
 	Buf err = {0};
@@ -343,7 +356,7 @@ make_outputs(const IrKernel *k, InterpArg *args, NpyArray *arrays, const InterpO
 						}
 				}
 				if (!found) {
-					diag_error(noloc, "the shape of out tensor '%s' is unknown: sym '%s' is not bound; give it as %s=N or give the file",
+					tool_error("the shape of out tensor '%s' is unknown: sym '%s' is not bound; give it as %s=N or give the file",
 						   pr->name, k->params[pr->dims[d].sym].name, k->params[pr->dims[d].sym].name);
 					return -1;
 				}
