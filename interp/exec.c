@@ -292,7 +292,8 @@ ex_cast(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
-/* The bits of element e of a value of type t, packed little-endian. */
+/* The elements' bits packed little-endian (as the GPU's registers hold a vector), then
+ * read back as the result's elements. */
 static void
 ex_bitcast(Warp *w, const IrOp *op, uint32_t mask)
 {

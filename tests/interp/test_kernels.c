@@ -3,9 +3,11 @@
  * against double-precision references, with the thresholds and floors of the GPU tests
  * (tests/gpu/case_<kernel>.c, where each is derived): the metric is
  * |got - ref| / max(|ref|, floor). Prints one PASS/FAIL line per case and exits 1 on any
- * failure. With arguments `sgemm M N K` it times one sgemm_tiled run instead.
+ * failure. `seeds N` runs every case under N seeds of the scheduler (each a different
+ * block and warp order; none may report a finding); `sgemm M N K` times one sgemm_tiled
+ * run instead.
  *
- * Usage: test_kernels SRCROOT [sgemm M N K] */
+ * Usage: test_kernels SRCROOT [sgemm M N K | seeds N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,15 @@ kernel(const char *file, const char *name)
 	PassOptions po;
 	int i;
 
+	static struct {
+		const char *file, *name;
+		IrKernel *k;
+	} cache[16];
+	static int ncache;
+
+	for (i = 0; i < ncache; i++)
+		if (strcmp(cache[i].file, file) == 0 && strcmp(cache[i].name, name) == 0)
+			return cache[i].k;
 	snprintf(path, sizeof path, "%s/kernels_src/%s", srcroot, file);
 	if (!(text = read_file(path, &len)) || !(m = fe_compile(path, text, len, NULL))) {
 		fprintf(stderr, "cannot compile %s\n", path);
@@ -80,6 +91,11 @@ kernel(const char *file, const char *name)
 	if (!k || pass_pipeline(k, &po) != 0) {
 		fprintf(stderr, "no kernel %s in %s\n", name, path);
 		exit(1);
+	}
+	if (ncache < 16) {
+		cache[ncache].file = file;
+		cache[ncache].name = name;
+		cache[ncache++].k = k;
 	}
 	return k;
 }
@@ -363,8 +379,10 @@ test_sgemm(int64_t m, int64_t n, int64_t kk, uint64_t seed)
 int
 main(int argc, char **argv)
 {
+	uint64_t s, nseeds = 1;
+
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_kernels SRCROOT [sgemm M N K]\n");
+		fprintf(stderr, "usage: test_kernels SRCROOT [sgemm M N K | seeds N]\n");
 		return 2;
 	}
 	srcroot = argv[1];
@@ -375,26 +393,30 @@ main(int argc, char **argv)
 		printf("sgemm_tiled %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], s);
 		return failures != 0;
 	}
-	test_axpby(1, 1);
-	test_axpby(1027, 2);
-	test_axpby(4096, 3);
-	test_silu_mul(3, 1);
-	test_silu_mul(1026, 2);
-	test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 1, 1, 1);
-	test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 5, 1000, 2);
-	test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 3, 1024, 3);
-	test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 9, 4, 1);
-	test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 17, 129, 2);
-	test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 8, 256, 3);
-	test_softmax("reduction/softmax.cake", "softmax", 3, 5, 1);
-	test_softmax("reduction/softmax.cake", "softmax", 6, 1025, 2);
-	test_softmax("reduction/softmax.cake", "softmax", 2, 256, 3);
-	test_softmax("reduction/softmax_rows.cake", "softmax_rows", 3, 5, 1);
-	test_softmax("reduction/softmax_rows.cake", "softmax_rows", 7, 1000, 2);
-	test_softmax("reduction/softmax_rows.cake", "softmax_rows", 8, 128, 3);
-	test_sgemm(3, 5, 7, 1);
-	test_sgemm(65, 67, 33, 2);
-	test_sgemm(64, 64, 64, 3);
+	if (argc == 4 && strcmp(argv[2], "seeds") == 0)
+		nseeds = (uint64_t)atoll(argv[3]);
+	for (s = 0; s < nseeds; s++) {
+		test_axpby(1, 1 + s * 1000);
+		test_axpby(1027, 2 + s * 1000);
+		test_axpby(4096, 3 + s * 1000);
+		test_silu_mul(3, 1 + s * 1000);
+		test_silu_mul(1026, 2 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 1, 1, 1 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 5, 1000, 2 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 3, 1024, 3 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 9, 4, 1 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 17, 129, 2 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 8, 256, 3 + s * 1000);
+		test_softmax("reduction/softmax.cake", "softmax", 3, 5, 1 + s * 1000);
+		test_softmax("reduction/softmax.cake", "softmax", 6, 1025, 2 + s * 1000);
+		test_softmax("reduction/softmax.cake", "softmax", 2, 256, 3 + s * 1000);
+		test_softmax("reduction/softmax_rows.cake", "softmax_rows", 3, 5, 1 + s * 1000);
+		test_softmax("reduction/softmax_rows.cake", "softmax_rows", 7, 1000, 2 + s * 1000);
+		test_softmax("reduction/softmax_rows.cake", "softmax_rows", 8, 128, 3 + s * 1000);
+		test_sgemm(3, 5, 7, 1 + s * 1000);
+		test_sgemm(65, 67, 33, 2 + s * 1000);
+		test_sgemm(64, 64, 64, 3 + s * 1000);
+	}
 	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
 	return failures != 0;
 }
