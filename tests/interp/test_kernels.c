@@ -1,4 +1,5 @@
-/* test_kernels.c: the SIMT kernels of kernels_src run in-process through the interpreter's
+/* test_kernels.c: the SIMT kernels of kernels_src (elementwise, reduction, matmul and the
+ * gdp decode family without TMA, the staged twin included) run in-process through the interpreter's
  * C API (interp/interp.h) on small shapes (ragged ones included), with random inputs,
  * against double-precision references, with the thresholds and floors of the GPU tests
  * (tests/gpu/case_<kernel>.c, where each is derived): the metric is
@@ -58,7 +59,7 @@ bf16_to(uint16_t h)
 /* The kernel `name` of kernels_src/<file>, after the -O2 pipeline. Each file is compiled
  * once; the modules live until exit. */
 static IrKernel *
-kernel(const char *file, const char *name)
+kernel_with(const char *file, const char *name, const FeDefine *defs, int ndefs, int staged)
 {
 	char path[1024];
 	size_t len;
@@ -70,15 +71,22 @@ kernel(const char *file, const char *name)
 
 	static struct {
 		const char *file, *name;
+		const FeDefine *defs;
+		int staged;
 		IrKernel *k;
-	} cache[16];
+	} cache[32];
 	static int ncache;
+	FeOptions fo;
 
 	for (i = 0; i < ncache; i++)
-		if (strcmp(cache[i].file, file) == 0 && strcmp(cache[i].name, name) == 0)
+		if (strcmp(cache[i].file, file) == 0 && strcmp(cache[i].name, name) == 0 &&
+		    cache[i].defs == defs && cache[i].staged == staged)
 			return cache[i].k;
+	memset(&fo, 0, sizeof fo);
+	fo.defines = defs;
+	fo.ndefines = ndefs;
 	snprintf(path, sizeof path, "%s/kernels_src/%s", srcroot, file);
-	if (!(text = read_file(path, &len)) || !(m = fe_compile(path, text, len, NULL))) {
+	if (!(text = read_file(path, &len)) || !(m = fe_compile(path, text, len, &fo))) {
 		fprintf(stderr, "cannot compile %s\n", path);
 		exit(1);
 	}
@@ -88,16 +96,25 @@ kernel(const char *file, const char *name)
 	memset(&po, 0, sizeof po);
 	po.opt_level = 2;
 	po.need_layout = 1;
+	po.no_staging_elision = staged;
 	if (!k || pass_pipeline(k, &po) != 0) {
 		fprintf(stderr, "no kernel %s in %s\n", name, path);
 		exit(1);
 	}
-	if (ncache < 16) {
+	if (ncache < 32) {
 		cache[ncache].file = file;
 		cache[ncache].name = name;
+		cache[ncache].defs = defs;
+		cache[ncache].staged = staged;
 		cache[ncache++].k = k;
 	}
 	return k;
+}
+
+static IrKernel *
+kernel(const char *file, const char *name)
+{
+	return kernel_with(file, name, NULL, 0, 0);
 }
 
 /* The argument of k's parameter `name` in args (one per parameter). */
@@ -376,6 +393,204 @@ test_sgemm(int64_t m, int64_t n, int64_t kk, uint64_t seed)
 	return secs;
 }
 
+/* ---- gdp decode (docs/gdp.md): the state and intermediate states within 1e-4 relative
+ * (floor 0.1), the outputs within 1e-2 (floor 1e-2), as case_gdp.c; bf16, no L2 norm ---- */
+
+typedef struct Gdp {
+	int B, T, NH, HV, HQK, K, V, TI;
+	uint16_t *q, *k, *v, *beta;
+	float *g, *s, *inter;
+	uint16_t *o;
+	double *ref_s, *ref_o, *ref_inter;
+} Gdp;
+
+/* n values at a random scale (unit length when unit) */
+static void
+gdp_vector(uint16_t *out, int n, int unit)
+{
+	double x[256], norm = 0, scale = unit ? 1.0 : uniform(0.25, 3.0);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		x[i] = uniform(-1, 1);
+		norm += x[i] * x[i];
+	}
+	for (i = 0; i < n; i++)
+		out[i] = bf16_from((float)(unit ? x[i] / sqrt(norm) : x[i] * scale));
+}
+
+/* S <- exp(g) S; per step j: u = (v - S^T k) beta, S += k u^T; o = S^T q scale */
+static void
+gdp_reference(Gdp *h, double scale)
+{
+	int K = h->K, V = h->V, b, hv, t, j, i, c;
+	double *S = malloc(sizeof *S * (size_t)(K * V)), *u = malloc(sizeof *u * (size_t)V);
+
+	for (b = 0; b < h->B; b++)
+		for (hv = 0; hv < h->HV; hv++) {
+			int hq = hv / (h->HV / h->HQK);
+			size_t sb = ((size_t)b * (size_t)h->HV + (size_t)hv) * (size_t)(K * V);
+
+			for (i = 0; i < K * V; i++)
+				S[i] = h->s[sb + (size_t)i];
+			for (t = 0; t < h->T; t++) {
+				size_t bt = (size_t)b * (size_t)h->T + (size_t)t;
+				double a = exp((double)h->g[bt * (size_t)h->HV + (size_t)hv]);
+
+				for (i = 0; i < K * V; i++)
+					S[i] *= a;
+				for (j = 0; j < h->NH; j++) {
+					const uint16_t *kk = h->k + ((bt * (size_t)h->NH + (size_t)j) * (size_t)h->HQK + (size_t)hq) * (size_t)K;
+					const uint16_t *vv = h->v + ((bt * (size_t)h->NH + (size_t)j) * (size_t)h->HV + (size_t)hv) * (size_t)V;
+					double be = bf16_to(h->beta[(bt * (size_t)h->NH + (size_t)j) * (size_t)h->HV + (size_t)hv]);
+
+					for (c = 0; c < V; c++) {
+						double acc = 0;
+
+						for (i = 0; i < K; i++)
+							acc += S[i * V + c] * bf16_to(kk[i]);
+						u[c] = (bf16_to(vv[c]) - acc) * be;
+					}
+					for (i = 0; i < K; i++)
+						for (c = 0; c < V; c++)
+							S[i * V + c] += bf16_to(kk[i]) * u[c];
+				}
+				for (c = 0; c < V; c++) {
+					const uint16_t *qq = h->q + (bt * (size_t)h->HQK + (size_t)hq) * (size_t)K;
+					double acc = 0;
+
+					for (i = 0; i < K; i++)
+						acc += S[i * V + c] * bf16_to(qq[i]);
+					h->ref_o[(bt * (size_t)h->HV + (size_t)hv) * (size_t)V + (size_t)c] = acc * scale;
+				}
+				if (t < h->TI)
+					memcpy(h->ref_inter + (((size_t)b * (size_t)h->TI + (size_t)t) * (size_t)h->HV + (size_t)hv) * (size_t)(K * V),
+					       S, sizeof *S * (size_t)(K * V));
+			}
+			memcpy(h->ref_s + sb, S, sizeof *S * (size_t)(K * V));
+		}
+	free(S);
+	free(u);
+}
+
+static void
+test_gdp(const char *file, const char *name, int T, int NH, int staged, int B, int HV, int gqa, int ti,
+	 uint64_t seed)
+{
+	static const char *tv[] = {"1", "2", "3", "4"};
+	Gdp h;
+	IrKernel *k;
+	InterpArg args[16];
+	char what[160];
+	size_t nq, nk, nv, ng, ns, no, ni, i;
+	double *got, scale;
+	int d = T == 1 && NH == 1 ? 0 : 1;
+
+	/* one defines array per (T, NH) in use, so the kernel cache can tell them apart */
+	static FeDefine keep[4][2];
+	int slot = (T - 1) * 2 + (NH - 1);
+
+	keep[slot][0].name = "T";
+	keep[slot][0].value = tv[T - 1];
+	keep[slot][1].name = "NH";
+	keep[slot][1].value = tv[NH - 1];
+	k = kernel_with(file, name, d ? keep[slot] : NULL, d ? 2 : 0, staged);
+	memset(&h, 0, sizeof h);
+	memset(args, 0, sizeof args);
+	h.B = B;
+	h.T = T;
+	h.NH = NH;
+	h.HV = HV;
+	h.HQK = HV / gqa;
+	h.K = h.V = 128;
+	h.TI = ti;
+	scale = (float)(1.0 / sqrt(128.0));
+	nq = (size_t)(B * T * h.HQK * h.K);
+	nk = nq * (size_t)NH;
+	nv = (size_t)(B * T * NH * HV * h.V);
+	ng = (size_t)(B * T * HV);
+	ns = (size_t)(B * HV) * (size_t)(h.K * h.V);
+	no = (size_t)(B * T * HV * h.V);
+	ni = (size_t)(B * ti * HV) * (size_t)(h.K * h.V);
+	h.q = malloc(2 * nq);
+	h.k = malloc(2 * nk);
+	h.v = malloc(2 * nv);
+	h.beta = malloc(2 * ng * (size_t)NH);
+	h.g = malloc(4 * ng);
+	h.s = malloc(4 * ns);
+	h.o = malloc(2 * no);
+	h.inter = malloc(4 * ni + 4);
+	h.ref_s = malloc(8 * ns);
+	h.ref_o = malloc(8 * no);
+	h.ref_inter = malloc(8 * ni + 8);
+	got = malloc(8 * (ns > ni ? ns : ni) + 8 * no);
+	for (i = 0; i < nq; i += (size_t)h.K)
+		gdp_vector(h.q + i, h.K, 1);
+	for (i = 0; i < nk; i += (size_t)h.K)
+		gdp_vector(h.k + i, h.K, 1);
+	for (i = 0; i < nv; i++)
+		h.v[i] = bf16_from((float)uniform(-1, 1));
+	for (i = 0; i < ng * (size_t)NH; i++)
+		h.beta[i] = bf16_from((float)uniform(0.05, 1.0));
+	for (i = 0; i < ng; i++)
+		h.g[i] = (float)uniform(-0.7, -0.01);
+	for (i = 0; i < ns; i++)
+		h.s[i] = (float)uniform(-1, 1);
+	gdp_reference(&h, scale);
+	tensor(arg(k, args, "q"), h.q, 4, B, T);
+	arg(k, args, "q")->shape[2] = h.HQK;
+	arg(k, args, "q")->shape[3] = h.K;
+	tensor(arg(k, args, "k"), h.k, 5, B, T);
+	memcpy(&arg(k, args, "k")->shape[2], (int64_t[]){NH, h.HQK, h.K}, 3 * sizeof(int64_t));
+	tensor(arg(k, args, "v"), h.v, 5, B, T);
+	memcpy(&arg(k, args, "v")->shape[2], (int64_t[]){NH, HV, h.V}, 3 * sizeof(int64_t));
+	tensor(arg(k, args, "g"), h.g, 3, B, T);
+	arg(k, args, "g")->shape[2] = HV;
+	tensor(arg(k, args, "beta"), h.beta, 4, B, T);
+	memcpy(&arg(k, args, "beta")->shape[2], (int64_t[]){NH, HV}, 2 * sizeof(int64_t));
+	tensor(arg(k, args, "s"), h.s, 4, B, HV);
+	memcpy(&arg(k, args, "s")->shape[2], (int64_t[]){h.K, h.V}, 2 * sizeof(int64_t));
+	tensor(arg(k, args, "o"), h.o, 4, B, T);
+	memcpy(&arg(k, args, "o")->shape[2], (int64_t[]){HV, h.V}, 2 * sizeof(int64_t));
+	tensor(arg(k, args, "inter"), h.inter, 5, B, ti);
+	memcpy(&arg(k, args, "inter")->shape[2], (int64_t[]){HV, h.K, h.V}, 3 * sizeof(int64_t));
+	arg(k, args, "scale")->f = scale;
+	snprintf(what, sizeof what, "%s%s T=%d NH=%d B=%d HV=%d gqa=%d ti=%d seed=%llu", name,
+		 staged ? " (staged)" : "", T, NH, B, HV, gqa, ti, (unsigned long long)seed);
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		char w2[200];
+
+		for (i = 0; i < ns; i++)
+			got[i] = h.s[i];
+		snprintf(w2, sizeof w2, "%s state", what);
+		compare(w2, got, h.ref_s, ns, 0.1, 1e-4);
+		for (i = 0; i < no; i++)
+			got[i] = bf16_to(h.o[i]);
+		snprintf(w2, sizeof w2, "%s output", what);
+		compare(w2, got, h.ref_o, no, 1e-2, 1e-2);
+		if (ni) {
+			for (i = 0; i < ni; i++)
+				got[i] = h.inter[i];
+			snprintf(w2, sizeof w2, "%s inter", what);
+			compare(w2, got, h.ref_inter, ni, 0.1, 1e-4);
+		}
+	}
+	free(h.q);
+	free(h.k);
+	free(h.v);
+	free(h.beta);
+	free(h.g);
+	free(h.s);
+	free(h.o);
+	free(h.inter);
+	free(h.ref_s);
+	free(h.ref_o);
+	free(h.ref_inter);
+	free(got);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -416,6 +631,16 @@ main(int argc, char **argv)
 		test_sgemm(3, 5, 7, 1 + s * 1000);
 		test_sgemm(65, 67, 33, 2 + s * 1000);
 		test_sgemm(64, 64, 64, 3 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 1, 1, 0, 1, 2, 1, 1, 1 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 1, 1, 1, 1, 2, 1, 1, 1 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 2, 2, 0, 2, 4, 2, 2, 2 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 2, 2, 1, 2, 4, 2, 0, 2 + s * 1000);
+		test_gdp("gdp/gdp_decode_rows.cake", "gdp_decode_rows", 1, 1, 0, 1, 2, 1, 1, 3 + s * 1000);
+		test_gdp("gdp/gdp_decode_rows.cake", "gdp_decode_rows", 2, 2, 0, 2, 4, 2, 2, 4 + s * 1000);
+		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 1, 1, 0, 1, 2, 1, 1, 5 + s * 1000);
+		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 2, 2, 0, 2, 4, 2, 0, 6 + s * 1000);
+		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, 7 + s * 1000);
+		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 2, 2, 0, 2, 4, 2, 2, 8 + s * 1000);
 	}
 	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
 	return failures != 0;
