@@ -56,8 +56,30 @@ bf16_to(uint16_t h)
 	return f;
 }
 
-/* The kernel `name` of kernels_src/<file>, after the -O2 pipeline. Each file is compiled
- * once; the modules live until exit. */
+/* The compiled kernels, kept until the end (free_kernels). */
+static struct {
+	const char *file, *name;
+	const FeDefine *defs;
+	int staged;
+	IrKernel *k;
+	IrModule *m;
+	char *text;
+} cache[32];
+static int ncache;
+
+static void
+free_kernels(void)
+{
+	int i;
+
+	for (i = 0; i < ncache; i++) {
+		ir_module_free(cache[i].m);
+		free(cache[i].text);
+	}
+}
+
+/* The kernel `name` of kernels_src/<file> with the -D defines and, when staged, without
+ * staging elision, after the -O2 pipeline; compiled once per combination. */
 static IrKernel *
 kernel_with(const char *file, const char *name, const FeDefine *defs, int ndefs, int staged)
 {
@@ -69,13 +91,6 @@ kernel_with(const char *file, const char *name, const FeDefine *defs, int ndefs,
 	PassOptions po;
 	int i;
 
-	static struct {
-		const char *file, *name;
-		const FeDefine *defs;
-		int staged;
-		IrKernel *k;
-	} cache[32];
-	static int ncache;
 	FeOptions fo;
 
 	for (i = 0; i < ncache; i++)
@@ -101,13 +116,17 @@ kernel_with(const char *file, const char *name, const FeDefine *defs, int ndefs,
 		fprintf(stderr, "no kernel %s in %s\n", name, path);
 		exit(1);
 	}
-	if (ncache < 32) {
-		cache[ncache].file = file;
-		cache[ncache].name = name;
-		cache[ncache].defs = defs;
-		cache[ncache].staged = staged;
-		cache[ncache++].k = k;
+	if (ncache == 32) {
+		fprintf(stderr, "too many kernels\n");
+		exit(1);
 	}
+	cache[ncache].file = file;
+	cache[ncache].name = name;
+	cache[ncache].defs = defs;
+	cache[ncache].staged = staged;
+	cache[ncache].m = m;
+	cache[ncache].text = text;
+	cache[ncache++].k = k;
 	return k;
 }
 
@@ -603,9 +622,10 @@ main(int argc, char **argv)
 	srcroot = argv[1];
 	rng_state = 42;
 	if (argc == 6 && strcmp(argv[2], "sgemm") == 0) {
-		double s = test_sgemm(atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), 1);
+		double secs = test_sgemm(atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), 1);
 
-		printf("sgemm_tiled %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], s);
+		printf("sgemm_tiled %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
+		free_kernels();
 		return failures != 0;
 	}
 	if (argc == 4 && strcmp(argv[2], "seeds") == 0)
@@ -642,6 +662,7 @@ main(int argc, char **argv)
 		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, 7 + s * 1000);
 		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 2, 2, 0, 2, 4, 2, 2, 8 + s * 1000);
 	}
+	free_kernels();
 	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
 	return failures != 0;
 }
