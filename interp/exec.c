@@ -611,6 +611,11 @@ exec_region(Warp *w, const IrRegion *r, uint32_t mask)
 		fns[op->opc](w, op, mask);
 		if (w->it->failed)
 			return NULL;
+		if (++w->it->steps > w->it->max_steps) {
+			interp_fail(w, op, mask, "the block ran more than %llu warp-steps without finishing: a loop that never ends, or a wait for another block (blocks run one at a time)",
+				    (unsigned long long)w->it->max_steps);
+			return NULL;
+		}
 	}
 	return NULL;
 }

@@ -68,6 +68,8 @@ struct Interp {
 	Warp *cur;              /* the warp running now */
 	uint64_t rng;
 	int failed;             /* a finding was reported: everything unwinds */
+	uint64_t steps;         /* warp-ops the current block executed */
+	uint64_t max_steps;     /* per block; past it a finding (a loop that never ends) */
 };
 
 /* ---- exec.c: the op evaluator ---- */

@@ -33,6 +33,8 @@ typedef struct InterpOptions {
 	int64_t num_sms;        /* what a grid formula's num_sms is (0: 132, an H200's) */
 	int check_uninit;       /* report reads of shared memory no thread wrote (default on
 	                         * through interp_options_default) */
+	uint64_t max_steps;     /* ops one block's warps may execute before the run is stopped
+	                         * as a finding (a loop that never ends); 0: 2^32 */
 } InterpOptions;
 
 void interp_options_default(InterpOptions *o);

@@ -173,6 +173,7 @@ run_block(Interp *it)
 	int i, started[1024] = {0};
 
 	mem_block_start(it);
+	it->steps = 0;
 	for (i = 0; i < it->nwarps; i++) {
 		Warp *w = &it->warps[i];
 
@@ -291,6 +292,7 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 	it.o = o;
 	it.args = args;
 	it.rng = o->seed;
+	it.max_steps = o->max_steps ? o->max_steps : (uint64_t)1 << 32;
 	if (interp_bind(k, args, o, it.grid, &err) != 0 || mem_setup(&it, &err) != 0) {
 		diag_error(at, "kernel '%s': %s", k->name, err.s ? err.s : "bad arguments");
 		buf_free(&err);

@@ -50,6 +50,8 @@ usage(FILE *f)
 		"  --seed N                the scheduler's seed: block and warp order (default 0)\n"
 		"  --num-sms N             what num_sms is in grid formulas (default 132)\n"
 		"  --no-uninit-check       do not report reads of shared memory no thread wrote\n"
+		"  --max-steps N           stop with an error when a block executes more than N\n"
+		"                          warp-ops (a loop that never ends; default 2^32)\n"
 		"  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
 		"  -D NAME=VALUE           override the compile-time constant NAME\n"
 		"  -O0, -O2                the pass pipeline's level (default -O2)\n"
@@ -142,6 +144,10 @@ parse_args(Options *o, int argc, char **argv)
 			o->io.num_sms = parse_int(v, "--num-sms expects an integer, got '%s'");
 			if (o->io.num_sms <= 0)
 				usage_error("--num-sms must be positive, got '%s'", v);
+		} else if ((v = optval(argc, argv, &i, "--max-steps"))) {
+			o->io.max_steps = (uint64_t)parse_int(v, "--max-steps expects an integer, got '%s'");
+			if ((int64_t)o->io.max_steps <= 0)
+				usage_error("--max-steps must be positive, got '%s'", v);
 		} else if (strcmp(a, "--no-uninit-check") == 0) {
 			o->io.check_uninit = 0;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
