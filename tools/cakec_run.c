@@ -328,17 +328,15 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 /* Out tensors without a file get their shape from the syms (given or bound by the
  * other tensors). */
 static int
-make_outputs(const IrKernel *k, InterpArg *args, NpyArray *arrays, const InterpOptions *io)
+make_outputs(const IrKernel *k, InterpArg *args, NpyArray *arrays)
 {
 	int p, d, missing = 0;
-	int64_t grid[3];
-	Buf err = {0};
 
 	for (p = 0; p < k->nparams; p++)
 		missing |= k->params[p].kind == PARAM_TENSOR && !args[p].data;
 	if (!missing)
 		return 0;
-	/* bind the syms without the missing tensors: give them placeholder data and rank */
+	/* each sym a missing tensor names: given, or taken from a tensor that has the file */
 	for (p = 0; p < k->nparams; p++) {
 		const IrParam *pr = &k->params[p];
 
@@ -379,9 +377,6 @@ make_outputs(const IrKernel *k, InterpArg *args, NpyArray *arrays, const InterpO
 		memset(arrays[p].data, 0xff, (size_t)(arrays[p].count * arrays[p].elem_bytes));
 		args[p].data = arrays[p].data;
 	}
-	(void)grid;
-	(void)io;
-	buf_free(&err);
 	return 0;
 }
 
@@ -405,7 +400,7 @@ main(int argc, char **argv)
 	args = xcalloc((size_t)k->nparams + 1, sizeof *args);
 	arrays = xcalloc((size_t)k->nparams + 1, sizeof *arrays);
 	paths = xcalloc((size_t)k->nparams + 1, sizeof *paths);
-	if (load_args(&o, k, args, arrays, paths) == 0 && make_outputs(k, args, arrays, &o.io) == 0 &&
+	if (load_args(&o, k, args, arrays, paths) == 0 && make_outputs(k, args, arrays) == 0 &&
 	    interp_run(k, args, &o.io) == 0) {
 		rc = EXIT_OK;
 		for (p = 0; p < k->nparams; p++) {
