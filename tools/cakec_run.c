@@ -23,6 +23,7 @@ typedef struct Options {
 	int target;             /* -1: the kernel's first */
 	int input_ir;           /* -1: by extension */
 	int opt_level;
+	int nseeds;             /* --seeds: runs under seeds seed .. seed + nseeds - 1 */
 	InterpOptions io;
 	FeDefine *defines;
 	int ndefines, capdefines;
@@ -48,6 +49,9 @@ usage(FILE *f)
 		"  --target T              run as target T: %s\n"
 		"                          (default: the kernel's first target)\n"
 		"  --seed N                the scheduler's seed: block and warp order (default 0)\n"
+		"  --seeds N               run under N seeds from --seed on, each from the same\n"
+		"                          inputs: a finding under any, or results that differ\n"
+		"                          between seeds (a race), is an error\n"
 		"  --num-sms N             what num_sms is in grid formulas (default 132)\n"
 		"  --no-uninit-check       do not report reads of shared memory no thread wrote\n"
 		"  --max-steps N           stop with an error when a block executes more than N\n"
@@ -112,6 +116,7 @@ parse_args(Options *o, int argc, char **argv)
 	o->target = -1;
 	o->input_ir = -1;
 	o->opt_level = 2;
+	o->nseeds = 1;
 	interp_options_default(&o->io);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -140,6 +145,12 @@ parse_args(Options *o, int argc, char **argv)
 				usage_error("unknown target '%s'", v);
 		} else if ((v = optval(argc, argv, &i, "--seed"))) {
 			o->io.seed = (uint64_t)parse_int(v, "--seed expects an integer, got '%s'");
+		} else if ((v = optval(argc, argv, &i, "--seeds"))) {
+			int64_t n = parse_int(v, "--seeds expects an integer, got '%s'");
+
+			if (n <= 0 || n > 1000000)
+				usage_error("--seeds must be 1..1000000, got '%s'", v);
+			o->nseeds = (int)n;
 		} else if ((v = optval(argc, argv, &i, "--num-sms"))) {
 			o->io.num_sms = parse_int(v, "--num-sms expects an integer, got '%s'");
 			if (o->io.num_sms <= 0)
@@ -380,6 +391,74 @@ make_outputs(const IrKernel *k, InterpArg *args, NpyArray *arrays)
 	return 0;
 }
 
+static size_t
+tensor_bytes(const NpyArray *a)
+{
+	return (size_t)(a->count * a->elem_bytes);
+}
+
+/* Runs k under each seed of o, every run from the same inputs; the written tensors of the
+ * first run are the results, and every other run must give the same bytes. Returns 0, or
+ * -1 after reporting a finding (with its seed) or a difference between seeds. */
+static int
+run_seeds(Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays)
+{
+	unsigned char **init = xcalloc((size_t)k->nparams + 1, sizeof *init);
+	unsigned char **first = xcalloc((size_t)k->nparams + 1, sizeof *first);
+	uint64_t seed0 = o->io.seed;
+	int s, p, rc = 0;
+
+	for (p = 0; p < k->nparams && o->nseeds > 1; p++)
+		if (k->params[p].kind == PARAM_TENSOR) {
+			init[p] = xmalloc(tensor_bytes(&arrays[p]) + 1);
+			memcpy(init[p], arrays[p].data, tensor_bytes(&arrays[p]));
+		}
+	for (s = 0; s < o->nseeds && rc == 0; s++) {
+		o->io.seed = seed0 + (uint64_t)s;
+		for (p = 0; p < k->nparams && s > 0; p++)
+			if (init[p])
+				memcpy(arrays[p].data, init[p], tensor_bytes(&arrays[p]));
+		if (interp_run(k, args, &o->io) != 0) {
+			if (s > 0)      /* (seed0 is the one the command line names) */
+				fprintf(stderr, "cakec-run: note: under --seed %llu\n", (unsigned long long)o->io.seed);
+			rc = -1;
+			break;
+		}
+		for (p = 0; p < k->nparams && o->nseeds > 1; p++) {
+			size_t n = tensor_bytes(&arrays[p]), i;
+			const unsigned char *now = arrays[p].data;
+
+			if (!init[p] || k->params[p].access == ACC_IN)
+				continue;
+			if (s == 0) {
+				first[p] = xmalloc(n + 1);
+				memcpy(first[p], now, n);
+				continue;
+			}
+			for (i = 0; i < n && now[i] == first[p][i]; i++)
+				;
+			if (i < n) {
+				tool_error("the results depend on the schedule (a race): tensor '%s' element %zu differs between --seed %llu and --seed %llu",
+					   k->params[p].name, i / (size_t)arrays[p].elem_bytes, (unsigned long long)seed0,
+					   (unsigned long long)o->io.seed);
+				rc = -1;
+				break;
+			}
+		}
+	}
+	/* the results are the first seed's */
+	for (p = 0; p < k->nparams; p++) {
+		if (first[p])
+			memcpy(arrays[p].data, first[p], tensor_bytes(&arrays[p]));
+		free(init[p]);
+		free(first[p]);
+	}
+	free(init);
+	free(first);
+	o->io.seed = seed0;
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -401,7 +480,7 @@ main(int argc, char **argv)
 	arrays = xcalloc((size_t)k->nparams + 1, sizeof *arrays);
 	paths = xcalloc((size_t)k->nparams + 1, sizeof *paths);
 	if (load_args(&o, k, args, arrays, paths) == 0 && make_outputs(k, args, arrays) == 0 &&
-	    interp_run(k, args, &o.io) == 0) {
+	    run_seeds(&o, k, args, arrays) == 0) {
 		rc = EXIT_OK;
 		for (p = 0; p < k->nparams; p++) {
 			Buf err = {0};
@@ -409,7 +488,7 @@ main(int argc, char **argv)
 			if (k->params[p].kind != PARAM_TENSOR || k->params[p].access == ACC_IN)
 				continue;
 			if (npy_write(paths[p], &arrays[p], &err) != 0) {
-				fprintf(stderr, "cakec-run: error: %s\n", err.s);
+				tool_error("%s", err.s);
 				rc = EXIT_USER;
 			}
 			buf_free(&err);
