@@ -40,3 +40,4 @@ function(cake_gpu_check name)
 endfunction()
 
 # name, then the kernels of checks/<name>.cake (one line per check)
+cake_gpu_check(interp_agree conv warpops)

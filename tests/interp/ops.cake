@@ -110,7 +110,7 @@ kernel warpops(src: in f32[64], out: out i32[128, 8], total: inout f32[1], count
     var k = t;
     var c = 0;
     while (k > 0) {
-        k = k / 2;
+        k = k >> 1;
         c = c + 1;
     }
     let row = block.x * 64 + t;
