@@ -49,13 +49,14 @@ def find_tool():
     return found
 
 
-def run(source, kernel, seed=0, target=None, defines=None, tool=None, **args):
+def run(source, kernel, seed=0, seeds=1, target=None, defines=None, tool=None, **args):
     """Runs `kernel` of the .cake (or .ir) file `source` with the keyword arguments (one per
-    parameter) and returns a dict of the out and inout tensors after the run (every array
-    passed in comes back, read from the tool's files; out tensors left out come back too)."""
+    parameter) and returns a dict of the tensors after the run (every array passed in comes
+    back, read from the tool's files; out tensors left out come back too). seeds > 1 runs
+    that many schedules from `seed` on and raises when their results differ (a race)."""
     import numpy as np  # only this helper needs NumPy
 
-    cmd = [tool or find_tool(), "--seed", str(int(seed))]
+    cmd = [tool or find_tool(), "--seed", str(int(seed)), "--seeds", str(int(seeds))]
     if target:
         cmd += ["--target", target]
     for name, value in (defines or {}).items():

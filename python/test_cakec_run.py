@@ -29,7 +29,7 @@ def main():
     err = float(np.max(np.abs(got - ref)))
     print("PASS axpby" if err <= 1e-6 else "FAIL axpby: max error %g" % err)
     xs = rng.uniform(-8, 8, (5, 1000)).astype(np.float32)
-    got = cakec_run.run(src, "softmax", tool=tool, seed=3, x=xs)["y"]
+    got = cakec_run.run(src, "softmax", tool=tool, seed=3, seeds=3, x=xs)["y"]
     e = np.exp(xs.astype(np.float64) - xs.max(axis=1, keepdims=True))
     ref = e / e.sum(axis=1, keepdims=True)
     err = float(np.max(np.abs(got - ref) / np.maximum(np.abs(ref), 1e-15)))
