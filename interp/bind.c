@@ -14,6 +14,7 @@ interp_options_default(InterpOptions *o)
 	o->seed = 0;
 	o->num_sms = 132;
 	o->check_uninit = 1;
+	o->check_races = 1;
 	o->max_steps = 0;
 }
 

@@ -35,10 +35,21 @@ struct Warp {
 	char *stack;
 };
 
+/* Per byte of shared memory: the accesses of the current barrier interval (epoch), for the
+ * race check. Entries of older epochs are stale, so nothing is cleared between blocks. */
+typedef struct Access {
+	uint32_t w_epoch, r_epoch;  /* the epoch of the last write; of the reads in r_mask */
+	uint32_t r_mask;            /* the warps that read it in r_epoch */
+	int w_warp;
+	const IrOp *w_op, *r_op;    /* the last write; a read (for the report) */
+} Access;
+
 struct Block {
 	int64_t id[3];
 	unsigned char *smem;    /* the CTA's shared memory, smem_bytes */
 	unsigned char *shadow;  /* per byte: written since the block started */
+	Access *acc;            /* per byte (check_races) */
+	uint32_t epoch;         /* barrier intervals since the run began */
 };
 
 /* A memory object a pointer can point into. */
@@ -106,6 +117,8 @@ uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
 unsigned char *mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write);
 int mem_setup(Interp *it, Buf *err);
 void mem_block_start(Interp *it);
+/* The block's warps passed a barrier: accesses before it are ordered before those after. */
+void mem_barrier(Interp *it);
 void mem_free(Interp *it);
 
 /* ---- numeric.c: float formats ---- */

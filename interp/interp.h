@@ -4,8 +4,8 @@
  * another (in an order drawn from the seed), the warps of a block as coroutines switched
  * at block barriers (their order drawn from the seed too), each warp executing 32 lanes
  * at once under an active mask. Findings (out-of-bounds or misaligned accesses, reads of
- * uninitialized shared memory, barriers reached by part of a block, divergent
- * collectives, ops the interpreter does not know) are reported through diag as
+ * uninitialized shared memory, data races on shared memory, barriers reached by part of
+ * a block, divergent collectives, ops the interpreter does not know) are reported through diag as
  * `file:line:col: error: ...` at the op's source location with the block, warp and lane,
  * and the run stops at the first one. */
 #ifndef CAKE_INTERP_H
@@ -33,6 +33,8 @@ typedef struct InterpOptions {
 	int64_t num_sms;        /* what a grid formula's num_sms is (0: 132, an H200's) */
 	int check_uninit;       /* report reads of shared memory no thread wrote (default on
 	                         * through interp_options_default) */
+	int check_races;        /* report two warps' accesses to one shared byte, one a write,
+	                         * in one barrier interval (default on) */
 	uint64_t max_steps;     /* ops one block's warps may execute before the run is stopped
 	                         * as a finding (a loop that never ends); 0: 2^32 */
 } InterpOptions;

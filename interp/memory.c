@@ -6,7 +6,12 @@
  * pointer may wander out of its object; an access through it is checked against the
  * object's extent (a tensor's elements; a shared buffer's elements over all its stages),
  * the access's natural alignment, and, for shared reads, a shadow byte per byte of shared
- * memory that says whether any thread of the block wrote it. */
+ * memory that says whether any thread of the block wrote it.
+ *
+ * Races: the warps of a block run one at a time from barrier to barrier, so two accesses
+ * to a shared byte by different warps between the same two barriers, one of them a write,
+ * are unordered on the GPU whatever order the interpreter picked. Each byte keeps the
+ * interval's last write and its readers (Access); atomics are ordered and not checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +69,53 @@ obj_desc(const Interp *it, const MemObj *m, char *out, size_t size)
 	(void)it;
 }
 
+/* Reports the first byte of the access that another warp touched in this interval with a
+ * conflicting access, and records this one. */
+static int
+race_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
+{
+	Interp *it = w->it;
+	uint32_t e = it->blk.epoch, me = 1u << w->id;
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		Access *a = &it->blk.acc[m->base + off + i];
+		const IrOp *other = NULL;
+		int ow = 0;
+		char desc[256];
+
+		if (a->w_epoch == e && a->w_warp != w->id) {
+			other = a->w_op;
+			ow = a->w_warp;
+		} else if (write && a->r_epoch == e && (a->r_mask & ~me)) {
+			other = a->r_op;
+			ow = __builtin_ctz(a->r_mask & ~me);
+		}
+		if (other) {
+			obj_desc(it, m, desc, sizeof desc);
+			interp_fail(w, op, 1u << l,
+				    "data race on shared memory: this %s by warp %d and the %s at line %d:%d by warp %d touch byte offset %lld (element %lld) of %s with no barrier between them",
+				    access_kind(op, write), w->id, other == a->w_op && a->w_epoch == e ? "store" : "load",
+				    other->loc.line, other->loc.col, ow, (long long)(off + i),
+				    (long long)((off + i) / m->elem_bytes), desc);
+			return -1;
+		}
+		if (write) {
+			a->w_epoch = e;
+			a->w_warp = w->id;
+			a->w_op = op;
+		} else {
+			if (a->r_epoch != e) {
+				a->r_epoch = e;
+				a->r_mask = 0;
+			}
+			a->r_mask |= me;
+			a->r_op = op;
+		}
+	}
+	return 0;
+}
+
 unsigned char *
 mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write)
 {
@@ -94,6 +146,9 @@ mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int wri
 	}
 	if (!m->shared)
 		return m->data + off;
+	if (it->o->check_races && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS) &&
+	    race_check(w, op, l, m, off, n, write) != 0)
+		return NULL;
 	base = it->blk.smem + m->base + off;
 	if (write) {
 		memset(it->blk.shadow + m->base + off, 1, (size_t)n);
@@ -159,6 +214,7 @@ mem_setup(Interp *it, Buf *err)
 	}
 	it->blk.smem = xcalloc((size_t)k->smem_bytes + 1, 1);
 	it->blk.shadow = xcalloc((size_t)k->smem_bytes + 1, 1);
+	it->blk.acc = xcalloc((size_t)k->smem_bytes + 1, sizeof *it->blk.acc);
 	return 0;
 }
 
@@ -169,6 +225,13 @@ mem_block_start(Interp *it)
 {
 	memset(it->blk.smem, 0xff, (size_t)it->k->smem_bytes);
 	memset(it->blk.shadow, 0, (size_t)it->k->smem_bytes);
+	mem_barrier(it);
+}
+
+void
+mem_barrier(Interp *it)
+{
+	it->blk.epoch++;
 }
 
 void
@@ -177,4 +240,5 @@ mem_free(Interp *it)
 	free(it->objs);
 	free(it->blk.smem);
 	free(it->blk.shadow);
+	free(it->blk.acc);
 }

@@ -164,6 +164,7 @@ release_barrier(Interp *it)
 	for (i = 0; i < it->nwarps; i++)
 		if (it->warps[i].state == W_BARRIER)
 			it->warps[i].state = W_RUNNABLE;
+	mem_barrier(it);
 	return 0;
 }
 

@@ -54,6 +54,7 @@ usage(FILE *f)
 		"                          between seeds (a race), is an error\n"
 		"  --num-sms N             what num_sms is in grid formulas (default 132)\n"
 		"  --no-uninit-check       do not report reads of shared memory no thread wrote\n"
+		"  --no-race-check         do not report data races on shared memory (faster)\n"
 		"  --max-steps N           stop with an error when a block executes more than N\n"
 		"                          warp-ops (a loop that never ends; default 2^32)\n"
 		"  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
@@ -159,6 +160,8 @@ parse_args(Options *o, int argc, char **argv)
 			o->io.max_steps = (uint64_t)parse_int(v, "--max-steps expects an integer, got '%s'");
 			if ((int64_t)o->io.max_steps <= 0)
 				usage_error("--max-steps must be positive, got '%s'", v);
+		} else if (strcmp(a, "--no-race-check") == 0) {
+			o->io.check_races = 0;
 		} else if (strcmp(a, "--no-uninit-check") == 0) {
 			o->io.check_uninit = 0;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
