@@ -79,7 +79,7 @@ int npy_read(const char *path, NpyArray *a, Buf *err);
 int npy_write(const char *path, const NpyArray *a, Buf *err);
 /* The descr a tensor of element type b is stored with ("<f4"; bf16: "<u2", its bit
  * patterns, since NumPy has no bf16), and whether descr d may hold b (bf16 also from
- * "<i2" and "|V2"). */
+ * "<i2" and "|V2"/"<V2", as ml_dtypes' bfloat16 saves). */
 const char *npy_descr_of(IrBase b);
 int npy_descr_fits(const char *d, IrBase b);
 

@@ -36,7 +36,7 @@ npy_descr_fits(const char *d, IrBase b)
 	if (want && strcmp(d, want) == 0)
 		return 1;
 	if (b == IR_BF16)
-		return strcmp(d, "<i2") == 0 || strcmp(d, "|V2") == 0;
+		return strcmp(d, "<i2") == 0 || strcmp(d, "|V2") == 0 || strcmp(d, "<V2") == 0;
 	return b == IR_I8 && strcmp(d, "|u1") == 0;
 }
 
