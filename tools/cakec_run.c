@@ -307,6 +307,11 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 					   ir_base_name(elem), r->value, arrays[p].descr, npy_descr_of(elem));
 				return -1;
 			}
+			if (arrays[p].rank != pr->rank) {
+				tool_error("tensor '%s' has rank %d in '%s', expected %d", pr->name, arrays[p].rank,
+					   r->value, pr->rank);
+				return -1;
+			}
 			args[p].data = arrays[p].data;
 			args[p].rank = arrays[p].rank;
 			memcpy(args[p].shape, arrays[p].shape, sizeof args[p].shape);
