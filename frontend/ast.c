@@ -15,6 +15,7 @@ ast_node(Parser *p, NodeKind kind, SrcLoc loc)
 	n->kind = kind;
 	n->loc = loc;
 	n->depth = 1;
+	n->xslot[0] = n->xslot[1] = -1;
 	return n;
 }
 
@@ -72,7 +73,7 @@ deepen_list(Parser *p, Node *n, NodeList l)
 Node *
 ast_program(Parser *p, NodeList decls)
 {
-	SrcLoc loc = {p->file, 0, 0};
+	SrcLoc loc = {p->file, 0, 0, 0};
 	Node *n = ast_node(p, N_PROGRAM, loc);
 
 	n->list = decls;
@@ -370,11 +371,27 @@ ast_exprstmt(Parser *p, SrcLoc loc, Node *e)
 }
 
 Node *
-ast_unsupported(Parser *p, SrcLoc loc, const char *keyword)
+ast_exit(Parser *p, SrcLoc loc, NodeKind kind, Node *value)
 {
-	Node *n = ast_node(p, N_UNSUPPORTED, loc);
+	Node *n = ast_node(p, kind, loc);
 
-	n->name = keyword;
+	n->lhs = value;
+	deepen(p, n, value);
+	return n;
+}
+
+Node *
+ast_func(Parser *p, SrcLoc loc, const char *name, NodeList params, Node *ret, Node *body)
+{
+	Node *n = ast_node(p, N_FUNC, loc);
+
+	n->name = name;
+	n->list = params;
+	n->type = ret;
+	n->body = body;
+	deepen_list(p, n, params);
+	deepen(p, n, ret);
+	deepen(p, n, body);
 	return n;
 }
 
@@ -415,7 +432,9 @@ ast_param(Parser *p, SrcLoc loc, const char *name, const char *access, SrcLoc al
 	n->type = type;
 	n->op = ACCESS_NONE;
 	if (access) {
-		if (strcmp(access, "in") == 0)
+		if (strcmp(access, "shared") == 0)
+			n->op = ACCESS_SHARED;
+		else if (strcmp(access, "in") == 0)
 			n->op = ACC_IN;
 		else if (strcmp(access, "out") == 0)
 			n->op = ACC_OUT;
@@ -753,7 +772,10 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_WHILE: buf_puts(out, "while"); break;
 	case N_BLOCK: buf_puts(out, "block"); break;
 	case N_EXPRSTMT: buf_puts(out, "expr"); break;
-	case N_UNSUPPORTED: buf_printf(out, "%s", n->name); break;
+	case N_BREAK: buf_puts(out, "break"); break;
+	case N_CONTINUE: buf_puts(out, "continue"); break;
+	case N_RETURN: buf_puts(out, "return"); break;
+	case N_FUNC: buf_printf(out, "fn %s", n->name); break;
 	case N_PROGRAM: buf_printf(out, "program %s", diag_source_path(n->loc.file)); break;
 	case N_CONST: buf_printf(out, "const %s", n->name); break;
 	case N_KERNEL: buf_printf(out, "kernel %s", n->name); break;
@@ -761,6 +783,8 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 		buf_printf(out, "param %s", n->name);
 		if (n->op >= ACC_IN && n->op <= ACC_INOUT)
 			buf_printf(out, " %s", access_names[n->op]);
+		else if (n->op == ACCESS_SHARED)
+			buf_puts(out, " shared");
 		break;
 	case N_TARGETS: buf_puts(out, "targets"); break;
 	case N_THREADS: buf_puts(out, "threads"); break;
@@ -880,7 +904,13 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 		print_node(out, n->body, indent, NULL);
 		break;
 	case N_EXPRSTMT:
+	case N_RETURN:
 		print_node(out, n->lhs, indent, NULL);
+		break;
+	case N_FUNC:
+		print_list(out, n->list, indent, NULL);
+		print_node(out, n->type, indent, "returns");
+		print_node(out, n->body, indent, NULL);
 		break;
 	case N_KERNEL:
 		print_list(out, n->list, indent, NULL);

@@ -40,11 +40,14 @@ typedef enum NodeKind {
 	N_WHILE,      /* while (cond) body */
 	N_BLOCK,      /* { list } */
 	N_EXPRSTMT,   /* lhs; */
-	N_UNSUPPORTED,/* break, continue, return: name is the keyword */
+	N_BREAK,      /* break; (xslot: the loop's break flag) */
+	N_CONTINUE,   /* continue; (xslot: the loop's continue flag) */
+	N_RETURN,     /* return [lhs]; (xslot: the function's return flag, then its value) */
 	/* declarations */
 	N_PROGRAM,    /* list of N_CONST and N_KERNEL */
 	N_CONST,      /* const name [: type] = init */
-	N_KERNEL,     /* kernel name(list) attrs body */
+	N_KERNEL,     /* kernel name(list) attrs body (xslot[0]: the return flag, or -1) */
+	N_FUNC,       /* fn name(list) [-> type] body (ival: FN_* flags, set by sema) */
 	N_PARAM,      /* name: [access] type */
 	N_TARGETS,    /* targets(list of N_NAME) */
 	N_THREADS,    /* threads(list) */
@@ -78,8 +81,16 @@ typedef enum AstOp {
 	OP_COUNT
 } AstOp;
 
-/* Parameter access qualifiers (N_PARAM.op): scalars have none. */
-enum { ACCESS_NONE = -1 };
+/* Parameter access qualifiers (N_PARAM.op): scalars have none; a function's shared-array
+ * parameter is ACCESS_SHARED. */
+enum { ACCESS_NONE = -1, ACCESS_SHARED = -2 };
+
+/* N_FUNC.ival: the function was called; a call's copy of its body had errors. */
+enum { FN_CALLED = 1, FN_FAILED = 2 };
+
+/* The early exits a statement may take out of itself (Node.exits): a return, or a break or
+ * continue of the innermost loop around it. */
+enum { EXIT_RETURN = 1, EXIT_BREAK = 2, EXIT_CONTINUE = 4 };
 
 typedef struct Node Node;
 typedef struct Symbol Symbol;
@@ -139,7 +150,24 @@ struct Node {
 	int hslot;            /* N_ROLE: first hidden slot (a stage and a phase per pipeline);
 				 N_PRODUCE/N_CONSUME: the pipeline's stage slot (phase: +1) */
 	int wlo, whi, regs;   /* N_ROLE: warps wlo..whi, register budget (0: none) */
+	/* early exits and functions (sema.c, func.c) */
+	int exits;            /* statements: the EXIT_* bits it may leave itself by */
+	int xslot[2];         /* hidden local slots: N_FOR/N_WHILE the break and continue flags,
+				 N_KERNEL and N_RETURN the return flag and value, N_BREAK and
+				 N_CONTINUE their loop's flag; -1 when none */
+	struct FnCall *call;  /* N_CALL of a user function: its inlined body */
 };
+
+/* A call of a user function, checked and inlined at the call (func.c): the function's
+ * body cloned for this call, its parameters bound to the arguments. */
+typedef struct FnCall {
+	Node *fn;             /* the N_FUNC */
+	Node *body;           /* this call's copy of the body */
+	Symbol **params;      /* per parameter: its symbol in the copy (value params: a 'let') */
+	int nparams;
+	int ret_slot;         /* the return flag's slot, -1 when the body has no return */
+	int val_slot;         /* the return value's slot, -1 for a function without a value */
+} FnCall;
 
 /* What an N_INDEX reads or writes. */
 enum { IDX_TENSOR = 1, IDX_SHARED, IDX_LANE, IDX_REMOTE };
@@ -160,6 +188,7 @@ typedef enum SymKind {
 	SYM_TMAP,      /* tensormap: a TMA tensor map parameter */
 	SYM_PIPELINE,  /* pipeline */
 	SYM_MBARRIER,  /* raw mbarrier */
+	SYM_FUNC,      /* user function (decl: its N_FUNC) */
 } SymKind;
 
 struct Symbol {
@@ -240,7 +269,8 @@ Node *ast_unroll(Parser *p, SrcLoc loc, const char *word, Node *count);
 Node *ast_while(Parser *p, SrcLoc loc, Node *cond, Node *body);
 Node *ast_block(Parser *p, SrcLoc loc, NodeList stmts);
 Node *ast_exprstmt(Parser *p, SrcLoc loc, Node *e);
-Node *ast_unsupported(Parser *p, SrcLoc loc, const char *keyword);
+Node *ast_exit(Parser *p, SrcLoc loc, NodeKind kind, Node *value);
+Node *ast_func(Parser *p, SrcLoc loc, const char *name, NodeList params, Node *ret, Node *body);
 Node *ast_const(Parser *p, SrcLoc loc, const char *name, Node *type, Node *init);
 Node *ast_kernel(Parser *p, SrcLoc loc, const char *name, NodeList params, NodeList attrs,
 		 Node *body);
@@ -301,9 +331,44 @@ typedef struct Sema {
 	int nslots;
 	int depth;              /* block nesting: 1 is the kernel body */
 	struct AsyncSema *asy;  /* the async constructs' state (async.c) */
+	/* functions and early exits (func.c, sema.c) */
+	int file_top;           /* scope entries below it are the file's (builtins, constants,
+				   functions) */
+	int hide_lo, hide_hi;   /* scope entries in [hide_lo, hide_hi) are out of sight: the
+				   caller's names while a function body is checked at a call */
+	struct ExitCtx *xs;     /* what break, continue and return leave, innermost last */
+	int nxs, capxs;
+	FnCall **inl;           /* the calls being checked, innermost last (recursion) */
+	int ninl, capinl;
 } Sema;
 
+/* A construct that an early exit leaves or may not leave (sema.c). */
+typedef struct ExitCtx {
+	int kind;               /* XC_* */
+	Node *node;             /* the loop, kernel, or async block */
+	FnCall *call;           /* XC_FUNC */
+	IrType ret;             /* XC_FUNC: the return type (void for none) */
+} ExitCtx;
+
+enum { XC_LOOP, XC_KERNEL, XC_FUNC, XC_BLOCK };
+
+/* How deep calls may nest when inlined (a chain longer than this is an error). */
+#define FE_MAX_INLINE 64
+
 void sema_check_block(Sema *S, Node *b);
+int sema_new_slot(Sema *S);
+/* Allocates the hidden slots of the early exits a body takes (the return flag and value,
+ * ret's type void for none) and checks the body as that of a kernel or function. */
+void sema_check_body(Sema *S, Node *body, int kind, FnCall *call, IrType ret, int *slots);
+
+/* ---- func.c: user functions ---- */
+/* Declares every function of the program (after the constants). */
+void fn_declare_all(Sema *S, Node *program);
+/* Checks a call of the function s: the arguments here, then a copy of the body with the
+ * parameters bound, as if written at the call. Sets e->call and e->ty. */
+void fn_check_call(Sema *S, Node *e, Symbol *s);
+/* Warns about functions no kernel calls (their bodies are checked only at calls). */
+void fn_report_unused(Sema *S, Node *program);
 
 /* ---- scope.c ---- */
 void sema_scope_push(Sema *S);
@@ -438,6 +503,8 @@ typedef struct IrGen {
 	int async_pipe[FE_MAX_ASYNC];
 	IrValue async_stage[FE_MAX_ASYNC];
 	int nconsume;       /* enclosing consume blocks (their lowering waits for wgmma) */
+	/* early exits: the flag slots of the innermost body and loop (-1: none) */
+	int ret_slot, brk_slot, cont_slot;
 } IrGen;
 
 IrValue irgen_expr(IrGen *G, Node *e);

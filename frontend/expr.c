@@ -640,6 +640,10 @@ check_call(Sema *S, Node *e)
 		fe_set_error(e);
 		return;
 	}
+	if (s->kind == SYM_FUNC) {
+		fn_check_call(S, e, s);
+		return;
+	}
 	check = s->kind == SYM_BUILTIN ? builtins[s->builtin].check : CHK_NONE;
 	if (check == CHK_NONE || check == CHK_VALUE || check == CHK_DIM) {
 		diag_error(e->loc, "'%s' is a %s, not a function", e->name, sema_sym_what(s));

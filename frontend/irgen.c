@@ -122,6 +122,40 @@ binop(IrGen *G, AstOp op, IrValue a, IrValue b)
 }
 
 static IrValue
+zero_of(IrGen *G, IrType t)
+{
+	if (ir_is_float(t))
+		return irb_const_float(&G->b, t, 0.0);
+	return irb_const_int(&G->b, t, 0);
+}
+
+/* A call of a user function: the arguments bound to the value parameters' slots, then the
+ * body (sema's copy for this call) in place, with its own return flag. */
+static IrValue
+ig_inline(IrGen *G, Node *e)
+{
+	const FnCall *fc = e->call;
+	int saved[3] = {G->ret_slot, G->brk_slot, G->cont_slot}, i = 0;
+	Node *a;
+
+	for (a = e->list.head; a; a = a->next, i++)
+		if (fc->params[i]->kind == SYM_LET)
+			G->slots[fc->params[i]->slot] = irgen_expr(G, a);
+	G->b.loc = e->loc;
+	if (fc->ret_slot >= 0)
+		G->slots[fc->ret_slot] = irb_const_int(&G->b, ir_scalar(IR_I1), 0);
+	if (fc->val_slot >= 0)
+		G->slots[fc->val_slot] = zero_of(G, e->ty);
+	G->ret_slot = fc->ret_slot;
+	G->brk_slot = G->cont_slot = -1;
+	irgen_block(G, fc->body);
+	G->ret_slot = saved[0];
+	G->brk_slot = saved[1];
+	G->cont_slot = saved[2];
+	return fc->val_slot >= 0 ? G->slots[fc->val_slot] : 0;
+}
+
+static IrValue
 ig_call(IrGen *G, Node *e)
 {
 	int check = irgen_builtins[e->builtin].check, opc = irgen_builtins[e->builtin].opcode;
@@ -129,6 +163,8 @@ ig_call(IrGen *G, Node *e)
 	Node *a;
 	int n = 0;
 
+	if (e->call)
+		return ig_inline(G, e);
 	if (check == CHK_ASYNC && irgen_async_call(G, e, &v))
 		return v;
 	if (check == CHK_ATOMIC) {
@@ -324,6 +360,123 @@ ig_if(IrGen *G, Node *s)
 	free(slots);
 }
 
+/* The i1 that is true once one of the exits in `exits` was taken here. */
+static IrValue
+exit_taken(IrGen *G, int exits)
+{
+	const int bits[3] = {EXIT_RETURN, EXIT_BREAK, EXIT_CONTINUE};
+	const int slot[3] = {G->ret_slot, G->brk_slot, G->cont_slot};
+	IrValue any = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!(exits & bits[i]) || slot[i] < 0)
+			continue;
+		any = any ? op2(G, IR_OR, ir_scalar(IR_I1), any, G->slots[slot[i]]) : G->slots[slot[i]];
+	}
+	return any ? any : irb_const_int(&G->b, ir_scalar(IR_I1), 0);
+}
+
+static IrValue
+not1(IrGen *G, IrValue v)
+{
+	return op1(G, IR_NOT, ir_scalar(IR_I1), v);
+}
+
+/* Sets the flag slot of a loop (break or continue) to false, if it has one. */
+static void
+clear_flag(IrGen *G, int slot)
+{
+	if (slot >= 0)
+		G->slots[slot] = irb_const_int(&G->b, ir_scalar(IR_I1), 0);
+}
+
+/* Enters loop s's body: its break and continue flags become the innermost; returns the
+ * previous ones in saved[2]. */
+static void
+enter_loop(IrGen *G, const Node *s, int *saved)
+{
+	saved[0] = G->brk_slot;
+	saved[1] = G->cont_slot;
+	G->brk_slot = s->xslot[0];
+	G->cont_slot = s->xslot[1];
+}
+
+static void
+leave_loop(IrGen *G, const int *saved)
+{
+	G->brk_slot = saved[0];
+	G->cont_slot = saved[1];
+}
+
+/* Whether loop s may stop before its bounds or condition say (a break or a return in its
+ * body): then it is lowered to a while loop that tests the flags. */
+static int
+loop_may_exit(const Node *s)
+{
+	return (s->body->exits & (EXIT_BREAK | EXIT_RETURN)) != 0;
+}
+
+/* A for loop that break or return may leave: a while loop carrying the index, whose
+ * condition is `iv < hi` and no exit taken. */
+static void
+ig_for_exit(IrGen *G, Node *s)
+{
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 2));
+	IrValue hi, step, *init, *res, *vals, iv, c;
+	IrType *types;
+	IrRegion *regs, *outer = G->b.r;
+	int n = 0, i, saved[2];
+
+	irgen_assigned_vars(s, s->slot_base, slots + 1, &n);
+	init = xmalloc(sizeof *init * (size_t)(n + 2));
+	vals = xmalloc(sizeof *vals * (size_t)(n + 2));
+	types = xmalloc(sizeof *types * (size_t)(n + 2));
+	init[0] = irgen_expr(G, s->lo);
+	hi = irgen_expr(G, s->hi);
+	G->b.loc = s->loc;
+	step = s->step ? irgen_expr(G, s->step) : const_i32(G, 1);
+	G->b.loc = s->loc;
+	clear_flag(G, s->xslot[0]);
+	slots[0] = s->sym->slot;
+	G->slots[slots[0]] = init[0];
+	for (i = 1; i <= n; i++)
+		init[i] = G->slots[slots[i]];
+	for (i = 0; i <= n; i++)
+		types[i] = vtype(G, init[i]);
+	res = irb_region_op(&G->b, IR_WHILE, n + 1, init, n + 1, types, &regs)->res;
+	enter_loop(G, s, saved);
+
+	region_args(G, &regs[0], ir_scalar(IR_VOID), slots, n + 1, &iv);
+	G->b.r = &regs[0];
+	G->b.loc = s->loc;
+	c = op2(G, IR_CMP_LT, ir_scalar(IR_I1), G->slots[slots[0]], hi);
+	c = op2(G, IR_AND, ir_scalar(IR_I1), c, not1(G, exit_taken(G, s->body->exits & (EXIT_BREAK | EXIT_RETURN))));
+	vals[0] = c;
+	for (i = 0; i <= n; i++)
+		vals[i + 1] = G->slots[slots[i]];
+	irb_op(&G->b, IR_CONDITION, ir_scalar(IR_VOID), n + 2, vals);
+
+	region_args(G, &regs[1], ir_scalar(IR_VOID), slots, n + 1, &iv);
+	G->b.r = &regs[1];
+	G->b.loc = s->loc;
+	clear_flag(G, s->xslot[1]);
+	irgen_block(G, s->body);
+	G->b.loc = s->loc;
+	vals[0] = op2(G, IR_ADD, ir_scalar(IR_I32), G->slots[slots[0]], step);
+	for (i = 1; i <= n; i++)
+		vals[i] = G->slots[slots[i]];
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), n + 1, vals);
+	G->b.r = outer;
+	leave_loop(G, saved);
+	for (i = 1; i <= n; i++)
+		G->slots[slots[i]] = res[i];
+	free(types);
+	free(vals);
+	free(init);
+	free(slots);
+}
+
 static void
 ig_for(IrGen *G, Node *s)
 {
@@ -332,8 +485,13 @@ ig_for(IrGen *G, Node *s)
 	IrType *types;
 	IrRegion *regs, *outer;
 	IrOp *op;
-	int n = 0, i;
+	int n = 0, i, saved[2];
 
+	if (loop_may_exit(s)) {
+		free(slots);
+		ig_for_exit(G, s);
+		return;
+	}
 	irgen_assigned_vars(s, s->slot_base, slots, &n);
 	args = xmalloc(sizeof *args * (size_t)(n + 3));
 	args[0] = irgen_expr(G, s->lo);
@@ -356,7 +514,11 @@ ig_for(IrGen *G, Node *s)
 	G->slots[s->sym->slot] = iv;
 	outer = G->b.r;
 	G->b.r = &regs[0];
+	enter_loop(G, s, saved);
+	G->b.loc = s->loc;
+	clear_flag(G, s->xslot[1]);
 	irgen_block(G, s->body);
+	leave_loop(G, saved);
 	G->b.loc = s->loc;
 	irgen_terminate(G, IR_YIELD, 0, slots, n);
 	G->b.r = outer;
@@ -367,6 +529,29 @@ ig_for(IrGen *G, Node *s)
 	free(slots);
 }
 
+/* A while loop's condition once an exit may have been taken: false then, without
+ * evaluating the condition (it may read past what the loop checked). */
+static IrValue
+ig_cond_unless_exit(IrGen *G, Node *s)
+{
+	IrType i1 = ir_scalar(IR_I1);
+	IrRegion *regs, *outer = G->b.r;
+	IrValue go, c, f;
+
+	G->b.loc = s->loc;
+	go = not1(G, exit_taken(G, s->body->exits & (EXIT_BREAK | EXIT_RETURN)));
+	c = irb_region_op(&G->b, IR_IF, 1, &go, 1, &i1, &regs)->res[0];
+	G->b.r = &regs[0];
+	f = irgen_expr(G, s->cond);
+	G->b.loc = s->loc;
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 1, &f);
+	G->b.r = &regs[1];
+	f = irb_const_int(&G->b, i1, 0);
+	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 1, &f);
+	G->b.r = outer;
+	return c;
+}
+
 static void
 ig_while(IrGen *G, Node *s)
 {
@@ -374,24 +559,30 @@ ig_while(IrGen *G, Node *s)
 	IrValue *init, *res, c, unused;
 	IrType *types;
 	IrRegion *regs, *outer;
-	int n = 0, i;
+	int n = 0, i, saved[2];
 
+	G->b.loc = s->loc;
+	clear_flag(G, s->xslot[0]);
 	irgen_assigned_vars(s, s->slot_base, slots, &n);
 	init = carried_values(G, slots, n);
 	types = irgen_carried_types(G, slots, n);
 	G->b.loc = s->loc;
 	res = irb_region_op(&G->b, IR_WHILE, n, init, n, types, &regs)->res;
 	outer = G->b.r;
+	enter_loop(G, s, saved);
 
 	region_args(G, &regs[0], ir_scalar(IR_VOID), slots, n, &unused);
 	G->b.r = &regs[0];
-	c = irgen_expr(G, s->cond);
+	c = loop_may_exit(s) ? ig_cond_unless_exit(G, s) : irgen_expr(G, s->cond);
 	G->b.loc = s->loc;
 	irgen_terminate(G, IR_CONDITION, c, slots, n);
 
 	region_args(G, &regs[1], ir_scalar(IR_VOID), slots, n, &unused);
 	G->b.r = &regs[1];
+	G->b.loc = s->loc;
+	clear_flag(G, s->xslot[1]);
 	irgen_block(G, s->body);
+	leave_loop(G, saved);
 	G->b.loc = s->loc;
 	irgen_terminate(G, IR_YIELD, 0, slots, n);
 	G->b.r = outer;
@@ -455,9 +646,69 @@ ig_stmt(IrGen *G, Node *s)
 	case N_EXPRSTMT:
 		irgen_expr(G, s->lhs);
 		break;
+	case N_BREAK:
+	case N_CONTINUE:
+	case N_RETURN:
+		if (s->kind == N_RETURN && s->lhs)
+			G->slots[s->xslot[1]] = irgen_expr(G, s->lhs);
+		G->b.loc = s->loc;
+		G->slots[s->xslot[0]] = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
+		break;
 	default:
 		if (!irgen_async_stmt(G, s))
 			ICE("ig_stmt: node kind %d", s->kind);
+	}
+}
+
+static void ig_stmts(IrGen *G, Node *first);
+
+/* The statements from `rest` on, after a statement that may have taken the exits in
+ * `exits`: an if that runs them only when none was taken, passing on what they assign. */
+static void
+ig_unless_exit(IrGen *G, int exits, Node *rest, SrcLoc loc)
+{
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
+	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(G->info->nslots + 1));
+	IrRegion *regs, *outer = G->b.r;
+	IrValue c, *res;
+	IrType *types;
+	Node *s;
+	int n = 0, i;
+
+	for (s = rest; s; s = s->next)
+		irgen_assigned_vars(s, rest->slot_base, slots, &n);
+	G->b.loc = loc;
+	c = not1(G, exit_taken(G, exits));
+	types = irgen_carried_types(G, slots, n);
+	res = irb_region_op(&G->b, IR_IF, 1, &c, n, types, &regs)->res;
+	memcpy(saved, G->slots, sizeof(IrValue) * (size_t)G->info->nslots);
+	G->b.r = &regs[0];
+	ig_stmts(G, rest);
+	G->b.loc = loc;
+	irgen_terminate(G, IR_YIELD, 0, slots, n);
+	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
+	G->b.r = &regs[1];
+	irgen_terminate(G, IR_YIELD, 0, slots, n);
+	G->b.r = outer;
+	for (i = 0; i < n; i++)
+		G->slots[slots[i]] = res[i];
+	free(types);
+	free(saved);
+	free(slots);
+}
+
+/* A statement list; what follows a statement that may exit runs only if it did not. */
+static void
+ig_stmts(IrGen *G, Node *first)
+{
+	Node *s;
+
+	for (s = first; s; s = s->next) {
+		ig_stmt(G, s);
+		if (s->exits && s->next) {
+			ig_unless_exit(G, s->exits, s->next, s->loc);
+			return;
+		}
 	}
 }
 
@@ -465,14 +716,11 @@ ig_stmt(IrGen *G, Node *s)
 void
 irgen_block(IrGen *G, Node *b)
 {
-	Node *s;
-
 	if (b->kind != N_BLOCK) {
 		ig_stmt(G, b);
 		return;
 	}
-	for (s = b->list.head; s; s = s->next)
-		ig_stmt(G, s);
+	ig_stmts(G, b->list.head);
 }
 
 /* ---- kernels ---- */
@@ -575,6 +823,9 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	G.b.loc = kernel->body->loc;
 	irgen_async_tables(&G);
 	irgen_async_init(&G);
+	G.ret_slot = kernel->xslot[0];
+	G.brk_slot = G.cont_slot = -1;
+	clear_flag(&G, G.ret_slot);
 	irgen_block(&G, kernel->body);
 	G.b.loc = kernel->body->loc;
 	irb_op(&G.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);

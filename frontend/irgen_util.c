@@ -52,6 +52,14 @@ irgen_assigned_vars(const Node *s, int base, int *out, int *n)
 			return;
 		add_slot(s->lhs->sym->slot, base, out, n);
 		return;
+	case N_BREAK:
+	case N_CONTINUE:
+	case N_RETURN:
+		/* the flags (and the value) an exit sets */
+		add_slot(s->xslot[0], base, out, n);
+		if (s->kind == N_RETURN && s->xslot[1] >= 0)
+			add_slot(s->xslot[1], base, out, n);
+		return;
 	case N_PRODUCE:
 	case N_CONSUME:
 		/* the pipeline's hidden stage and phase advance after the block */

@@ -29,7 +29,7 @@ typedef void *yyscan_t;
 static SrcLoc
 loc_of(const Parser *p, const YYLTYPE *at)
 {
-	SrcLoc s = {p->file, at->first_line, at->first_column};
+	SrcLoc s = {p->file, at->first_line, at->first_column, 0};
 
 	return s;
 }
@@ -78,10 +78,11 @@ lex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner)
 %token KERNEL "'kernel'" CONST "'const'" LET "'let'" VAR "'var'" SHARED "'shared'"
 %token IF "'if'" ELSE "'else'" FOR "'for'" IN "'in'" WHILE "'while'"
 %token TRUE "'true'" FALSE "'false'" BREAK "'break'" CONTINUE "'continue'" RETURN "'return'"
+%token FN "'fn'" ARROW "'->'"
 %token DOTDOT "'..'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" ANDAND "'&&'" OROR "'||'" SHL "'<<'" SHR "'>>'"
 
 %type <list> decls params params_opt attrs stmts exprs
-%type <node> decl const_decl kernel param attr type type_opt block stmt if_stmt
+%type <node> decl const_decl kernel func param attr type type_opt ret_opt block stmt if_stmt
 %type <node> unroll_opt expr postfix primary
 %type <list> sattrs dargs role_attrs args
 %type <node> sattr darg arg
@@ -113,6 +114,18 @@ decls:
 decl:
 	const_decl
 	| kernel
+	| func
+	;
+
+/* fn name(params) [-> type] { body }: inlined at every call */
+func:
+	FN IDENT '(' params_opt ')' ret_opt block
+					{ $$ = ast_func(p, L(@2), $2, $4, $6, $7); }
+	;
+
+ret_opt:
+	%empty                          { $$ = NULL; }
+	| ARROW type                    { $$ = $2; }
 	;
 
 const_decl:
@@ -148,6 +161,7 @@ param:
 	IDENT ':' type                  { $$ = ast_param(p, L(@1), $1, NULL, L(@3), $3); }
 	| IDENT ':' IN type             { $$ = ast_param(p, L(@1), $1, "in", L(@3), $4); }
 	| IDENT ':' IDENT type          { $$ = ast_param(p, L(@1), $1, $3, L(@3), $4); }
+	| IDENT ':' SHARED type         { $$ = ast_param(p, L(@1), $1, "shared", L(@3), $4); }
 	;
 
 attrs:
@@ -192,10 +206,10 @@ stmt:
 					{ $$ = ast_for(p, L(@1), $3, $5, $7, $8, L(@8), $9, $11, $12); }
 	| WHILE '(' expr ')' block      { $$ = ast_while(p, L(@1), $3, $5); }
 	| block
-	| BREAK ';'                     { $$ = ast_unsupported(p, L(@1), "break"); }
-	| CONTINUE ';'                  { $$ = ast_unsupported(p, L(@1), "continue"); }
-	| RETURN ';'                    { $$ = ast_unsupported(p, L(@1), "return"); }
-	| RETURN expr ';'               { $$ = ast_unsupported(p, L(@1), "return"); }
+	| BREAK ';'                     { $$ = ast_exit(p, L(@1), N_BREAK, NULL); }
+	| CONTINUE ';'                  { $$ = ast_exit(p, L(@1), N_CONTINUE, NULL); }
+	| RETURN ';'                    { $$ = ast_exit(p, L(@1), N_RETURN, NULL); }
+	| RETURN expr ';'               { $$ = ast_exit(p, L(@1), N_RETURN, $2); }
 	;
 
 /* a shared array's attributes: in PIPELINE, align(N), swizzle(N), alias(NAME) */
@@ -377,7 +391,7 @@ fe_parse(Parser *p, const char *text, size_t len)
 	YY_BUFFER_STATE buf;
 
 	if (len > INT_MAX / 2) {
-		SrcLoc loc = {p->file, 0, 0};
+		SrcLoc loc = {p->file, 0, 0, 0};
 
 		diag_error(loc, "the file is too large (%zu bytes)", len);
 		return;

@@ -47,7 +47,7 @@ sema_lookup(Sema *S, const char *name)
 	int i;
 
 	for (i = S->heads[bucket(name)]; i >= 0; i = S->chain[i])
-		if (strcmp(S->scope[i]->name, name) == 0)
+		if ((i < S->hide_lo || i >= S->hide_hi) && strcmp(S->scope[i]->name, name) == 0)
 			return S->scope[i];
 	return NULL;
 }
@@ -67,6 +67,7 @@ sema_sym_what(const Symbol *s)
 	case SYM_TMAP: return "tensor map";
 	case SYM_PIPELINE: return "pipeline";
 	case SYM_MBARRIER: return "mbarrier";
+	case SYM_FUNC: return "function";
 	default: return "builtin";
 	}
 }

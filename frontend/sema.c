@@ -14,11 +14,13 @@
 
 static void check_stmt(Sema *S, Node *s);
 
-static int
-new_slot(Sema *S)
+int
+sema_new_slot(Sema *S)
 {
 	return S->nslots++;
 }
+
+#define new_slot sema_new_slot
 
 /* ---- statements ---- */
 
@@ -230,8 +232,11 @@ check_block(Sema *S, Node *b)
 
 	sema_scope_push(S);
 	S->depth++;
-	for (s = b->list.head; s; s = s->next)
+	b->exits = 0;
+	for (s = b->list.head; s; s = s->next) {
 		check_stmt(S, s);
+		b->exits |= s->exits;
+	}
 	S->depth--;
 	sema_scope_pop(S);
 }
@@ -240,6 +245,158 @@ void
 sema_check_block(Sema *S, Node *b)
 {
 	check_block(S, b);
+}
+
+/* ---- early exits ---- */
+
+/* The exits in s that leave it, by syntax alone: breaks and continues of a loop around s
+ * (not of loops inside it), returns anywhere (not in the bodies of called functions,
+ * which are not part of the tree). */
+static int
+scan_exits(const Node *s, int in_loop)
+{
+	const Node *c;
+	int x = 0;
+
+	if (!s)
+		return 0;
+	switch (s->kind) {
+	case N_BREAK: return in_loop ? 0 : EXIT_BREAK;
+	case N_CONTINUE: return in_loop ? 0 : EXIT_CONTINUE;
+	case N_RETURN: return EXIT_RETURN;
+	case N_FOR:
+	case N_WHILE: return scan_exits(s->body, 1);
+	case N_IF: return scan_exits(s->body, in_loop) | scan_exits(s->els, in_loop);
+	case N_ROLE: case N_ELECT: case N_PRODUCE: case N_CONSUME:
+		return scan_exits(s->body, in_loop);
+	case N_BLOCK:
+		for (c = s->list.head; c; c = c->next)
+			x |= scan_exits(c, in_loop);
+		return x;
+	default:
+		return 0;
+	}
+}
+
+static void
+push_exit(Sema *S, int kind, Node *node, FnCall *call, IrType ret)
+{
+	ExitCtx x = {kind, node, call, ret};
+
+	PUSH(S->xs, S->nxs, S->capxs, x);
+}
+
+static const char *
+block_word(const Node *n)
+{
+	switch (n->kind) {
+	case N_ROLE: return "role";
+	case N_ELECT: return "elect";
+	case N_PRODUCE: return "produce";
+	default: return "consume";
+	}
+}
+
+/* break, continue, return: finds what the exit leaves and records its flag slots. A
+ * produce or consume block cannot be left early (its stage would never be released or
+ * filled), nor a role or elect block (the threads that skip their yield diverge). */
+static void
+check_exit(Sema *S, Node *s)
+{
+	const char *word = s->kind == N_BREAK ? "break" : s->kind == N_CONTINUE ? "continue" : "return";
+	int i;
+
+	for (i = S->nxs - 1; i >= 0; i--) {
+		ExitCtx *x = &S->xs[i];
+
+		if (x->kind == XC_BLOCK) {
+			diag_error(s->loc, "'%s' cannot leave the %s block early%s", word, block_word(x->node),
+				   x->node->kind == N_PRODUCE || x->node->kind == N_CONSUME
+				   ? ": its stage must be filled and released" : "");
+			diag_note(x->node->loc, "the %s block is here", block_word(x->node));
+			return;
+		}
+		if (x->kind == XC_LOOP && s->kind != N_RETURN) {
+			s->xslot[0] = x->node->xslot[s->kind == N_BREAK ? 0 : 1];
+			s->exits = s->kind == N_BREAK ? EXIT_BREAK : EXIT_CONTINUE;
+			return;
+		}
+		if (x->kind == XC_LOOP)
+			continue;
+		if (s->kind != N_RETURN) {
+			diag_error(s->loc, "'%s' outside a loop", word);
+			return;
+		}
+		break;
+	}
+	if (i < 0)
+		ICE("check_exit: no body around '%s'", word);
+	if (S->xs[i].ret.base == IR_VOID && s->lhs) {
+		diag_error(s->lhs->loc, S->xs[i].kind == XC_KERNEL ? "a kernel returns no value"
+			   : "function '%s' returns no value (it has no '-> type')", S->xs[i].call
+			   ? S->xs[i].call->fn->name : "");
+		return;
+	}
+	if (S->xs[i].ret.base != IR_VOID) {
+		char what[96];
+
+		if (!s->lhs) {
+			diag_error(s->loc, "function '%s' must return a value of type %s",
+				   S->xs[i].call->fn->name, fe_tname(S->xs[i].ret));
+			return;
+		}
+		snprintf(what, sizeof what, "the value returned by '%s'", S->xs[i].call->fn->name);
+		if (!sema_value(S, s->lhs) || !fe_convert(s->lhs, S->xs[i].ret, what))
+			return;
+	}
+	if (S->xs[i].kind == XC_KERNEL) {
+		s->xslot[0] = S->xs[i].node->xslot[0];
+	} else {
+		s->xslot[0] = S->xs[i].call->ret_slot;
+		s->xslot[1] = S->xs[i].call->val_slot;
+	}
+	s->exits = EXIT_RETURN;
+}
+
+/* A loop's break flag is declared before the loop (the loop passes it on to its next
+ * iteration's condition); its continue flag inside (reset at each iteration). */
+static void
+loop_flags_before(Sema *S, Node *s)
+{
+	s->xslot[0] = scan_exits(s->body, 0) & EXIT_BREAK ? new_slot(S) : -1;
+}
+
+static void
+loop_body(Sema *S, Node *s)
+{
+	if (scan_exits(s->body, 0) & EXIT_CONTINUE)
+		s->xslot[1] = new_slot(S);
+	push_exit(S, XC_LOOP, s, NULL, ir_scalar(IR_VOID));
+	check_block(S, s->body);
+	S->nxs--;
+	s->exits = s->body->exits & EXIT_RETURN;
+}
+
+void
+sema_check_body(Sema *S, Node *body, int kind, FnCall *call, IrType ret, int *slots)
+{
+	Node *owner = kind == XC_KERNEL ? S->kernel : NULL;
+
+	slots[0] = slots[1] = -1;
+	if (scan_exits(body, 0) & EXIT_RETURN) {
+		slots[0] = new_slot(S);
+		if (ret.base != IR_VOID)
+			slots[1] = new_slot(S);
+	}
+	if (call) {
+		call->ret_slot = slots[0];
+		call->val_slot = slots[1];
+	}
+	if (owner)
+		owner->xslot[0] = slots[0];
+	push_exit(S, kind, owner, call, ret);
+	check_block(S, body);
+	S->nxs--;
 }
 
 static void
@@ -272,14 +429,25 @@ check_for(Sema *S, Node *s)
 	iv->type = ir_scalar(IR_I32);
 	iv->slot = new_slot(S);
 	s->sym = iv;
-	check_block(S, s->body);
+	loop_body(S, s);
+	if (s->op != UNROLL_NONE && (scan_exits(s->body, 0) & EXIT_BREAK || s->exits))
+		diag_error(s->loc, "a loop left by 'break' or 'return' cannot be unrolled (its trip count is not known)");
 	sema_scope_pop(S);
 }
 
 static void
 check_stmt(Sema *S, Node *s)
 {
+	s->exits = 0;
+	if (s->kind == N_FOR || s->kind == N_WHILE)
+		loop_flags_before(S, s);
 	s->slot_base = S->nslots;
+	if (s->kind == N_ROLE || s->kind == N_ELECT || s->kind == N_PRODUCE || s->kind == N_CONSUME) {
+		push_exit(S, XC_BLOCK, s, NULL, ir_scalar(IR_VOID));
+		asy_stmt(S, s);
+		S->nxs--;
+		return;
+	}
 	if (asy_stmt(S, s))
 		return;
 	switch (s->kind) {
@@ -300,16 +468,22 @@ check_stmt(Sema *S, Node *s)
 			check_stmt(S, s->els);
 		else if (s->els)
 			check_block(S, s->els);
+		s->exits = s->body->exits | (s->els ? s->els->exits : 0);
 		break;
 	case N_FOR:
 		check_for(S, s);
 		break;
 	case N_WHILE:
 		check_condition(S, s->cond, "while");
-		check_block(S, s->body);
+		loop_body(S, s);
 		break;
 	case N_BLOCK:
 		check_block(S, s);
+		break;
+	case N_BREAK:
+	case N_CONTINUE:
+	case N_RETURN:
+		check_exit(S, s);
 		break;
 	case N_EXPRSTMT:
 		if (s->lhs->kind != N_CALL) {
@@ -319,13 +493,6 @@ check_stmt(Sema *S, Node *s)
 		sema_expr(S, s->lhs);
 		if (fe_untyped(s->lhs->ty))
 			fe_default_type(s->lhs);
-		break;
-	case N_UNSUPPORTED:
-		if (strcmp(s->name, "return") == 0)
-			diag_error(s->loc, "'return' is not supported: a kernel ends at its closing brace (put the rest in an if)");
-		else
-			diag_error(s->loc, "'%s' is not supported: loops run to their bounds (use a while loop with a condition)",
-				   s->name);
 		break;
 	default:
 		ICE("check_stmt: node kind %d", s->kind);
@@ -787,7 +954,11 @@ check_kernel(Sema *S, Node *k)
 		diag_error(k->loc, "kernel '%s' needs a threads(...) clause giving its block size", k->name);
 	S->depth = 0;
 	asy_kernel_begin(S, k, ki);
-	check_block(S, k->body);
+	{
+		int slots[2];
+
+		sema_check_body(S, k->body, XC_KERNEL, NULL, ir_scalar(IR_VOID), slots);
+	}
 	asy_kernel_end(S, k, ki);
 	sema_scope_pop(S);
 
@@ -823,8 +994,10 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 	for (d = program->list.head; d; d = d->next)
 		if (d->kind == N_CONST)
 			check_const(&S, d, used);
+	fn_declare_all(&S, program);
+	S.file_top = S.nscope;
 	for (i = 0; i < opt->ndefines; i++) {
-		SrcLoc loc = {p->file, 0, 0};
+		SrcLoc loc = {p->file, 0, 0, 0};
 
 		if (!used[i])
 			diag_error(loc, "-D %s=%s: there is no constant named '%s' in this file",
@@ -845,16 +1018,20 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 		check_kernel(&S, d);
 	}
 	if (!nkernels) {
-		SrcLoc loc = {p->file, 0, 0};
+		SrcLoc loc = {p->file, 0, 0, 0};
 
 		diag_error(loc, "no kernel in this file (expected 'kernel name(...) threads(...) { ... }')");
 	}
+	if (diag_errors() == errors)
+		fn_report_unused(&S, program);
 	sema_scope_pop(&S);
 	free(S.scope);
 	free(S.chain);
 	free(S.marks);
 	free(S.syms);
 	free(S.shared);
+	free(S.xs);
+	free(S.inl);
 	free(seen);
 	free(used);
 	return diag_errors() - errors;

@@ -1078,7 +1078,7 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	for (i = 0; i < 3; i++) {
 		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms, NULL, 0);
 		if (!expr[i]) {
-			SrcLoc loc = {k->file, 0, 0};
+			SrcLoc loc = {k->file, 0, 0, 0};
 
 			diag_error(loc, "kernel %s: %s", k->name, err.s);
 			buf_free(&err);

@@ -230,6 +230,17 @@ assign_slots(Interp *it)
 	}
 }
 
+/* The location of k's file as a whole (no line). */
+static SrcLoc
+file_loc(const IrKernel *k)
+{
+	SrcLoc at;
+
+	memset(&at, 0, sizeof at);
+	at.file = k->file;
+	return at;
+}
+
 /* Reports the first op the interpreter cannot run (before anything runs). */
 static int
 check_ops(const IrRegion *r)
@@ -253,7 +264,7 @@ check_ops(const IrRegion *r)
 int
 interp_check(const IrKernel *k)
 {
-	SrcLoc at = {k->file, 0, 0};
+	SrcLoc at = file_loc(k);
 	int i;
 
 	for (i = 0; i < k->nparams; i++)
@@ -282,7 +293,7 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 {
 	Interp it;
 	Buf err = {0};
-	SrcLoc at = {k->file, 0, 0};
+	SrcLoc at = file_loc(k);
 	int64_t nblocks, b, *order;
 	int i;
 

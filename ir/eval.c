@@ -131,6 +131,29 @@ ir_eval_int_op(int opc, IrType t, IrType at, int nargs, const int64_t *a, int64_
 	return 1;
 }
 
+/* Result v of if-op d: the value its taken region yields (the flags that lower early
+ * exits are such results, and so are variables an if assigns). */
+static int
+eval_if_result(IrEval *e, const IrOp *d, IrValue v, int64_t *out)
+{
+	const IrRegion *r;
+	const IrOp *y;
+	int64_t c;
+	int j, ok;
+
+	for (j = 0; j < d->nres && d->res[j] != v; j++)
+		;
+	e->depth++;
+	ok = j < d->nres && ir_eval_value(e, d->args[0], &c);
+	if (ok) {
+		r = &d->regions[c & 1 ? 0 : 1];
+		y = r->nops ? &r->ops[r->nops - 1] : NULL;
+		ok = y && y->opc == IR_YIELD && j < y->nargs && ir_eval_value(e, y->args[j], out);
+	}
+	e->depth--;
+	return ok || (e->leaf && e->leaf(e, d, v, out));
+}
+
 /* The value of integer scalar v: constants, integer ops over values it can evaluate, and
  * whatever e->leaf says of the rest (special registers, loads, region results). */
 int
@@ -152,6 +175,8 @@ ir_eval_value(IrEval *e, IrValue v, int64_t *out)
 		*out = ir_int_norm(t, d->imm);
 		return 1;
 	}
+	if (d && d->opc == IR_IF)
+		return eval_if_result(e, d, v, out);
 	if (!d || d->nregions || d->nargs < 1 || d->nargs > 3 || !(ir_opinfo[d->opc].flags & OPF_PURE))
 		return e->leaf && e->leaf(e, d, v, out);
 	e->depth++;

@@ -91,7 +91,7 @@ typedef struct Parser {
 static _Noreturn void
 fail_at(Parser *p, int line, int col, const char *fmt, ...)
 {
-	SrcLoc loc = {p->file, line, col};
+	SrcLoc loc = {p->file, line, col, 0};
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -543,7 +543,7 @@ parse_region_args(Parser *p, IrRegion *r)
 
 	expect_punct(p, '(', "to open the region arguments");
 	while (!is_punct(p, ')')) {
-		SrcLoc here = {p->file, p->tok.line, p->tok.col};
+		SrcLoc here = {p->file, p->tok.line, p->tok.col, 0};
 		IrValue v;
 
 		if (p->nvstack > base)
@@ -660,7 +660,7 @@ parse_op(Parser *p, IrRegion *r)
 	IrKernel *k = p->k;
 	const IrOpInfo *info;
 	Token name, cval;
-	SrcLoc loc = {p->file, p->tok.line, p->tok.col};
+	SrcLoc loc = {p->file, p->tok.line, p->tok.col, 0};
 	int base = p->nvstack, nres, nargs, ntypes = 0, opc, idx, i;
 	int64_t imm = 0;
 	IrOp op, *o;

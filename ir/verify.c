@@ -840,7 +840,7 @@ verify_region(Verifier *v, const IrRegion *r, RegionKind kind, const IrOp *paren
 {
 	int mark = v->nscope, i;
 	const char *term = expected_terminator(kind);
-	SrcLoc where = parent ? parent->loc : (SrcLoc){v->k->file, 0, 0};
+	SrcLoc where = parent ? parent->loc : (SrcLoc){v->k->file, 0, 0, 0};
 
 	if (++v->depth > 1000) {
 		vf_error(v, where, "regions are nested too deeply");
@@ -954,7 +954,7 @@ verify_params(Verifier *v)
 		}
 	}
 	if (k->body.nargs != k->nparams) {
-		vf_error(v, (SrcLoc){k->file, 0, 0}, "the kernel body has %d argument%s but the kernel has %d parameter%s",
+		vf_error(v, (SrcLoc){k->file, 0, 0, 0}, "the kernel body has %d argument%s but the kernel has %d parameter%s",
 		     k->body.nargs, k->body.nargs == 1 ? "" : "s", k->nparams, k->nparams == 1 ? "" : "s");
 		return;
 	}
@@ -1021,7 +1021,7 @@ static void
 verify_header(Verifier *v)
 {
 	const IrKernel *k = v->k;
-	SrcLoc kloc = {k->file, 0, 0};
+	SrcLoc kloc = {k->file, 0, 0, 0};
 	int64_t n = 1;
 	int i;
 
@@ -1067,7 +1067,7 @@ ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int 
 	v.rule_when = rule_when;
 	*nrule = 0;
 	if (k->nvalues < 1 || !k->vtypes) {
-		vf_error(&v, (SrcLoc){k->file, 0, 0}, "the kernel's value table is corrupt");
+		vf_error(&v, (SrcLoc){k->file, 0, 0, 0}, "the kernel's value table is corrupt");
 		return v.nerr;
 	}
 	v.state = xcalloc((size_t)k->nvalues, 1);

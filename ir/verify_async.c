@@ -609,7 +609,7 @@ void
 vf_async_header(Verifier *v)
 {
 	const IrKernel *k = v->k;
-	SrcLoc kloc = {k->file, 0, 0};
+	SrcLoc kloc = {k->file, 0, 0, 0};
 	int i;
 
 	for (i = 0; i < 3; i++)

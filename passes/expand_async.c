@@ -587,7 +587,7 @@ add_barrier_init(Expand *E)
 {
 	IrKernel *k = E->k;
 	IrRegion out = {0}, then = {0};
-	SrcLoc loc = {k->file, 0, 0};
+	SrcLoc loc = {k->file, 0, 0, 0};
 	IrBuilder b = {k, &out, loc}, tb = {k, &then, loc};
 	IrValue zero, cond;
 	int i, e;

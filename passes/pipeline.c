@@ -64,7 +64,7 @@ const char *const pass_names[] = {
 	NULL,
 };
 
-static const SrcLoc noloc = {-1, 0, 0};
+static const SrcLoc noloc = {-1, 0, 0, 0};
 
 static int
 has_high_ops(const IrRegion *r)

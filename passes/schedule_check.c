@@ -15,7 +15,11 @@
  *     CTAs, and need min_blocks;
  *   - TMA issue: tma.load/tma.load.mc/tma.store outside an elect block must be reached by at
  *     most one thread of a warp;
- *   - aliases: buffers sharing storage must not be used by different roles.
+ *   - aliases: buffers sharing storage must not be used by different roles;
+ *   - convergence: a barrier must be reached by every thread of the block, a warp
+ *     collective (shuffle, vote, ballot) by every lane of each warp that reaches it; an
+ *     early exit (return, and what the lowering of break makes of it) counts like the
+ *     condition it stands for.
  * Which threads reach an op is computed exactly where the conditions on the way are
  * functions of the thread index (tid, laneid, warpid, constants), as for `if (warp == 0)`;
  * a condition that does not depend on the thread (a loop bound, a parameter) changes no
@@ -62,6 +66,8 @@ typedef struct Check {
 	IrEval ev;              /* over def, leaves from thread_leaf */
 	int thread;             /* the thread ev evaluates for */
 	unsigned char *varies;  /* per value: may differ between threads of a CTA */
+	unsigned char *tdep;    /* per value: differs with the thread's index (not only with
+				   what the thread loaded) */
 	int *bufof;             /* per value: the shared buffer it points into, or -1 */
 	Site *sites;
 	int nsites, capsites;
@@ -72,6 +78,9 @@ typedef struct Check {
 	int nroles, caproles;
 	const IrOp *role;       /* while walking: the enclosing role */
 	int in_elect;
+	const IrOp *split;      /* while walking: the innermost if that parted the threads */
+	const IrOp *maysplit;   /* ... or may have: its condition depends on the thread index
+				   in a way not known here */
 } Check;
 
 /* ---- values as functions of the thread ---- */
@@ -110,29 +119,36 @@ eval(Check *c, IrValue v, int t, int64_t *out)
 }
 
 static int
-any_varies(const Check *c, const IrValue *vals, int n)
+any_flag(const Check *c, const unsigned char *flag, const IrValue *vals, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (vals[i] > 0 && vals[i] < c->k->nvalues && c->varies[vals[i]])
+		if (vals[i] > 0 && vals[i] < c->k->nvalues && flag[vals[i]])
 			return 1;
 	return 0;
 }
 
 static int
-set_varies(Check *c, const IrValue *vals, int n)
+any_varies(const Check *c, const IrValue *vals, int n)
+{
+	return any_flag(c, c->varies, vals, n);
+}
+
+static int
+set_flag(Check *c, unsigned char *flag, const IrValue *vals, int n)
 {
 	int i, grew = 0;
 
 	for (i = 0; i < n; i++)
-		if (vals[i] > 0 && vals[i] < c->k->nvalues && !c->varies[vals[i]]) {
-			c->varies[vals[i]] = 1;
+		if (vals[i] > 0 && vals[i] < c->k->nvalues && !flag[vals[i]]) {
+			flag[vals[i]] = 1;
 			grew = 1;
 		}
 	return grew;
 }
 
+/* The ops whose results may differ between the threads of a block... */
 static int
 source_varies(int opc)
 {
@@ -147,30 +163,45 @@ source_varies(int opc)
 	}
 }
 
-/* One sweep of the "may differ between threads" propagation over r; returns whether
- * anything new was marked. Region results and arguments vary when an operand or a value
- * passed to them does. */
+/* ... and those whose results do because they are the thread's position (a load or a
+ * shuffle differs only if its operands do: a load of one address is the same for all). */
 static int
-propagate(Check *c, const IrRegion *r)
+source_tdep(int opc)
 {
+	switch (opc) {
+	case IR_TID_X: case IR_TID_Y: case IR_TID_Z: case IR_LANEID: case IR_WARPID:
+	case IR_ELECT_SYNC: case IR_ROLE: case IR_ELECT:
+		return 1;
+	default:
+		return opc >= IR_ATOM_ADD && opc <= IR_ATOM_CAS;
+	}
+}
+
+/* One sweep of a "may differ between threads" propagation over r into flag (c->varies
+ * from source_varies, c->tdep from source_tdep); returns whether anything new was marked.
+ * Region results and arguments are marked when an operand or a value passed to them is. */
+static int
+propagate(Check *c, const IrRegion *r, unsigned char *flag)
+{
+	int (*source)(int) = flag == c->tdep ? source_tdep : source_varies;
 	int i, j, grew = 0;
 
 	for (i = 0; i < r->nops; i++) {
 		const IrOp *op = &r->ops[i];
-		int v = source_varies(op->opc) || any_varies(c, op->args, op->nargs);
+		int v = source(op->opc) || any_flag(c, flag, op->args, op->nargs);
 
 		for (j = 0; j < op->nregions; j++) {
 			const IrRegion *sub = &op->regions[j];
 
-			grew |= propagate(c, sub);
+			grew |= propagate(c, sub, flag);
 			if (sub->nops && (ir_opinfo[sub->ops[sub->nops - 1].opc].flags & OPF_TERM) &&
-			    any_varies(c, sub->ops[sub->nops - 1].args, sub->ops[sub->nops - 1].nargs))
+			    any_flag(c, flag, sub->ops[sub->nops - 1].args, sub->ops[sub->nops - 1].nargs))
 				v = 1;
 		}
 		if (v) {
-			grew |= set_varies(c, op->res, op->nres);
+			grew |= set_flag(c, flag, op->res, op->nres);
 			for (j = 0; j < op->nregions; j++)
-				grew |= set_varies(c, op->regions[j].args, op->regions[j].nargs);
+				grew |= set_flag(c, flag, op->regions[j].args, op->regions[j].nargs);
 		}
 	}
 	return grew;
@@ -295,10 +326,76 @@ walk_if(Check *c, const IrOp *op, const Mask *m, int depth)
 		if (c->varies[op->args[0]])
 			th.known = el.known = 0;
 	}
-	walk(c, &op->regions[0], &th, depth + 1);
-	walk(c, &op->regions[1], &el, depth + 1);
+	{
+		const IrOp *saved = c->split, *msaved = c->maysplit;
+
+		if (th.known && memcmp(th.in, m->in, (size_t)c->n) != 0 && memcmp(el.in, m->in, (size_t)c->n) != 0)
+			c->split = op;
+		if (!th.known && m->known && c->tdep[op->args[0]])
+			c->maysplit = op;
+		walk(c, &op->regions[0], &th, depth + 1);
+		walk(c, &op->regions[1], &el, depth + 1);
+		c->split = saved;
+		c->maysplit = msaved;
+	}
 	free(th.in);
 	free(el.in);
+}
+
+static void
+note_split(const Check *c)
+{
+	if (c->split)
+		diag_note(c->split->loc, "the threads take different paths here (a condition, or what follows an early exit)");
+}
+
+/* A block barrier must be reached by every thread of the block: the others never arrive,
+ * and the block hangs (or, with a return before it, the barrier counts wrong). */
+static void
+check_barrier(Check *c, const IrOp *op, const Mask *m)
+{
+	int n;
+	char warps[64];
+
+	if (c->in_elect)
+		return;
+	if (!m->known && c->maysplit) {
+		diag_error(op->loc, "barrier() may be reached by only some threads of the block: a condition on the way depends on the thread index");
+		diag_note(c->maysplit->loc, "the threads may take different paths here (a condition, or what follows an early exit)");
+		return;
+	}
+	if (!m->known)
+		return;
+	n = mask_count(c, m);
+	if (n == 0 || n == c->n)
+		return;
+	mask_warps(c, m, warps, sizeof warps);
+	diag_error(op->loc, "barrier() is reached by %d of the block's %d threads (%s); every thread of the block must reach it",
+		   n, c->n, warps);
+	note_split(c);
+}
+
+/* A warp collective (shuffle, vote, ballot) runs with the full mask: every lane of a warp
+ * that reaches it must. */
+static void
+check_collective(Check *c, const IrOp *op, const Mask *m)
+{
+	int t;
+
+	if (!m->known)
+		return;
+	for (t = 0; t < c->n; t += 32) {
+		int l, lanes = 0, have = 0;
+
+		for (l = 0; l < 32 && t + l < c->n; l++, have++)
+			lanes += m->in[t + l];
+		if (lanes > 0 && lanes < have) {
+			diag_error(op->loc, "%s is reached by %d of the %d lanes of warp %d; a warp collective needs every lane of the warp",
+				   ir_opinfo[op->opc].name, lanes, have, t / 32);
+			note_split(c);
+			return;
+		}
+	}
 }
 
 static void
@@ -452,6 +549,13 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 		}
 		case IR_TMA_LOAD: case IR_TMA_LOAD_MC: case IR_TMA_STORE:
 			check_tma_issue(c, op, m);
+			break;
+		case IR_BARRIER:
+			check_barrier(c, op, m);
+			break;
+		case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:
+		case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT:
+			check_collective(c, op, m);
 			break;
 		default:
 			walk_regions(c, op, m, depth);
@@ -949,6 +1053,7 @@ pass_schedule_check(IrKernel *k, PassContext *cx)
 	c.ev.ctx = &c;
 	c.ev.max_steps = 5000000;   /* over the whole check: deep expressions times threads */
 	c.varies = xcalloc((size_t)k->nvalues + 1, 1);
+	c.tdep = xcalloc((size_t)k->nvalues + 1, 1);
 	c.bufof = xmalloc(((size_t)k->nvalues + 1) * sizeof *c.bufof);
 	for (i = 0; i <= k->nvalues; i++)
 		c.bufof[i] = -1;
@@ -956,7 +1061,9 @@ pass_schedule_check(IrKernel *k, PassContext *cx)
 	for (i = 0; i < k->nbufs; i++)
 		if (k->bufs[i].alias >= 0 && k->bufs[i].alias < k->nbufs)
 			c.aliased[k->bufs[i].alias] = 1;
-	while (propagate(&c, &k->body))
+	while (propagate(&c, &k->body, c.varies))
+		;
+	while (propagate(&c, &k->body, c.tdep))
 		;
 
 	all.in = xmalloc((size_t)c.n + 1);
@@ -982,5 +1089,6 @@ pass_schedule_check(IrKernel *k, PassContext *cx)
 	free(all.in);
 	free((void *)c.def);
 	free(c.varies);
+	free(c.tdep);
 	free(c.bufof);
 }

@@ -10,9 +10,26 @@ typedef struct Source {
 	size_t len;
 } Source;
 
+/* An inline site: the call that code was inlined through (its own site chains on). */
+typedef struct Site {
+	SrcLoc call;
+	const char *callee;
+} Site;
+
 static Source *sources;
 static int nsources, capsources;
+static Site *sites;
+static int nsites, capsites;
 static int nerrors;
+
+int
+diag_inline_site(SrcLoc call, const char *callee)
+{
+	Site s = {call, xstrdup(callee)};
+
+	PUSH(sites, nsites, capsites, s);
+	return nsites;
+}
 
 int
 diag_add_source(const char *path, const char *text, size_t len)
@@ -72,10 +89,27 @@ report(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 	show_line(loc);
 }
 
+/* The calls that the code at loc was inlined through, innermost first. */
+static void
+report_sites(SrcLoc loc)
+{
+	int site = loc.site, depth = 0;
+
+	while (site > 0 && site <= nsites && depth++ < 64) {
+		const Site *s = &sites[site - 1];
+
+		fprintf(stderr, "%s:%d:%d: note: in the call of '%s' here\n",
+			diag_source_path(s->call.file), s->call.line, s->call.col, s->callee);
+		show_line(s->call);
+		site = s->call.site;
+	}
+}
+
 void
 diag_verror(SrcLoc loc, const char *fmt, va_list ap)
 {
 	report(loc, "error", fmt, ap);
+	report_sites(loc);
 	if (++nerrors >= DIAG_MAX_ERRORS) {
 		fprintf(stderr, "cakec: too many errors, stopping\n");
 		exit(EXIT_USER);
@@ -99,6 +133,7 @@ diag_warning(SrcLoc loc, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	report(loc, "warning", fmt, ap);
+	report_sites(loc);
 	va_end(ap);
 }
 

@@ -68,9 +68,12 @@ void time_report(Buf *out, double total_ms);
 /* ---- diag.c ---- */
 
 /* A source location: file index into the source table, 1-based line and column.
- * line == 0 means "no location". */
+ * line == 0 means "no location". `site` is 0, or the inline site (diag_inline_site) the
+ * code at this location was inlined through: a function body's code inlined at a call
+ * carries the call's site, so a diagnostic there also names the call. */
 typedef struct SrcLoc {
 	int file, line, col;
+	int site;
 } SrcLoc;
 
 /* Registers a source text (kept for printing the offending line); returns its file index. */
@@ -84,6 +87,10 @@ void diag_verror(SrcLoc loc, const char *fmt, va_list ap);
 void diag_warning(SrcLoc loc, const char *fmt, ...);
 void diag_note(SrcLoc loc, const char *fmt, ...);
 int diag_errors(void);
+/* Registers that code is inlined at `call` (a call of `callee`, a static or arena string);
+ * call.site is the call's own site when it was itself inlined. Returns the new site (>= 1),
+ * which errors and warnings at locations carrying it follow with a note per call. */
+int diag_inline_site(SrcLoc call, const char *callee);
 /* After this many errors the compile stops (prints "too many errors"). */
 #define DIAG_MAX_ERRORS 20
 

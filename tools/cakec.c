@@ -342,7 +342,7 @@ read_input(const char *path, size_t *len)
 static SrcLoc
 file_loc(const IrKernel *k)
 {
-	SrcLoc loc = {k->file, 0, 0};
+	SrcLoc loc = {k->file, 0, 0, 0};
 
 	return loc;
 }
@@ -640,7 +640,7 @@ main(int argc, char **argv)
 		}
 		if (memchr(text, 0, len)) {
 			int file = diag_add_source(path, NULL, 0);
-			SrcLoc loc = {file, 0, 0};
+			SrcLoc loc = {file, 0, 0, 0};
 
 			diag_error(loc, "input contains a NUL byte; expected %s text", is_ir ? "IR" : ".cake");
 			continue;

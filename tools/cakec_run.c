@@ -24,6 +24,7 @@ typedef struct Options {
 	int input_ir;           /* -1: by extension */
 	int opt_level;
 	int nseeds;             /* --seeds: runs under seeds seed .. seed + nseeds - 1 */
+	const char *passes;     /* --passes: exactly these passes (smem-layout added if needed) */
 	InterpOptions io;
 	FeDefine *defines;
 	int ndefines, capdefines;
@@ -60,6 +61,9 @@ usage(FILE *f)
 		"  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
 		"  -D NAME=VALUE           override the compile-time constant NAME\n"
 		"  -O0, -O2                the pass pipeline's level (default -O2)\n"
+		"  --passes=LIST           run exactly these passes, as cakec --passes does\n"
+		"                          (smem-layout is added when the list leaves no layout);\n"
+		"                          e.g. to run IR that schedule-check would reject\n"
 		"  --help                  show this help\n"
 		"\n"
 		"exit status: 0 ok, 1 a finding (out-of-bounds access, divergent barrier or\n"
@@ -169,6 +173,8 @@ parse_args(Options *o, int argc, char **argv)
 				o->input_ir = strcmp(v, "ir") == 0;
 			else
 				usage_error("unknown --input language '%s' (expected cake or ir)", v);
+		} else if ((v = optval(argc, argv, &i, "--passes"))) {
+			o->passes = v;
 		} else if ((v = optval(argc, argv, &i, "-D"))) {
 			const char *eq = strchr(v, '=');
 			FeDefine d;
@@ -257,6 +263,7 @@ compile(Options *o, IrModule **mod)
 	po.opt_level = o->opt_level;
 	po.verify = 1;
 	po.need_layout = 1;
+	po.only = o->passes;
 	if (pass_pipeline(k, &po) != 0 || interp_check(k) != 0)
 		return NULL;
 	return k;

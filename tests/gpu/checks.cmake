@@ -40,4 +40,5 @@ function(cake_gpu_check name)
 endfunction()
 
 # name, then the kernels of checks/<name>.cake (one line per check)
+cake_gpu_check(lang lang_exits lang_rowsum)
 cake_gpu_check(interp_agree conv warpops)

@@ -103,7 +103,7 @@ broken(void)
 	buf.count = 32;   /* not the product of the dims */
 	buf.align = 16;
 	buf.offset = -1;
-	buf.loc = (SrcLoc){file, 2, 1};
+	buf.loc = (SrcLoc){file, 2, 1, 0};
 	ir_add_buffer(k, buf);
 	x = k->body.args[0];
 	y = irb_op2(&b, IR_ADD, ir_scalar(IR_I32), x, x);
