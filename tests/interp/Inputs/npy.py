@@ -2,6 +2,7 @@
 
     npy.py make PATH DESCR D0[,D1...] EXPR   # element i (flat) = eval(EXPR) with i bound
     npy.py print PATH                        # the shape, then a value (rank >= 2: a row) a line
+    npy.py bits PATH                         # every element's bits in hex, on one line
 """
 import struct
 import sys
@@ -36,6 +37,13 @@ if __name__ == "__main__":
         for s in shape:
             count *= s
         write(sys.argv[2], sys.argv[3], shape, [eval(sys.argv[5], {"i": i}) for i in range(count)])
+    elif sys.argv[1] == "bits":
+        b = open(sys.argv[2], "rb").read()
+        n = struct.unpack("<H", b[8:10])[0]
+        size = int(eval(b[10:10 + n].decode())["descr"][2:])
+        data = b[10 + n:]
+        print(" ".join("%0*x" % (2 * size, int.from_bytes(data[i:i + size], "little"))
+                       for i in range(0, len(data), size)))
     else:
         shape, vals = read(sys.argv[2])
         print("shape", shape)
