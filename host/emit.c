@@ -284,6 +284,9 @@ typedef struct Grid {
 	Buf *err;
 	int failed;
 	int num_sms;            /* the formula names num_sms */
+	const int64_t *vals;    /* evaluating (host_grid_eval): param -> value; each result
+	                         * is then the decimal value instead of C code */
+	int64_t num_sms_val;
 } Grid;
 
 static char *grid_expr(Grid *g);
@@ -296,6 +299,50 @@ grid_fail(Grid *g, const char *fmt, const char *arg)
 		buf_printf(g->err, fmt, arg);
 	}
 	g->failed = 1;
+}
+
+/* The value of fn ("gadd", "gcdiv", "gmin", ...) on the decimal values l and r, with the
+ * runtime's rules (cakert_g*: int64, division by zero and overflow are errors). */
+static char *
+grid_eval_op(Grid *g, const char *fn, const char *l, const char *r)
+{
+	int64_t a = strtoll(l, NULL, 10), b = strtoll(r, NULL, 10), v = 0;
+	int bad = 0;
+
+	if (strcmp(fn, "gadd") == 0)
+		bad = __builtin_add_overflow(a, b, &v);
+	else if (strcmp(fn, "gsub") == 0)
+		bad = __builtin_sub_overflow(a, b, &v);
+	else if (strcmp(fn, "gmul") == 0)
+		bad = __builtin_mul_overflow(a, b, &v);
+	else if (strcmp(fn, "gmin") == 0 || strcmp(fn, "gmax") == 0)
+		v = (strcmp(fn, "gmin") == 0) == (a < b) ? a : b;
+	else if (b == 0 || (a == INT64_MIN && b == -1))
+		bad = 1;
+	else if (strcmp(fn, "gdiv") == 0)
+		v = a / b;
+	else if (strcmp(fn, "grem") == 0)
+		v = a % b;
+	else    /* gcdiv: C truncates toward zero; round up when the exact quotient is positive */
+		v = a / b + (a % b != 0 && (a < 0) == (b < 0));
+	if (bad) {
+		grid_fail(g, "%s", "division by zero or int64 overflow");
+		return NULL;
+	}
+	return arena_printf(g->a, "%lld", (long long)v);
+}
+
+/* fn applied to l and r: the launcher's C (cakert_<fn>), or its value when evaluating. */
+static char *
+grid_op(Grid *g, const char *fn, const char *l, const char *r)
+{
+	if (!l || !r)
+		return NULL;
+	if (g->vals)
+		return grid_eval_op(g, fn, l, r);
+	if (strcmp(fn, "gmin") == 0 || strcmp(fn, "gmax") == 0)
+		return arena_printf(g->a, "cakert_%s(%s, %s)", fn, l, r);
+	return arena_printf(g->a, "cakert_%s(%s, %s, &ok)", fn, l, r);
 }
 
 static void
@@ -339,6 +386,13 @@ grid_name(Grid *g, const char *name, const char *at)
 			grid_fail(g, "'%s' is not a sym or integer scalar parameter", name);
 			return NULL;
 		}
+		if (g->vals) {
+			if (g->vals[i] < 0 && pr->kind == PARAM_SCALAR && pr->type.base == IR_U64) {
+				grid_fail(g, "'%s' does not fit in int64", name);
+				return NULL;
+			}
+			return arena_printf(g->a, "%lld", (long long)g->vals[i]);
+		}
 		/* a u64 converts where it is used, so the formula that needs it reports it */
 		if (pr->kind == PARAM_SCALAR && pr->type.base == IR_U64)
 			return arena_printf(g->a, "cakert_gu64(args->%s, &ok)", field_name(g->k, name));
@@ -350,7 +404,7 @@ grid_name(Grid *g, const char *name, const char *at)
 	 * have been found above: parameters shadow it) */
 	if (strcmp(name, "num_sms") == 0) {
 		g->num_sms = 1;
-		return "g_num_sms";
+		return g->vals ? arena_printf(g->a, "%lld", (long long)g->num_sms_val) : "g_num_sms";
 	}
 	g->p = at;
 	grid_fail(g, "'%s' is not a parameter (or num_sms)", name);
@@ -374,7 +428,7 @@ grid_primary(Grid *g)
 			}
 			v = v * 10 + (*g->p - '0');
 		}
-		if (v <= INT32_MAX)
+		if (v <= INT32_MAX || g->vals)
 			return arena_printf(g->a, "%lld", (long long)v);
 		return arena_printf(g->a, "INT64_C(%lld)", (long long)v);
 	}
@@ -417,9 +471,7 @@ grid_primary(Grid *g)
 		grid_fail(g, "%s", "expected ')' after two arguments");
 		return NULL;
 	}
-	if (strcmp(name, "cdiv") == 0)
-		return arena_printf(g->a, "cakert_gcdiv(%s, %s, &ok)", l, r);
-	return arena_printf(g->a, "cakert_g%s(%s, %s)", name, l, r);
+	return grid_op(g, strcmp(name, "cdiv") == 0 ? "gcdiv" : strcmp(name, "min") == 0 ? "gmin" : "gmax", l, r);
 }
 
 static char *
@@ -429,7 +481,7 @@ grid_unary(Grid *g)
 
 	if (grid_accept(g, '-')) {
 		v = grid_unary(g);
-		return v ? arena_printf(g->a, "cakert_gsub(0, %s, &ok)", v) : NULL;
+		return grid_op(g, "gsub", "0", v);
 	}
 	if (grid_accept(g, '+'))
 		return grid_unary(g);
@@ -452,7 +504,7 @@ grid_term(Grid *g)
 		else
 			break;
 		r = grid_unary(g);
-		l = r ? arena_printf(g->a, "cakert_%s(%s, %s, &ok)", fn, l, r) : NULL;
+		l = grid_op(g, fn, l, r);
 	}
 	return l;
 }
@@ -471,7 +523,7 @@ grid_expr(Grid *g)
 		else
 			break;
 		r = grid_term(g);
-		l = r ? arena_printf(g->a, "cakert_%s(%s, %s, &ok)", fn, l, r) : NULL;
+		l = grid_op(g, fn, l, r);
 	}
 	return l;
 }
@@ -480,12 +532,14 @@ grid_expr(Grid *g)
  * *num_sms (when not NULL) if the formula names num_sms. */
 static char *
 grid_translate(const IrKernel *k, Arena *a, const char *src, unsigned char *used, Buf *err,
-	       int *num_sms)
+	       int *num_sms, const int64_t *vals, int64_t num_sms_val)
 {
 	Grid g;
 	char *e;
 
 	memset(&g, 0, sizeof g);
+	g.vals = vals;
+	g.num_sms_val = num_sms_val;
 	g.k = k;
 	g.a = a;
 	g.src = g.p = src ? src : "";
@@ -506,8 +560,21 @@ int
 host_grid_check(const IrKernel *k, const char *expr, Buf *err)
 {
 	Arena *a = arena_new();
-	char *e = grid_translate(k, a, expr, NULL, err, NULL);
+	char *e = grid_translate(k, a, expr, NULL, err, NULL, NULL, 0);
 
+	arena_free(a);
+	return e ? 0 : -1;
+}
+
+int
+host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
+	       int64_t *out, Buf *err)
+{
+	Arena *a = arena_new();
+	char *e = grid_translate(k, a, expr, NULL, err, NULL, vals, num_sms);
+
+	if (e)
+		*out = strtoll(e, NULL, 10);
 	arena_free(a);
 	return e ? 0 : -1;
 }
@@ -1016,7 +1083,7 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	a = arena_new();
 	used = arena_alloc(a, (size_t)k->nparams + 1);
 	for (i = 0; i < 3; i++) {
-		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms);
+		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms, NULL, 0);
 		if (!expr[i]) {
 			SrcLoc loc = {k->file, 0, 0, 0};
 

@@ -24,6 +24,12 @@ void host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostI
  * -1 with a message in err ("grid formula \"cdiv(x, 4)\" at offset 6: 'x' is not a
  * parameter"). Front ends can call it to report a bad formula at the user's line. */
 int host_grid_check(const IrKernel *k, const char *expr, Buf *err);
+/* Evaluates a grid formula as the launcher does (int64; division by zero and overflow are
+ * errors): vals[i] is parameter i's value (syms and integer scalars; others unused),
+ * num_sms the device's SM count. Returns 0 with *out, or -1 with a message in err. The
+ * interpreter (interp/) computes its launch grid with it. */
+int host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
+		   int64_t *out, Buf *err);
 
 /* The runtime files the output folder needs beside the launchers (name, contents),
  * NULL-terminated. */

@@ -1,0 +1,165 @@
+/* internal.h: the interpreter's state, shared by its files (not a public API).
+ *
+ * Values: every IR value has `width` 64-bit slots per lane (1 for scalars and pointers,
+ * the lane count for vectors and accumulator fragments), at slot offset `slot` in its
+ * warp's register file, laid out lane-minor: element e of value v in lane l is
+ * regs[(slot[v] + e) * 32 + l]. A slot holds an integer normalized by ir_int_norm, a
+ * float's bit pattern (f16/bf16: 16 bits, f32: 32, f64: 64, zero-extended), or a pointer
+ * encoded as (memory object << 48) | 48-bit byte offset (memory.c). */
+#ifndef CAKE_INTERP_INTERNAL_H
+#define CAKE_INTERP_INTERNAL_H
+
+#include <ucontext.h>
+
+#include "interp.h"
+
+#define WARP 32
+#define ALL_LANES 0xffffffffu
+
+typedef struct Interp Interp;
+typedef struct Block Block;
+typedef struct Warp Warp;
+
+/* Why a warp is not running. */
+enum { W_RUNNABLE, W_BARRIER, W_DONE };
+
+struct Warp {
+	Interp *it;
+	Block *b;
+	int id;
+	uint32_t exists;        /* lanes that are threads of the block */
+	uint64_t *regs;
+	int state;
+	const IrOp *wait_op;    /* the barrier it waits at */
+	ucontext_t ctx;
+	char *stack;
+};
+
+/* Per byte of shared memory: the accesses of the current barrier interval (epoch), for the
+ * race check. Entries of older epochs are stale, so nothing is cleared between blocks. */
+typedef struct Access {
+	uint32_t w_epoch, r_epoch;  /* the epoch of the last write; of the reads in r_mask */
+	uint32_t r_mask;            /* the warps that read it in r_epoch */
+	int w_warp;
+	const IrOp *w_op, *r_op;    /* the last write; a read (for the report) */
+} Access;
+
+struct Block {
+	int64_t id[3];
+	unsigned char *smem;    /* the CTA's shared memory, smem_bytes */
+	unsigned char *shadow;  /* per byte: written since the block started */
+	Access *acc;            /* per byte (check_races) */
+	uint32_t epoch;         /* barrier intervals since the run began */
+};
+
+/* A memory object a pointer can point into. */
+typedef struct MemObj {
+	const char *name;
+	int shared;             /* 1: a shared buffer (offset into the CTA's memory) */
+	int64_t base;           /* shared: byte offset in the CTA's memory */
+	int64_t bytes;          /* the extent accesses are checked against */
+	int elem_bytes;
+	unsigned char *data;    /* global: the tensor's elements */
+} MemObj;
+
+struct Interp {
+	const IrKernel *k;
+	const InterpOptions *o;
+	InterpArg *args;
+	int64_t grid[3];
+	int nthreads, nwarps;
+	int *slot, *width;      /* per value id */
+	int nslots;
+	MemObj *objs;           /* 1..nparams: tensors; nparams+1+i: shared buffer i */
+	int nobjs;
+	int shared_obj0;        /* object id of shared buffer 0 */
+	Block blk;
+	Warp *warps;
+	ucontext_t sched_ctx;
+	Warp *cur;              /* the warp running now */
+	uint64_t rng;
+	int failed;             /* a finding was reported: everything unwinds */
+	uint64_t steps;         /* warp-ops the current block executed */
+	uint64_t max_steps;     /* per block; past it a finding (a loop that never ends) */
+};
+
+/* ---- exec.c: the op evaluator ---- */
+typedef void (*ExecFn)(Warp *w, const IrOp *op, uint32_t mask);
+/* The handler of opcode opc, or NULL when the interpreter does not know the op. */
+ExecFn exec_handler(int opc);
+/* Runs the kernel body in warp w over all its lanes (the coroutine's body). */
+void exec_body(Warp *w);
+
+static inline uint64_t *
+reg(Warp *w, IrValue v, int e)
+{
+	return &w->regs[(size_t)(w->it->slot[v] + e) * WARP];
+}
+
+/* ---- sched.c: blocks, warps, barriers, findings ---- */
+/* Blocks warp w at barrier op until every warp of the block reached it. */
+void sched_barrier(Warp *w, const IrOp *op);
+/* Reports a finding at op for lanes of w (mask: the lanes involved, 0 for the warp as a
+ * whole) and stops the run. */
+void interp_fail(Warp *w, const IrOp *op, uint32_t lanes, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "lanes 0-15", "lane 3", "lanes 0, 2, 4-7" */
+void lanes_str(char *out, size_t size, uint32_t mask);
+/* the same with another noun: "warps 0-3" */
+void mask_str(char *out, size_t size, uint32_t mask, const char *noun);
+
+/* ---- memory.c ---- */
+uint64_t mem_ptr_make(int obj, int64_t off);
+uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
+/* The host address of an access of n bytes (aligned to align) by lane l through pointer
+ * p; reports the finding and returns NULL when it is out of bounds, misaligned or (for a
+ * read of shared memory) uninitialized. write: marks shared bytes initialized. */
+unsigned char *mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write);
+int mem_setup(Interp *it, Buf *err);
+void mem_block_start(Interp *it);
+/* The block's warps passed a barrier: accesses before it are ordered before those after. */
+void mem_barrier(Interp *it);
+void mem_free(Interp *it);
+
+/* ---- numeric.c: float formats ---- */
+/* The GPU's canonical NaNs. */
+#define NUM_F32_NAN 0x7fffffffu
+#define NUM_F64_NAN 0x7fffffffffffffffull
+double num_to_double(IrBase b, uint64_t bits);
+uint64_t num_from_double(IrBase b, double x);      /* one rounding, to nearest even */
+static inline float
+num_f32(uint64_t bits)
+{
+	union { uint32_t u; float f; } c;
+
+	c.u = (uint32_t)bits;
+	return c.f;
+}
+static inline uint64_t
+num_f32_bits(float f)
+{
+	union { uint32_t u; float f; } c;
+
+	c.f = f;
+	return c.u;
+}
+static inline double
+num_f64(uint64_t bits)
+{
+	union { uint64_t u; double f; } c;
+
+	c.u = bits;
+	return c.f;
+}
+static inline uint64_t
+num_f64_bits(double f)
+{
+	union { uint64_t u; double f; } c;
+
+	c.f = f;
+	return c.u;
+}
+/* A value conversion (IR_CAST) of one element from type `from` to `to`. */
+uint64_t num_convert(IrBase from, IrBase to, uint64_t bits);
+
+#endif

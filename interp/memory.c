@@ -1,0 +1,244 @@
+/* memory.c: global tensors and the CTA's shared memory behind checked pointers.
+ *
+ * A pointer value is (object << 48) | (byte offset & (2^48 - 1)): object 1..nparams is
+ * tensor parameter object-1 (its host array), object shared_obj0 + i is shared buffer i
+ * (its offset in the CTA's memory, all stages). elemptr only moves the offset, so a
+ * pointer may wander out of its object; an access through it is checked against the
+ * object's extent (a tensor's elements; a shared buffer's elements over all its stages),
+ * the access's natural alignment, and, for shared reads, a shadow byte per byte of shared
+ * memory that says whether any thread of the block wrote it.
+ *
+ * Races: the warps of a block run one at a time from barrier to barrier, so two accesses
+ * to a shared byte by different warps between the same two barriers, one of them a write,
+ * are unordered on the GPU whatever order the interpreter picked. Each byte keeps the
+ * interval's last write and its readers (Access); atomics are ordered and not checked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define OFF_BITS 48
+#define OFF_MASK ((((uint64_t)1) << OFF_BITS) - 1)
+
+uint64_t
+mem_ptr_make(int obj, int64_t off)
+{
+	return (uint64_t)obj << OFF_BITS | ((uint64_t)off & OFF_MASK);
+}
+
+static int
+ptr_obj(uint64_t p)
+{
+	return (int)(p >> OFF_BITS);
+}
+
+/* The offset, sign-extended from 48 bits. */
+static int64_t
+ptr_off(uint64_t p)
+{
+	uint64_t o = p & OFF_MASK;
+
+	if (o >> (OFF_BITS - 1))
+		o |= ~OFF_MASK;
+	return (int64_t)o;
+}
+
+uint64_t
+mem_ptr_add(uint64_t p, int64_t bytes)
+{
+	return mem_ptr_make(ptr_obj(p), ptr_off(p) + bytes);
+}
+
+static const char *
+access_kind(const IrOp *op, int write)
+{
+	if (op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS)
+		return "atomic";
+	if (op->opc == IR_CP_ASYNC)
+		return write ? "cp.async write" : "cp.async read";
+	return write ? "store" : "load";
+}
+
+/* "tensor 'y' (1024 elements of f32)" */
+static void
+obj_desc(const Interp *it, const MemObj *m, char *out, size_t size)
+{
+	snprintf(out, size, "%s '%s' (%lld elements of %d bytes)", m->shared ? "shared buffer" : "tensor",
+		 m->name, (long long)(m->bytes / m->elem_bytes), m->elem_bytes);
+	(void)it;
+}
+
+/* Reports the first byte of the access that another warp touched in this interval with a
+ * conflicting access, and records this one. */
+static int
+race_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
+{
+	Interp *it = w->it;
+	uint32_t e = it->blk.epoch, me = 1u << w->id;
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		Access *a = &it->blk.acc[m->base + off + i];
+		const IrOp *other = NULL;
+		int ow = 0;
+		char desc[256];
+
+		if (a->w_epoch == e && a->w_warp != w->id) {
+			other = a->w_op;
+			ow = a->w_warp;
+		} else if (write && a->r_epoch == e && (a->r_mask & ~me)) {
+			other = a->r_op;
+			ow = __builtin_ctz(a->r_mask & ~me);
+		}
+		if (other) {
+			obj_desc(it, m, desc, sizeof desc);
+			interp_fail(w, op, 1u << l,
+				    "data race on shared memory: this %s by warp %d and the %s at line %d:%d by warp %d touch byte offset %lld (element %lld) of %s with no barrier between them",
+				    access_kind(op, write), w->id, other == a->w_op && a->w_epoch == e ? "store" : "load",
+				    other->loc.line, other->loc.col, ow, (long long)(off + i),
+				    (long long)((off + i) / m->elem_bytes), desc);
+			return -1;
+		}
+		if (write) {
+			a->w_epoch = e;
+			a->w_warp = w->id;
+			a->w_op = op;
+		} else {
+			if (a->r_epoch != e) {
+				a->r_epoch = e;
+				a->r_mask = 0;
+			}
+			a->r_mask |= me;
+			a->r_op = op;
+		}
+	}
+	return 0;
+}
+
+unsigned char *
+mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write)
+{
+	Interp *it = w->it;
+	int obj = ptr_obj(p);
+	int64_t off = ptr_off(p), i;
+	const MemObj *m;
+	unsigned char *base;
+	char desc[256];
+
+	if (obj <= 0 || obj >= it->nobjs) {
+		interp_fail(w, op, 1u << l, "%s of %d bytes through an invalid pointer", access_kind(op, write), n);
+		return NULL;
+	}
+	m = &it->objs[obj];
+	if (off < 0 || off > m->bytes - n) {
+		obj_desc(it, m, desc, sizeof desc);
+		interp_fail(w, op, 1u << l, "out-of-bounds %s of %d bytes at byte offset %lld (element %lld) of %s",
+			    access_kind(op, write), n, (long long)off,
+			    (long long)(off >= 0 ? off / m->elem_bytes : -((-off + m->elem_bytes - 1) / m->elem_bytes)), desc);
+		return NULL;
+	}
+	if (align > 1 && off % align != 0) {
+		obj_desc(it, m, desc, sizeof desc);
+		interp_fail(w, op, 1u << l, "misaligned %s of %d bytes at byte offset %lld of %s (needs %d-byte alignment)",
+			    access_kind(op, write), n, (long long)off, desc, align);
+		return NULL;
+	}
+	if (!m->shared)
+		return m->data + off;
+	if (it->o->check_races && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS) &&
+	    race_check(w, op, l, m, off, n, write) != 0)
+		return NULL;
+	base = it->blk.smem + m->base + off;
+	if (write) {
+		memset(it->blk.shadow + m->base + off, 1, (size_t)n);
+	} else if (it->o->check_uninit) {
+		for (i = 0; i < n; i++)
+			if (!it->blk.shadow[m->base + off + i]) {
+				obj_desc(it, m, desc, sizeof desc);
+				interp_fail(w, op, 1u << l, "read of uninitialized shared memory: byte offset %lld (element %lld) of %s, which no thread of the block wrote",
+					    (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
+				return NULL;
+			}
+	}
+	return base;
+}
+
+/* The bytes shared buffer b spans: its elements over all its stages. */
+static int64_t
+buffer_extent(const IrBuffer *b)
+{
+	int64_t one = b->count * ir_type_bytes(ir_scalar((IrBase)b->elem));
+
+	return b->stages > 1 ? (b->stages - 1) * b->stage_stride + one : one;
+}
+
+int
+mem_setup(Interp *it, Buf *err)
+{
+	const IrKernel *k = it->k;
+	int i;
+
+	it->shared_obj0 = k->nparams + 1;
+	it->nobjs = it->shared_obj0 + k->nbufs;
+	it->objs = xcalloc((size_t)it->nobjs, sizeof *it->objs);
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+		MemObj *m = &it->objs[i + 1];
+
+		if (p->kind != PARAM_TENSOR)
+			continue;
+		m->name = p->name;
+		m->elem_bytes = ir_type_bytes(ir_scalar((IrBase)p->type.elem));
+		m->bytes = interp_tensor_elems(k, i, it->args) * m->elem_bytes;
+		m->data = it->args[i].data;
+	}
+	for (i = 0; i < k->nbufs; i++) {
+		const IrBuffer *b = &k->bufs[i];
+		MemObj *m = &it->objs[it->shared_obj0 + i];
+
+		if (b->offset < 0) {
+			buf_printf(err, "shared buffer '%s' has no offset: run the pass pipeline (smem-layout) first", b->name);
+			return -1;
+		}
+		m->name = b->name;
+		m->shared = 1;
+		m->base = b->offset;
+		m->elem_bytes = ir_type_bytes(ir_scalar((IrBase)b->elem));
+		m->bytes = buffer_extent(b);
+		if (m->base + m->bytes > k->smem_bytes) {
+			buf_printf(err, "shared buffer '%s' lies past the kernel's %lld bytes of shared memory", b->name,
+				   (long long)k->smem_bytes);
+			return -1;
+		}
+	}
+	it->blk.smem = xcalloc((size_t)k->smem_bytes + 1, 1);
+	it->blk.shadow = xcalloc((size_t)k->smem_bytes + 1, 1);
+	it->blk.acc = xcalloc((size_t)k->smem_bytes + 1, sizeof *it->blk.acc);
+	return 0;
+}
+
+/* A new block: shared memory holds garbage (a pattern that shows as NaN in floats) that no
+ * thread wrote. */
+void
+mem_block_start(Interp *it)
+{
+	memset(it->blk.smem, 0xff, (size_t)it->k->smem_bytes);
+	memset(it->blk.shadow, 0, (size_t)it->k->smem_bytes);
+	mem_barrier(it);
+}
+
+void
+mem_barrier(Interp *it)
+{
+	it->blk.epoch++;
+}
+
+void
+mem_free(Interp *it)
+{
+	free(it->objs);
+	free(it->blk.smem);
+	free(it->blk.shadow);
+	free(it->blk.acc);
+}

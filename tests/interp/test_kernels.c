@@ -1,0 +1,668 @@
+/* test_kernels.c: the SIMT kernels of kernels_src (elementwise, reduction, matmul and the
+ * gdp decode family without TMA, the staged twin included) run in-process through the interpreter's
+ * C API (interp/interp.h) on small shapes (ragged ones included), with random inputs,
+ * against double-precision references, with the thresholds and floors of the GPU tests
+ * (tests/gpu/case_<kernel>.c, where each is derived): the metric is
+ * |got - ref| / max(|ref|, floor). Prints one PASS/FAIL line per case and exits 1 on any
+ * failure. `seeds N` runs every case under N seeds of the scheduler (each a different
+ * block and warp order; none may report a finding); `sgemm M N K` times one sgemm_tiled
+ * run instead.
+ *
+ * Usage: test_kernels SRCROOT [sgemm M N K | seeds N] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../frontend/frontend.h"
+#include "../../interp/interp.h"
+#include "../../passes/passes.h"
+
+static const char *srcroot;
+static int failures;
+
+/* splitmix64, uniform doubles in [lo, hi) */
+static uint64_t rng_state;
+
+static double
+uniform(double lo, double hi)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return lo + (hi - lo) * (double)(z >> 11) * 0x1p-53;
+}
+
+static uint16_t
+bf16_from(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	if ((u & 0x7fffffff) > 0x7f800000)
+		return (uint16_t)(u >> 16 | 0x40);
+	return (uint16_t)((u + 0x7fff + (u >> 16 & 1)) >> 16);
+}
+
+static double
+bf16_to(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* The compiled kernels, kept until the end (free_kernels). */
+static struct {
+	const char *file, *name;
+	const FeDefine *defs;
+	int staged;
+	IrKernel *k;
+	IrModule *m;
+	char *text;
+} cache[32];
+static int ncache;
+
+static void
+free_kernels(void)
+{
+	int i;
+
+	for (i = 0; i < ncache; i++) {
+		ir_module_free(cache[i].m);
+		free(cache[i].text);
+	}
+}
+
+/* The kernel `name` of kernels_src/<file> with the -D defines and, when staged, without
+ * staging elision, after the -O2 pipeline; compiled once per combination. */
+static IrKernel *
+kernel_with(const char *file, const char *name, const FeDefine *defs, int ndefs, int staged)
+{
+	char path[1024];
+	size_t len;
+	char *text;
+	IrModule *m;
+	IrKernel *k = NULL;
+	PassOptions po;
+	int i;
+
+	FeOptions fo;
+
+	for (i = 0; i < ncache; i++)
+		if (strcmp(cache[i].file, file) == 0 && strcmp(cache[i].name, name) == 0 &&
+		    cache[i].defs == defs && cache[i].staged == staged)
+			return cache[i].k;
+	memset(&fo, 0, sizeof fo);
+	fo.defines = defs;
+	fo.ndefines = ndefs;
+	snprintf(path, sizeof path, "%s/kernels_src/%s", srcroot, file);
+	if (!(text = read_file(path, &len)) || !(m = fe_compile(path, text, len, &fo))) {
+		fprintf(stderr, "cannot compile %s\n", path);
+		exit(1);
+	}
+	for (i = 0; i < m->nkernels; i++)
+		if (strcmp(m->kernels[i]->name, name) == 0)
+			k = m->kernels[i];
+	memset(&po, 0, sizeof po);
+	po.opt_level = 2;
+	po.need_layout = 1;
+	po.no_staging_elision = staged;
+	if (!k || pass_pipeline(k, &po) != 0) {
+		fprintf(stderr, "no kernel %s in %s\n", name, path);
+		exit(1);
+	}
+	if (ncache == 32) {
+		fprintf(stderr, "too many kernels\n");
+		exit(1);
+	}
+	cache[ncache].file = file;
+	cache[ncache].name = name;
+	cache[ncache].defs = defs;
+	cache[ncache].staged = staged;
+	cache[ncache].m = m;
+	cache[ncache].text = text;
+	cache[ncache++].k = k;
+	return k;
+}
+
+static IrKernel *
+kernel(const char *file, const char *name)
+{
+	return kernel_with(file, name, NULL, 0, 0);
+}
+
+/* The argument of k's parameter `name` in args (one per parameter). */
+static InterpArg *
+arg(const IrKernel *k, InterpArg *args, const char *name)
+{
+	int i;
+
+	for (i = 0; i < k->nparams; i++)
+		if (strcmp(k->params[i].name, name) == 0)
+			return &args[i];
+	fprintf(stderr, "kernel %s has no parameter %s\n", k->name, name);
+	exit(1);
+}
+
+static void
+tensor(InterpArg *a, void *data, int rank, int64_t d0, int64_t d1)
+{
+	a->data = data;
+	a->rank = rank;
+	a->shape[0] = d0;
+	a->shape[1] = d1;
+}
+
+static int
+run(const IrKernel *k, InterpArg *args, uint64_t seed)
+{
+	InterpOptions o;
+
+	interp_options_default(&o);
+	o.seed = seed;
+	return interp_run(k, args, &o);
+}
+
+/* got[i] (as doubles) against ref[i]; prints the case line. */
+static void
+compare(const char *what, const double *got, const double *ref, size_t n, double floor, double threshold)
+{
+	double worst = 0;
+	size_t i, at = 0;
+
+	for (i = 0; i < n; i++) {
+		double d = fabs(got[i] - ref[i]) / fmax(fabs(ref[i]), floor);
+
+		if (!(d <= worst)) {
+			worst = isnan(d) ? INFINITY : d;
+			at = i;
+		}
+	}
+	if (worst <= threshold) {
+		printf("PASS %s: max_rel_err %.3g <= %g\n", what, worst, threshold);
+	} else {
+		printf("FAIL %s: max_rel_err %.3g > %g at element %zu: got %.9g, ref %.9g\n", what, worst,
+		       threshold, at, got[at], ref[at]);
+		failures++;
+	}
+}
+
+static void
+fail_run(const char *what)
+{
+	printf("FAIL %s: the interpreter reported a finding\n", what);
+	failures++;
+}
+
+/* axpby: threshold 1e-6, floor 1 (case_axpby.c) */
+static void
+test_axpby(int64_t n, uint64_t seed)
+{
+	IrKernel *k = kernel("elementwise/axpby.cake", "axpby");
+	float *x = malloc((size_t)n * 4 + 4), *y = malloc((size_t)n * 4 + 4);
+	double *ref = malloc((size_t)n * 8 + 8), *got = malloc((size_t)n * 8 + 8);
+	InterpArg args[16];
+	char what[64];
+	float a = (float)uniform(-1.5, 1.5), b = (float)uniform(-1.5, 1.5);
+	int64_t i;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < n; i++) {
+		x[i] = (float)uniform(-1, 1);
+		y[i] = (float)uniform(-1, 1);
+		ref[i] = (double)a * x[i] + (double)b * y[i];
+	}
+	tensor(arg(k, args, "x"), x, 1, n, 0);
+	tensor(arg(k, args, "y"), y, 1, n, 0);
+	arg(k, args, "a")->f = a;
+	arg(k, args, "b")->f = b;
+	snprintf(what, sizeof what, "axpby n=%lld seed=%llu", (long long)n, (unsigned long long)seed);
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		for (i = 0; i < n; i++)
+			got[i] = y[i];
+		compare(what, got, ref, (size_t)n, 1.0, 1e-6);
+	}
+	free(x);
+	free(y);
+	free(ref);
+	free(got);
+}
+
+/* silu_mul: threshold 1e-2, floor 1e-6 (case_silu_mul.c) */
+static void
+test_silu_mul(int64_t n, uint64_t seed)
+{
+	IrKernel *k = kernel("elementwise/silu_mul.cake", "silu_mul");
+	uint16_t *g = malloc((size_t)n * 2 + 2), *u = malloc((size_t)n * 2 + 2), *o = malloc((size_t)n * 2 + 2);
+	double *ref = malloc((size_t)n * 8 + 8), *got = malloc((size_t)n * 8 + 8);
+	InterpArg args[16];
+	char what[64];
+	int64_t i;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < n; i++) {
+		double gv, uv;
+
+		g[i] = bf16_from((float)uniform(-6, 6));
+		u[i] = bf16_from((float)uniform(-2, 2));
+		gv = bf16_to(g[i]);
+		uv = bf16_to(u[i]);
+		ref[i] = gv / (1.0 + exp(-gv)) * uv;
+	}
+	tensor(arg(k, args, "gate"), g, 1, n, 0);
+	tensor(arg(k, args, "up"), u, 1, n, 0);
+	tensor(arg(k, args, "out"), o, 1, n, 0);
+	snprintf(what, sizeof what, "silu_mul n=%lld seed=%llu", (long long)n, (unsigned long long)seed);
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		for (i = 0; i < n; i++)
+			got[i] = bf16_to(o[i]);
+		compare(what, got, ref, (size_t)n, 1e-6, 1e-2);
+	}
+	free(g);
+	free(u);
+	free(o);
+	free(ref);
+	free(got);
+}
+
+/* rmsnorm, rmsnorm_rows: threshold 1e-2, floor 1e-6, eps 1e-5 (case_rmsnorm.c) */
+static void
+test_rmsnorm(const char *file, const char *name, int64_t m, int64_t n, uint64_t seed)
+{
+	IrKernel *k = kernel(file, name);
+	size_t mn = (size_t)(m * n);
+	uint16_t *x = malloc(mn * 2 + 2), *w = malloc((size_t)n * 2 + 2), *y = malloc(mn * 2 + 2);
+	double *ref = malloc(mn * 8 + 8), *got = malloc(mn * 8 + 8);
+	InterpArg args[16];
+	char what[96];
+	int64_t i, j;
+
+	memset(args, 0, sizeof args);
+	for (j = 0; j < n; j++)
+		w[j] = bf16_from((float)uniform(0.25, 2.0));
+	for (i = 0; i < m; i++) {
+		double scale = uniform(0.1, 4.0), ss = 0, inv;
+
+		for (j = 0; j < n; j++) {
+			x[i * n + j] = bf16_from((float)uniform(-scale, scale));
+			ss += bf16_to(x[i * n + j]) * bf16_to(x[i * n + j]);
+		}
+		inv = 1.0 / sqrt(ss / (double)n + (double)1e-5f);
+		for (j = 0; j < n; j++)
+			ref[i * n + j] = bf16_to(x[i * n + j]) * inv * bf16_to(w[j]);
+	}
+	tensor(arg(k, args, "x"), x, 2, m, n);
+	tensor(arg(k, args, "w"), w, 1, n, 0);
+	tensor(arg(k, args, "y"), y, 2, m, n);
+	arg(k, args, "eps")->f = 1e-5f;
+	snprintf(what, sizeof what, "%s M=%lld N=%lld seed=%llu", name, (long long)m, (long long)n,
+		 (unsigned long long)seed);
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		for (i = 0; i < (int64_t)mn; i++)
+			got[i] = bf16_to(y[i]);
+		compare(what, got, ref, mn, 1e-6, 1e-2);
+	}
+	free(x);
+	free(w);
+	free(y);
+	free(ref);
+	free(got);
+}
+
+/* softmax: threshold 2e-5, floor 1e-15; softmax_rows: also the bound of its online sums,
+ * 4 (N / 32 + 5) 2^-24, where that is larger (case_softmax.c, case_softmax_rows.c) */
+static void
+test_softmax(const char *file, const char *name, int64_t m, int64_t n, uint64_t seed)
+{
+	IrKernel *k = kernel(file, name);
+	size_t mn = (size_t)(m * n);
+	float *x = malloc(mn * 4 + 4), *y = malloc(mn * 4 + 4);
+	double *ref = malloc(mn * 8 + 8), *got = malloc(mn * 8 + 8);
+	double threshold = 2e-5, bound = 4.0 * ((double)n / 32.0 + 5.0) * 0x1p-24;
+	InterpArg args[16];
+	char what[96];
+	int64_t i, j;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < m; i++) {
+		double shift = uniform(-4, 4), mx = -HUGE_VAL, sum = 0;
+
+		for (j = 0; j < n; j++) {
+			x[i * n + j] = (float)(shift + uniform(-8, 8));
+			mx = fmax(mx, x[i * n + j]);
+		}
+		for (j = 0; j < n; j++)
+			sum += ref[i * n + j] = exp((double)x[i * n + j] - mx);
+		for (j = 0; j < n; j++)
+			ref[i * n + j] /= sum;
+	}
+	if (strcmp(name, "softmax_rows") == 0 && bound > threshold)
+		threshold = bound;
+	tensor(arg(k, args, "x"), x, 2, m, n);
+	tensor(arg(k, args, "y"), y, 2, m, n);
+	snprintf(what, sizeof what, "%s M=%lld N=%lld seed=%llu", name, (long long)m, (long long)n,
+		 (unsigned long long)seed);
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		for (i = 0; i < (int64_t)mn; i++)
+			got[i] = y[i];
+		compare(what, got, ref, mn, 1e-15, threshold);
+	}
+	free(x);
+	free(y);
+	free(ref);
+	free(got);
+}
+
+/* sgemm_tiled: threshold 1e-6 sqrt(K), floor sqrt(K) (case_sgemm_tiled.c); returns the
+ * interpreter's time in seconds */
+static double
+test_sgemm(int64_t m, int64_t n, int64_t kk, uint64_t seed)
+{
+	IrKernel *k = kernel("matmul/sgemm_tiled.cake", "sgemm_tiled");
+	float *a = malloc((size_t)(m * kk) * 4 + 4), *b = malloc((size_t)(kk * n) * 4 + 4);
+	float *c = malloc((size_t)(m * n) * 4 + 4);
+	double *ref = calloc((size_t)(m * n) + 1, 8), *got = malloc((size_t)(m * n) * 8 + 8);
+	double sk = sqrt((double)kk), secs;
+	InterpArg args[16];
+	char what[96];
+	int64_t i, j, p;
+	double t0;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < m * kk; i++)
+		a[i] = (float)uniform(-1, 1);
+	for (i = 0; i < kk * n; i++)
+		b[i] = (float)uniform(-1, 1);
+	for (i = 0; i < m; i++)
+		for (p = 0; p < kk; p++)
+			for (j = 0; j < n; j++)
+				ref[i * n + j] += (double)a[i * kk + p] * b[p * n + j];
+	tensor(arg(k, args, "A"), a, 2, m, kk);
+	tensor(arg(k, args, "B"), b, 2, kk, n);
+	tensor(arg(k, args, "C"), c, 2, m, n);
+	snprintf(what, sizeof what, "sgemm_tiled M=%lld N=%lld K=%lld seed=%llu", (long long)m, (long long)n,
+		 (long long)kk, (unsigned long long)seed);
+	t0 = clock_ms();
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		for (i = 0; i < m * n; i++)
+			got[i] = c[i];
+		compare(what, got, ref, (size_t)(m * n), sk, 1e-6 * sk);
+	}
+	secs = (clock_ms() - t0) / 1000.0;
+	free(a);
+	free(b);
+	free(c);
+	free(ref);
+	free(got);
+	return secs;
+}
+
+/* ---- gdp decode (docs/gdp.md): the state and intermediate states within 1e-4 relative
+ * (floor 0.1), the outputs within 1e-2 (floor 1e-2), as case_gdp.c; bf16, no L2 norm ---- */
+
+typedef struct Gdp {
+	int B, T, NH, HV, HQK, K, V, TI;
+	uint16_t *q, *k, *v, *beta;
+	float *g, *s, *inter;
+	uint16_t *o;
+	double *ref_s, *ref_o, *ref_inter;
+} Gdp;
+
+/* n values at a random scale (unit length when unit) */
+static void
+gdp_vector(uint16_t *out, int n, int unit)
+{
+	double x[256], norm = 0, scale = unit ? 1.0 : uniform(0.25, 3.0);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		x[i] = uniform(-1, 1);
+		norm += x[i] * x[i];
+	}
+	for (i = 0; i < n; i++)
+		out[i] = bf16_from((float)(unit ? x[i] / sqrt(norm) : x[i] * scale));
+}
+
+/* S <- exp(g) S; per step j: u = (v - S^T k) beta, S += k u^T; o = S^T q scale */
+static void
+gdp_reference(Gdp *h, double scale)
+{
+	int K = h->K, V = h->V, b, hv, t, j, i, c;
+	double *S = malloc(sizeof *S * (size_t)(K * V)), *u = malloc(sizeof *u * (size_t)V);
+
+	for (b = 0; b < h->B; b++)
+		for (hv = 0; hv < h->HV; hv++) {
+			int hq = hv / (h->HV / h->HQK);
+			size_t sb = ((size_t)b * (size_t)h->HV + (size_t)hv) * (size_t)(K * V);
+
+			for (i = 0; i < K * V; i++)
+				S[i] = h->s[sb + (size_t)i];
+			for (t = 0; t < h->T; t++) {
+				size_t bt = (size_t)b * (size_t)h->T + (size_t)t;
+				double a = exp((double)h->g[bt * (size_t)h->HV + (size_t)hv]);
+
+				for (i = 0; i < K * V; i++)
+					S[i] *= a;
+				for (j = 0; j < h->NH; j++) {
+					const uint16_t *kk = h->k + ((bt * (size_t)h->NH + (size_t)j) * (size_t)h->HQK + (size_t)hq) * (size_t)K;
+					const uint16_t *vv = h->v + ((bt * (size_t)h->NH + (size_t)j) * (size_t)h->HV + (size_t)hv) * (size_t)V;
+					double be = bf16_to(h->beta[(bt * (size_t)h->NH + (size_t)j) * (size_t)h->HV + (size_t)hv]);
+
+					for (c = 0; c < V; c++) {
+						double acc = 0;
+
+						for (i = 0; i < K; i++)
+							acc += S[i * V + c] * bf16_to(kk[i]);
+						u[c] = (bf16_to(vv[c]) - acc) * be;
+					}
+					for (i = 0; i < K; i++)
+						for (c = 0; c < V; c++)
+							S[i * V + c] += bf16_to(kk[i]) * u[c];
+				}
+				for (c = 0; c < V; c++) {
+					const uint16_t *qq = h->q + (bt * (size_t)h->HQK + (size_t)hq) * (size_t)K;
+					double acc = 0;
+
+					for (i = 0; i < K; i++)
+						acc += S[i * V + c] * bf16_to(qq[i]);
+					h->ref_o[(bt * (size_t)h->HV + (size_t)hv) * (size_t)V + (size_t)c] = acc * scale;
+				}
+				if (t < h->TI)
+					memcpy(h->ref_inter + (((size_t)b * (size_t)h->TI + (size_t)t) * (size_t)h->HV + (size_t)hv) * (size_t)(K * V),
+					       S, sizeof *S * (size_t)(K * V));
+			}
+			memcpy(h->ref_s + sb, S, sizeof *S * (size_t)(K * V));
+		}
+	free(S);
+	free(u);
+}
+
+static void
+test_gdp(const char *file, const char *name, int T, int NH, int staged, int B, int HV, int gqa, int ti,
+	 uint64_t seed)
+{
+	static const char *tv[] = {"1", "2", "3", "4"};
+	Gdp h;
+	IrKernel *k;
+	InterpArg args[16];
+	char what[160];
+	size_t nq, nk, nv, ng, ns, no, ni, i;
+	double *got, scale;
+	int d = T == 1 && NH == 1 ? 0 : 1;
+
+	/* one defines array per (T, NH) in use, so the kernel cache can tell them apart */
+	static FeDefine keep[4][2];
+	int slot = (T - 1) * 2 + (NH - 1);
+
+	keep[slot][0].name = "T";
+	keep[slot][0].value = tv[T - 1];
+	keep[slot][1].name = "NH";
+	keep[slot][1].value = tv[NH - 1];
+	k = kernel_with(file, name, d ? keep[slot] : NULL, d ? 2 : 0, staged);
+	memset(&h, 0, sizeof h);
+	memset(args, 0, sizeof args);
+	h.B = B;
+	h.T = T;
+	h.NH = NH;
+	h.HV = HV;
+	h.HQK = HV / gqa;
+	h.K = h.V = 128;
+	h.TI = ti;
+	scale = (float)(1.0 / sqrt(128.0));
+	nq = (size_t)(B * T * h.HQK * h.K);
+	nk = nq * (size_t)NH;
+	nv = (size_t)(B * T * NH * HV * h.V);
+	ng = (size_t)(B * T * HV);
+	ns = (size_t)(B * HV) * (size_t)(h.K * h.V);
+	no = (size_t)(B * T * HV * h.V);
+	ni = (size_t)(B * ti * HV) * (size_t)(h.K * h.V);
+	h.q = malloc(2 * nq);
+	h.k = malloc(2 * nk);
+	h.v = malloc(2 * nv);
+	h.beta = malloc(2 * ng * (size_t)NH);
+	h.g = malloc(4 * ng);
+	h.s = malloc(4 * ns);
+	h.o = malloc(2 * no);
+	h.inter = malloc(4 * ni + 4);
+	h.ref_s = malloc(8 * ns);
+	h.ref_o = malloc(8 * no);
+	h.ref_inter = malloc(8 * ni + 8);
+	got = malloc(8 * (ns > ni ? ns : ni) + 8 * no);
+	for (i = 0; i < nq; i += (size_t)h.K)
+		gdp_vector(h.q + i, h.K, 1);
+	for (i = 0; i < nk; i += (size_t)h.K)
+		gdp_vector(h.k + i, h.K, 1);
+	for (i = 0; i < nv; i++)
+		h.v[i] = bf16_from((float)uniform(-1, 1));
+	for (i = 0; i < ng * (size_t)NH; i++)
+		h.beta[i] = bf16_from((float)uniform(0.05, 1.0));
+	for (i = 0; i < ng; i++)
+		h.g[i] = (float)uniform(-0.7, -0.01);
+	for (i = 0; i < ns; i++)
+		h.s[i] = (float)uniform(-1, 1);
+	gdp_reference(&h, scale);
+	tensor(arg(k, args, "q"), h.q, 4, B, T);
+	arg(k, args, "q")->shape[2] = h.HQK;
+	arg(k, args, "q")->shape[3] = h.K;
+	tensor(arg(k, args, "k"), h.k, 5, B, T);
+	memcpy(&arg(k, args, "k")->shape[2], (int64_t[]){NH, h.HQK, h.K}, 3 * sizeof(int64_t));
+	tensor(arg(k, args, "v"), h.v, 5, B, T);
+	memcpy(&arg(k, args, "v")->shape[2], (int64_t[]){NH, HV, h.V}, 3 * sizeof(int64_t));
+	tensor(arg(k, args, "g"), h.g, 3, B, T);
+	arg(k, args, "g")->shape[2] = HV;
+	tensor(arg(k, args, "beta"), h.beta, 4, B, T);
+	memcpy(&arg(k, args, "beta")->shape[2], (int64_t[]){NH, HV}, 2 * sizeof(int64_t));
+	tensor(arg(k, args, "s"), h.s, 4, B, HV);
+	memcpy(&arg(k, args, "s")->shape[2], (int64_t[]){h.K, h.V}, 2 * sizeof(int64_t));
+	tensor(arg(k, args, "o"), h.o, 4, B, T);
+	memcpy(&arg(k, args, "o")->shape[2], (int64_t[]){HV, h.V}, 2 * sizeof(int64_t));
+	tensor(arg(k, args, "inter"), h.inter, 5, B, ti);
+	memcpy(&arg(k, args, "inter")->shape[2], (int64_t[]){HV, h.K, h.V}, 3 * sizeof(int64_t));
+	arg(k, args, "scale")->f = scale;
+	snprintf(what, sizeof what, "%s%s T=%d NH=%d B=%d HV=%d gqa=%d ti=%d seed=%llu", name,
+		 staged ? " (staged)" : "", T, NH, B, HV, gqa, ti, (unsigned long long)seed);
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		char w2[200];
+
+		for (i = 0; i < ns; i++)
+			got[i] = h.s[i];
+		snprintf(w2, sizeof w2, "%s state", what);
+		compare(w2, got, h.ref_s, ns, 0.1, 1e-4);
+		for (i = 0; i < no; i++)
+			got[i] = bf16_to(h.o[i]);
+		snprintf(w2, sizeof w2, "%s output", what);
+		compare(w2, got, h.ref_o, no, 1e-2, 1e-2);
+		if (ni) {
+			for (i = 0; i < ni; i++)
+				got[i] = h.inter[i];
+			snprintf(w2, sizeof w2, "%s inter", what);
+			compare(w2, got, h.ref_inter, ni, 0.1, 1e-4);
+		}
+	}
+	free(h.q);
+	free(h.k);
+	free(h.v);
+	free(h.beta);
+	free(h.g);
+	free(h.s);
+	free(h.o);
+	free(h.inter);
+	free(h.ref_s);
+	free(h.ref_o);
+	free(h.ref_inter);
+	free(got);
+}
+
+int
+main(int argc, char **argv)
+{
+	uint64_t s, nseeds = 1;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_kernels SRCROOT [sgemm M N K | seeds N]\n");
+		return 2;
+	}
+	srcroot = argv[1];
+	rng_state = 42;
+	if (argc == 6 && strcmp(argv[2], "sgemm") == 0) {
+		double secs = test_sgemm(atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), 1);
+
+		printf("sgemm_tiled %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
+		free_kernels();
+		return failures != 0;
+	}
+	if (argc == 4 && strcmp(argv[2], "seeds") == 0)
+		nseeds = (uint64_t)atoll(argv[3]);
+	for (s = 0; s < nseeds; s++) {
+		test_axpby(1, 1 + s * 1000);
+		test_axpby(1027, 2 + s * 1000);
+		test_axpby(4096, 3 + s * 1000);
+		test_silu_mul(3, 1 + s * 1000);
+		test_silu_mul(1026, 2 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 1, 1, 1 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 5, 1000, 2 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 3, 1024, 3 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 9, 4, 1 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 17, 129, 2 + s * 1000);
+		test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 8, 256, 3 + s * 1000);
+		test_softmax("reduction/softmax.cake", "softmax", 3, 5, 1 + s * 1000);
+		test_softmax("reduction/softmax.cake", "softmax", 6, 1025, 2 + s * 1000);
+		test_softmax("reduction/softmax.cake", "softmax", 2, 256, 3 + s * 1000);
+		test_softmax("reduction/softmax_rows.cake", "softmax_rows", 3, 5, 1 + s * 1000);
+		test_softmax("reduction/softmax_rows.cake", "softmax_rows", 7, 1000, 2 + s * 1000);
+		test_softmax("reduction/softmax_rows.cake", "softmax_rows", 8, 128, 3 + s * 1000);
+		test_sgemm(3, 5, 7, 1 + s * 1000);
+		test_sgemm(65, 67, 33, 2 + s * 1000);
+		test_sgemm(64, 64, 64, 3 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 1, 1, 0, 1, 2, 1, 1, 1 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 1, 1, 1, 1, 2, 1, 1, 1 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 2, 2, 0, 2, 4, 2, 2, 2 + s * 1000);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 2, 2, 1, 2, 4, 2, 0, 2 + s * 1000);
+		test_gdp("gdp/gdp_decode_rows.cake", "gdp_decode_rows", 1, 1, 0, 1, 2, 1, 1, 3 + s * 1000);
+		test_gdp("gdp/gdp_decode_rows.cake", "gdp_decode_rows", 2, 2, 0, 2, 4, 2, 2, 4 + s * 1000);
+		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 1, 1, 0, 1, 2, 1, 1, 5 + s * 1000);
+		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 2, 2, 0, 2, 4, 2, 0, 6 + s * 1000);
+		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, 7 + s * 1000);
+		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 2, 2, 0, 2, 4, 2, 2, 8 + s * 1000);
+	}
+	free_kernels();
+	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
+	return failures != 0;
+}
