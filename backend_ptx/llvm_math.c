@@ -98,6 +98,16 @@ sel(LlvmGen *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b)
 	return LLVMBuildSelect(g->b, c, a, b, "");
 }
 
+static LLVMValueRef
+phi2(LlvmGen *g, LLVMValueRef a, LLVMBasicBlockRef ba, LLVMValueRef b, LLVMBasicBlockRef bb)
+{
+	LLVMValueRef p = LLVMBuildPhi(g->b, LLVMTypeOf(a), "");
+
+	LLVMAddIncoming(p, &a, &ba, 1);
+	LLVMAddIncoming(p, &b, &bb, 1);
+	return p;
+}
+
 /* c[0] + x * (c[1] + x * (... c[n-1])), one fma per step. */
 static LLVMValueRef
 horner(LlvmGen *g, LLVMValueRef x, const double *c, int n)
@@ -197,16 +207,19 @@ log_f32(LlvmGen *g, LLVMValueRef x)
 
 /* ---- sin, cos ---- */
 
-/* Reduces x to k pi/2 + rh + rl with |rh + rl| <= pi/4 (a little more for |x| near the
- * bound) and |rl| <= ulp(rh). pi/2 = P1 + P2 + P3 (floats; the rest is 1e-23): x - k P1 is
- * exact (one fma), k P2 is split exactly into a float pair (fma), the subtraction of its
- * high part is exact as a 2Sum, and the small terms go to rl. Accurate while k is an
- * exact integer and k times the 1e-23 left of pi/2 is small next to r: docs/language.md
- * gives the bound the tests check. Returns rh, sets *rl and *q (k as i32). */
+/* Reduces x to k pi/2 + rh + rl (Cody-Waite) with |rh + rl| <= pi/4 + 0.4 and |rl| <=
+ * ulp(rh), for |x| < 2^20 (sincos_f32 sends larger |x| to reduce_huge). k = rint(x 2/pi)
+ * with 2/pi as a float pair (one rounding). pi/2 = P1 + P2 + P3 (floats; the rest is
+ * 1e-23): x - k P1 is exact (one fma), k P2 is split exactly into a float pair (fma), the
+ * subtraction of its high part is exact as a 2Sum, and the small terms go to rl. Sampled
+ * on the host up to |x| = 2^22 within 1 ulp (tests/math/math_cpu.c); used below 2^20.
+ * Returns rh, sets *rl and *q (k as i32). */
 static LLVMValueRef
 reduce_pio2(LlvmGen *g, LLVMValueRef x, LLVMValueRef *rl, LLVMValueRef *q)
 {
-	LLVMValueRef k = un(g, "llvm.rint", mul(g, x, kc(x, 0x1.45f306p-1)));  /* 2/pi */
+	/* 2/pi as a float pair: x 2/pi rounded once, so k is off by at most 1/4 below 2^22 */
+	LLVMValueRef k = un(g, "llvm.rint", fma3(g, x, kc(x, 0x1.45f306p-1),
+						 mul(g, x, kc(x, 0x1.b93910p-26))));
 	LLVMValueRef nk = neg(g, k);
 	LLVMValueRef r1 = fma3(g, nk, kc(x, 0x1.921fb6p+0), x);
 	LLVMValueRef th = mul(g, k, kc(x, -0x1.777a5cp-25));
@@ -222,8 +235,69 @@ reduce_pio2(LlvmGen *g, LLVMValueRef x, LLVMValueRef *rl, LLVMValueRef *q)
 	return rh;
 }
 
-/* sin(rh + rl) for |rh| <= 0.8: rh + (rh z S(z) + rl (1 - z/2)), z = rh^2, S Taylor to
- * z^5 (truncation 2^-31 relative). */
+/* Bits [s, s + 128) of the 256-bit number t (four 64-bit words, least significant first;
+ * zeros above), for s in [0, 191]. */
+static LLVMValueRef
+window128(LlvmGen *g, const uint64_t *t, LLVMValueRef s)
+{
+	LLVMTypeRef i64 = lg_i64t(g), i128 = LLVMIntTypeInContext(g->ctx, 128);
+	LLVMValueRef w = LLVMBuildLShr(g->b, s, lg_c32(g, 6), ""), word[3], lo, hi;
+	LLVMValueRef b = LLVMBuildZExt(g->b, LLVMBuildAnd(g->b, s, lg_c32(g, 63), ""), i64, "");
+	int i, j;
+
+	for (i = 0; i < 3; i++) {  /* word[i] = t[w + i] for w in 0..2 */
+		word[i] = lg_c64(g, t[i]);
+		for (j = 1; j < 3; j++)
+			word[i] = sel(g, LLVMBuildICmp(g->b, LLVMIntEQ, w, lg_c32(g, j), ""),
+				      lg_c64(g, i + j < 4 ? t[i + j] : 0), word[i]);
+	}
+	lo = lg_intrinsic(g, "llvm.fshr", &i64, 1, (LLVMValueRef[]){word[1], word[0], b}, 3, "");
+	hi = lg_intrinsic(g, "llvm.fshr", &i64, 1, (LLVMValueRef[]){word[2], word[1], b}, 3, "");
+	return LLVMBuildOr(g->b, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, hi, i128, ""),
+					      LLVMConstInt(i128, 64, 0), ""),
+			   LLVMBuildZExt(g->b, lo, i128, ""), "");
+}
+
+/* The reduction for |x| >= 2^20 (Payne-Hanek): with |x| = m 2^e (m the 24-bit integer
+ * significand), x 2/pi mod 4 needs only the bits of 2/pi from about 2^-(e+96) to 2^(2-e):
+ * a 128-bit window of them (of 2/pi to 256 bits: words selected, then funnel shifts, so
+ * that no wide shift goes through a stack frame) times m
+ * gives 2 integer bits (the quadrant) and 62 fraction bits, whose rounding to the nearest
+ * quadrant leaves r in [-1/2, 1/2) times pi/2, scaled in double and split into a float
+ * pair. The sign of x is applied to r and q at the end. */
+static LLVMValueRef
+reduce_huge(LlvmGen *g, LLVMValueRef x, LLVMValueRef *rl, LLVMValueRef *q)
+{
+	static const uint64_t two_over_pi[4] = {
+		0xfe5163abdebbc561ull, 0xdb6295993c439041ull, 0xfc2757d1f534ddc0ull, 0xa2f9836e4e441529ull};
+	LLVMTypeRef i32 = lg_i32t(g), i64 = lg_i64t(g), i128 = LLVMIntTypeInContext(g->ctx, 128);
+	LLVMValueRef bits = LLVMBuildBitCast(g->b, x, i32, "");
+	LLVMValueRef ex = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, lg_c32(g, 23), ""), lg_c32(g, 255), "");
+	LLVMValueRef m = LLVMBuildOr(g->b, LLVMBuildAnd(g->b, bits, lg_c32(g, 0x7fffff), ""),
+				     lg_c32(g, 0x800000), "");
+	/* window start s0 = 256 - e - 94 with e = ex - 150: bits 2^-(e+94) .. of 2/pi */
+	LLVMValueRef s0 = LLVMBuildSub(g->b, lg_c32(g, 256 + 150 - 94), ex, "");
+	LLVMValueRef win = window128(g, two_over_pi, s0);
+	LLVMValueRef prod = LLVMBuildMul(g->b, win, LLVMBuildZExt(g->b, m, i128, ""), "");
+	LLVMValueRef w = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, prod, LLVMConstInt(i128, 32, 0), ""), i64, "");
+	/* quadrant: w rounded to a multiple of 2^62; f: the signed rest */
+	LLVMValueRef qq = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, w, lg_c64(g, 1ull << 61), ""), lg_c64(g, 62), "");
+	LLVMValueRef f = LLVMBuildSub(g->b, w, LLVMBuildShl(g->b, qq, lg_c64(g, 62), ""), "");
+	LLVMValueRef rd = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, f, dt(g), ""),
+					LLVMConstReal(dt(g), 0x1.921fb54442d18p-62), "");  /* pi/2 2^-62 */
+	LLVMValueRef isneg = cmp(g, LLVMRealOLT, x, kc(x, 0.0));
+	LLVMValueRef rh = LLVMBuildFPTrunc(g->b, rd, ft(g), "");
+	LLVMValueRef lo = LLVMBuildFPTrunc(g->b, LLVMBuildFSub(g->b, rd, LLVMBuildFPExt(g->b, rh, dt(g), ""), ""),
+					   ft(g), "");
+
+	qq = LLVMBuildTrunc(g->b, qq, i32, "");
+	*q = sel(g, isneg, LLVMBuildNeg(g->b, qq, ""), qq);
+	*rl = sel(g, isneg, neg(g, lo), lo);
+	return sel(g, isneg, neg(g, rh), rh);
+}
+
+/* sin(rh + rl) for |rh| <= 1.2: rh + (rh z S(z) + rl (1 - z/2)), z = rh^2, S Taylor to
+ * z^5 (truncation below 2^-29 relative at 1.2, 2^-36 at pi/4). */
 static LLVMValueRef
 sin_poly(LlvmGen *g, LLVMValueRef rh, LLVMValueRef rl)
 {
@@ -234,9 +308,9 @@ sin_poly(LlvmGen *g, LLVMValueRef rh, LLVMValueRef rl)
 	return add(g, rh, fma3(g, mul(g, rh, z), horner(g, z, s, 5), tail));
 }
 
-/* cos(rh + rl) for |rh| <= 0.8: 1 - z/2 + z^2 C(z) - rh rl, z = rh^2 as an exact pair
+/* cos(rh + rl) for |rh| <= 1.2: 1 - z/2 + z^2 C(z) - rh rl, z = rh^2 as an exact pair
  * (z + zl) and 1 - z/2 as hi + its exact error, so that only the small terms round; C
- * Taylor to z^6 (truncation 2^-32). */
+ * Taylor to z^6 (truncation below 2^-33 at 1.2). */
 static LLVMValueRef
 cos_poly(LlvmGen *g, LLVMValueRef rh, LLVMValueRef rl)
 {
@@ -252,13 +326,33 @@ cos_poly(LlvmGen *g, LLVMValueRef rh, LLVMValueRef rl)
 	return add(g, hi, fma3(g, mul(g, z, z), horner(g, z, c, 5), small));
 }
 
-/* sin(x) (cos: shift = 1, cos x = sin(x + pi/2)) for f32: reduce, then by quadrant
- * q + shift: 0 sin r, 1 cos r, 2 -sin r, 3 -cos r. sin(+-0) keeps its sign. */
+/* sin(x) (cos: shift = 1, cos x = sin(x + pi/2)) for f32: reduce (Cody-Waite, or
+ * Payne-Hanek in a branch for 2^20 <= |x| < inf), then by quadrant q + shift: 0 sin r,
+ * 1 cos r, 2 -sin r, 3 -cos r. sin(+-0) keeps its sign; inf and NaN give NaN. */
 static LLVMValueRef
 sincos_f32(LlvmGen *g, LLVMValueRef x, int shift)
 {
 	LLVMValueRef rl, q, rh = reduce_pio2(g, x, &rl, &q);
-	LLVMValueRef sr = sin_poly(g, rh, rl), cr = cos_poly(g, rh, rl), r;
+	LLVMValueRef ax = un(g, "llvm.fabs", x);
+	LLVMValueRef huge = LLVMBuildAnd(g->b, cmp(g, LLVMRealOGE, ax, kc(x, 0x1p20)),
+					 cmp(g, LLVMRealONE, ax, kc(x, INFINITY)), "");
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "trig.huge");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "trig.join");
+	LLVMValueRef hrl, hq, hrh, sr, cr, r;
+
+	/* the huge arguments branch away (rare: the warp usually skips the block) */
+	LLVMBuildCondBr(g->b, huge, slow, join);
+	LLVMPositionBuilderAtEnd(g->b, slow);
+	hrh = reduce_huge(g, x, &hrl, &hq);
+	slow = LLVMGetInsertBlock(g->b);
+	LLVMBuildBr(g->b, join);
+	LLVMPositionBuilderAtEnd(g->b, join);
+	rh = phi2(g, rh, from, hrh, slow);
+	rl = phi2(g, rl, from, hrl, slow);
+	q = phi2(g, q, from, hq, slow);
+	sr = sin_poly(g, rh, rl);
+	cr = cos_poly(g, rh, rl);
 	LLVMValueRef qq = LLVMBuildAdd(g->b, q, lg_c32(g, shift), "");
 	LLVMValueRef odd = LLVMBuildTrunc(g->b, qq, LLVMInt1TypeInContext(g->ctx), "");
 	LLVMValueRef flip = LLVMBuildICmp(g->b, LLVMIntNE,

@@ -46,8 +46,8 @@ typedef struct Case {
 static Case cases[] = {
 	{"exp", IR_EXP, exp, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"log", IR_LOG, log, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
-	{"sin", IR_SIN, sin, NULL, 1.0, 105615.0, NULL, NULL, 0, {0, 0}, 0},
-	{"cos", IR_COS, cos, NULL, 1.0, 105615.0, NULL, NULL, 0, {0, 0}, 0},
+	{"sin", IR_SIN, sin, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
+	{"cos", IR_COS, cos, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"tanh", IR_TANH, tanh, NULL, 2.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"erf", IR_ERF, erf, NULL, 2.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"pow", IR_POW, NULL, pow, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},

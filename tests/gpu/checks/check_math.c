@@ -38,8 +38,8 @@ typedef struct Row {
 static const Row rows32[ROWS32] = {
 	{"exp", ULP, 1, INFINITY},
 	{"log", ULP, 1, INFINITY},
-	{"sin", ULP, 1, 105615},
-	{"cos", ULP, 1, 105615},
+	{"sin", ULP, 1, INFINITY},
+	{"cos", ULP, 1, INFINITY},
 	{"tanh", ULP, 2, INFINITY},
 	{"erf", ULP, 2, INFINITY},
 	{"pow", ULP, 1, INFINITY},
