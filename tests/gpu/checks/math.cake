@@ -4,6 +4,11 @@
 // math_f32 writes every f32 function of x (and of x, y for pow and copysign) into one row
 // of o each; math_f64 the f64 rounding functions; math_vec the vector forms (f32x4 and
 // f32x2), which must equal the scalar forms lane by lane.
+//
+// lit compiles it (ptxas assembles it for every target, with no local memory); the check
+// itself runs on a GPU: build/tests/gpu/test_check_math.
+// RUN: rm -rf %t && %cakec --emit=ptx -o %t %s
+// RUN: %if ptxas %{ for f in %t/*.ptx; do a=$(echo $f | sed 's/.*\.\(sm_[0-9a-z]*\)\.ptx/\1/'); %ptxas -v -arch=$a $f -o %t/a.cubin > %t/log 2>&1 && grep -q "0 bytes stack frame" %t/log || exit 1; done %}
 
 const BLOCK: i32 = 256;
 
