@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prints the polynomial coefficients of backend_ptx/llvm_math.c that are not plain
-factorials: tanh's Taylor series (from the Bernoulli numbers, exactly) and the Chebyshev
-interpolant of g(a) = erfc(a) * exp(a^2) on [1, 4] as a polynomial in u = a - 2.5 (13
-Chebyshev nodes, converted to monomials exactly), with its relative error on a grid."""
+factorials: tanh's Taylor series (from the Bernoulli numbers, exactly), the Chebyshev
+interpolants of tanh on [0.55, 1.4] (11 nodes, in u = |x| - 0.975) and of
+g(a) = erfc(a) * exp(a^2) on [1, 4] (13 nodes, in u = a - 2.5), converted to monomials
+exactly, the latter with its relative error on a grid."""
 import math
 from fractions import Fraction as F
 
@@ -45,6 +46,10 @@ def main():
     print("tanh: x + x^3 P(x^2), P =")
     for cf in tanh_taylor(11)[1:]:
         print("\t%.17g," % float(cf))
+    c, mu = chebyshev_monomials(math.tanh, 0.55, 1.4, 11)
+    print("tanh on [0.55, 1.4], in u = |x| - %g:" % c)
+    for cf in mu:
+        print("\t%.17g," % cf)
     g = lambda a: math.erfc(a) * math.exp(a * a)
     c, mu = chebyshev_monomials(g, 1.0, 4.0, 13)
     err = 0.0
