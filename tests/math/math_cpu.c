@@ -242,10 +242,14 @@ sweep_pow(Case *c)
 			y = rintf(y);
 		if (i % 4 == 1 && (s & 1))
 			x = -x;
-		if (i % 4 == 2)
-			x = 1.0f + ((float)(s >> 8) * 0x1p-24f - 0.5f) * 0x1p-10f, y *= 1e4f;
-		if (i % 4 == 3)
-			x = ldexpf(1.0f + (float)(s >> 9) * 0x1p-23f, (int)(s % 300) - 150), y = (float)((s >> 3) % 7) - 3.0f + 0.5f;
+		if (i % 4 == 2) {  /* x near 1, large y */
+			x = 1.0f + ((float)(s >> 8) * 0x1p-24f - 0.5f) * 0x1p-10f;
+			y *= 1e4f;
+		}
+		if (i % 4 == 3) {  /* all scales, small half-integer exponents */
+			x = ldexpf(1.0f + (float)(s >> 9) * 0x1p-23f, (int)(s % 300) - 150);
+			y = (float)((s >> 3) % 7) - 3.0f + 0.5f;
+		}
 		check2(c, x, y);
 	}
 }

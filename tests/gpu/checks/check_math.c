@@ -3,10 +3,11 @@
  * the accurate functions in ulp, the approximate ones as docs/language.md states them
  * (from the PTX ISA), the rounding functions, copysign and the classification exactly (bit
  * for bit, zeros' signs included), and the vector forms equal to the scalar ones lane by
- * lane (bit for bit, NaNs as NaNs). Inputs: every 1031st f32 bit pattern (all exponents, both signs), dense grids where
- * the algorithms switch branches or reduce their argument, and the special values (signed
- * zeros, infinities, NaN, subnormals, the overflow and underflow edges). One line per
- * function, e.g. `PASS math exp: max_ulp 0.87 <= 1 (n=4195000)`; exits 1 if any fails. */
+ * lane (bit for bit, NaNs as NaNs). Inputs: every 1031st f32 bit pattern (all exponents,
+ * both signs), dense grids where the algorithms switch branches or reduce their argument,
+ * and the special values (signed zeros, infinities, NaN, subnormals, the overflow and
+ * underflow edges). One line per function, e.g. `PASS math exp: max_ulp 0.87 <= 1
+ * (n=11200000)`; exits 1 if any fails. */
 #include "gputest.h"
 
 #include "math_f32.h"
