@@ -2,7 +2,8 @@
  * llvm_*.c files). Private to backend_ptx/ (it pulls in the LLVM C API headers).
  *
  * Layers: llvm_kernel.c (module, kernel, regions, target machine) on top; then the
- * opcode dispatch llvm_ops.c -> llvm_async.c -> llvm_wgmma.c; llvm_values.c at the bottom. */
+ * opcode dispatch llvm_ops.c -> llvm_math.c, llvm_async.c -> llvm_wgmma.c; llvm_values.c at the
+ * bottom. */
 #ifndef CAKE_LLVM_GEN_H
 #define CAKE_LLVM_GEN_H
 
@@ -72,6 +73,15 @@ LLVMValueRef lg_c64(LlvmGen *g, uint64_t v);
 /* ---- llvm_ops.c ---- */
 /* Generates one op without regions and binds its result (if any) in g->vals. */
 void lg_op(LlvmGen *g, const IrOp *op);
+
+/* ---- llvm_math.c ---- */
+/* Generates one op of the math library (exp .. isinf, ir/ops.def), lane by lane on vectors;
+ * t is its result type. */
+LLVMValueRef lg_math_op(LlvmGen *g, const IrOp *op, IrType t, const char *nm);
+/* The f32 algorithm of math op opc (exp .. tanh.approx; 1 or 2 scalar operands in a) built
+ * at g->b, which needs only g->ctx, g->mod and g->b: tests/math/math_cpu.c runs the accurate
+ * ones on the host. NULL for the other ops. */
+LLVMValueRef lg_math_scalar(LlvmGen *g, int opc, LLVMValueRef *a);
 
 /* ---- llvm_async.c ---- */
 /* Generates one async op (mbar .. wgmma.wait; the MMA ops through their family's file);

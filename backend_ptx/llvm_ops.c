@@ -780,6 +780,12 @@ lg_op(LlvmGen *g, const IrOp *op)
 	case IR_EXP2: case IR_LOG2: case IR_RSQRT: case IR_SQRT: case IR_FMA:
 		r = arith(g, op, t, nm);
 		break;
+	case IR_EXP: case IR_LOG: case IR_SIN: case IR_COS: case IR_TANH: case IR_ERF: case IR_POW:
+	case IR_EXP_APPROX: case IR_LOG_APPROX: case IR_SIN_APPROX: case IR_COS_APPROX:
+	case IR_TANH_APPROX: case IR_FLOOR: case IR_CEIL: case IR_TRUNC: case IR_ROUND: case IR_RINT:
+	case IR_COPYSIGN: case IR_ISNAN: case IR_ISINF:
+		r = lg_math_op(g, op, t, nm);
+		break;
 	case IR_CMP_EQ: case IR_CMP_NE: case IR_CMP_LT: case IR_CMP_LE: case IR_CMP_GT: case IR_CMP_GE:
 		r = compare(g, op, nm);
 		break;

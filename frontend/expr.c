@@ -632,6 +632,34 @@ want_types(Node *e, Node *a, int argno, IrType dflt, const int *bases, const cha
 	return 0;
 }
 
+/* The math library's calls (MATH_F32V, MATH_FLOATV, MATH2_F32, MATH2_FLOAT): n arguments of
+ * one float type, untyped constants taken as f32, scalars or vectors (lane-wise); f64 only
+ * where f64ok. Sets e's type; returns 0 after an error. Never folded: the GPU's results
+ * are the ones documented (docs/language.md, "Math functions"). */
+static int
+check_math(Node *e, Node **args, int n, int f64ok)
+{
+	const char *list = f64ok ? "f32 or f64 (scalars or vectors)" : "f32, f32x2 or f32x4";
+	IrType t;
+	int i;
+
+	if (n > 1 && !unify_args(e, args, n))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (fe_untyped(args[i]->ty) && !fe_convert(args[i], ir_scalar(IR_F32), "an argument"))
+			return 0;
+	t = args[0]->ty;
+	e->ty = t;
+	if (t.base == IR_F32 || (f64ok && t.base == IR_F64))
+		return 1;
+	if (n > 1)
+		diag_error(e->loc, "the arguments of '%s' must be %s, found %s", e->name, list, fe_tname(t));
+	else
+		diag_error(args[0]->loc, "the argument of '%s' must be %s, found %s", e->name, list,
+			   fe_tname(t));
+	return 0;
+}
+
 static void
 check_call(Sema *S, Node *e)
 {
@@ -792,6 +820,13 @@ check_call(Sema *S, Node *e)
 			}
 			fe_set_const(e, t, r);
 		}
+		break;
+	case CHK_MATH_F32V: case CHK_MATH_FLOATV: case CHK_MATH2_F32: case CHK_MATH2_FLOAT:
+		ok = check_math(e, args, n, check == CHK_MATH_FLOATV || check == CHK_MATH2_FLOAT);
+		break;
+	case CHK_CLASSIFY:
+		ok = want_types(e, args[0], 0, ir_scalar(IR_F32), f32f64, "f32 or f64");
+		e->ty = ir_scalar(IR_I1);
 		break;
 	case CHK_VOID:
 		e->ty = ir_scalar(IR_VOID);

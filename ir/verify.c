@@ -180,6 +180,16 @@ check_arith(Verifier *v, const IrOp *op)
 		ok = is_float_data(t);
 		need = "a float type";
 		break;
+	case IR_EXP: case IR_LOG: case IR_SIN: case IR_COS: case IR_TANH: case IR_ERF: case IR_POW:
+	case IR_EXP_APPROX: case IR_LOG_APPROX: case IR_SIN_APPROX: case IR_COS_APPROX:
+	case IR_TANH_APPROX:
+		ok = t.base == IR_F32;  /* backend_ptx/llvm_math.c has the f32 algorithms only */
+		need = "f32";
+		break;
+	case IR_FLOOR: case IR_CEIL: case IR_TRUNC: case IR_ROUND: case IR_RINT: case IR_COPYSIGN:
+		ok = t.base == IR_F32 || t.base == IR_F64;
+		need = "f32 or f64";
+		break;
 	default:
 		ok = is_float_data(t) || (is_int_data(t) && t.base != IR_I1);
 		need = "an integer (not i1) or float type";
@@ -204,6 +214,19 @@ check_cmp(Verifier *v, const IrOp *op)
 	if (vf_want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_vector(IR_I1, a.lanes ? a.lanes : 1)))
 		vf_error(v, op->loc, "%s gives %s, expected %s", vf_opname(op), vf_tname(rt(v, op, 0)),
 		     vf_tname(ir_vector(IR_I1, a.lanes ? a.lanes : 1)));
+}
+
+/* isnan, isinf: a float operand, an i1 result with its lanes. */
+static void
+check_classify(Verifier *v, const IrOp *op)
+{
+	IrType a = vt(v, op->args[0]), want = ir_vector(IR_I1, a.lanes ? a.lanes : 1);
+
+	if (a.base != IR_F32 && a.base != IR_F64)
+		vf_error(v, op->loc, "%s needs f32 or f64, got %s", vf_opname(op), vf_tname(a));
+	if (vf_want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), want))
+		vf_error(v, op->loc, "%s gives %s, expected %s", vf_opname(op), vf_tname(rt(v, op, 0)),
+			 vf_tname(want));
 }
 
 static void
@@ -820,6 +843,9 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 			break;
 		case IR_CP_ASYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
 			check_cp_async(v, op);
+			break;
+		case IR_ISNAN: case IR_ISINF:
+			check_classify(v, op);
 			break;
 		case IR_YIELD: case IR_CONDITION: case IR_RET:
 			vf_want_nres(v, op, 0);
