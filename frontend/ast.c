@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 Node *
@@ -377,6 +378,110 @@ ast_exit(Parser *p, SrcLoc loc, NodeKind kind, Node *value)
 
 	n->lhs = value;
 	deepen(p, n, value);
+	return n;
+}
+
+NodeList
+ast_clone_list(Parser *p, NodeList l, int site, const AstSubst *subst)
+{
+	NodeList r = ast_list_empty();
+	const Node *c;
+
+	for (c = l.head; c; c = c->next)
+		r = ast_list_append(r, ast_clone(p, c, site, subst));
+	return r;
+}
+
+/* Applies subst to copy c: a type name in a type or a conversion call, a value name. */
+static void
+substitute(Node *c, const AstSubst *subst)
+{
+	int i;
+
+	for (i = 0; subst && i < subst->n; i++) {
+		if (!c->name || strcmp(c->name, subst->names[i]) != 0)
+			continue;
+		if (subst->types[i] && (c->kind == N_TYPE || (c->kind == N_CALL && !c->lhs)))
+			c->name = subst->types[i];
+		else if (!subst->types[i] && c->kind == N_NAME) {
+			c->kind = N_INT;
+			c->ival = subst->ints[i];
+			c->name = NULL;
+		}
+		return;
+	}
+}
+
+Node *
+ast_clone(Parser *p, const Node *n, int site, const AstSubst *subst)
+{
+	Node *c;
+
+	if (!n)
+		return NULL;
+	c = arena_alloc(p->arena, sizeof *c);
+	memcpy(c, n, offsetof(Node, ty));
+	c->next = NULL;
+	c->loc.site = site;
+	c->xslot[0] = c->xslot[1] = -1;
+	c->lhs = ast_clone(p, n->lhs, site, subst);
+	c->rhs = ast_clone(p, n->rhs, site, subst);
+	c->cond = ast_clone(p, n->cond, site, subst);
+	c->type = ast_clone(p, n->type, site, subst);
+	c->init = ast_clone(p, n->init, site, subst);
+	c->body = ast_clone(p, n->body, site, subst);
+	c->els = ast_clone(p, n->els, site, subst);
+	c->lo = ast_clone(p, n->lo, site, subst);
+	c->hi = ast_clone(p, n->hi, site, subst);
+	c->step = ast_clone(p, n->step, site, subst);
+	c->width = ast_clone(p, n->width, site, subst);
+	c->unroll_n = ast_clone(p, n->unroll_n, site, subst);
+	c->list = ast_clone_list(p, n->list, site, subst);
+	c->attrs = ast_clone_list(p, n->attrs, site, subst);
+	substitute(c, subst);
+	return c;
+}
+
+Node *
+ast_generic(Parser *p, NodeList tparams)
+{
+	Node *n;
+
+	if (!tparams.n)
+		return NULL;
+	n = ast_node(p, N_LIST, tparams.head->loc);
+	n->list = tparams;
+	deepen_list(p, n, tparams);
+	return n;
+}
+
+Node *
+ast_tparam(Parser *p, SrcLoc loc, const char *name, NodeList domain, Node *dflt)
+{
+	Node *n = ast_node(p, N_TPARAM, loc);
+
+	n->name = name;
+	n->list = domain;
+	n->init = dflt;
+	return n;
+}
+
+Node *
+ast_instance(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc,
+	     NodeList args, NodeList attrs)
+{
+	Node *n;
+
+	if (strcmp(word, "instance") != 0) {
+		diag_error(loc, "unknown declaration '%s %s<...>' (expected 'instance KERNEL<...>;')", word, name);
+		return NULL;
+	}
+	n = ast_node(p, N_INSTANCE, nloc);
+	n->name = name;
+	n->list = args;
+	n->attrs = attrs;
+	deepen_list(p, n, args);
+	deepen_list(p, n, attrs);
 	return n;
 }
 
@@ -784,6 +889,8 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_CONTINUE: buf_puts(out, "continue"); break;
 	case N_RETURN: buf_puts(out, "return"); break;
 	case N_FUNC: buf_printf(out, "fn %s", n->name); break;
+	case N_TPARAM: buf_printf(out, "tparam %s", n->name); break;
+	case N_INSTANCE: buf_printf(out, "instance %s", n->name); break;
 	case N_PROGRAM: buf_printf(out, "program %s", diag_source_path(n->loc.file)); break;
 	case N_CONST: buf_printf(out, "const %s", n->name); break;
 	case N_KERNEL: buf_printf(out, "kernel %s", n->name); break;
@@ -915,12 +1022,19 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_RETURN:
 		print_node(out, n->lhs, indent, NULL);
 		break;
+	case N_TPARAM:
+	case N_INSTANCE:
+		print_list(out, n->list, indent, NULL);
+		print_node(out, n->init, indent, "default");
+		print_list(out, n->attrs, indent, NULL);
+		break;
 	case N_FUNC:
 		print_list(out, n->list, indent, NULL);
 		print_node(out, n->type, indent, "returns");
 		print_node(out, n->body, indent, NULL);
 		break;
 	case N_KERNEL:
+		print_node(out, n->init, indent, "generic");
 		print_list(out, n->list, indent, NULL);
 		print_list(out, n->attrs, indent, NULL);
 		print_node(out, n->body, indent, NULL);

@@ -47,7 +47,11 @@ typedef enum NodeKind {
 	/* declarations */
 	N_PROGRAM,    /* list of N_CONST and N_KERNEL */
 	N_CONST,      /* const name [: type] = init */
-	N_KERNEL,     /* kernel name(list) attrs body (xslot[0]: the return flag, or -1) */
+	N_KERNEL,     /* kernel name<init>(list) attrs body: init the N_LIST of N_TPARAMs of a
+			 generic kernel, else NULL (xslot[0]: the return flag, or -1) */
+	N_TPARAM,     /* a generic parameter name: list (the types it takes, N_NAMEs) [= init] */
+	N_INSTANCE,   /* instance name<list> attrs (N_NAMED: as NAME); set by sema: lhs the
+			 generic kernel, body the instance's kernel */
 	N_FUNC,       /* fn name(list) [-> type] body (ival: FN_* flags, set by sema) */
 	N_PARAM,      /* name: [access] type */
 	N_TARGETS,    /* targets(list of N_NAME) */
@@ -275,6 +279,22 @@ Node *ast_block(Parser *p, SrcLoc loc, NodeList stmts);
 Node *ast_exprstmt(Parser *p, SrcLoc loc, Node *e);
 Node *ast_exit(Parser *p, SrcLoc loc, NodeKind kind, Node *value);
 Node *ast_func(Parser *p, SrcLoc loc, const char *name, NodeList params, Node *ret, Node *body);
+Node *ast_generic(Parser *p, NodeList tparams);
+/* What a copy replaces: each name in names[] becomes, as a type name (a type, or the name
+ * of a conversion call), types[i] (a type's name, or NULL), and as a value ints[i]. */
+typedef struct AstSubst {
+	int n;
+	const char **names;
+	const char **types;
+	const int64_t *ints;
+} AstSubst;
+/* A copy of the syntax of n (what sema fills in left blank), each location at inline site
+ * `site`, with subst's names replaced (subst may be NULL). */
+Node *ast_clone(Parser *p, const Node *n, int site, const AstSubst *subst);
+NodeList ast_clone_list(Parser *p, NodeList l, int site, const AstSubst *subst);
+Node *ast_tparam(Parser *p, SrcLoc loc, const char *name, NodeList domain, Node *dflt);
+Node *ast_instance(Parser *p, SrcLoc loc, const char *word, const char *name, SrcLoc nloc,
+		   NodeList args, NodeList attrs);
 Node *ast_const(Parser *p, SrcLoc loc, const char *name, Node *type, Node *init);
 Node *ast_kernel(Parser *p, SrcLoc loc, const char *name, NodeList params, NodeList attrs,
 		 Node *body);
@@ -378,6 +398,16 @@ int ra_element(Sema *S, Node *e, Symbol *s);
  * indices of fully unrolled loops with constant bounds, lets of such, arithmetic). */
 int ra_known(const Node *e);
 
+/* ---- generic.c: generic kernels and their instances ---- */
+/* Checks a generic kernel's parameters (not its body: that is checked per instance). */
+void gen_check_generic(Sema *S, Node *k);
+/* An instance declaration: the copy of its generic kernel with the parameters replaced by
+ * the instance's arguments, named (unchecked), or NULL after an error. */
+Node *gen_instance(Sema *S, Node *inst, Node *program);
+/* After the instances: every combination of a generic kernel's type parameters must have an
+ * instance, so that its entry point can always choose one. */
+void gen_check_entries(Sema *S, Node *program);
+
 /* ---- func.c: user functions ---- */
 /* Declares every function of the program (after the constants). */
 void fn_declare_all(Sema *S, Node *program);
@@ -473,6 +503,9 @@ typedef enum BuiltinCheck {
 
 /* The per-kernel facts sema gathers for lowering. */
 struct KernelInfo {
+	/* a generic kernel (generic.c): its instances' kernels, in declaration order */
+	int ninst;
+	Node **insts;             /* program arena */
 	unsigned targets;
 	int threads[3];
 	const char *grid[3];      /* program arena */

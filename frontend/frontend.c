@@ -27,8 +27,18 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 			ast_print(opt->ast_out, p.program);
 		m = ir_module_new();
 		for (d = p.program->list.head; d; d = d->next)
-			if (d->kind == N_KERNEL)
+			if (d->kind == N_KERNEL && !d->init)
 				ir_module_add(m, irgen_kernel(&p, (Node *)d, d->kinfo, path));
+		for (d = p.program->list.head; d; d = d->next) {
+			const char *names[256];
+			int i, n = 0;
+
+			if (d->kind != N_KERNEL || !d->init || !d->kinfo)
+				continue;
+			for (i = 0; i < d->kinfo->ninst && n < 256; i++)
+				names[n++] = d->kinfo->insts[i]->body->name;
+			ir_module_add_entry(m, d->name, n, names);
+		}
 		/* irgen reports what only unrolling shows (a register array index out of bounds) */
 		if (diag_errors() != errors) {
 			ir_module_free(m);

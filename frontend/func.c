@@ -13,49 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Node *clone(Parser *p, const Node *n, int site);
-
-static NodeList
-clone_list(Parser *p, NodeList l, int site)
-{
-	NodeList r = ast_list_empty();
-	const Node *c;
-
-	for (c = l.head; c; c = c->next)
-		r = ast_list_append(r, clone(p, c, site));
-	return r;
-}
-
-/* A copy of the syntax of n (what sema fills in is left blank) at inline site `site`. */
-static Node *
-clone(Parser *p, const Node *n, int site)
-{
-	Node *c;
-
-	if (!n)
-		return NULL;
-	c = arena_alloc(p->arena, sizeof *c);
-	memcpy(c, n, offsetof(Node, ty));
-	c->next = NULL;
-	c->loc.site = site;
-	c->xslot[0] = c->xslot[1] = -1;
-	c->lhs = clone(p, n->lhs, site);
-	c->rhs = clone(p, n->rhs, site);
-	c->cond = clone(p, n->cond, site);
-	c->type = clone(p, n->type, site);
-	c->init = clone(p, n->init, site);
-	c->body = clone(p, n->body, site);
-	c->els = clone(p, n->els, site);
-	c->lo = clone(p, n->lo, site);
-	c->hi = clone(p, n->hi, site);
-	c->step = clone(p, n->step, site);
-	c->width = clone(p, n->width, site);
-	c->unroll_n = clone(p, n->unroll_n, site);
-	c->list = clone_list(p, n->list, site);
-	c->attrs = clone_list(p, n->attrs, site);
-	return c;
-}
-
 void
 fn_declare_all(Sema *S, Node *program)
 {
@@ -344,11 +301,16 @@ fn_check_call(Sema *S, Node *e, Symbol *s)
 	fc->fn = fn;
 	fc->nparams = fn->list.n;
 	fc->params = arena_alloc(S->p->arena, sizeof(Symbol *) * (size_t)(fn->list.n + 1));
-	site = diag_inline_site(e->loc, fn->name);
-	fc->body = clone(S->p, fn->body, site);
+	{
+		char what[160];
+
+		snprintf(what, sizeof what, "the call of '%s'", fn->name);
+		site = diag_inline_site(e->loc, what);
+	}
+	fc->body = ast_clone(S->p, fn->body, site, NULL);
 	PUSH(S->inl, S->ninl, S->capinl, fc);
 	/* the parameters are copied too: their dimension names are declared per call */
-	check_copy(S, fc, clone_list(S->p, fn->list, site), arrays, types, ret);
+	check_copy(S, fc, ast_clone_list(S->p, fn->list, site, NULL), arrays, types, ret);
 	S->ninl--;
 	free(arrays);
 	free(types);

@@ -83,6 +83,8 @@ lex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner)
 
 %type <list> decls params params_opt attrs stmts exprs
 %type <node> decl const_decl kernel func param attr type type_opt ret_opt block stmt if_stmt
+%type <node> instance tparam targ
+%type <list> tparams_opt tparams tdomain targs inst_attrs
 %type <node> unroll_opt expr postfix primary
 %type <list> sattrs dargs role_attrs args
 %type <node> sattr darg arg
@@ -115,6 +117,51 @@ decl:
 	const_decl
 	| kernel
 	| func
+	| instance
+	;
+
+/* generic parameters: <T: bf16 | f16, BN: i32 = 256> */
+tparams_opt:
+	%empty                          { $$ = ast_list_empty(); }
+	| '<' tparams '>'               { $$ = $2; }
+	;
+
+tparams:
+	tparam                          { $$ = ast_list_one($1); }
+	| tparams ',' tparam            { $$ = ast_list_append($1, $3); }
+	;
+
+tparam:
+	IDENT ':' tdomain               { $$ = ast_tparam(p, L(@1), $1, $3, NULL); }
+	| IDENT ':' tdomain '=' targ    { $$ = ast_tparam(p, L(@1), $1, $3, $5); }
+	;
+
+tdomain:
+	IDENT                           { $$ = ast_list_one(ast_name(p, L(@1), $1)); }
+	| tdomain '|' IDENT             { $$ = ast_list_append($1, ast_name(p, L(@3), $3)); }
+	;
+
+/* instance gemm<bf16, f32> [as NAME] [when (COND)]; */
+instance:
+	IDENT IDENT '<' targs '>' inst_attrs ';'
+					{ $$ = ast_instance(p, L(@1), $1, $2, L(@2), $4, $6); }
+	;
+
+targs:
+	targ                            { $$ = ast_list_one($1); }
+	| targs ',' targ                { $$ = ast_list_append($1, $3); }
+	;
+
+targ:
+	IDENT                           { $$ = ast_name(p, L(@1), $1); }
+	| INT                           { $$ = ast_int(p, L(@1), $1); }
+	| '-' INT                       { $$ = ast_int(p, L(@1), -$2); }
+	;
+
+inst_attrs:
+	%empty                          { $$ = ast_list_empty(); }
+	| inst_attrs IDENT IDENT        { $$ = ast_list_append($1, ast_named(p, L(@2), $2, ast_name(p, L(@3), $3))); }
+	| inst_attrs IDENT '(' expr ')' { $$ = ast_list_append($1, ast_named(p, L(@2), $2, $4)); }
 	;
 
 /* fn name(params) [-> type] { body }: inlined at every call */
@@ -143,8 +190,8 @@ type:
 	;
 
 kernel:
-	KERNEL IDENT '(' params_opt ')' attrs block
-					{ $$ = ast_kernel(p, L(@2), $2, $4, $6, $7); }
+	KERNEL IDENT tparams_opt '(' params_opt ')' attrs block
+					{ $$ = ast_kernel(p, L(@2), $2, $5, $7, $8); $$->init = ast_generic(p, $3); }
 	;
 
 params_opt:

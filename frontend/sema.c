@@ -1022,7 +1022,41 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 				   opt->defines[i].name, opt->defines[i].value, opt->defines[i].name);
 	}
 	for (d = program->list.head; d; d = d->next) {
-		if (d->kind != N_KERNEL)
+		if (d->kind == N_KERNEL && d->init) {
+			d->kinfo = arena_alloc(p->arena, sizeof *d->kinfo);
+			gen_check_generic(&S, d);
+		}
+	}
+	/* each instance: a kernel of its own, after the program's (irgen follows this order) */
+	{
+		Node *last = NULL, *insts = NULL;
+		int ninst = 0;
+
+		for (d = program->list.head; d; d = d->next)
+			ninst += d->kind == N_INSTANCE;
+		for (d = program->list.head; d; d = d->next) {
+			KernelInfo *gi;
+			Node *copy;
+
+			if (d->kind != N_INSTANCE || !(copy = gen_instance(&S, d, program)))
+				continue;
+			gi = d->lhs->kinfo;
+			if (!gi->insts)
+				gi->insts = arena_alloc(p->arena, sizeof(Node *) * (size_t)ninst);
+			gi->insts[gi->ninst++] = d;
+			if (last)
+				last->next = copy;
+			else
+				insts = copy;
+			last = copy;
+		}
+		if (insts) {
+			program->list.tail->next = insts;
+			program->list.tail = last;
+		}
+	}
+	for (d = program->list.head; d; d = d->next) {
+		if (d->kind != N_KERNEL || d->init)
 			continue;
 		for (i = 0; i < nseen; i++)
 			if (strcmp(seen[i]->name, d->name) == 0) {
@@ -1040,6 +1074,8 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 
 		diag_error(loc, "no kernel in this file (expected 'kernel name(...) threads(...) { ... }')");
 	}
+	if (diag_errors() == errors)
+		gen_check_entries(&S, program);
 	if (diag_errors() == errors)
 		fn_report_unused(&S, program);
 	sema_scope_pop(&S);

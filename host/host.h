@@ -20,6 +20,13 @@ typedef struct HostImages {
 void host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages *img,
 	       Buf *h, Buf *c, Buf *manifest);
 
+/* Writes the entry point e's header and source: <name>_args (the instances' arguments),
+ * <name>_launch and <name>_grid, which pick the first instance in insts[] (e's kernels, in
+ * order) whose tensor element types match the arguments and call its launcher. */
+void host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c);
+/* The manifest's object for entry point e: {"entry", "rule", "instances"} (no newline). */
+void host_entry_manifest(const IrEntry *e, Buf *m);
+
 /* Checks a grid formula (IrKernel.grid's language) against k's parameters: returns 0, or
  * -1 with a message in err ("grid formula \"cdiv(x, 4)\" at offset 6: 'x' is not a
  * parameter"). Front ends can call it to report a bad formula at the user's line. */

@@ -277,14 +277,35 @@ ir_module_add(IrModule *m, IrKernel *k)
 }
 
 void
+ir_module_add_entry(IrModule *m, const char *name, int ninst, const char *const *insts)
+{
+	IrEntry e;
+	int i;
+
+	e.name = xstrdup(name);
+	e.ninst = ninst;
+	e.insts = xmalloc(sizeof *e.insts * (size_t)(ninst + 1));
+	for (i = 0; i < ninst; i++)
+		e.insts[i] = xstrdup(insts[i]);
+	PUSH(m->entries, m->nentries, m->capentries, e);
+}
+
+void
 ir_module_free(IrModule *m)
 {
-	int i;
+	int i, j;
 
 	if (!m)
 		return;
 	for (i = 0; i < m->nkernels; i++)
 		ir_kernel_free(m->kernels[i]);
+	for (i = 0; i < m->nentries; i++) {
+		for (j = 0; j < m->entries[i].ninst; j++)
+			free(m->entries[i].insts[j]);
+		free(m->entries[i].insts);
+		free(m->entries[i].name);
+	}
+	free(m->entries);
 	free(m->kernels);
 	free(m);
 }

@@ -387,15 +387,27 @@ typedef struct IrKernel {
 	IrPipeline *pipelines;
 } IrKernel;
 
+/* An entry point: one launcher for the instances of a generic kernel, which launches the
+ * first of them, in order, whose tensor element types match its arguments (the instances'
+ * parameters differ only in those types). */
+typedef struct IrEntry {
+	char *name;
+	int ninst;
+	char **insts;           /* kernel names */
+} IrEntry;
+
 typedef struct IrModule {
 	int nkernels, capkernels;
 	IrKernel **kernels;
+	int nentries, capentries;
+	IrEntry *entries;
 } IrModule;
 
 IrKernel *ir_kernel_new(const char *name, int file);
 void ir_kernel_free(IrKernel *k);
 IrModule *ir_module_new(void);
 void ir_module_add(IrModule *m, IrKernel *k);
+void ir_module_add_entry(IrModule *m, const char *name, int ninst, const char *const *insts);
 void ir_module_free(IrModule *m);
 
 IrValue ir_new_value(IrKernel *k, IrType t);

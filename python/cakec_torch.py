@@ -153,7 +153,18 @@ def _read_manifest(gen_dir):
         kernels = json.load(f)
     if not isinstance(kernels, list):
         raise ValueError("%s: expected a JSON array of kernels" % path)
-    return kernels
+    # entry points ({"entry", "instances"}) become kernels named as the entry, with the
+    # first instance's parameters: every instance has them, but for the tensor dtypes,
+    # and the entry's C launcher picks the instance
+    by_name = dict((k["kernel"], k) for k in kernels if "kernel" in k)
+    out = [k for k in kernels if "kernel" in k]
+    for e in kernels:
+        if "entry" in e and e["instances"] and e["instances"][0] in by_name:
+            k = dict(by_name[e["instances"][0]])
+            k["kernel"] = e["entry"]
+            k["entry_instances"] = list(e["instances"])
+            out.append(k)
+    return out
 
 
 def _fields(kernel):

@@ -13,7 +13,7 @@ typedef struct Source {
 /* An inline site: the call that code was inlined through (its own site chains on). */
 typedef struct Site {
 	SrcLoc call;
-	const char *callee;
+	const char *what;
 } Site;
 
 static Source *sources;
@@ -23,9 +23,9 @@ static int nsites, capsites;
 static int nerrors;
 
 int
-diag_inline_site(SrcLoc call, const char *callee)
+diag_inline_site(SrcLoc call, const char *what)
 {
-	Site s = {call, xstrdup(callee)};
+	Site s = {call, xstrdup(what)};
 
 	PUSH(sites, nsites, capsites, s);
 	return nsites;
@@ -98,8 +98,8 @@ report_sites(SrcLoc loc)
 	while (site > 0 && site <= nsites && depth++ < 64) {
 		const Site *s = &sites[site - 1];
 
-		fprintf(stderr, "%s:%d:%d: note: in the call of '%s' here\n",
-			diag_source_path(s->call.file), s->call.line, s->call.col, s->callee);
+		fprintf(stderr, "%s:%d:%d: note: in %s here\n", diag_source_path(s->call.file),
+			s->call.line, s->call.col, s->what);
 		show_line(s->call);
 		site = s->call.site;
 	}

@@ -87,10 +87,11 @@ void diag_verror(SrcLoc loc, const char *fmt, va_list ap);
 void diag_warning(SrcLoc loc, const char *fmt, ...);
 void diag_note(SrcLoc loc, const char *fmt, ...);
 int diag_errors(void);
-/* Registers that code is inlined at `call` (a call of `callee`, a static or arena string);
- * call.site is the call's own site when it was itself inlined. Returns the new site (>= 1),
- * which errors and warnings at locations carrying it follow with a note per call. */
-int diag_inline_site(SrcLoc call, const char *callee);
+/* Registers that code is inlined at `call`, which `what` names ("the call of 'f'", "the
+ * instance 'gemm<bf16, f32>'"; copied); call.site is the call's own site when it was itself
+ * inlined. Returns the new site (>= 1): errors and warnings at locations carrying it are
+ * followed by a note "in WHAT here" per site. */
+int diag_inline_site(SrcLoc call, const char *what);
 /* After this many errors the compile stops (prints "too many errors"). */
 #define DIAG_MAX_ERRORS 20
 

@@ -589,6 +589,34 @@ write_outputs(const Options *o)
 static Options o;
 static IrModule **mods;
 static Buf manifest, printed, report;
+
+/* The entry points of m's generic kernels (host_emit_entry), beside their instances'
+ * launchers. */
+static void
+emit_entries(const IrModule *m, Buf *manifest)
+{
+	int i, j, k;
+
+	for (i = 0; i < m->nentries; i++) {
+		const IrEntry *e = &m->entries[i];
+		IrKernel **insts = xcalloc((size_t)e->ninst + 1, sizeof *insts);
+		Buf h = {0}, c = {0};
+		char name[600];
+
+		for (j = 0; j < e->ninst; j++)
+			for (k = 0; k < m->nkernels; k++)
+				if (strcmp(m->kernels[k]->name, e->insts[j]) == 0)
+					insts[j] = m->kernels[k];
+		host_emit_entry(e, insts, &h, &c);
+		snprintf(name, sizeof name, "%s.h", e->name);
+		add_output_buf(name, &h);
+		snprintf(name, sizeof name, "%s.c", e->name);
+		add_output_buf(name, &c);
+		buf_puts(manifest, manifest->len ? ",\n  " : "[\n  ");
+		host_entry_manifest(e, manifest);
+		free(insts);
+	}
+}
 static char **names;
 static int nnames, capnames;
 
@@ -738,6 +766,9 @@ main(int argc, char **argv)
 	if (diag_errors())
 		return finish(EXIT_USER);
 
+	if (o.emit & EMIT_HOST)
+		for (f = 0; f < o.nfiles; f++)
+			emit_entries(mods[f], &manifest);
 	if (o.emit & EMIT_HOST) {
 		const HostFile *hf;
 

@@ -1,0 +1,340 @@
+/* generic.c: generic kernels and their instances.
+ *
+ *   kernel gemm<T: bf16 | f16, O: bf16 | f16 | f32, BN: i32 = 256>(a: in T[M, K], ...)
+ *   instance gemm<bf16, bf16>;                   // kernel gemm_bf16_bf16
+ *   instance gemm<f16, f32, 128> as gemm_small;  // kernel gemm_small
+ *
+ * A parameter whose types are one integer type (`BN: i32`) is a constant, any other a type
+ * (`T: bf16 | f16`, one of the listed types). A generic kernel is not checked or compiled
+ * itself: each instance is a copy of it with the parameters replaced by the instance's
+ * arguments (type names in types and conversions, constants as values), checked and
+ * compiled as a kernel of its own name. The instances of a generic kernel share one entry
+ * point named as the kernel (host/emit.c), which launches the first instance, in
+ * declaration order, whose tensor element types match the arguments; so every combination
+ * of the type parameters' types must have an instance (gen_check_entries). */
+#include "ast.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The most combinations of type parameters an entry point is checked over. */
+#define GEN_MAX_COMBOS 4096
+
+/* Whether generic parameter tp is a constant: its one type is an integer type. */
+static int
+is_const_param(const Node *tp)
+{
+	IrType t;
+
+	return tp->list.n == 1 && fe_type_from_name(tp->list.head->name, &t) && t.lanes == 1 &&
+	       fe_intnum(t);
+}
+
+static int
+in_domain(const Node *tp, const char *type)
+{
+	const Node *d;
+
+	for (d = tp->list.head; d; d = d->next)
+		if (strcmp(d->name, type) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+domain_text(const Node *tp, char *out, size_t size)
+{
+	const Node *d;
+	size_t n = 0;
+
+	out[0] = 0;
+	for (d = tp->list.head; d && n < size; d = d->next)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", d == tp->list.head ? "" : ", ", d->name);
+}
+
+void
+gen_check_generic(Sema *S, Node *k)
+{
+	Node *tp, *d, *pn, *o;
+	IrType t;
+
+	(void)S;
+	for (tp = k->init->list.head; tp; tp = tp->next) {
+		for (d = tp->list.head; d; d = d->next)
+			if (!fe_type_from_name(d->name, &t) || t.lanes != 1 || t.base == IR_I1)
+				diag_error(d->loc, "'%s' is not a scalar type a generic parameter can take", d->name);
+		for (o = k->init->list.head; o != tp; o = o->next)
+			if (strcmp(o->name, tp->name) == 0)
+				diag_error(tp->loc, "duplicate generic parameter '%s'", tp->name);
+		if (fe_type_from_name(tp->name, &t))
+			diag_error(tp->loc, "'%s' is a type name and cannot name a generic parameter", tp->name);
+		if (tp->init && is_const_param(tp) != (tp->init->kind == N_INT))
+			diag_error(tp->init->loc, "the default of '%s' must be %s", tp->name,
+				   is_const_param(tp) ? "an integer" : "one of its types");
+	}
+	/* the entry point's argument struct is one for all instances */
+	for (pn = k->list.head; pn; pn = pn->next)
+		for (tp = k->init->list.head; tp; tp = tp->next)
+			if (pn->op == ACCESS_NONE && pn->type && strcmp(pn->type->name, tp->name) == 0 &&
+			    !is_const_param(tp))
+				diag_error(pn->type->loc, "a scalar parameter of a generic kernel cannot have the generic type '%s' (the entry point's arguments are shared by every instance)",
+					   tp->name);
+}
+
+static Node *
+find_kernel(Node *program, const char *name)
+{
+	Node *d;
+
+	for (d = program->list.head; d; d = d->next)
+		if (d->kind == N_KERNEL && strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+/* Binds argument a (or the default) to generic parameter tp: a type name into *type, an
+ * integer into *val. Returns 0 after an error. */
+static int
+bind_arg(const Node *k, const Node *tp, const Node *a, const char **type, int64_t *val)
+{
+	char dom[160];
+
+	if (!a)
+		a = tp->init;
+	if (!a) {
+		diag_error(k->loc, "generic parameter '%s' of '%s' has no default: the instance must give it",
+			   tp->name, k->name);
+		return 0;
+	}
+	if (is_const_param(tp)) {
+		IrType t;
+
+		fe_type_from_name(tp->list.head->name, &t);
+		if (a->kind != N_INT || !fe_int_fits(t.base, a->ival)) {
+			diag_error(a->loc, "generic parameter '%s' of '%s' is a %s constant: give an integer in its range",
+				   tp->name, k->name, tp->list.head->name);
+			return 0;
+		}
+		*type = NULL;
+		*val = a->ival;
+		return 1;
+	}
+	domain_text(tp, dom, sizeof dom);
+	if (a->kind != N_NAME || !in_domain(tp, a->name)) {
+		diag_error(a->loc, "generic parameter '%s' of '%s' takes %s%s, not %s%s%s", tp->name,
+			   k->name, tp->list.n > 1 ? "one of " : "", dom,
+			   a->kind == N_NAME ? "'" : "a value", a->kind == N_NAME ? a->name : "",
+			   a->kind == N_NAME ? "'" : "");
+		return 0;
+	}
+	*type = a->name;
+	*val = 0;
+	return 1;
+}
+
+/* The instance's name: `as NAME`, else the kernel's name and the given arguments
+ * (gemm_bf16_f32_128; a negative constant is spelled m5). */
+static const char *
+instance_name(Sema *S, const Node *inst)
+{
+	const Node *a;
+	Buf b = {0};
+	const char *name;
+
+	for (a = inst->attrs.head; a; a = a->next)
+		if (strcmp(a->name, "as") == 0)
+			return a->lhs->name;
+	buf_puts(&b, inst->name);
+	for (a = inst->list.head; a; a = a->next) {
+		if (a->kind == N_INT)
+			buf_printf(&b, a->ival < 0 ? "_m%lld" : "_%lld", (long long)(a->ival < 0 ? -a->ival : a->ival));
+		else
+			buf_printf(&b, "_%s", a->name);
+	}
+	name = arena_strdup(S->p->arena, b.s);
+	buf_free(&b);
+	return name;
+}
+
+static int
+check_attrs(const Node *inst)
+{
+	const Node *a;
+	int ok = 1;
+
+	for (a = inst->attrs.head; a; a = a->next) {
+		if (strcmp(a->name, "as") == 0 && a->lhs->kind == N_NAME)
+			continue;
+		diag_error(a->loc, "unknown instance option '%s' (expected 'as NAME')", a->name);
+		ok = 0;
+	}
+	return ok;
+}
+
+Node *
+gen_instance(Sema *S, Node *inst, Node *program)
+{
+	Node *k = find_kernel(program, inst->name), *tp, *a, *copy;
+	AstSubst sub;
+	const char **names, **types;
+	int64_t *ints;
+	int n, i, ok = 1, site;
+	char what[256];
+	size_t len = 0;
+
+	if (!k || !k->init) {
+		diag_error(inst->loc, k ? "kernel '%s' is not generic (it has no <...> parameters)"
+			   : "there is no kernel named '%s'", inst->name);
+		return NULL;
+	}
+	if (!check_attrs(inst))
+		return NULL;
+	n = k->init->list.n;
+	if (inst->list.n > n) {
+		diag_error(inst->loc, "'%s' takes %d generic argument%s, found %d", k->name, n,
+			   n == 1 ? "" : "s", inst->list.n);
+		return NULL;
+	}
+	names = arena_alloc(S->p->arena, sizeof *names * (size_t)n);
+	types = arena_alloc(S->p->arena, sizeof *types * (size_t)n);
+	ints = arena_alloc(S->p->arena, sizeof *ints * (size_t)n);
+	len += (size_t)snprintf(what, sizeof what, "the instance '%s<", k->name);
+	for (tp = k->init->list.head, a = inst->list.head, i = 0; tp; tp = tp->next, i++) {
+		names[i] = tp->name;
+		ok &= bind_arg(k, tp, a, &types[i], &ints[i]);
+		if (ok && len < sizeof what)
+			len += (size_t)(types[i] ? snprintf(what + len, sizeof what - len, "%s%s", i ? ", " : "", types[i])
+				      : snprintf(what + len, sizeof what - len, "%s%lld", i ? ", " : "", (long long)ints[i]));
+		if (a)
+			a = a->next;
+	}
+	if (!ok)
+		return NULL;
+	if (len < sizeof what)
+		snprintf(what + len, sizeof what - len, ">'");
+	sub.n = n;
+	sub.names = names;
+	sub.types = types;
+	sub.ints = ints;
+	site = diag_inline_site(inst->loc, what);
+	copy = ast_clone(S->p, k, site, &sub);
+	copy->init = NULL;
+	copy->name = instance_name(S, inst);
+	copy->loc = inst->loc;          /* duplicate names are reported at the instance */
+	inst->body = copy;
+	inst->lhs = k;
+	return copy;
+}
+
+/* The type argument instance `inst` gives parameter i of its kernel (NULL for constants). */
+static const char *
+inst_type(const Node *inst, int i)
+{
+	const Node *tp = inst->lhs->init->list.head, *a = inst->list.head;
+	int j;
+
+	for (j = 0; j < i; j++) {
+		tp = tp->next;
+		if (a)
+			a = a->next;
+	}
+	if (is_const_param(tp))
+		return NULL;
+	return a ? a->name : tp->init->name;
+}
+
+/* Reports the first combination of k's type parameters (idx into their domains) that no
+ * instance in insts[0..n) takes. */
+static int
+covered(const Node *k, Node **insts, int n, const int *idx)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		const Node *tp = k->init->list.head;
+		int match = 1;
+
+		for (j = 0; tp && match; tp = tp->next, j++) {
+			const Node *d = tp->list.head;
+			int x;
+
+			if (is_const_param(tp))
+				continue;
+			for (x = 0; x < idx[j]; x++)
+				d = d->next;
+			match = strcmp(inst_type(insts[i], j), d->name) == 0;
+		}
+		if (match)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+report_gap(const Node *k, const int *idx)
+{
+	char text[256], decl[256];
+	const Node *tp;
+	size_t n = 0, m = 0;
+	int j = 0;
+
+	text[0] = decl[0] = 0;
+	m += (size_t)snprintf(decl, sizeof decl, "instance %s<", k->name);
+	for (tp = k->init->list.head; tp; tp = tp->next, j++) {
+		const Node *d = tp->list.head;
+		int x;
+
+		if (is_const_param(tp))
+			continue;
+		for (x = 0; x < idx[j]; x++)
+			d = d->next;
+		if (n < sizeof text)
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s%s = %s", n ? ", " : "", tp->name, d->name);
+		if (m < sizeof decl)
+			m += (size_t)snprintf(decl + m, sizeof decl - m, "%s%s", decl[m - 1] == '<' ? "" : ", ", d->name);
+	}
+	diag_error(k->loc, "the entry point '%s' selects no instance when %s: declare one ('%s>;') or take the type out of the parameter's list",
+		   k->name, text, decl);
+}
+
+void
+gen_check_entries(Sema *S, Node *program)
+{
+	Node *k;
+
+	(void)S;
+	for (k = program->list.head; k; k = k->next) {
+		int idx[IR_MAX_RANK * 4] = {0}, np, j, combos = 0;
+		const Node *tp;
+
+		if (k->kind != N_KERNEL || !k->init || !k->kinfo)
+			continue;
+		if (!k->kinfo->ninst) {
+			diag_error(k->loc, "generic kernel '%s' has no instance (declare one: 'instance %s<...>;')",
+				   k->name, k->name);
+			continue;
+		}
+		np = k->init->list.n;
+		if (np > (int)(sizeof idx / sizeof idx[0]))
+			continue;
+		for (;;) {
+			if (!covered(k, k->kinfo->insts, k->kinfo->ninst, idx)) {
+				report_gap(k, idx);
+				break;
+			}
+			if (++combos >= GEN_MAX_COMBOS)
+				break;
+			/* the next combination (an odometer over the type parameters) */
+			for (j = 0, tp = k->init->list.head; tp; tp = tp->next, j++) {
+				if (is_const_param(tp))
+					continue;
+				if (++idx[j] < tp->list.n)
+					break;
+				idx[j] = 0;
+			}
+			if (!tp)
+				break;
+		}
+	}
+}
