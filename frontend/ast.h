@@ -404,8 +404,8 @@ void gen_check_generic(Sema *S, Node *k);
 /* An instance declaration: the copy of its generic kernel with the parameters replaced by
  * the instance's arguments, named (unchecked), or NULL after an error. */
 Node *gen_instance(Sema *S, Node *inst, Node *program);
-/* After the instances: every combination of a generic kernel's type parameters must have an
- * instance, so that its entry point can always choose one. */
+/* After the instances: every type a generic kernel's type parameter lists must be taken by
+ * an instance, or its entry point could select nothing for it. */
 void gen_check_entries(Sema *S, Node *program);
 
 /* ---- func.c: user functions ---- */

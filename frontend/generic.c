@@ -10,16 +10,15 @@
  * arguments (type names in types and conversions, constants as values), checked and
  * compiled as a kernel of its own name. The instances of a generic kernel share one entry
  * point named as the kernel (host/emit.c), which launches the first instance, in
- * declaration order, whose tensor element types match the arguments; so every combination
- * of the type parameters' types must have an instance (gen_check_entries). */
+ * declaration order, whose tensor element types match the arguments, and refuses other
+ * combinations at run time (CAKE_ERR_DTYPE, naming the instances); every type a type
+ * parameter lists must be taken by some instance, or the entry point could select nothing
+ * for it (gen_check_entries). */
 #include "ast.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The most combinations of type parameters an entry point is checked over. */
-#define GEN_MAX_COMBOS 4096
 
 /* Whether generic parameter tp is a constant: its one type is an integer type. */
 static int
@@ -244,58 +243,17 @@ inst_type(const Node *inst, int i)
 	return a ? a->name : tp->init->name;
 }
 
-/* Reports the first combination of k's type parameters (idx into their domains) that no
- * instance in insts[0..n) takes. */
+/* Whether some instance in insts[0..n) gives type parameter j of its kernel the type
+ * `type`. */
 static int
-covered(const Node *k, Node **insts, int n, const int *idx)
+type_taken(Node **insts, int n, int j, const char *type)
 {
-	int i, j;
+	int i;
 
-	for (i = 0; i < n; i++) {
-		const Node *tp = k->init->list.head;
-		int match = 1;
-
-		for (j = 0; tp && match; tp = tp->next, j++) {
-			const Node *d = tp->list.head;
-			int x;
-
-			if (is_const_param(tp))
-				continue;
-			for (x = 0; x < idx[j]; x++)
-				d = d->next;
-			match = strcmp(inst_type(insts[i], j), d->name) == 0;
-		}
-		if (match)
+	for (i = 0; i < n; i++)
+		if (strcmp(inst_type(insts[i], j), type) == 0)
 			return 1;
-	}
 	return 0;
-}
-
-static void
-report_gap(const Node *k, const int *idx)
-{
-	char text[256], decl[256];
-	const Node *tp;
-	size_t n = 0, m = 0;
-	int j = 0;
-
-	text[0] = decl[0] = 0;
-	m += (size_t)snprintf(decl, sizeof decl, "instance %s<", k->name);
-	for (tp = k->init->list.head; tp; tp = tp->next, j++) {
-		const Node *d = tp->list.head;
-		int x;
-
-		if (is_const_param(tp))
-			continue;
-		for (x = 0; x < idx[j]; x++)
-			d = d->next;
-		if (n < sizeof text)
-			n += (size_t)snprintf(text + n, sizeof text - n, "%s%s = %s", n ? ", " : "", tp->name, d->name);
-		if (m < sizeof decl)
-			m += (size_t)snprintf(decl + m, sizeof decl - m, "%s%s", decl[m - 1] == '<' ? "" : ", ", d->name);
-	}
-	diag_error(k->loc, "the entry point '%s' selects no instance when %s: declare one ('%s>;') or take the type out of the parameter's list",
-		   k->name, text, decl);
 }
 
 void
@@ -305,8 +263,8 @@ gen_check_entries(Sema *S, Node *program)
 
 	(void)S;
 	for (k = program->list.head; k; k = k->next) {
-		int idx[IR_MAX_RANK * 4] = {0}, np, j, combos = 0;
-		const Node *tp;
+		const Node *tp, *d;
+		int j;
 
 		if (k->kind != N_KERNEL || !k->init || !k->kinfo)
 			continue;
@@ -315,26 +273,13 @@ gen_check_entries(Sema *S, Node *program)
 				   k->name, k->name);
 			continue;
 		}
-		np = k->init->list.n;
-		if (np > (int)(sizeof idx / sizeof idx[0]))
-			continue;
-		for (;;) {
-			if (!covered(k, k->kinfo->insts, k->kinfo->ninst, idx)) {
-				report_gap(k, idx);
-				break;
-			}
-			if (++combos >= GEN_MAX_COMBOS)
-				break;
-			/* the next combination (an odometer over the type parameters) */
-			for (j = 0, tp = k->init->list.head; tp; tp = tp->next, j++) {
-				if (is_const_param(tp))
-					continue;
-				if (++idx[j] < tp->list.n)
-					break;
-				idx[j] = 0;
-			}
-			if (!tp)
-				break;
+		for (tp = k->init->list.head, j = 0; tp; tp = tp->next, j++) {
+			if (is_const_param(tp))
+				continue;
+			for (d = tp->list.head; d; d = d->next)
+				if (!type_taken(k->kinfo->insts, k->kinfo->ninst, j, d->name))
+					diag_error(d->loc, "the entry point '%s' selects nothing when %s = %s: no instance takes it (declare one, or take %s out of %s's types)",
+						   k->name, tp->name, d->name, d->name, tp->name);
 		}
 	}
 }

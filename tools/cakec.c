@@ -48,6 +48,8 @@ typedef struct Options {
 	const char *print_after;
 	int print_after_all;
 	int opt_level;
+	const char **kernels;   /* --kernel: compile only these (NULL: all) */
+	int nkernels, capkernels;
 	FeDefine *defines;
 	int ndefines, capdefines;
 	const char **files;
@@ -105,6 +107,8 @@ usage(FILE *f)
 	      "  --no-staging-elision    keep shared-memory staging as written (on at -O2)\n"
 	      "  --print-after=PASS      print the IR after PASS to stderr\n"
 	      "  --print-after-all       print the IR after every pass to stderr\n"
+	      "  --kernel NAME           compile only kernel NAME of the inputs (repeatable;\n"
+	      "                          an entry point comes with its instances only)\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
 	      "  --time-report           print the time each phase took to stderr\n"
 	      "  -O0, -O2, -O3           optimization level (default -O2; -O3 also runs LLVM's\n"
@@ -257,6 +261,8 @@ parse_args(Options *o, int argc, char **argv)
 			parse_report(o, v);
 		} else if (strcmp(a, "--no-staging-elision") == 0) {
 			o->no_staging_elision = 1;
+		} else if ((v = optval(argc, argv, &i, "--kernel"))) {
+			PUSH(o->kernels, o->nkernels, o->capkernels, v);
 		} else if (strcmp(a, "--time-report") == 0) {
 			o->time_report = 1;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
@@ -590,6 +596,67 @@ static Options o;
 static IrModule **mods;
 static Buf manifest, printed, report;
 
+static int
+selected(const Options *o, const char *name)
+{
+	int i;
+
+	for (i = 0; i < o->nkernels; i++)
+		if (strcmp(o->kernels[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* --kernel: keeps the kernels named (and an entry point only when all its instances stay);
+ * a name that is no kernel of the inputs is a usage error. Returns nonzero after one. */
+static int
+select_kernels(const Options *o, IrModule **mods)
+{
+	int f, i, j, n, bad = 0;
+
+	for (i = 0; i < o->nkernels; i++) {
+		int found = 0;
+
+		for (f = 0; f < o->nfiles; f++)
+			for (j = 0; j < mods[f]->nkernels; j++)
+				found |= strcmp(mods[f]->kernels[j]->name, o->kernels[i]) == 0;
+		if (!found) {
+			fprintf(stderr, "cakec: error: --kernel %s: no kernel of that name in the inputs\n", o->kernels[i]);
+			bad = 1;
+		}
+	}
+	if (bad)
+		return 1;
+	for (f = 0; f < o->nfiles; f++) {
+		IrModule *m = mods[f];
+
+		for (i = n = 0; i < m->nkernels; i++) {
+			if (selected(o, m->kernels[i]->name))
+				m->kernels[n++] = m->kernels[i];
+			else
+				ir_kernel_free(m->kernels[i]);
+		}
+		m->nkernels = n;
+		for (i = n = 0; i < m->nentries; i++) {
+			IrEntry *e = &m->entries[i];
+			int keep = 1;
+
+			for (j = 0; j < e->ninst; j++)
+				keep &= selected(o, e->insts[j]);
+			if (keep) {
+				m->entries[n++] = *e;
+				continue;
+			}
+			for (j = 0; j < e->ninst; j++)
+				free(e->insts[j]);
+			free(e->insts);
+			free(e->name);
+		}
+		m->nentries = n;
+	}
+	return 0;
+}
+
 /* The entry points of m's generic kernels (host_emit_entry), beside their instances'
  * launchers. */
 static void
@@ -640,6 +707,7 @@ finish(int rc)
 		free((char *)o.defines[i].name);
 	free(o.defines);
 	free(o.files);
+	free(o.kernels);
 	buf_free(&manifest);
 	buf_free(&printed);
 	buf_free(&report);
@@ -701,6 +769,8 @@ main(int argc, char **argv)
 	}
 	if (diag_errors())
 		return finish(EXIT_USER);
+	if (o.nkernels && select_kernels(&o, mods))
+		return finish(EXIT_USAGE);
 
 	for (f = 0; f < o.nfiles; f++) {
 		for (i = 0; i < mods[f]->nkernels; i++) {

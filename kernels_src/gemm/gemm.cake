@@ -1,4 +1,7 @@
-// gemm_bf16_f32: C[M, N] = A[M, K] . B[N, K]^T, bf16 inputs, f32 accumulation, f32 output.
+// gemm: C[M, N] = A[M, K] . B[N, K]^T, bf16 or f16 inputs (T), f32 accumulation, output
+// in the input's type or f32 (O). One generic kernel and its four instances (gemm_bf16,
+// gemm_f16, gemm_bf16_f32, gemm_f16_f32, each with its own launcher) and one entry point,
+// gemm, which launches the instance the tensors' element types select.
 //
 // A Hopper (sm_90a) warp-specialized, persistent GEMM. A and B are K-major (row-major
 // with K innermost), as a Linear layer's activations and weights are. The CTA computes a
@@ -15,7 +18,7 @@
 //   tile in a 64 x 256 f32 accumulator fragment (128 registers per thread), waits for a
 //   stage, issues 4 wgmma m64n256k16 from the swizzled shared tiles and releases the
 //   stage once those wgmmas retired (the pipeline keeps one wgmma group in flight), then
-//   converts the fragment to f32 and stores it straight from registers.
+//   converts the fragment to O and stores it straight from registers.
 //
 // The 128-byte swizzle of the tiles is what wgmma's K-major descriptors read (one 64-wide
 // bf16/f16 row is one 128-byte swizzle span). Ragged M, N and K need no special code: TMA
@@ -29,7 +32,7 @@ const BK: i32 = 64;
 const STAGES: i32 = 4;
 const GROUP_M: i32 = 8;     // tiles walk GROUP_M tile-rows at a time (L2 reuse of B)
 
-kernel gemm_bf16_f32(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
+kernel gemm<T: bf16 | f16, O: bf16 | f16 | f32>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_90a)
     threads(384)
     min_blocks(1)
@@ -39,8 +42,8 @@ kernel gemm_bf16_f32(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
     tensormap tb = tma(b, box[BN, BK], swizzle(128));
     // full: the producer's expect-tx plus the TMA bytes; empty: all 256 consumer threads
     pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
-    shared sa: bf16[BM, BK] in ld swizzle(128);
-    shared sb: bf16[BN, BK] in ld swizzle(128);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
 
     let tiles_m = cdiv(M, BM);
     let tiles_n = cdiv(N, BN);
@@ -83,3 +86,8 @@ kernel gemm_bf16_f32(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
         }
     }
 }
+
+instance gemm<bf16, bf16> as gemm_bf16;
+instance gemm<f16, f16> as gemm_f16;
+instance gemm<bf16, f32> as gemm_bf16_f32;
+instance gemm<f16, f32> as gemm_f16_f32;
