@@ -767,6 +767,22 @@ static const ExecRow exec_rows[] = {
 	{IR_FOR, ex_for, NULL, NULL},
 	{IR_WHILE, ex_while, NULL, NULL},
 
+	{IR_MBAR, ex_mbar, NULL, NULL},
+	{IR_MBAR_INIT, ex_mbar_init, NULL, NULL},
+	{IR_MBAR_ARRIVE, ex_mbar_arrive, NULL, NULL},
+	{IR_MBAR_ARRIVE_TX, ex_mbar_arrive, NULL, NULL},
+	{IR_MBAR_EXPECT_TX, ex_mbar_arrive, NULL, NULL},
+	{IR_MBAR_WAIT, ex_mbar_wait, NULL, NULL},
+	{IR_FENCE_MBAR_INIT, ex_nothing, NULL, NULL},
+	{IR_FENCE_PROXY_ASYNC, ex_nothing, NULL, NULL},
+	{IR_TMA_LOAD, ex_tma_load, NULL, NULL},
+	{IR_WGMMA_DESC, ex_wgmma_desc, NULL, NULL},
+	{IR_WGMMA, ex_wgmma, NULL, NULL},
+	{IR_WGMMA_FENCE, ex_wgmma_pass, NULL, NULL},
+	{IR_WGMMA_COMMIT, ex_nothing, NULL, NULL},
+	{IR_WGMMA_WAIT, ex_wgmma_pass, NULL, NULL},
+	{IR_SETMAXNREG, ex_setmaxnreg, NULL, NULL},
+
 	{IR_CP_ASYNC, ex_cp_async, NULL, NULL},
 	{IR_CP_ASYNC_COMMIT, ex_nothing, NULL, NULL},
 	{IR_CP_ASYNC_WAIT, ex_nothing, NULL, NULL},
@@ -809,6 +825,8 @@ exec_body(Warp *w)
 
 		if (p->kind == PARAM_TENSOR)
 			v = mem_ptr_make(i + 1, 0);
+		else if (p->kind == PARAM_TMAP)
+			v = (uint64_t)i;        /* a tensor map is its parameter's index */
 		else if (ir_is_float(p->type))
 			v = num_from_double((IrBase)p->type.base, a->f);
 		else

@@ -21,7 +21,10 @@ typedef struct Block Block;
 typedef struct Warp Warp;
 
 /* Why a warp is not running. */
-enum { W_RUNNABLE, W_BARRIER, W_DONE };
+enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_DONE };
+
+/* Shadow bytes of shared memory: what wrote a byte. */
+enum { SH_UNWRITTEN, SH_WRITTEN, SH_PENDING /* a TMA load in flight will write it */ };
 
 struct Warp {
 	Interp *it;
@@ -30,7 +33,9 @@ struct Warp {
 	uint32_t exists;        /* lanes that are threads of the block */
 	uint64_t *regs;
 	int state;
-	const IrOp *wait_op;    /* the barrier it waits at */
+	const IrOp *wait_op;    /* the barrier (or mbar.wait) it waits at */
+	int64_t wait_bar;       /* W_MBAR: the mbarrier (its byte offset in shared memory) */
+	int wait_parity;        /* W_MBAR: the parity of the phase it waits for */
 	ucontext_t ctx;
 	char *stack;
 };
@@ -44,12 +49,38 @@ typedef struct Access {
 	const IrOp *w_op, *r_op;    /* the last write; a read (for the report) */
 } Access;
 
+/* An mbarrier (async.c), one per 8 bytes of shared memory that mbar.init initialized. */
+typedef struct Mbar {
+	int init;
+	int count;              /* arrivals per phase */
+	int pending;            /* arrivals still missing in the current phase */
+	int64_t tx;             /* the transaction count: bytes expected minus bytes arrived */
+	uint64_t phase;         /* phases completed */
+} Mbar;
+
+/* An asynchronous operation in flight (async.c): a TMA load the scheduler completes at a
+ * step it draws from the seed. */
+typedef struct Agent {
+	const IrOp *op;         /* the op that issued it (findings are reported there) */
+	int warp;               /* the issuing warp and lane */
+	int lane;
+	int tmap;               /* the tensor-map parameter */
+	int64_t coord[IR_MAX_RANK];
+	int64_t dst;            /* the destination's byte offset in shared memory */
+	int64_t bar;            /* the mbarrier it completes bytes on (byte offset) */
+	int64_t bytes;
+} Agent;
+
 struct Block {
 	int64_t id[3];
 	unsigned char *smem;    /* the CTA's shared memory, smem_bytes */
 	unsigned char *shadow;  /* per byte: written since the block started */
 	Access *acc;            /* per byte (check_races) */
 	uint32_t epoch;         /* barrier intervals since the run began */
+	Mbar *mbar;             /* per 8 bytes of shared memory */
+	Agent *agents;          /* in flight, in issue order */
+	int nagents, capagents;
+	int64_t pending_bytes;  /* shared bytes marked SH_PENDING */
 };
 
 /* A memory object a pointer can point into. */
@@ -73,6 +104,7 @@ struct Interp {
 	MemObj *objs;           /* 1..nparams: tensors; nparams+1+i: shared buffer i */
 	int nobjs;
 	int shared_obj0;        /* object id of shared buffer 0 */
+	int mbar_obj0;          /* object id of mbarrier array 0 */
 	Block blk;
 	Warp *warps;
 	ucontext_t sched_ctx;
@@ -108,6 +140,30 @@ void lanes_str(char *out, size_t size, uint32_t mask);
 /* the same with another noun: "warps 0-3" */
 void mask_str(char *out, size_t size, uint32_t mask, const char *noun);
 
+/* Blocks warp w at op until the phase of parity `parity` of the mbarrier at shared byte
+ * offset bar completed. */
+void sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity);
+
+/* ---- async.c: mbarriers, TMA, wgmma ---- */
+void ex_mbar(Warp *w, const IrOp *op, uint32_t mask);
+void ex_mbar_init(Warp *w, const IrOp *op, uint32_t mask);
+void ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask);
+void ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tma_load(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask);
+void ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask);
+/* Whether the phase w waits for (W_MBAR) completed. */
+int async_ready(const Interp *it, const Warp *w);
+/* Completes one agent in flight, drawn by r; 0, or -1 after a finding. */
+int async_complete(Interp *it, uint64_t r);
+/* Every unfinished warp is blocked and nothing is in flight: reports the deadlock. */
+void async_deadlock(Interp *it);
+void async_block_start(Interp *it);
+/* The block finished: reports an agent still in flight. Returns 0 when none is. */
+int async_block_end(Interp *it);
+
 /* ---- memory.c ---- */
 uint64_t mem_ptr_make(int obj, int64_t off);
 uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
@@ -115,6 +171,12 @@ uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
  * p; reports the finding and returns NULL when it is out of bounds, misaligned or (for a
  * read of shared memory) uninitialized. write: marks shared bytes initialized. */
 unsigned char *mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write);
+/* The byte offset in shared memory of an access of n bytes (aligned to align) through p,
+ * which must point into a shared object; reports the finding and returns -1 otherwise.
+ * No shadow or race check (the async ops do their own). */
+int64_t mem_shared_at(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align);
+/* The name of the shared object (buffer or mbarrier array) holding byte offset off. */
+const char *mem_shared_name(const Interp *it, int64_t off, int64_t *rel);
 int mem_setup(Interp *it, Buf *err);
 void mem_block_start(Interp *it);
 /* The block's warps passed a barrier: accesses before it are ordered before those after. */

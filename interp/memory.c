@@ -116,6 +116,71 @@ race_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, 
 	return 0;
 }
 
+/* An access by a thread to shared bytes that a TMA load in flight will write: the data has
+ * not landed (a read sees stale bytes), or the load will overwrite the store. */
+static int
+pending_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
+{
+	const Interp *it = w->it;
+	int64_t i;
+	char desc[256];
+
+	for (i = 0; i < n; i++)
+		if (it->blk.shadow[m->base + off + i] == SH_PENDING) {
+			obj_desc(it, m, desc, sizeof desc);
+			interp_fail(w, op, 1u << l, "%s of shared memory that a TMA load in flight will write (its mbarrier phase has not completed: wait on the mbarrier first): byte offset %lld (element %lld) of %s",
+				    write ? "store to" : "read", (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
+			return -1;
+		}
+	return 0;
+}
+
+int64_t
+mem_shared_at(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align)
+{
+	Interp *it = w->it;
+	int obj = ptr_obj(p);
+	int64_t off = ptr_off(p);
+	const MemObj *m;
+	char desc[256];
+
+	if (obj <= 0 || obj >= it->nobjs || !it->objs[obj].shared) {
+		interp_fail(w, op, 1u << l, "%s: the pointer does not point into shared memory", ir_opinfo[op->opc].name);
+		return -1;
+	}
+	m = &it->objs[obj];
+	if (off < 0 || off > m->bytes - n) {
+		obj_desc(it, m, desc, sizeof desc);
+		interp_fail(w, op, 1u << l, "out-of-bounds %s of %d bytes at byte offset %lld of %s", ir_opinfo[op->opc].name, n,
+			    (long long)off, desc);
+		return -1;
+	}
+	if (align > 1 && (m->base + off) % align != 0) {
+		obj_desc(it, m, desc, sizeof desc);
+		interp_fail(w, op, 1u << l, "misaligned %s at byte offset %lld of %s (needs %d-byte alignment)",
+			    ir_opinfo[op->opc].name, (long long)off, desc, align);
+		return -1;
+	}
+	return m->base + off;
+}
+
+const char *
+mem_shared_name(const Interp *it, int64_t off, int64_t *rel)
+{
+	int i;
+
+	for (i = it->shared_obj0; i < it->nobjs; i++) {
+		const MemObj *m = &it->objs[i];
+
+		if (off >= m->base && off < m->base + m->bytes) {
+			*rel = off - m->base;
+			return m->name;
+		}
+	}
+	*rel = off;
+	return "?";
+}
+
 unsigned char *
 mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write)
 {
@@ -146,15 +211,17 @@ mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int wri
 	}
 	if (!m->shared)
 		return m->data + off;
+	if (it->blk.pending_bytes && pending_check(w, op, l, m, off, n, write) != 0)
+		return NULL;
 	if (it->o->check_races && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS) &&
 	    race_check(w, op, l, m, off, n, write) != 0)
 		return NULL;
 	base = it->blk.smem + m->base + off;
 	if (write) {
-		memset(it->blk.shadow + m->base + off, 1, (size_t)n);
+		memset(it->blk.shadow + m->base + off, SH_WRITTEN, (size_t)n);
 	} else if (it->o->check_uninit) {
 		for (i = 0; i < n; i++)
-			if (!it->blk.shadow[m->base + off + i]) {
+			if (it->blk.shadow[m->base + off + i] == SH_UNWRITTEN) {
 				obj_desc(it, m, desc, sizeof desc);
 				interp_fail(w, op, 1u << l, "read of uninitialized shared memory: byte offset %lld (element %lld) of %s, which no thread of the block wrote",
 					    (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
@@ -180,7 +247,8 @@ mem_setup(Interp *it, Buf *err)
 	int i;
 
 	it->shared_obj0 = k->nparams + 1;
-	it->nobjs = it->shared_obj0 + k->nbufs;
+	it->mbar_obj0 = it->shared_obj0 + k->nbufs;
+	it->nobjs = it->mbar_obj0 + k->nbarriers;
 	it->objs = xcalloc((size_t)it->nobjs, sizeof *it->objs);
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
@@ -212,6 +280,21 @@ mem_setup(Interp *it, Buf *err)
 			return -1;
 		}
 	}
+	for (i = 0; i < k->nbarriers; i++) {
+		const IrBarrier *b = &k->barriers[i];
+		MemObj *m = &it->objs[it->mbar_obj0 + i];
+
+		if (b->offset < 0 || b->offset + 8 * (int64_t)b->n > k->smem_bytes) {
+			buf_printf(err, "mbarrier '%s' has no place in shared memory: run the pass pipeline (smem-layout) first", b->name);
+			return -1;
+		}
+		m->name = b->name;
+		m->shared = 1;
+		m->base = b->offset;
+		m->elem_bytes = 8;
+		m->bytes = 8 * (int64_t)b->n;
+	}
+	it->blk.mbar = xcalloc((size_t)k->smem_bytes / 8 + 1, sizeof *it->blk.mbar);
 	it->blk.smem = xcalloc((size_t)k->smem_bytes + 1, 1);
 	it->blk.shadow = xcalloc((size_t)k->smem_bytes + 1, 1);
 	it->blk.acc = xcalloc((size_t)k->smem_bytes + 1, sizeof *it->blk.acc);
@@ -241,4 +324,6 @@ mem_free(Interp *it)
 	free(it->blk.smem);
 	free(it->blk.shadow);
 	free(it->blk.acc);
+	free(it->blk.mbar);
+	free(it->blk.agents);
 }

@@ -109,6 +109,18 @@ sched_barrier(Warp *w, const IrOp *op)
 	warp_yield(w);
 }
 
+void
+sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity)
+{
+	w->wait_op = op;
+	w->wait_bar = bar;
+	w->wait_parity = parity;
+	if (async_ready(w->it, w))
+		return;
+	w->state = W_MBAR;
+	warp_yield(w);
+}
+
 /* makecontext passes only ints: the scheduler leaves the warp to start here */
 static Warp *starting;
 
@@ -174,6 +186,7 @@ run_block(Interp *it)
 	int i, started[1024] = {0};
 
 	mem_block_start(it);
+	async_block_start(it);
 	it->steps = 0;
 	for (i = 0; i < it->nwarps; i++) {
 		Warp *w = &it->warps[i];
@@ -185,16 +198,37 @@ run_block(Interp *it)
 		int runnable[1024], n = 0;
 		Warp *w;
 
-		for (i = 0; i < it->nwarps; i++)
-			if (it->warps[i].state == W_RUNNABLE)
+		int blocked = 0;
+
+		for (i = 0; i < it->nwarps; i++) {
+			Warp *o = &it->warps[i];
+
+			if (o->state == W_MBAR && async_ready(it, o))
+				o->state = W_RUNNABLE;
+			if (o->state == W_RUNNABLE)
 				runnable[n++] = i;
+			blocked |= o->state == W_MBAR;
+		}
+		/* a TMA load in flight completes at a step drawn from the seed, at the latest
+		 * when no warp can run */
+		if (it->blk.nagents && (n == 0 || rng_next(it) % 4 == 0)) {
+			if (async_complete(it, rng_next(it)) != 0)
+				return;
+			continue;
+		}
 		if (n == 0) {
+			if (blocked) {
+				async_deadlock(it);
+				return;
+			}
 			if (release_barrier(it) != 0)
 				return;
 			for (i = 0; i < it->nwarps && it->warps[i].state == W_DONE; i++)
 				;
-			if (i == it->nwarps)
+			if (i == it->nwarps) {
+				async_block_end(it);
 				return;
+			}
 			continue;
 		}
 		w = &it->warps[runnable[n == 1 ? 0 : rng_next(it) % (uint64_t)n]];
@@ -265,20 +299,9 @@ int
 interp_check(const IrKernel *k)
 {
 	SrcLoc at = file_loc(k);
-	int i;
 
-	for (i = 0; i < k->nparams; i++)
-		if (k->params[i].kind == PARAM_TMAP) {
-			diag_error(k->params[i].loc, "not yet supported by the interpreter: tensor-map parameter '%s'",
-				   k->params[i].name);
-			return -1;
-		}
 	if (k->cluster[0] * k->cluster[1] * k->cluster[2] != 1) {
 		diag_error(at, "not yet supported by the interpreter: clusters (kernel '%s')", k->name);
-		return -1;
-	}
-	if (k->nbarriers) {
-		diag_error(k->barriers[0].loc, "not yet supported by the interpreter: mbarrier '%s'", k->barriers[0].name);
 		return -1;
 	}
 	if ((int64_t)k->threads[0] * k->threads[1] * k->threads[2] > 1024) {

@@ -1,14 +1,14 @@
-/* test_kernels.c: the SIMT kernels of kernels_src (elementwise, reduction, matmul and the
- * gdp decode family without TMA, the staged twin included) run in-process through the interpreter's
+/* test_kernels.c: the kernels of kernels_src (elementwise, reduction, matmul, the gdp
+ * decode family with its staged twin and its TMA design, and the Hopper GEMMs) run in-process through the interpreter's
  * C API (interp/interp.h) on small shapes (ragged ones included), with random inputs,
  * against double-precision references, with the thresholds and floors of the GPU tests
  * (tests/gpu/case_<kernel>.c, where each is derived): the metric is
  * |got - ref| / max(|ref|, floor). Prints one PASS/FAIL line per case and exits 1 on any
  * failure. `seeds N` runs every case under N seeds of the scheduler (each a different
  * block and warp order; none may report a finding); `sgemm M N K` times one sgemm_tiled
- * run instead.
+ * run instead, `gemm M N K` one gemm_bf16 run.
  *
- * Usage: test_kernels SRCROOT [sgemm M N K | seeds N] */
+ * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | seeds N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +412,79 @@ test_sgemm(int64_t m, int64_t n, int64_t kk, uint64_t seed)
 	return secs;
 }
 
+/* ---- the Hopper GEMMs (kernels_src/gemm): TMA, mbarrier pipeline, wgmma ---- */
+
+/* x = k / 256 (|k| < 256): exact in bf16 and in f16 (normal) */
+static uint16_t
+f16_exact(double x)
+{
+	int e;
+	double m = frexp(fabs(x), &e);   /* x = m 2^e, m in [0.5, 1) */
+
+	if (x == 0)
+		return 0;
+	return (uint16_t)((x < 0 ? 0x8000 : 0) | (e - 1 + 15) << 10 | (int)((m * 2 - 1) * 1024));
+}
+
+/* gemm_bf16 and its f16/f32 siblings: C = A B^T against a double reference, with
+ * case_gemm_bf16.c's metric: floor sqrt(K) / 3, threshold u_out + K 2^-20. Returns the
+ * interpreter's time in seconds. */
+static double
+test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk, uint64_t seed)
+{
+	IrKernel *k = kernel(file, name);
+	uint16_t *a = malloc((size_t)(m * kk) * 2 + 2), *b = malloc((size_t)(n * kk) * 2 + 2);
+	void *c = malloc((size_t)(m * n) * 4 + 4);
+	double *av = malloc((size_t)(m * kk) * 8 + 8), *bv = malloc((size_t)(n * kk) * 8 + 8);
+	double *ref = calloc((size_t)(m * n) + 1, 8), *got = malloc((size_t)(m * n) * 8 + 8);
+	double floor = sqrt((double)kk) / 3.0, secs, t0;
+	InterpArg args[16];
+	char what[128];
+	int64_t i, j, p;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < m * kk + n * kk; i++) {
+		int q;
+
+		while ((q = (int)uniform(-256, 256)) == 0)
+			;
+		if (i < m * kk)
+			av[i] = q / 256.0;
+		else
+			bv[i - m * kk] = q / 256.0;
+	}
+	for (i = 0; i < m * kk; i++)
+		a[i] = in_f16 ? f16_exact(av[i]) : bf16_from((float)av[i]);
+	for (i = 0; i < n * kk; i++)
+		b[i] = in_f16 ? f16_exact(bv[i]) : bf16_from((float)bv[i]);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			for (p = 0; p < kk; p++)
+				ref[i * n + j] += av[i * kk + p] * bv[j * kk + p];
+	tensor(arg(k, args, "a"), a, 2, m, kk);
+	tensor(arg(k, args, "b"), b, 2, n, kk);
+	tensor(arg(k, args, "c"), c, 2, m, n);
+	snprintf(what, sizeof what, "%s M=%lld N=%lld K=%lld seed=%llu", name, (long long)m, (long long)n,
+		 (long long)kk, (unsigned long long)seed);
+	t0 = clock_ms();
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		for (i = 0; i < m * n; i++)
+			got[i] = out_f32 ? (double)((float *)c)[i] : bf16_to(((uint16_t *)c)[i]);
+		compare(what, got, ref, (size_t)(m * n), floor, (out_f32 ? 0 : ldexp(1, -8)) + ldexp((double)kk, -20));
+	}
+	secs = (clock_ms() - t0) / 1000.0;
+	free(a);
+	free(b);
+	free(c);
+	free(av);
+	free(bv);
+	free(ref);
+	free(got);
+	return secs;
+}
+
 /* ---- gdp decode (docs/gdp.md): the state and intermediate states within 1e-4 relative
  * (floor 0.1), the outputs within 1e-2 (floor 1e-2), as case_gdp.c; bf16, no L2 norm ---- */
 
@@ -616,7 +689,7 @@ main(int argc, char **argv)
 	uint64_t s, nseeds = 1;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_kernels SRCROOT [sgemm M N K | seeds N]\n");
+		fprintf(stderr, "usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | seeds N]\n");
 		return 2;
 	}
 	srcroot = argv[1];
@@ -625,6 +698,14 @@ main(int argc, char **argv)
 		double secs = test_sgemm(atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), 1);
 
 		printf("sgemm_tiled %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
+		free_kernels();
+		return failures != 0;
+	}
+	if (argc == 6 && strcmp(argv[2], "gemm") == 0) {
+		double secs = test_gemm("gemm/gemm_bf16.cake", "gemm_bf16", 0, 0, atoll(argv[3]), atoll(argv[4]),
+					atoll(argv[5]), 1);
+
+		printf("gemm_bf16 %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
 		free_kernels();
 		return failures != 0;
 	}
@@ -661,6 +742,15 @@ main(int argc, char **argv)
 		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 2, 2, 0, 2, 4, 2, 0, 6 + s * 1000);
 		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, 7 + s * 1000);
 		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 2, 2, 0, 2, 4, 2, 2, 8 + s * 1000);
+		test_gemm("gemm/gemm_bf16.cake", "gemm_bf16", 0, 0, 128, 256, 128, 1 + s * 1000);
+		test_gemm("gemm/gemm_bf16.cake", "gemm_bf16", 0, 0, 200, 256, 192, 2 + s * 1000);
+		test_gemm("gemm/gemm_bf16.cake", "gemm_bf16", 0, 0, 256, 512, 64, 3 + s * 1000);
+		test_gemm("gemm/gemm_bf16_f32.cake", "gemm_bf16_f32", 0, 1, 256, 256, 256, 4 + s * 1000);
+		test_gemm("gemm/gemm_f16_f32.cake", "gemm_f16_f32", 1, 1, 128, 256, 192, 5 + s * 1000);
+		test_gemm("gemm/gemm_f16_f32.cake", "gemm_f16_f32", 1, 1, 136, 264, 136, 6 + s * 1000);
+		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
+		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
+		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);
 	}
 	free_kernels();
 	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);

@@ -1,0 +1,525 @@
+/* async.c: the asynchronous machinery of Hopper kernels (docs/interpreter.md, "The async
+ * model"): mbarriers, TMA loads and wgmma.
+ *
+ * - An mbarrier (8 bytes of shared memory, state in Block.mbar) counts the arrivals still
+ *   missing in its current phase and a transaction count (bytes expected by expect-tx
+ *   minus bytes completed by TMA). The phase completes when both reach zero; then the
+ *   arrivals are re-armed and the phase number advances. mbar.wait with parity P waits
+ *   until the phase of parity P completed, i.e. while the current phase's parity is P.
+ * - A TMA load is an agent in flight: at issue it marks its destination bytes pending
+ *   (SH_PENDING: a thread that reads them has not waited) and the scheduler completes it
+ *   at a step drawn from the seed: it reads the box from the tensor then (out-of-bounds
+ *   elements are zero or NaN as the tensor map says), writes it to shared memory in the
+ *   swizzled layout and completes its bytes on the mbarrier.
+ * - wgmma runs at issue for each warp's 16 rows of the m64 tile, reading A and B through
+ *   the shared-memory descriptors as the hardware does (start address, stride byte offset,
+ *   swizzle mode) and checking the bytes it reads (pending or never written).
+ *
+ * The swizzle of both TMA and wgmma is a function of the shared-memory address: within each
+ * span-sized row (span = 32, 64 or 128 bytes), the 16-byte chunk index (address bits 4..)
+ * is XORed with the row index mod span / 16 (address bits 7..), so that an 8-row group of
+ * rows spreads over all banks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
+
+/* The PTX limit of an mbarrier's tx-count: 2^20 - 1 either way. */
+#define TX_LIMIT ((1 << 20) - 1)
+
+static int64_t
+swizzle(int64_t addr, int span)
+{
+	if (span < 32)
+		return addr;
+	return addr ^ (((addr >> 7) & (span / 16 - 1)) << 4);
+}
+
+/* "mbarrier 'ld.full'[1]" */
+static void
+bar_name(const Interp *it, int64_t bar, char *out, size_t size)
+{
+	int64_t rel;
+	const char *name = mem_shared_name(it, bar, &rel);
+
+	snprintf(out, size, "mbarrier '%s'[%lld]", name, (long long)(rel / 8));
+}
+
+static Mbar *
+bar_at(Warp *w, const IrOp *op, int l, uint64_t p)
+{
+	int64_t off = mem_shared_at(w, op, l, p, 8, 8);
+	Mbar *m;
+	char nm[160];
+
+	if (off < 0)
+		return NULL;
+	m = &w->it->blk.mbar[off / 8];
+	if (!m->init && op->opc != IR_MBAR_INIT) {
+		bar_name(w->it, off, nm, sizeof nm);
+		interp_fail(w, op, 1u << l, "%s on %s, which mbar.init did not initialize", ir_opinfo[op->opc].name, nm);
+		return NULL;
+	}
+	return m;
+}
+
+/* The phase completes when every arrival came and every expected byte arrived. Accesses
+ * before it are then ordered before those after (the race check's interval ends: coarse,
+ * it may hide a race between warps that the barrier does not order). */
+static void
+bar_progress(Interp *it, Mbar *m)
+{
+	if (m->pending == 0 && m->tx == 0) {
+		m->phase++;
+		m->pending = m->count;
+		mem_barrier(it);
+	}
+}
+
+/* Adds tx bytes (negative: completed) to m's transaction count; -1 after a finding. */
+static int
+bar_tx(Warp *w, const IrOp *op, int l, Mbar *m, int64_t bar, int64_t tx, const char *what)
+{
+	char nm[160];
+
+	m->tx += tx;
+	if (m->tx < 0 || m->tx > TX_LIMIT) {
+		bar_name(w->it, bar, nm, sizeof nm);
+		interp_fail(w, op, l < 0 ? 0 : 1u << l,
+			    "%s of %lld bytes takes the tx-count of %s %s (to %lld): the bytes expected (expect-tx) do not match the bytes the TMA loads bring",
+			    what, (long long)(tx < 0 ? -tx : tx), nm, m->tx < 0 ? "below zero" : "past its limit of 2^20 - 1",
+			    (long long)m->tx);
+		return -1;
+	}
+	return 0;
+}
+
+void
+ex_mbar(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0);
+	uint64_t *d = reg(w, op->res[0], 0);
+	int l;
+
+	LANES(l, mask) d[l] = mem_ptr_make(w->it->mbar_obj0 + (int)op->imm, (int64_t)a[l] * 8);
+}
+
+void
+ex_mbar_init(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0);
+	int l;
+
+	LANES(l, mask) {
+		Mbar *m = bar_at(w, op, l, a[l]);
+
+		if (!m)
+			return;
+		memset(m, 0, sizeof *m);
+		m->init = 1;
+		m->count = m->pending = (int)op->imm;
+	}
+}
+
+/* mbar.arrive, mbar.arrive.tx (expect the bytes, then arrive) and mbar.expect.tx: each
+ * lane of the mask is one thread's arrival. */
+void
+ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0), *b = op->nargs > 1 ? reg(w, op->args[1], 0) : NULL;
+	int l;
+
+	LANES(l, mask) {
+		int64_t off = mem_shared_at(w, op, l, a[l], 8, 8);
+		Mbar *m = off < 0 ? NULL : bar_at(w, op, l, a[l]);
+		char nm[160];
+
+		if (!m)
+			return;
+		if (b && bar_tx(w, op, l, m, off, (int64_t)(uint32_t)b[l], "expect-tx") != 0)
+			return;
+		if (op->opc == IR_MBAR_EXPECT_TX)
+			continue;
+		if (m->pending == 0) {  /* only a tx-count still open: the phase waits for bytes */
+			bar_name(w->it, off, nm, sizeof nm);
+			interp_fail(w, op, 1u << l, "more arrivals on %s than its count of %d in one phase", nm, m->count);
+			return;
+		}
+		m->pending--;
+		bar_progress(w->it, m);
+	}
+}
+
+void
+ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0), *p = reg(w, op->args[1], 0);
+	int l;
+
+	LANES(l, mask) {
+		int64_t off = mem_shared_at(w, op, l, a[l], 8, 8);
+
+		if (off < 0 || !bar_at(w, op, l, a[l]))
+			return;
+		if (p[l] > 1) {
+			interp_fail(w, op, 1u << l, "mbar.wait with parity %llu (it is 0 or 1)", (unsigned long long)p[l]);
+			return;
+		}
+		sched_mbar_wait(w, op, off, (int)p[l]);
+		if (w->it->failed)
+			return;
+	}
+}
+
+int
+async_ready(const Interp *it, const Warp *w)
+{
+	const Mbar *m = &it->blk.mbar[w->wait_bar / 8];
+
+	return (int)(m->phase & 1) != w->wait_parity;
+}
+
+/* ---- TMA ---- */
+
+static int64_t
+box_bytes(const Interp *it, int tmap)
+{
+	const IrParam *p = &it->k->params[tmap];
+	int64_t n = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
+	int i;
+
+	for (i = 0; i < p->rank; i++)
+		n *= p->dims[i].size;
+	return n;
+}
+
+/* tma.load[rank] dst, map, bar, coords...: one load per lane of the mask (an elected
+ * thread issues it). The mbarrier must expect the bytes before they can complete; the
+ * destination is pending until the scheduler completes the load. */
+void
+ex_tma_load(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	const uint64_t *dst = reg(w, op->args[0], 0), *map = reg(w, op->args[1], 0), *bar = reg(w, op->args[2], 0);
+	int rank = (int)op->imm, l, i;
+
+	LANES(l, mask) {
+		int tmap = (int)map[l];
+		const IrParam *p = &it->k->params[tmap];
+		int64_t bytes = box_bytes(it, tmap), inner, d, b;
+		int eb = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
+		Agent *a;
+
+		inner = p->dims[p->rank - 1].size * eb;
+		if (p->swizzle && inner != p->swizzle) {
+			interp_fail(w, op, 1u << l, "not yet supported by the interpreter: a TMA box whose rows (%lld bytes) are not the swizzle span (%d bytes)",
+				    (long long)inner, p->swizzle);
+			return;
+		}
+		if ((d = mem_shared_at(w, op, l, dst[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0 ||
+		    (b = mem_shared_at(w, op, l, bar[l], 8, 8)) < 0 || !bar_at(w, op, l, bar[l]))
+			return;
+		if (rank != p->rank) {
+			interp_fail(w, op, 1u << l, "tma.load of rank %d through the tensor map '%s' of rank %d", rank, p->name, p->rank);
+			return;
+		}
+		if (it->blk.nagents == it->blk.capagents) {
+			it->blk.capagents = it->blk.capagents ? 2 * it->blk.capagents : 16;
+			it->blk.agents = xrealloc(it->blk.agents, (size_t)it->blk.capagents * sizeof *it->blk.agents);
+		}
+		a = &it->blk.agents[it->blk.nagents++];
+		memset(a, 0, sizeof *a);
+		a->op = op;
+		a->warp = w->id;
+		a->lane = l;
+		a->tmap = tmap;
+		for (i = 0; i < rank; i++)
+			a->coord[i] = (int64_t)(int32_t)reg(w, op->args[3 + i], 0)[l];
+		a->dst = d;
+		a->bar = b;
+		a->bytes = bytes;
+		for (i = 0; i < bytes; i++)
+			if (it->blk.shadow[d + i] != SH_PENDING) {
+				it->blk.shadow[d + i] = SH_PENDING;
+				it->blk.pending_bytes++;
+			}
+	}
+}
+
+/* What TMA writes for a box element outside the tensor: zero, or NaN (the map's oob nan). */
+static uint64_t
+oob_fill(const IrParam *p, int eb)
+{
+	if (!p->oob_nan)
+		return 0;
+	return eb == 2 ? 0x7fff : eb == 4 ? NUM_F32_NAN : NUM_F64_NAN;
+}
+
+/* The tensor offset (elements) of box element f of a, or -1 when it lies outside. */
+static int64_t
+box_src(const Interp *it, const Agent *a, int64_t f)
+{
+	const IrParam *p = &it->k->params[a->tmap];
+	const InterpArg *t = &it->args[p->tmap_tensor];
+	int64_t c[IR_MAX_RANK], at = 0;
+	int i;
+
+	for (i = p->rank - 1; i >= 0; i--) {
+		c[i] = a->coord[i] + f % p->dims[i].size;
+		f /= p->dims[i].size;
+		if (c[i] < 0 || c[i] >= t->shape[i])
+			return -1;
+	}
+	for (i = 0; i < p->rank; i++)
+		at = at * t->shape[i] + c[i];
+	return at;
+}
+
+int
+async_complete(Interp *it, uint64_t r)
+{
+	Block *bk = &it->blk;
+	int k = (int)(r % (uint64_t)bk->nagents);
+	Agent a = bk->agents[k];
+	const IrParam *p = &it->k->params[a.tmap];
+	IrBase et = (IrBase)it->k->params[p->tmap_tensor].type.elem;
+	int eb = ir_type_bytes(ir_scalar(et));
+	const unsigned char *src = it->args[p->tmap_tensor].data;
+	int64_t f, n = a.bytes / eb, i;
+	Mbar *m = &bk->mbar[a.bar / 8];
+
+	memmove(bk->agents + k, bk->agents + k + 1, (size_t)(bk->nagents - k - 1) * sizeof *bk->agents);
+	bk->nagents--;
+	for (f = 0; f < n; f++) {
+		int64_t s = box_src(it, &a, f), at = swizzle(a.dst + f * eb, p->swizzle);
+
+		if (s >= 0)
+			memcpy(bk->smem + at, src + s * eb, (size_t)eb);
+		else {
+			uint64_t v = oob_fill(p, eb);
+
+			memcpy(bk->smem + at, &v, (size_t)eb);
+		}
+	}
+	for (i = 0; i < a.bytes; i++)
+		if (bk->shadow[a.dst + i] == SH_PENDING) {
+			bk->shadow[a.dst + i] = SH_WRITTEN;
+			bk->pending_bytes--;
+		}
+	if (bar_tx(&it->warps[a.warp], a.op, a.lane, m, a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
+		return -1;
+	bar_progress(it, m);
+	return 0;
+}
+
+void
+async_block_start(Interp *it)
+{
+	memset(it->blk.mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *it->blk.mbar);
+	it->blk.nagents = 0;
+	it->blk.pending_bytes = 0;
+}
+
+int
+async_block_end(Interp *it)
+{
+	if (!it->blk.nagents)
+		return 0;
+	interp_fail(&it->warps[it->blk.agents[0].warp], it->blk.agents[0].op, 1u << it->blk.agents[0].lane,
+		    "the block finished with this TMA load still in flight (no thread waited for its mbarrier)");
+	return -1;
+}
+
+/* Every unfinished warp is blocked, nothing in flight: one line per group of warps that
+ * wait at the same op for the same thing. */
+void
+async_deadlock(Interp *it)
+{
+	Buf msg = {0};
+	Warp *first = NULL;
+	uint32_t seen = 0;
+	int i, j;
+
+	for (i = 0; i < it->nwarps; i++) {
+		Warp *w = &it->warps[i];
+		uint32_t group = 0;
+		char ws[160], nm[160];
+
+		if (w->state == W_DONE || seen >> i & 1)
+			continue;
+		for (j = i; j < it->nwarps; j++) {
+			Warp *o = &it->warps[j];
+
+			if (o->state == w->state && o->wait_op == w->wait_op &&
+			    (w->state != W_MBAR || (o->wait_bar == w->wait_bar && o->wait_parity == w->wait_parity)))
+				group |= 1u << j;
+		}
+		seen |= group;
+		if (!first)
+			first = w;
+		mask_str(ws, sizeof ws, group, "warp");
+		if (w->state == W_MBAR) {
+			const Mbar *m = &it->blk.mbar[w->wait_bar / 8];
+
+			bar_name(it, w->wait_bar, nm, sizeof nm);
+			buf_printf(&msg, "; %s wait%s at line %d:%d for the phase of parity %d of %s (phase %llu, %d of %d arrivals and %lld tx bytes missing)",
+				   ws, group & (group - 1) ? "" : "s", w->wait_op->loc.line, w->wait_op->loc.col, w->wait_parity, nm,
+				   (unsigned long long)m->phase, m->pending, m->count, (long long)m->tx);
+		} else {
+			buf_printf(&msg, "; %s wait%s at the barrier at line %d:%d", ws, group & (group - 1) ? "" : "s",
+				   w->wait_op->loc.line, w->wait_op->loc.col);
+		}
+	}
+	for (i = 0, j = 0; i < it->nwarps; i++)
+		j |= it->warps[i].state == W_DONE;
+	if (j)
+		buf_printf(&msg, "; the others finished");
+	if (first)
+		interp_fail(first, first->wait_op, 0, "deadlock: every unfinished warp of the block is blocked and no TMA load is in flight%s",
+			    msg.s);
+	buf_free(&msg);
+}
+
+/* ---- wgmma ---- */
+
+void
+ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0);
+	uint64_t *d = reg(w, op->res[0], 0);
+	int sw = (int)op->imm, l;
+	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
+	uint64_t fixed = ((uint64_t)1 << 16) | ((sbo >> 4) << 32) | (layout << 62);
+
+	if (sw != 32 && sw != 64 && sw != 128) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: wgmma.desc with swizzle %d", sw);
+		return;
+	}
+	LANES(l, mask) {
+		int64_t off = mem_shared_at(w, op, l, a[l], 1, 16);
+
+		if (off < 0)
+			return;
+		d[l] = (((uint64_t)off & 0x3ffff) >> 4) | fixed;
+	}
+}
+
+/* Reads rows [r0, r0 + nrows) x k 0..15 of the K-major operand that descriptor desc
+ * describes into out (nrows x 16), as wgmma does: row r at start + (r / 8) * SBO + (r % 8)
+ * * span + 2 k, swizzled. Returns 0, or -1 after a finding. */
+static int
+desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out)
+{
+	Interp *it = w->it;
+	int64_t start = (int64_t)(desc & 0x3fff) << 4, sbo = (int64_t)((desc >> 32) & 0x3fff) << 4;
+	int layout = (int)(desc >> 62), span = layout == 1 ? 128 : layout == 2 ? 64 : layout == 3 ? 32 : 0;
+	int r, k;
+
+	if (!span) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: a wgmma descriptor without swizzle");
+		return -1;
+	}
+	for (r = 0; r < nrows; r++)
+		for (k = 0; k < 16; k++) {
+			int64_t rr = r0 + r, at = swizzle(start + rr / 8 * sbo + rr % 8 * span + 2 * k, span), rel;
+			uint16_t v;
+			const char *nm;
+
+			if (at < 0 || at + 2 > it->k->smem_bytes) {
+				interp_fail(w, op, 0, "wgmma reads past shared memory (byte %lld of %lld)", (long long)at,
+					    (long long)it->k->smem_bytes);
+				return -1;
+			}
+			if (it->blk.shadow[at] != SH_WRITTEN &&
+			    (it->blk.shadow[at] == SH_PENDING || it->o->check_uninit)) {
+				nm = mem_shared_name(it, at, &rel);
+				interp_fail(w, op, 0, it->blk.shadow[at] == SH_PENDING
+					    ? "wgmma reads shared memory that a TMA load in flight will write (its mbarrier phase has not completed: wait on the mbarrier first): byte offset %lld of '%s'"
+					    : "wgmma reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
+					    (long long)rel, nm);
+				return -1;
+			}
+			memcpy(&v, it->blk.smem + at, 2);
+			out[r * 16 + k] = num_to_double(et, v);
+		}
+	return 0;
+}
+
+/* wgmma m64nNk16 for this warp's 16 rows of the tile (warp w % 4 of its warpgroup): per
+ * accumulator element, the 16 products (exact in double) summed in k order in double, added
+ * to the f32 accumulator and rounded once to f32. */
+void
+ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int n = (int)(op->imm & 0xffff), dtype = (int)(op->imm >> 16 & 0xf), step = (int)(op->imm >> 20);
+	IrBase et = dtype ? IR_F16 : IR_BF16;
+	IrType at = ir_vtype(w->it->k, op->args[1]);
+	const uint64_t *descb = reg(w, op->args[2], 0), *scale = reg(w, op->args[3], 0);
+	double a[16 * 16], *b = xmalloc((size_t)n * 16 * sizeof *b);
+	int wq = w->id % 4, l, i, k;
+
+	if (mask != w->exists) {
+		char in[128];
+
+		lanes_str(in, sizeof in, mask);
+		interp_fail(w, op, mask, "divergent wgmma: executed by %s of the warp (it needs the whole warpgroup)", in);
+		goto out;
+	}
+	if (at.base == IR_I64) {
+		if (desc_read(w, op, reg(w, op->args[1], 0)[0], 16 * wq, 16, et, a) != 0)
+			goto out;
+	} else {
+		/* the register A fragment: element e of k16 slice `step` in lane l is row
+		 * l / 4 + 8 ((e / 2) % 2), column 8 (e / 4) + 2 (l % 4) + e % 2 */
+		LANES(l, mask) for (i = 0; i < 8; i++)
+			a[(l / 4 + 8 * (i / 2 % 2)) * 16 + 8 * (i / 4) + 2 * (l % 4) + i % 2] =
+				num_to_double(et, reg(w, op->args[1], 8 * step + i)[l]);
+	}
+	if (desc_read(w, op, descb[__builtin_ctz(mask)], 0, n, et, b) != 0)
+		goto out;
+	LANES(l, mask) for (i = 0; i < n / 2; i++) {
+		int row = l / 4 + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+		double s = 0;
+		float r;
+
+		for (k = 0; k < 16; k++)
+			s += a[row * 16 + k] * b[col * 16 + k];
+		r = (float)((scale[l] & 1 ? (double)num_f32(reg(w, op->args[0], i)[l]) : 0.0) + s);
+		reg(w, op->res[0], i)[l] = r == r ? num_f32_bits(r) : NUM_F32_NAN;
+	}
+out:
+	free(b);
+}
+
+/* wgmma.fence and wgmma.wait return their operands (the wgmma ran at issue). */
+void
+ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int i, e, l;
+
+	for (i = 0; i < op->nres; i++)
+		for (e = 0; e < w->it->width[op->res[i]]; e++) {
+			uint64_t *d = reg(w, op->res[i], e), *s = reg(w, op->args[i], e);
+
+			LANES(l, mask) d[l] = s[l];
+		}
+}
+
+/* setmaxnreg changes nothing the interpreter models; it checks the count (24 to 256, a
+ * multiple of 8, as ptxas demands) and that the whole warp executes it. */
+void
+ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int64_t n = op->imm < 0 ? -op->imm : op->imm;
+
+	if (mask != w->exists) {
+		interp_fail(w, op, mask, "divergent setmaxnreg: executed by part of the warp (it needs the whole warpgroup)");
+		return;
+	}
+	if (n < 24 || n > 256 || n % 8)
+		interp_fail(w, op, 0, "setmaxnreg to %lld registers (it takes 24 to 256, a multiple of 8)", (long long)n);
+}
