@@ -485,6 +485,92 @@ test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m
 	return secs;
 }
 
+/* x[i] = q / 256 with q a random nonzero integer in (-256, 256): exact in bf16 and f16 */
+static void
+exact_values(double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int q;
+
+		while ((q = (int)uniform(-256, 256)) == 0)
+			;
+		x[i] = q / 256.0;
+	}
+}
+
+/* rows x cols of a b^T, a rows x 64 and b cols x 64 */
+static void
+ref_abt(double *out, const double *a, const double *b, int rows, int cols)
+{
+	int i, j, p;
+
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < cols; j++) {
+			double s = 0;
+
+			for (p = 0; p < 64; p++)
+				s += a[i * 64 + p] * b[j * 64 + p];
+			out[i * cols + j] = s;
+		}
+}
+
+/* tests/gpu/checks/wgmma_rs.cake: the RS form (A from registers, bf16a(acc)) and N = 64,
+ * 16, 8 from shared arrays the kernel swizzles itself with the hardware's 128-byte pattern
+ * (which its GPU check pins): P = A1 B1^T exactly, then bf16(P) B2^T, bf16(P) B16^T,
+ * bf16(P) B8^T and A1 B8^T, within 1e-5 (floor 1) of double references that round P to
+ * bf16 as the kernel does. */
+static void
+test_wgmma_rs(uint64_t seed)
+{
+	static const char *in[] = {"a1", "b1", "b2", "b16", "b8"}, *out[] = {"p", "o", "o16", "o8", "s8"};
+	static const int in_rows[] = {64, 64, 64, 16, 8}, out_cols[] = {64, 64, 16, 8, 8};
+	IrKernel *k = kernel("../tests/gpu/checks/wgmma_rs.cake", "wgmma_rs");
+	double *x[5], *ref[5], pr[64 * 64], got[64 * 64];
+	uint16_t *xb[5];
+	float *o[5];
+	InterpArg args[16];
+	char what[96];
+	int i, j;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < 5; i++) {
+		x[i] = malloc(sizeof **x * (size_t)in_rows[i] * 64);
+		xb[i] = malloc(2 * (size_t)in_rows[i] * 64);
+		exact_values(x[i], (size_t)in_rows[i] * 64);
+		for (j = 0; j < in_rows[i] * 64; j++)
+			xb[i][j] = bf16_from((float)x[i][j]);
+		tensor(arg(k, args, in[i]), xb[i], 2, in_rows[i], 64);
+		ref[i] = malloc(sizeof **ref * 64 * (size_t)out_cols[i]);
+		o[i] = malloc(4 * 64 * (size_t)out_cols[i]);
+		tensor(arg(k, args, out[i]), o[i], 2, 64, out_cols[i]);
+	}
+	ref_abt(ref[0], x[0], x[1], 64, 64);
+	for (j = 0; j < 64 * 64; j++)
+		pr[j] = bf16_to(bf16_from((float)ref[0][j]));
+	ref_abt(ref[1], pr, x[2], 64, 64);
+	ref_abt(ref[2], pr, x[3], 64, 16);
+	ref_abt(ref[3], pr, x[4], 64, 8);
+	ref_abt(ref[4], x[0], x[4], 64, 8);
+	if (run(k, args, seed) != 0) {
+		fail_run("wgmma_rs");
+	} else {
+		for (i = 0; i < 5; i++) {
+			for (j = 0; j < 64 * out_cols[i]; j++)
+				got[j] = o[i][j];
+			snprintf(what, sizeof what, "wgmma_rs %s seed=%llu", out[i], (unsigned long long)seed);
+			compare(what, got, ref[i], (size_t)(64 * out_cols[i]), 1.0, 1e-5);
+		}
+	}
+	for (i = 0; i < 5; i++) {
+		free(x[i]);
+		free(xb[i]);
+		free(ref[i]);
+		free(o[i]);
+	}
+}
+
 /* ---- gdp decode (docs/gdp.md): the state and intermediate states within 1e-4 relative
  * (floor 0.1), the outputs within 1e-2 (floor 1e-2), as case_gdp.c; bf16, no L2 norm ---- */
 
@@ -748,6 +834,7 @@ main(int argc, char **argv)
 		test_gemm("gemm/gemm_bf16_f32.cake", "gemm_bf16_f32", 0, 1, 256, 256, 256, 4 + s * 1000);
 		test_gemm("gemm/gemm_f16_f32.cake", "gemm_f16_f32", 1, 1, 128, 256, 192, 5 + s * 1000);
 		test_gemm("gemm/gemm_f16_f32.cake", "gemm_f16_f32", 1, 1, 136, 264, 136, 6 + s * 1000);
+		test_wgmma_rs(12 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);
