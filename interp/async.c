@@ -183,6 +183,70 @@ async_ready(const Interp *it, const Warp *w)
 	return (int)(m->phase & 1) != w->wait_parity;
 }
 
+/* ---- agents: TMA loads and stores, cp.async ---- */
+
+static Agent *
+agent_new(Warp *w, const IrOp *op, int l, int kind)
+{
+	Block *bk = &w->it->blk;
+	Agent *a;
+
+	if (bk->nagents == bk->capagents) {
+		bk->capagents = bk->capagents ? 2 * bk->capagents : 16;
+		bk->agents = xrealloc(bk->agents, (size_t)bk->capagents * sizeof *bk->agents);
+	}
+	a = &bk->agents[bk->nagents++];
+	memset(a, 0, sizeof *a);
+	a->kind = kind;
+	a->op = op;
+	a->warp = w->id;
+	a->lane = l;
+	a->group = kind == AG_CP_ASYNC ? w->cp_groups[l] : w->bulk_groups[l];
+	return a;
+}
+
+/* Marks n shared bytes from off with shadow state sh (SH_PENDING, SH_READING). */
+static void
+shadow_mark(Interp *it, int64_t off, int64_t n, int sh)
+{
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char *b = &it->blk.shadow[off + i];
+
+		if (*b != SH_PENDING && *b != SH_READING)
+			it->blk.pending_bytes++;
+		*b = (unsigned char)sh;
+	}
+}
+
+static void
+shadow_done(Interp *it, int64_t off, int64_t n)
+{
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char *b = &it->blk.shadow[off + i];
+
+		if (*b == SH_PENDING || *b == SH_READING) {
+			*b = SH_WRITTEN;
+			it->blk.pending_bytes--;
+		}
+	}
+}
+
+/* Whether the scheduler may complete a now: a TMA load at any time, a cp.async or TMA store
+ * once its group is committed. */
+static int
+agent_eligible(const Interp *it, const Agent *a)
+{
+	const Warp *w = &it->warps[a->warp];
+
+	if (a->kind == AG_TMA_LOAD)
+		return 1;
+	return a->group < (a->kind == AG_CP_ASYNC ? w->cp_groups[a->lane] : w->bulk_groups[a->lane]);
+}
+
 /* ---- TMA ---- */
 
 static int64_t
@@ -227,26 +291,124 @@ ex_tma_load(Warp *w, const IrOp *op, uint32_t mask)
 			interp_fail(w, op, 1u << l, "tma.load of rank %d through the tensor map '%s' of rank %d", rank, p->name, p->rank);
 			return;
 		}
-		if (it->blk.nagents == it->blk.capagents) {
-			it->blk.capagents = it->blk.capagents ? 2 * it->blk.capagents : 16;
-			it->blk.agents = xrealloc(it->blk.agents, (size_t)it->blk.capagents * sizeof *it->blk.agents);
-		}
-		a = &it->blk.agents[it->blk.nagents++];
-		memset(a, 0, sizeof *a);
-		a->op = op;
-		a->warp = w->id;
-		a->lane = l;
+		a = agent_new(w, op, l, AG_TMA_LOAD);
 		a->tmap = tmap;
 		for (i = 0; i < rank; i++)
 			a->coord[i] = (int64_t)(int32_t)reg(w, op->args[3 + i], 0)[l];
-		a->dst = d;
+		a->smem = d;
 		a->bar = b;
 		a->bytes = bytes;
-		for (i = 0; i < bytes; i++)
-			if (it->blk.shadow[d + i] != SH_PENDING) {
-				it->blk.shadow[d + i] = SH_PENDING;
-				it->blk.pending_bytes++;
+		shadow_mark(it, d, bytes, SH_PENDING);
+	}
+}
+
+/* tma.store[rank] map, src, coords...: joins the thread's current bulk group; reads the
+ * source when the scheduler (or tma.wait) completes it, writing the box's elements that lie
+ * inside the tensor. Until then a store to the source is a finding. */
+void
+ex_tma_store(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	const uint64_t *map = reg(w, op->args[0], 0), *src = reg(w, op->args[1], 0);
+	int rank = (int)op->imm, l, i;
+
+	LANES(l, mask) {
+		int tmap = (int)map[l];
+		const IrParam *p = &it->k->params[tmap];
+		int64_t bytes = box_bytes(it, tmap), d, j;
+		Agent *a;
+
+		if ((d = mem_shared_at(w, op, l, src[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0)
+			return;
+		if (rank != p->rank) {
+			interp_fail(w, op, 1u << l, "tma.store of rank %d through the tensor map '%s' of rank %d", rank, p->name, p->rank);
+			return;
+		}
+		for (j = 0; j < bytes; j++) {
+			int sh = it->blk.shadow[d + j];
+			int64_t rel;
+			const char *nm;
+
+			if (sh == SH_PENDING || (sh == SH_UNWRITTEN && it->o->check_uninit)) {
+				nm = mem_shared_name(it, d + j, &rel);
+				interp_fail(w, op, 1u << l, sh == SH_PENDING
+					    ? "tma.store reads shared memory that an asynchronous copy in flight will write: byte offset %lld of '%s'"
+					    : "tma.store reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
+					    (long long)rel, nm);
+				return;
 			}
+		}
+		a = agent_new(w, op, l, AG_TMA_STORE);
+		a->tmap = tmap;
+		for (i = 0; i < rank; i++)
+			a->coord[i] = (int64_t)(int32_t)reg(w, op->args[2 + i], 0)[l];
+		a->smem = d;
+		a->bytes = bytes;
+		shadow_mark(it, d, bytes, SH_READING);
+	}
+}
+
+/* cp.async: the checks of a thread's store to the destination and a load of the source at
+ * issue (bounds, alignment, races); the copy itself when the scheduler completes the
+ * committed group, or cp.async.wait does. Until then the destination is pending. */
+void
+ex_cp_async(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *dst = reg(w, op->args[0], 0), *src = reg(w, op->args[1], 0);
+	int n = (int)op->imm, l;
+
+	LANES(l, mask) {
+		unsigned char *s = mem_access(w, op, l, src[l], n, n, 0), *d;
+		int64_t off;
+		Agent *a;
+
+		if (!s || !(d = mem_access(w, op, l, dst[l], n, n, 1)))
+			return;
+		off = d - w->it->blk.smem;
+		a = agent_new(w, op, l, AG_CP_ASYNC);
+		a->smem = off;
+		a->bytes = n;
+		a->global = s;
+		shadow_mark(w->it, off, n, SH_PENDING);
+	}
+}
+
+void
+ex_async_commit(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int l;
+
+	LANES(l, mask) {
+		if (op->opc == IR_CP_ASYNC_COMMIT)
+			w->cp_groups[l]++;
+		else
+			w->bulk_groups[l]++;
+	}
+}
+
+static int agent_run(Interp *it, int k);
+
+void
+ex_async_wait(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	int kind = op->opc == IR_CP_ASYNC_WAIT ? AG_CP_ASYNC : AG_TMA_STORE, l, k;
+
+	LANES(l, mask) {
+		uint32_t groups = kind == AG_CP_ASYNC ? w->cp_groups[l] : w->bulk_groups[l];
+
+		if (groups <= (uint32_t)op->imm)
+			continue;
+		for (k = 0; k < it->blk.nagents;) {
+			const Agent *a = &it->blk.agents[k];
+
+			if (a->kind == kind && a->warp == w->id && a->lane == l && a->group < groups - (uint32_t)op->imm) {
+				if (agent_run(it, k) != 0)
+					return;
+			} else {
+				k++;
+			}
+		}
 	}
 }
 
@@ -279,40 +441,64 @@ box_src(const Interp *it, const Agent *a, int64_t f)
 	return at;
 }
 
-int
-async_complete(Interp *it, uint64_t r)
+/* Completes agent k (and removes it from the list). */
+static int
+agent_run(Interp *it, int k)
 {
 	Block *bk = &it->blk;
-	int k = (int)(r % (uint64_t)bk->nagents);
 	Agent a = bk->agents[k];
-	const IrParam *p = &it->k->params[a.tmap];
-	IrBase et = (IrBase)it->k->params[p->tmap_tensor].type.elem;
-	int eb = ir_type_bytes(ir_scalar(et));
-	const unsigned char *src = it->args[p->tmap_tensor].data;
-	int64_t f, n = a.bytes / eb, i;
-	Mbar *m = &bk->mbar[a.bar / 8];
+	const IrParam *p;
+	int eb;
+	unsigned char *g;
+	int64_t f, n;
 
 	memmove(bk->agents + k, bk->agents + k + 1, (size_t)(bk->nagents - k - 1) * sizeof *bk->agents);
 	bk->nagents--;
+	if (a.kind == AG_CP_ASYNC) {
+		memcpy(bk->smem + a.smem, a.global, (size_t)a.bytes);
+		shadow_done(it, a.smem, a.bytes);
+		return 0;
+	}
+	p = &it->k->params[a.tmap];
+	eb = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
+	g = it->args[p->tmap_tensor].data;
+	n = a.bytes / eb;
 	for (f = 0; f < n; f++) {
-		int64_t s = box_src(it, &a, f), at = swizzle(a.dst + f * eb, p->swizzle);
+		int64_t s = box_src(it, &a, f), at = swizzle(a.smem + f * eb, p->swizzle);
 
-		if (s >= 0)
-			memcpy(bk->smem + at, src + s * eb, (size_t)eb);
-		else {
+		if (a.kind == AG_TMA_STORE) {
+			if (s >= 0)     /* elements outside the tensor are not written */
+				memcpy(g + s * eb, bk->smem + at, (size_t)eb);
+		} else if (s >= 0) {
+			memcpy(bk->smem + at, g + s * eb, (size_t)eb);
+		} else {
 			uint64_t v = oob_fill(p, eb);
 
 			memcpy(bk->smem + at, &v, (size_t)eb);
 		}
 	}
-	for (i = 0; i < a.bytes; i++)
-		if (bk->shadow[a.dst + i] == SH_PENDING) {
-			bk->shadow[a.dst + i] = SH_WRITTEN;
-			bk->pending_bytes--;
-		}
-	if (bar_tx(&it->warps[a.warp], a.op, a.lane, m, a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
+	shadow_done(it, a.smem, a.bytes);
+	if (a.kind == AG_TMA_STORE)
+		return 0;
+	if (bar_tx(&it->warps[a.warp], a.op, a.lane, &bk->mbar[a.bar / 8], a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
 		return -1;
-	bar_progress(it, m);
+	bar_progress(it, &bk->mbar[a.bar / 8]);
+	return 0;
+}
+
+int
+async_complete(Interp *it, uint64_t r)
+{
+	int k, n = 0, pick;
+
+	for (k = 0; k < it->blk.nagents; k++)
+		n += agent_eligible(it, &it->blk.agents[k]);
+	if (!n)
+		return 0;
+	pick = (int)(r % (uint64_t)n);
+	for (k = 0; k < it->blk.nagents; k++)
+		if (agent_eligible(it, &it->blk.agents[k]) && pick-- == 0)
+			return agent_run(it, k) != 0 ? -1 : 1;
 	return 0;
 }
 
@@ -322,16 +508,31 @@ async_block_start(Interp *it)
 	memset(it->blk.mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *it->blk.mbar);
 	it->blk.nagents = 0;
 	it->blk.pending_bytes = 0;
+	for (int i = 0; i < it->nwarps; i++) {
+		memset(it->warps[i].cp_groups, 0, sizeof it->warps[i].cp_groups);
+		memset(it->warps[i].bulk_groups, 0, sizeof it->warps[i].bulk_groups);
+	}
 }
 
 int
 async_block_end(Interp *it)
 {
-	if (!it->blk.nagents)
-		return 0;
-	interp_fail(&it->warps[it->blk.agents[0].warp], it->blk.agents[0].op, 1u << it->blk.agents[0].lane,
-		    "the block finished with this TMA load still in flight (no thread waited for its mbarrier)");
-	return -1;
+	int k;
+
+	for (k = 0; k < it->blk.nagents; k++) {
+		const Agent *a = &it->blk.agents[k];
+
+		if (a->kind == AG_TMA_LOAD) {
+			interp_fail(&it->warps[a->warp], a->op, 1u << a->lane,
+				    "the block finished with this TMA load still in flight (no thread waited for its mbarrier)");
+			return -1;
+		}
+	}
+	/* stores and copies nobody waited for still happen */
+	while (it->blk.nagents)
+		if (agent_run(it, 0) != 0)
+			return -1;
+	return 0;
 }
 
 /* Every unfinished warp is blocked, nothing in flight: one line per group of warps that

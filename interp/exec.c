@@ -493,23 +493,6 @@ ex_atom(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
-/* cp.async completes at once in this version: the copy happens at issue, commit and wait
- * do nothing (docs/interpreter.md). */
-static void
-ex_cp_async(Warp *w, const IrOp *op, uint32_t mask)
-{
-	const uint64_t *dst = reg(w, op->args[0], 0), *src = reg(w, op->args[1], 0);
-	int n = (int)op->imm, l;
-
-	LANES(l, mask) {
-		unsigned char *s = mem_access(w, op, l, src[l], n, n, 0), *d;
-
-		if (!s || !(d = mem_access(w, op, l, dst[l], n, n, 1)))
-			return;
-		memcpy(d, s, (size_t)n);
-	}
-}
-
 static void
 ex_nothing(Warp *w, const IrOp *op, uint32_t mask)
 {
@@ -783,9 +766,13 @@ static const ExecRow exec_rows[] = {
 	{IR_WGMMA_WAIT, ex_wgmma_pass, NULL, NULL},
 	{IR_SETMAXNREG, ex_setmaxnreg, NULL, NULL},
 
+	{IR_TMA_STORE, ex_tma_store, NULL, NULL},
+	{IR_TMA_COMMIT, ex_async_commit, NULL, NULL},
+	{IR_TMA_WAIT, ex_async_wait, NULL, NULL},
+
 	{IR_CP_ASYNC, ex_cp_async, NULL, NULL},
-	{IR_CP_ASYNC_COMMIT, ex_nothing, NULL, NULL},
-	{IR_CP_ASYNC_WAIT, ex_nothing, NULL, NULL},
+	{IR_CP_ASYNC_COMMIT, ex_async_commit, NULL, NULL},
+	{IR_CP_ASYNC_WAIT, ex_async_wait, NULL, NULL},
 };
 
 static const ExecRow *

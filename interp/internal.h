@@ -24,7 +24,12 @@ typedef struct Warp Warp;
 enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_DONE };
 
 /* Shadow bytes of shared memory: what wrote a byte. */
-enum { SH_UNWRITTEN, SH_WRITTEN, SH_PENDING /* a TMA load in flight will write it */ };
+enum {
+	SH_UNWRITTEN,
+	SH_WRITTEN,
+	SH_PENDING,     /* an async copy in flight (TMA load, cp.async) will write it */
+	SH_READING      /* a TMA store in flight still reads it */
+};
 
 struct Warp {
 	Interp *it;
@@ -36,6 +41,8 @@ struct Warp {
 	const IrOp *wait_op;    /* the barrier (or mbar.wait) it waits at */
 	int64_t wait_bar;       /* W_MBAR: the mbarrier (its byte offset in shared memory) */
 	int wait_parity;        /* W_MBAR: the parity of the phase it waits for */
+	uint32_t cp_groups[WARP];       /* per lane: cp.async groups committed */
+	uint32_t bulk_groups[WARP];     /* per lane: TMA store (bulk) groups committed */
 	ucontext_t ctx;
 	char *stack;
 };
@@ -58,17 +65,22 @@ typedef struct Mbar {
 	uint64_t phase;         /* phases completed */
 } Mbar;
 
-/* An asynchronous operation in flight (async.c): a TMA load the scheduler completes at a
- * step it draws from the seed. */
+/* An asynchronous operation in flight (async.c), which the scheduler completes at a step
+ * it draws from the seed (cp.async and TMA stores once their group is committed), or a
+ * wait completes. */
+enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC };
 typedef struct Agent {
+	int kind;
 	const IrOp *op;         /* the op that issued it (findings are reported there) */
 	int warp;               /* the issuing warp and lane */
 	int lane;
-	int tmap;               /* the tensor-map parameter */
+	uint32_t group;         /* cp.async, TMA store: the thread's group it joined */
+	int tmap;               /* TMA: the tensor-map parameter */
 	int64_t coord[IR_MAX_RANK];
-	int64_t dst;            /* the destination's byte offset in shared memory */
-	int64_t bar;            /* the mbarrier it completes bytes on (byte offset) */
+	int64_t smem;           /* the shared bytes it writes (load, cp.async) or reads (store) */
+	int64_t bar;            /* TMA load: the mbarrier it completes bytes on (byte offset) */
 	int64_t bytes;
+	unsigned char *global;  /* cp.async: the source */
 } Agent;
 
 struct Block {
@@ -154,6 +166,12 @@ void ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask);
 void ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tma_store(Warp *w, const IrOp *op, uint32_t mask);
+void ex_cp_async(Warp *w, const IrOp *op, uint32_t mask);
+/* cp.async.commit, tma.commit: close the lanes' current group */
+void ex_async_commit(Warp *w, const IrOp *op, uint32_t mask);
+/* cp.async.wait, tma.wait: complete the lanes' groups older than the newest imm */
+void ex_async_wait(Warp *w, const IrOp *op, uint32_t mask);
 /* Whether the phase w waits for (W_MBAR) completed. */
 int async_ready(const Interp *it, const Warp *w);
 /* Completes one agent in flight, drawn by r; 0, or -1 after a finding. */

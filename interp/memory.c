@@ -116,8 +116,9 @@ race_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, 
 	return 0;
 }
 
-/* An access by a thread to shared bytes that a TMA load in flight will write: the data has
- * not landed (a read sees stale bytes), or the load will overwrite the store. */
+/* An access by a thread to shared bytes that an async copy in flight will write (the data
+ * has not landed: a read sees stale bytes; or the copy will overwrite the store), or a
+ * store to bytes that a TMA store in flight still reads. */
 static int
 pending_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
 {
@@ -125,13 +126,19 @@ pending_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int 
 	int64_t i;
 	char desc[256];
 
-	for (i = 0; i < n; i++)
-		if (it->blk.shadow[m->base + off + i] == SH_PENDING) {
+	for (i = 0; i < n; i++) {
+		int sh = it->blk.shadow[m->base + off + i];
+
+		if (sh == SH_PENDING || (sh == SH_READING && write)) {
 			obj_desc(it, m, desc, sizeof desc);
-			interp_fail(w, op, 1u << l, "%s of shared memory that a TMA load in flight will write (its mbarrier phase has not completed: wait on the mbarrier first): byte offset %lld (element %lld) of %s",
-				    write ? "store to" : "read", (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
+			interp_fail(w, op, 1u << l, "%s of shared memory that %s: byte offset %lld (element %lld) of %s",
+				    write ? "store to" : "read",
+				    sh == SH_READING ? "a TMA store in flight still reads (wait for it first: tma_store_wait)"
+						     : "an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait)",
+				    (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
 			return -1;
 		}
+	}
 	return 0;
 }
 

@@ -212,9 +212,12 @@ run_block(Interp *it)
 		/* a TMA load in flight completes at a step drawn from the seed, at the latest
 		 * when no warp can run */
 		if (it->blk.nagents && (n == 0 || rng_next(it) % 4 == 0)) {
-			if (async_complete(it, rng_next(it)) != 0)
+			int r = async_complete(it, rng_next(it));
+
+			if (r < 0)
 				return;
-			continue;
+			if (r > 0)
+				continue;
 		}
 		if (n == 0) {
 			if (blocked) {

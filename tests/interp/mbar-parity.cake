@@ -2,7 +2,7 @@
 // RUN: %not %builddir/cakec-run %s parity a=%t.a.npy out=%t.npy 2>&1 | FileCheck %s
 // Planted bug: the wait asks for the phase of parity 1, which counts as completed before
 // the first phase (0) does: it returns at once and the read finds the TMA load in flight.
-// CHECK: mbar-parity.cake:[[@LINE+15]]:22: error: read of shared memory that a TMA load in flight will write
+// CHECK: mbar-parity.cake:[[@LINE+15]]:22: error: read of shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset 0 (element 0) of shared buffer 's'
 kernel parity(a: in f32[N], out: out f32[32])
     targets(sm_90a)
     threads(32)
