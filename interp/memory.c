@@ -131,8 +131,8 @@ pending_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int 
 
 		if (sh == SH_PENDING || (sh == SH_READING && write)) {
 			obj_desc(it, m, desc, sizeof desc);
-			interp_fail(w, op, 1u << l, "%s of shared memory that %s: byte offset %lld (element %lld) of %s",
-				    write ? "store to" : "read",
+			interp_fail(w, op, 1u << l, "%s shared memory that %s: byte offset %lld (element %lld) of %s",
+				    write ? "store to" : "read of",
 				    sh == SH_READING ? "a TMA store in flight still reads (wait for it first: tma_store_wait)"
 						     : "an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait)",
 				    (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
