@@ -6,8 +6,9 @@
  * warp to run is drawn from the seed among the runnable ones. When no warp can run, every
  * unfinished warp must wait at the same barrier op and none may have finished: then they
  * all go on; otherwise the barrier is reached by only part of the block, which is a
- * finding. The async machinery (mbarriers, TMA, wgmma, clusters) will add more reasons to
- * wait (W_* states) and agents the scheduler picks among the warps. */
+ * finding. A warp also waits for an mbarrier phase (W_MBAR); the agents in flight (TMA
+ * loads and stores, cp.async: async.c) complete at steps drawn from the seed, and when
+ * every unfinished warp is blocked with nothing in flight, that is a deadlock. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
