@@ -639,7 +639,7 @@ desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, 
 			    (it->blk.shadow[at] == SH_PENDING || it->o->check_uninit)) {
 				nm = mem_shared_name(it, at, &rel);
 				interp_fail(w, op, 0, it->blk.shadow[at] == SH_PENDING
-					    ? "wgmma reads shared memory that a TMA load in flight will write (its mbarrier phase has not completed: wait on the mbarrier first): byte offset %lld of '%s'"
+					    ? "wgmma reads shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset %lld of '%s'"
 					    : "wgmma reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
 					    (long long)rel, nm);
 				return -1;
