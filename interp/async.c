@@ -49,8 +49,11 @@ bar_name(const Interp *it, int64_t bar, char *out, size_t size)
 	snprintf(out, size, "mbarrier '%s'[%lld]", name, (long long)(rel / 8));
 }
 
+/* The mbarrier lane l's pointer p points to (its byte offset in *at), or NULL after a
+ * finding: p is not an 8-byte-aligned shared address, or mbar.init did not initialize it
+ * (unless op is that init). */
 static Mbar *
-bar_at(Warp *w, const IrOp *op, int l, uint64_t p)
+bar_at(Warp *w, const IrOp *op, int l, uint64_t p, int64_t *at)
 {
 	int64_t off = mem_shared_at(w, op, l, p, 8, 8);
 	Mbar *m;
@@ -58,6 +61,7 @@ bar_at(Warp *w, const IrOp *op, int l, uint64_t p)
 
 	if (off < 0)
 		return NULL;
+	*at = off;
 	m = &w->it->blk.mbar[off / 8];
 	if (!m->init && op->opc != IR_MBAR_INIT) {
 		bar_name(w->it, off, nm, sizeof nm);
@@ -115,7 +119,8 @@ ex_mbar_init(Warp *w, const IrOp *op, uint32_t mask)
 	int l;
 
 	LANES(l, mask) {
-		Mbar *m = bar_at(w, op, l, a[l]);
+		int64_t off;
+		Mbar *m = bar_at(w, op, l, a[l], &off);
 
 		if (!m)
 			return;
@@ -134,8 +139,8 @@ ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask)
 	int l;
 
 	LANES(l, mask) {
-		int64_t off = mem_shared_at(w, op, l, a[l], 8, 8);
-		Mbar *m = off < 0 ? NULL : bar_at(w, op, l, a[l]);
+		int64_t off;
+		Mbar *m = bar_at(w, op, l, a[l], &off);
 		char nm[160];
 
 		if (!m)
@@ -161,9 +166,9 @@ ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask)
 	int l;
 
 	LANES(l, mask) {
-		int64_t off = mem_shared_at(w, op, l, a[l], 8, 8);
+		int64_t off;
 
-		if (off < 0 || !bar_at(w, op, l, a[l]))
+		if (!bar_at(w, op, l, a[l], &off))
 			return;
 		if (p[l] > 1) {
 			interp_fail(w, op, 1u << l, "mbar.wait with parity %llu (it is 0 or 1)", (unsigned long long)p[l]);
@@ -285,7 +290,7 @@ ex_tma_load(Warp *w, const IrOp *op, uint32_t mask)
 			return;
 		}
 		if ((d = mem_shared_at(w, op, l, dst[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0 ||
-		    (b = mem_shared_at(w, op, l, bar[l], 8, 8)) < 0 || !bar_at(w, op, l, bar[l]))
+		    !bar_at(w, op, l, bar[l], &b))
 			return;
 		if (rank != p->rank) {
 			interp_fail(w, op, 1u << l, "tma.load of rank %d through the tensor map '%s' of rank %d", rank, p->name, p->rank);
@@ -671,7 +676,7 @@ ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 		goto out;
 	}
 	if (at.base == IR_I64) {
-		if (desc_read(w, op, reg(w, op->args[1], 0)[0], 16 * wq, 16, et, a) != 0)
+		if (desc_read(w, op, reg(w, op->args[1], 0)[__builtin_ctz(mask)], 16 * wq, 16, et, a) != 0)
 			goto out;
 	} else {
 		/* the register A fragment: element e of k16 slice `step` in lane l is row
