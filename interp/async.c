@@ -62,7 +62,7 @@ bar_at(Warp *w, const IrOp *op, int l, uint64_t p, int64_t *at)
 	if (off < 0)
 		return NULL;
 	*at = off;
-	m = &w->it->blk.mbar[off / 8];
+	m = &w->it->blk->mbar[off / 8];
 	if (!m->init && op->opc != IR_MBAR_INIT) {
 		bar_name(w->it, off, nm, sizeof nm);
 		interp_fail(w, op, 1u << l, "%s on %s, which mbar.init did not initialize", ir_opinfo[op->opc].name, nm);
@@ -84,14 +84,17 @@ bar_progress(Interp *it, Mbar *m)
 	}
 }
 
-/* Adds tx bytes (negative: completed) to m's transaction count; -1 after a finding. */
+/* Adds tx bytes (negative: completed) to m's transaction count; -1 after a finding: the
+ * count leaves PTX's range, or goes below zero once the phase has all its arrivals (the
+ * bytes of its TMA loads exceed what it expects). Below zero before the last arrival is
+ * legal: a multicast load from another CTA may land before this CTA expects it. */
 static int
 bar_tx(Warp *w, const IrOp *op, int l, Mbar *m, int64_t bar, int64_t tx, const char *what)
 {
 	char nm[160];
 
 	m->tx += tx;
-	if (m->tx < 0 || m->tx > TX_LIMIT) {
+	if ((m->tx < 0 && m->pending == 0) || m->tx > TX_LIMIT || m->tx < -TX_LIMIT) {
 		bar_name(w->it, bar, nm, sizeof nm);
 		interp_fail(w, op, l < 0 ? 0 : 1u << l,
 			    "%s of %lld bytes takes the tx-count of %s %s (to %lld): the bytes expected (expect-tx) do not match the bytes the TMA loads bring",
@@ -130,32 +133,60 @@ ex_mbar_init(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
-/* mbar.arrive, mbar.arrive.tx (expect the bytes, then arrive) and mbar.expect.tx: each
- * lane of the mask is one thread's arrival. */
+/* One thread's mbar.arrive (tx < 0), mbar.arrive.tx (expect tx bytes, then arrive) or
+ * mbar.expect.tx (expect only) on the barrier at p in CTA it->blk; -1 after a finding. */
+static int
+arrive_one(Warp *w, const IrOp *op, int l, uint64_t p, int64_t tx, int arrive)
+{
+	int64_t off;
+	Mbar *m = bar_at(w, op, l, p, &off);
+	char nm[160];
+
+	if (!m)
+		return -1;
+	if (tx >= 0 && bar_tx(w, op, l, m, off, tx, "expect-tx") != 0)
+		return -1;
+	if (!arrive)
+		return 0;
+	if (m->pending == 0) {  /* only a tx-count still open: the phase waits for bytes */
+		bar_name(w->it, off, nm, sizeof nm);
+		interp_fail(w, op, 1u << l, "more arrivals on %s than its count of %d in one phase", nm, m->count);
+		return -1;
+	}
+	m->pending--;
+	if (m->pending == 0 && m->tx < 0) {
+		bar_name(w->it, off, nm, sizeof nm);
+		interp_fail(w, op, 1u << l,
+			    "the last arrival of the phase on %s finds its tx-count below zero (%lld): the bytes expected (expect-tx) do not match the bytes the TMA loads brought",
+			    nm, (long long)m->tx);
+		return -1;
+	}
+	bar_progress(w->it, m);
+	return 0;
+}
+
+/* mbar.arrive, mbar.arrive.tx, mbar.expect.tx and mbar.arrive.remote (on the barrier at the
+ * same offset in the CTA of cluster rank b): each lane of the mask is one thread. */
 void
 ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask)
 {
+	Interp *it = w->it;
+	Block *own = it->blk;
 	const uint64_t *a = reg(w, op->args[0], 0), *b = op->nargs > 1 ? reg(w, op->args[1], 0) : NULL;
-	int l;
+	int remote = op->opc == IR_MBAR_ARRIVE_REMOTE, l, bad;
 
 	LANES(l, mask) {
-		int64_t off;
-		Mbar *m = bar_at(w, op, l, a[l], &off);
-		char nm[160];
-
-		if (!m)
-			return;
-		if (b && bar_tx(w, op, l, m, off, (int64_t)(uint32_t)b[l], "expect-tx") != 0)
-			return;
-		if (op->opc == IR_MBAR_EXPECT_TX)
-			continue;
-		if (m->pending == 0) {  /* only a tx-count still open: the phase waits for bytes */
-			bar_name(w->it, off, nm, sizeof nm);
-			interp_fail(w, op, 1u << l, "more arrivals on %s than its count of %d in one phase", nm, m->count);
-			return;
+		if (remote) {
+			if (b[l] >= (uint64_t)it->ncta) {
+				interp_fail(w, op, 1u << l, "mbar.arrive.remote to cluster rank %lld of %d", (long long)b[l], it->ncta);
+				return;
+			}
+			it->blk = &it->ctas[b[l]];
 		}
-		m->pending--;
-		bar_progress(w->it, m);
+		bad = arrive_one(w, op, l, a[l], b && !remote ? (int64_t)(uint32_t)b[l] : -1, op->opc != IR_MBAR_EXPECT_TX);
+		it->blk = own;
+		if (bad)
+			return;
 	}
 }
 
@@ -183,8 +214,9 @@ ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask)
 int
 async_ready(const Interp *it, const Warp *w)
 {
-	const Mbar *m = &it->blk.mbar[w->wait_bar / 8];
+	const Mbar *m = &w->b->mbar[w->wait_bar / 8];
 
+	(void)it;
 	return (int)(m->phase & 1) != w->wait_parity;
 }
 
@@ -193,7 +225,7 @@ async_ready(const Interp *it, const Warp *w)
 static Agent *
 agent_new(Warp *w, const IrOp *op, int l, int kind)
 {
-	Block *bk = &w->it->blk;
+	Block *bk = w->it->blk;
 	Agent *a;
 
 	if (bk->nagents == bk->capagents) {
@@ -204,7 +236,8 @@ agent_new(Warp *w, const IrOp *op, int l, int kind)
 	memset(a, 0, sizeof *a);
 	a->kind = kind;
 	a->op = op;
-	a->warp = w->id;
+	a->cta = bk;
+	a->warp = w->gid;
 	a->lane = l;
 	a->group = kind == AG_CP_ASYNC ? w->cp_groups[l] : w->bulk_groups[l];
 	return a;
@@ -212,30 +245,30 @@ agent_new(Warp *w, const IrOp *op, int l, int kind)
 
 /* Marks n shared bytes from off with shadow state sh (SH_PENDING, SH_READING). */
 static void
-shadow_mark(Interp *it, int64_t off, int64_t n, int sh)
+shadow_mark(Block *bk, int64_t off, int64_t n, int sh)
 {
 	int64_t i;
 
 	for (i = 0; i < n; i++) {
-		unsigned char *b = &it->blk.shadow[off + i];
+		unsigned char *b = &bk->shadow[off + i];
 
 		if (*b != SH_PENDING && *b != SH_READING)
-			it->blk.pending_bytes++;
+			bk->pending_bytes++;
 		*b = (unsigned char)sh;
 	}
 }
 
 static void
-shadow_done(Interp *it, int64_t off, int64_t n)
+shadow_done(Block *bk, int64_t off, int64_t n)
 {
 	int64_t i;
 
 	for (i = 0; i < n; i++) {
-		unsigned char *b = &it->blk.shadow[off + i];
+		unsigned char *b = &bk->shadow[off + i];
 
 		if (*b == SH_PENDING || *b == SH_READING) {
 			*b = SH_WRITTEN;
-			it->blk.pending_bytes--;
+			bk->pending_bytes--;
 		}
 	}
 }
@@ -269,41 +302,79 @@ box_bytes(const Interp *it, int tmap)
 /* tma.load[rank] dst, map, bar, coords...: one load per lane of the mask (an elected
  * thread issues it). The mbarrier must expect the bytes before they can complete; the
  * destination is pending until the scheduler completes the load. */
+/* One lane's TMA load into the shared memory of CTA it->blk; -1 after a finding. */
+static int
+tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
+{
+	Interp *it = w->it;
+	int tmap = (int)reg(w, op->args[1], 0)[l], rank = (int)op->imm, i;
+	const IrParam *p = &it->k->params[tmap];
+	int64_t bytes = box_bytes(it, tmap), inner, d, b;
+	int eb = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
+	Agent *a;
+
+	inner = p->dims[p->rank - 1].size * eb;
+	if (p->swizzle && inner != p->swizzle) {
+		interp_fail(w, op, 1u << l, "not yet supported by the interpreter: a TMA box whose rows (%lld bytes) are not the swizzle span (%d bytes)",
+			    (long long)inner, p->swizzle);
+		return -1;
+	}
+	if ((d = mem_shared_at(w, op, l, reg(w, op->args[0], 0)[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0 ||
+	    !bar_at(w, op, l, reg(w, op->args[2], 0)[l], &b))
+		return -1;
+	if (rank != p->rank) {
+		interp_fail(w, op, 1u << l, "%s of rank %d through the tensor map '%s' of rank %d", ir_opinfo[op->opc].name, rank,
+			    p->name, p->rank);
+		return -1;
+	}
+	a = agent_new(w, op, l, AG_TMA_LOAD);
+	a->tmap = tmap;
+	for (i = 0; i < rank; i++)
+		a->coord[i] = (int64_t)(int32_t)reg(w, op->args[first_coord + i], 0)[l];
+	a->smem = d;
+	a->bar = b;
+	a->bytes = bytes;
+	shadow_mark(it->blk, d, bytes, SH_PENDING);
+	return 0;
+}
+
 void
 ex_tma_load(Warp *w, const IrOp *op, uint32_t mask)
 {
+	int l;
+
+	LANES(l, mask) if (tma_load_one(w, op, l, 3) != 0)
+		return;
+}
+
+/* tma.load.mc: the box lands at the same offset in every CTA of the mask, each completing
+ * its bytes on its own mbarrier at the same offset. */
+void
+ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask)
+{
 	Interp *it = w->it;
-	const uint64_t *dst = reg(w, op->args[0], 0), *map = reg(w, op->args[1], 0), *bar = reg(w, op->args[2], 0);
-	int rank = (int)op->imm, l, i;
+	Block *own = it->blk;
+	int l, r;
 
 	LANES(l, mask) {
-		int tmap = (int)map[l];
-		const IrParam *p = &it->k->params[tmap];
-		int64_t bytes = box_bytes(it, tmap), inner, d, b;
-		int eb = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
-		Agent *a;
+		uint64_t ranks = reg(w, op->args[3], 0)[l] & 0xffff;
 
-		inner = p->dims[p->rank - 1].size * eb;
-		if (p->swizzle && inner != p->swizzle) {
-			interp_fail(w, op, 1u << l, "not yet supported by the interpreter: a TMA box whose rows (%lld bytes) are not the swizzle span (%d bytes)",
-				    (long long)inner, p->swizzle);
+		if (ranks >> it->ncta) {
+			interp_fail(w, op, 1u << l, "tma.load.mc to CTA mask 0x%llx in a cluster of %d CTAs", (unsigned long long)ranks,
+				    it->ncta);
 			return;
 		}
-		if ((d = mem_shared_at(w, op, l, dst[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0 ||
-		    !bar_at(w, op, l, bar[l], &b))
-			return;
-		if (rank != p->rank) {
-			interp_fail(w, op, 1u << l, "tma.load of rank %d through the tensor map '%s' of rank %d", rank, p->name, p->rank);
-			return;
+		for (r = 0; r < it->ncta; r++) {
+			int bad;
+
+			if (!(ranks >> r & 1))
+				continue;
+			it->blk = &it->ctas[r];
+			bad = tma_load_one(w, op, l, 4);
+			it->blk = own;
+			if (bad)
+				return;
 		}
-		a = agent_new(w, op, l, AG_TMA_LOAD);
-		a->tmap = tmap;
-		for (i = 0; i < rank; i++)
-			a->coord[i] = (int64_t)(int32_t)reg(w, op->args[3 + i], 0)[l];
-		a->smem = d;
-		a->bar = b;
-		a->bytes = bytes;
-		shadow_mark(it, d, bytes, SH_PENDING);
 	}
 }
 
@@ -330,7 +401,7 @@ ex_tma_store(Warp *w, const IrOp *op, uint32_t mask)
 			return;
 		}
 		for (j = 0; j < bytes; j++) {
-			int sh = it->blk.shadow[d + j];
+			int sh = it->blk->shadow[d + j];
 			int64_t rel;
 			const char *nm;
 
@@ -349,7 +420,7 @@ ex_tma_store(Warp *w, const IrOp *op, uint32_t mask)
 			a->coord[i] = (int64_t)(int32_t)reg(w, op->args[2 + i], 0)[l];
 		a->smem = d;
 		a->bytes = bytes;
-		shadow_mark(it, d, bytes, SH_READING);
+		shadow_mark(it->blk, d, bytes, SH_READING);
 	}
 }
 
@@ -369,12 +440,12 @@ ex_cp_async(Warp *w, const IrOp *op, uint32_t mask)
 
 		if (!s || !(d = mem_access(w, op, l, dst[l], n, n, 1)))
 			return;
-		off = d - w->it->blk.smem;
+		off = d - w->it->blk->smem;
 		a = agent_new(w, op, l, AG_CP_ASYNC);
 		a->smem = off;
 		a->bytes = n;
 		a->global = s;
-		shadow_mark(w->it, off, n, SH_PENDING);
+		shadow_mark(w->it->blk, off, n, SH_PENDING);
 	}
 }
 
@@ -404,10 +475,10 @@ ex_async_wait(Warp *w, const IrOp *op, uint32_t mask)
 
 		if (groups <= (uint32_t)op->imm)
 			continue;
-		for (k = 0; k < it->blk.nagents;) {
-			const Agent *a = &it->blk.agents[k];
+		for (k = 0; k < it->blk->nagents;) {
+			const Agent *a = &it->blk->agents[k];
 
-			if (a->kind == kind && a->warp == w->id && a->lane == l && a->group < groups - (uint32_t)op->imm) {
+			if (a->kind == kind && a->warp == w->gid && a->lane == l && a->group < groups - (uint32_t)op->imm) {
 				if (agent_run(it, k) != 0)
 					return;
 			} else {
@@ -446,11 +517,11 @@ box_src(const Interp *it, const Agent *a, int64_t f)
 	return at;
 }
 
-/* Completes agent k (and removes it from the list). */
+/* Completes agent k of the list of it->blk (and removes it from the list). */
 static int
 agent_run(Interp *it, int k)
 {
-	Block *bk = &it->blk;
+	Block *bk = it->blk;
 	Agent a = bk->agents[k];
 	const IrParam *p;
 	int eb;
@@ -461,7 +532,7 @@ agent_run(Interp *it, int k)
 	bk->nagents--;
 	if (a.kind == AG_CP_ASYNC) {
 		memcpy(bk->smem + a.smem, a.global, (size_t)a.bytes);
-		shadow_done(it, a.smem, a.bytes);
+		shadow_done(bk, a.smem, a.bytes);
 		return 0;
 	}
 	p = &it->k->params[a.tmap];
@@ -482,7 +553,7 @@ agent_run(Interp *it, int k)
 			memcpy(bk->smem + at, &v, (size_t)eb);
 		}
 	}
-	shadow_done(it, a.smem, a.bytes);
+	shadow_done(bk, a.smem, a.bytes);
 	if (a.kind == AG_TMA_STORE)
 		return 0;
 	if (bar_tx(&it->warps[a.warp], a.op, a.lane, &bk->mbar[a.bar / 8], a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
@@ -494,38 +565,47 @@ agent_run(Interp *it, int k)
 int
 async_complete(Interp *it, uint64_t r)
 {
-	int k, n = 0, pick;
+	int c, k, n = 0, pick;
 
-	for (k = 0; k < it->blk.nagents; k++)
-		n += agent_eligible(it, &it->blk.agents[k]);
+	for (c = 0; c < it->ncta; c++)
+		for (k = 0; k < it->ctas[c].nagents; k++)
+			n += agent_eligible(it, &it->ctas[c].agents[k]);
 	if (!n)
 		return 0;
 	pick = (int)(r % (uint64_t)n);
-	for (k = 0; k < it->blk.nagents; k++)
-		if (agent_eligible(it, &it->blk.agents[k]) && pick-- == 0)
-			return agent_run(it, k) != 0 ? -1 : 1;
+	for (c = 0; c < it->ncta; c++)
+		for (k = 0; k < it->ctas[c].nagents; k++)
+			if (agent_eligible(it, &it->ctas[c].agents[k]) && pick-- == 0) {
+				it->blk = &it->ctas[c];
+				return agent_run(it, k) != 0 ? -1 : 1;
+			}
 	return 0;
 }
 
 void
-async_block_start(Interp *it)
+async_block_start(Interp *it, Block *b)
 {
-	memset(it->blk.mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *it->blk.mbar);
-	it->blk.nagents = 0;
-	it->blk.pending_bytes = 0;
-	for (int i = 0; i < it->nwarps; i++) {
-		memset(it->warps[i].cp_groups, 0, sizeof it->warps[i].cp_groups);
-		memset(it->warps[i].bulk_groups, 0, sizeof it->warps[i].bulk_groups);
+	int i;
+
+	memset(b->mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *b->mbar);
+	b->nagents = 0;
+	b->pending_bytes = 0;
+	for (i = 0; i < it->nwarps; i++) {
+		Warp *w = &it->warps[b->rank * it->nwarps + i];
+
+		memset(w->cp_groups, 0, sizeof w->cp_groups);
+		memset(w->bulk_groups, 0, sizeof w->bulk_groups);
 	}
 }
 
 int
-async_block_end(Interp *it)
+async_block_end(Interp *it, Block *b)
 {
 	int k;
 
-	for (k = 0; k < it->blk.nagents; k++) {
-		const Agent *a = &it->blk.agents[k];
+	it->blk = b;
+	for (k = 0; k < it->blk->nagents; k++) {
+		const Agent *a = &it->blk->agents[k];
 
 		if (a->kind == AG_TMA_LOAD) {
 			interp_fail(&it->warps[a->warp], a->op, 1u << a->lane,
@@ -534,7 +614,7 @@ async_block_end(Interp *it)
 		}
 	}
 	/* stores and copies nobody waited for still happen */
-	while (it->blk.nagents)
+	while (it->blk->nagents)
 		if (agent_run(it, 0) != 0)
 			return -1;
 	return 0;
@@ -543,22 +623,22 @@ async_block_end(Interp *it)
 /* Every unfinished warp is blocked, nothing in flight: one line per group of warps that
  * wait at the same op for the same thing. */
 void
-async_deadlock(Interp *it)
+async_deadlock(Interp *it, const Warp *blocked)
 {
 	Buf msg = {0};
-	Warp *first = NULL;
+	Warp *first = NULL, *ws = &it->warps[blocked->b->rank * it->nwarps];
 	uint32_t seen = 0;
 	int i, j;
 
 	for (i = 0; i < it->nwarps; i++) {
-		Warp *w = &it->warps[i];
+		Warp *w = &ws[i];
 		uint32_t group = 0;
-		char ws[160], nm[160];
+		char wn[160], nm[160];
 
 		if (w->state == W_DONE || seen >> i & 1)
 			continue;
 		for (j = i; j < it->nwarps; j++) {
-			Warp *o = &it->warps[j];
+			Warp *o = &ws[j];
 
 			if (o->state == w->state && o->wait_op == w->wait_op &&
 			    (w->state != W_MBAR || (o->wait_bar == w->wait_bar && o->wait_parity == w->wait_parity)))
@@ -567,21 +647,22 @@ async_deadlock(Interp *it)
 		seen |= group;
 		if (!first)
 			first = w;
-		mask_str(ws, sizeof ws, group, "warp");
+		mask_str(wn, sizeof wn, group, "warp");
 		if (w->state == W_MBAR) {
-			const Mbar *m = &it->blk.mbar[w->wait_bar / 8];
+			const Mbar *m = &w->b->mbar[w->wait_bar / 8];
 
 			bar_name(it, w->wait_bar, nm, sizeof nm);
 			buf_printf(&msg, "; %s wait%s at line %d:%d for the phase of parity %d of %s (phase %llu, %d of %d arrivals and %lld tx bytes missing)",
-				   ws, group & (group - 1) ? "" : "s", w->wait_op->loc.line, w->wait_op->loc.col, w->wait_parity, nm,
+				   wn, group & (group - 1) ? "" : "s", w->wait_op->loc.line, w->wait_op->loc.col, w->wait_parity, nm,
 				   (unsigned long long)m->phase, m->pending, m->count, (long long)m->tx);
 		} else {
-			buf_printf(&msg, "; %s wait%s at the barrier at line %d:%d", ws, group & (group - 1) ? "" : "s",
+			buf_printf(&msg, "; %s wait%s at the %sbarrier at line %d:%d", wn, group & (group - 1) ? "" : "s",
+				   w->state == W_CLUSTER ? "cluster " : "",
 				   w->wait_op->loc.line, w->wait_op->loc.col);
 		}
 	}
 	for (i = 0, j = 0; i < it->nwarps; i++)
-		j |= it->warps[i].state == W_DONE;
+		j |= ws[i].state == W_DONE;
 	if (j)
 		buf_printf(&msg, "; the others finished");
 	if (first)
@@ -640,16 +721,16 @@ desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, 
 					    (long long)it->k->smem_bytes);
 				return -1;
 			}
-			if (it->blk.shadow[at] != SH_WRITTEN &&
-			    (it->blk.shadow[at] == SH_PENDING || it->o->check_uninit)) {
+			if (it->blk->shadow[at] != SH_WRITTEN &&
+			    (it->blk->shadow[at] == SH_PENDING || it->o->check_uninit)) {
 				nm = mem_shared_name(it, at, &rel);
-				interp_fail(w, op, 0, it->blk.shadow[at] == SH_PENDING
+				interp_fail(w, op, 0, it->blk->shadow[at] == SH_PENDING
 					    ? "wgmma reads shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset %lld of '%s'"
 					    : "wgmma reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
 					    (long long)rel, nm);
 				return -1;
 			}
-			memcpy(&v, it->blk.smem + at, 2);
+			memcpy(&v, it->blk->smem + at, 2);
 			out[r * 16 + k] = num_to_double(et, v);
 		}
 	return 0;
@@ -728,4 +809,41 @@ ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask)
 	}
 	if (n < 24 || n > 256 || n % 8)
 		interp_fail(w, op, 0, "setmaxnreg to %lld registers (it takes 24 to 256, a multiple of 8)", (long long)n);
+}
+
+/* ---- clusters ---- */
+
+/* cluster.rank: the CTA's rank; mapa: the pointer into the shared memory of rank b. */
+void
+ex_cluster(Warp *w, const IrOp *op, uint32_t mask)
+{
+	uint64_t *d = reg(w, op->res[0], 0);
+	int l;
+
+	LANES(l, mask) {
+		if (op->opc == IR_CLUSTER_RANK) {
+			d[l] = (uint64_t)w->b->rank;
+			continue;
+		}
+		uint64_t r = reg(w, op->args[1], 0)[l];
+
+		if (r >= (uint64_t)w->it->ncta) {
+			interp_fail(w, op, 1u << l, "mapa to cluster rank %lld of %d", (long long)r, w->it->ncta);
+			return;
+		}
+		d[l] = mem_ptr_at_rank(reg(w, op->args[0], 0)[l], (int)r);
+	}
+}
+
+void
+ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask)
+{
+	char in[128];
+
+	if (mask != w->exists) {
+		lanes_str(in, sizeof in, mask);
+		interp_fail(w, op, mask, "divergent cluster.sync: executed by %s of the warp (it needs every thread of the cluster)", in);
+		return;
+	}
+	sched_barrier(w, op, W_CLUSTER);
 }

@@ -154,7 +154,7 @@ ex_special(Warp *w, const IrOp *op, uint32_t mask)
 		case IR_TID_Y: v = t / nt[0] % nt[1]; break;
 		case IR_TID_Z: v = t / ((int64_t)nt[0] * nt[1]); break;
 		case IR_NTID_X: case IR_NTID_Y: case IR_NTID_Z: v = nt[op->opc - IR_NTID_X]; break;
-		case IR_CTAID_X: case IR_CTAID_Y: case IR_CTAID_Z: v = it->blk.id[op->opc - IR_CTAID_X]; break;
+		case IR_CTAID_X: case IR_CTAID_Y: case IR_CTAID_Z: v = w->b->id[op->opc - IR_CTAID_X]; break;
 		case IR_NCTAID_X: case IR_NCTAID_Y: case IR_NCTAID_Z: v = it->grid[op->opc - IR_NCTAID_X]; break;
 		case IR_LANEID: v = l; break;
 		default: v = w->id; break;   /* IR_WARPID */
@@ -522,7 +522,7 @@ static void
 ex_barrier(Warp *w, const IrOp *op, uint32_t mask)
 {
 	if (full_warp(w, op, mask))
-		sched_barrier(w, op);
+		sched_barrier(w, op, W_BARRIER);
 }
 
 static void
@@ -759,6 +759,11 @@ static const ExecRow exec_rows[] = {
 	{IR_FENCE_MBAR_INIT, ex_nothing, NULL, NULL},
 	{IR_FENCE_PROXY_ASYNC, ex_nothing, NULL, NULL},
 	{IR_TMA_LOAD, ex_tma_load, NULL, NULL},
+	{IR_TMA_LOAD_MC, ex_tma_load_mc, NULL, NULL},
+	{IR_MBAR_ARRIVE_REMOTE, ex_mbar_arrive, NULL, NULL},
+	{IR_CLUSTER_RANK, ex_cluster, NULL, NULL},
+	{IR_MAPA, ex_cluster, NULL, NULL},
+	{IR_CLUSTER_SYNC, ex_cluster_sync, NULL, NULL},
 	{IR_WGMMA_DESC, ex_wgmma_desc, NULL, NULL},
 	{IR_WGMMA, ex_wgmma, NULL, NULL},
 	{IR_WGMMA_FENCE, ex_wgmma_pass, NULL, NULL},

@@ -21,7 +21,7 @@ typedef struct Block Block;
 typedef struct Warp Warp;
 
 /* Why a warp is not running. */
-enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_DONE };
+enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_DONE };
 
 /* Shadow bytes of shared memory: what wrote a byte. */
 enum {
@@ -33,8 +33,9 @@ enum {
 
 struct Warp {
 	Interp *it;
-	Block *b;
-	int id;
+	Block *b;               /* its CTA */
+	int id;                 /* its warp index in the CTA */
+	int gid;                /* its index in Interp.warps (CTA rank * warps per CTA + id) */
 	uint32_t exists;        /* lanes that are threads of the block */
 	uint64_t *regs;
 	int state;
@@ -72,7 +73,8 @@ enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC };
 typedef struct Agent {
 	int kind;
 	const IrOp *op;         /* the op that issued it (findings are reported there) */
-	int warp;               /* the issuing warp and lane */
+	Block *cta;             /* the CTA whose shared memory (and mbarrier) it works on */
+	int warp;               /* the issuing warp (Warp.gid) and lane */
 	int lane;
 	uint32_t group;         /* cp.async, TMA store: the thread's group it joined */
 	int tmap;               /* TMA: the tensor-map parameter */
@@ -85,6 +87,7 @@ typedef struct Agent {
 
 struct Block {
 	int64_t id[3];
+	int rank;               /* in its cluster */
 	unsigned char *smem;    /* the CTA's shared memory, smem_bytes */
 	unsigned char *shadow;  /* per byte: written since the block started */
 	Access *acc;            /* per byte (check_races) */
@@ -117,8 +120,10 @@ struct Interp {
 	int nobjs;
 	int shared_obj0;        /* object id of shared buffer 0 */
 	int mbar_obj0;          /* object id of mbarrier array 0 */
-	Block blk;
-	Warp *warps;
+	Block *ctas;            /* the CTAs of the cluster that runs (one without clusters) */
+	int ncta;
+	Block *blk;             /* the CTA of the warp that runs now (or of the agent that completes) */
+	Warp *warps;            /* ncta * nwarps: CTA rank r's warp i at r * nwarps + i */
 	ucontext_t sched_ctx;
 	Warp *cur;              /* the warp running now */
 	uint64_t rng;
@@ -141,8 +146,9 @@ reg(Warp *w, IrValue v, int e)
 }
 
 /* ---- sched.c: blocks, warps, barriers, findings ---- */
-/* Blocks warp w at barrier op until every warp of the block reached it. */
-void sched_barrier(Warp *w, const IrOp *op);
+/* Blocks warp w at barrier op until every warp of the block (state W_BARRIER) or of the
+ * cluster (W_CLUSTER) reached it. */
+void sched_barrier(Warp *w, const IrOp *op, int state);
 /* Reports a finding at op for lanes of w (mask: the lanes involved, 0 for the warp as a
  * whole) and stops the run. */
 void interp_fail(Warp *w, const IrOp *op, uint32_t lanes, const char *fmt, ...)
@@ -162,10 +168,13 @@ void ex_mbar_init(Warp *w, const IrOp *op, uint32_t mask);
 void ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask);
 void ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask);
 void ex_tma_load(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask);
 void ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask);
+void ex_cluster(Warp *w, const IrOp *op, uint32_t mask);     /* cluster.rank, mapa */
+void ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask);
 void ex_tma_store(Warp *w, const IrOp *op, uint32_t mask);
 void ex_cp_async(Warp *w, const IrOp *op, uint32_t mask);
 /* cp.async.commit, tma.commit: close the lanes' current group */
@@ -176,14 +185,17 @@ void ex_async_wait(Warp *w, const IrOp *op, uint32_t mask);
 int async_ready(const Interp *it, const Warp *w);
 /* Completes one agent in flight, drawn by r; 0, or -1 after a finding. */
 int async_complete(Interp *it, uint64_t r);
-/* Every unfinished warp is blocked and nothing is in flight: reports the deadlock. */
-void async_deadlock(Interp *it);
-void async_block_start(Interp *it);
-/* The block finished: reports an agent still in flight. Returns 0 when none is. */
-int async_block_end(Interp *it);
+/* Every unfinished warp is blocked and nothing is in flight: reports the deadlock of the
+ * CTA of warp first. */
+void async_deadlock(Interp *it, const Warp *first);
+void async_block_start(Interp *it, Block *b);
+/* The CTA finished: reports a TMA load still in flight. Returns 0 when none is. */
+int async_block_end(Interp *it, Block *b);
 
 /* ---- memory.c ---- */
 uint64_t mem_ptr_make(int obj, int64_t off);
+/* p in the shared memory of the cluster's CTA of rank r (mapa) */
+uint64_t mem_ptr_at_rank(uint64_t p, int r);
 uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
 /* The host address of an access of n bytes (aligned to align) by lane l through pointer
  * p; reports the finding and returns NULL when it is out of bounds, misaligned or (for a
@@ -196,7 +208,7 @@ int64_t mem_shared_at(Warp *w, const IrOp *op, int l, uint64_t p, int n, int ali
 /* The name of the shared object (buffer or mbarrier array) holding byte offset off. */
 const char *mem_shared_name(const Interp *it, int64_t off, int64_t *rel);
 int mem_setup(Interp *it, Buf *err);
-void mem_block_start(Interp *it);
+void mem_block_start(Interp *it, Block *b);
 /* The block's warps passed a barrier: accesses before it are ordered before those after. */
 void mem_barrier(Interp *it);
 void mem_free(Interp *it);
