@@ -1,5 +1,5 @@
 /* async.c: the asynchronous machinery of Hopper kernels (docs/interpreter.md, "The async
- * model"): mbarriers, TMA loads and wgmma.
+ * model"): mbarriers, TMA loads and stores, cp.async groups, wgmma and the cluster ops.
  *
  * - An mbarrier (8 bytes of shared memory, state in Block.mbar) counts the arrivals still
  *   missing in its current phase and a transaction count (bytes expected by expect-tx

@@ -216,10 +216,15 @@ release_cluster(Interp *it, int report)
 			it->ctas[i].epoch++;
 		return 1;
 	}
-	if (report)
+	if (report) {
+		char rest[64] = "";
+
+		if (n - waiting - done)
+			snprintf(rest, sizeof rest, ", %d wait elsewhere", n - waiting - done);
 		interp_fail(first, first->wait_op, 0,
-			    "cluster barrier reached by only part of the cluster: %d of its %d warps wait here, %d finished, the others wait elsewhere",
-			    waiting, n, done);
+			    "cluster barrier reached by only part of the cluster: %d of its %d warps wait here, %d finished%s",
+			    waiting, n, done, rest);
+	}
 	return report ? -1 : 0;
 }
 
