@@ -206,7 +206,7 @@ test_axpby(int64_t n, uint64_t seed)
 	IrKernel *k = kernel("elementwise/axpby.cake", "axpby");
 	float *x = malloc((size_t)n * 4 + 4), *y = malloc((size_t)n * 4 + 4);
 	double *ref = malloc((size_t)n * 8 + 8), *got = malloc((size_t)n * 8 + 8);
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[64];
 	float a = (float)uniform(-1.5, 1.5), b = (float)uniform(-1.5, 1.5);
 	int64_t i;
@@ -242,7 +242,7 @@ test_silu_mul(int64_t n, uint64_t seed)
 	IrKernel *k = kernel("elementwise/silu_mul.cake", "silu_mul");
 	uint16_t *g = malloc((size_t)n * 2 + 2), *u = malloc((size_t)n * 2 + 2), *o = malloc((size_t)n * 2 + 2);
 	double *ref = malloc((size_t)n * 8 + 8), *got = malloc((size_t)n * 8 + 8);
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[64];
 	int64_t i;
 
@@ -282,7 +282,7 @@ test_rmsnorm(const char *file, const char *name, int64_t m, int64_t n, uint64_t 
 	size_t mn = (size_t)(m * n);
 	uint16_t *x = malloc(mn * 2 + 2), *w = malloc((size_t)n * 2 + 2), *y = malloc(mn * 2 + 2);
 	double *ref = malloc(mn * 8 + 8), *got = malloc(mn * 8 + 8);
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[96];
 	int64_t i, j;
 
@@ -330,7 +330,7 @@ test_softmax(const char *file, const char *name, int64_t m, int64_t n, uint64_t 
 	float *x = malloc(mn * 4 + 4), *y = malloc(mn * 4 + 4);
 	double *ref = malloc(mn * 8 + 8), *got = malloc(mn * 8 + 8);
 	double threshold = 2e-5, bound = 4.0 * ((double)n / 32.0 + 5.0) * 0x1p-24;
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[96];
 	int64_t i, j;
 
@@ -376,7 +376,7 @@ test_sgemm(int64_t m, int64_t n, int64_t kk, uint64_t seed)
 	float *c = malloc((size_t)(m * n) * 4 + 4);
 	double *ref = calloc((size_t)(m * n) + 1, 8), *got = malloc((size_t)(m * n) * 8 + 8);
 	double sk = sqrt((double)kk), secs;
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[96];
 	int64_t i, j, p;
 	double t0;
@@ -438,7 +438,7 @@ test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m
 	double *av = malloc((size_t)(m * kk) * 8 + 8), *bv = malloc((size_t)(n * kk) * 8 + 8);
 	double *ref = calloc((size_t)(m * n) + 1, 8), *got = malloc((size_t)(m * n) * 8 + 8);
 	double floor = sqrt((double)kk) / 3.0, secs, t0;
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[128];
 	int64_t i, j, p;
 
@@ -530,7 +530,7 @@ test_wgmma_rs(uint64_t seed)
 	double *x[5], *ref[5], pr[64 * 64], got[64 * 64];
 	uint16_t *xb[5];
 	float *o[5];
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[96];
 	int i, j;
 
@@ -658,7 +658,7 @@ test_gdp(const char *file, const char *name, int T, int NH, int staged, int B, i
 	static const char *tv[] = {"1", "2", "3", "4"};
 	Gdp h;
 	IrKernel *k;
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[160];
 	size_t nq, nk, nv, ng, ns, no, ni, i;
 	double *got, scale;
