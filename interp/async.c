@@ -20,6 +20,7 @@
  * is XORed with the row index mod span / 16 (address bits 7..), so that an 8-row group of
  * rows spreads over all banks. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,19 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 			    p->name, p->rank);
 		return -1;
 	}
+	for (i = 0; i < it->blk->nreads; i++) {
+		const WgmmaRead *r = &it->blk->reads[i];
+		int64_t rel;
+		const char *nm;
+
+		if (r->lo < d + bytes && d < r->hi) {
+			nm = mem_shared_name(it, r->lo > d ? r->lo : d, &rel);
+			interp_fail(w, op, 1u << l,
+				    "TMA load into shared memory that a wgmma of warp %d (line %d:%d) still reads: byte offset %lld of '%s'; it has not retired (wgmma.wait), so the stage was released too early",
+				    it->warps[r->warp].id, r->op->loc.line, r->op->loc.col, (long long)rel, nm);
+			return -1;
+		}
+	}
 	a = agent_new(w, op, l, AG_TMA_LOAD);
 	a->tmap = tmap;
 	for (i = 0; i < rank; i++)
@@ -589,12 +603,14 @@ async_block_start(Interp *it, Block *b)
 
 	memset(b->mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *b->mbar);
 	b->nagents = 0;
+	b->nreads = 0;
 	b->pending_bytes = 0;
 	for (i = 0; i < it->nwarps; i++) {
 		Warp *w = &it->warps[b->rank * it->nwarps + i];
 
 		memset(w->cp_groups, 0, sizeof w->cp_groups);
 		memset(w->bulk_groups, 0, sizeof w->bulk_groups);
+		w->wgmma_groups = 0;
 	}
 }
 
@@ -695,12 +711,58 @@ ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
+/* Records that w's current wgmma group reads shared bytes [lo, hi) until it retires. */
+static void
+read_record(Warp *w, const IrOp *op, int64_t lo, int64_t hi)
+{
+	Block *bk = w->it->blk;
+	WgmmaRead *r;
+
+	if (bk->nreads == bk->capreads) {
+		bk->capreads = bk->capreads ? 2 * bk->capreads : 16;
+		bk->reads = xrealloc(bk->reads, (size_t)bk->capreads * sizeof *bk->reads);
+	}
+	r = &bk->reads[bk->nreads++];
+	r->warp = w->gid;
+	r->group = w->wgmma_groups;
+	r->lo = lo;
+	r->hi = hi;
+	r->op = op;
+}
+
+void
+ex_wgmma_commit(Warp *w, const IrOp *op, uint32_t mask)
+{
+	(void)op;
+	(void)mask;
+	w->wgmma_groups++;
+}
+
+/* wgmma.wait N: the warp's groups but the N newest retire (their reads end); the operands
+ * pass through. */
+void
+ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Block *bk = w->it->blk;
+	int i, j;
+
+	for (i = 0, j = 0; i < bk->nreads; i++) {
+		const WgmmaRead *r = &bk->reads[i];
+
+		if (!(r->warp == w->gid && r->group + (uint32_t)op->imm < w->wgmma_groups))
+			bk->reads[j++] = *r;
+	}
+	bk->nreads = j;
+	ex_wgmma_pass(w, op, mask);
+}
+
 /* Reads rows [r0, r0 + nrows) x k 0..15 of the K-major operand that descriptor desc
  * describes into out (nrows x 16), as wgmma does: row r at start + (r / 8) * SBO + (r % 8)
  * * span + 2 k, swizzled. Returns 0, or -1 after a finding. */
 static int
 desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out)
 {
+	int64_t lo = INT64_MAX, hi = -1;
 	Interp *it = w->it;
 	int64_t start = (int64_t)(desc & 0x3fff) << 4, sbo = (int64_t)((desc >> 32) & 0x3fff) << 4;
 	int layout = (int)(desc >> 62), span = layout == 1 ? 128 : layout == 2 ? 64 : layout == 3 ? 32 : 0;
@@ -732,7 +794,10 @@ desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, 
 			}
 			memcpy(&v, it->blk->smem + at, 2);
 			out[r * 16 + k] = num_to_double(et, v);
+			lo = at < lo ? at : lo;
+			hi = at + 2 > hi ? at + 2 : hi;
 		}
+	read_record(w, op, lo, hi);
 	return 0;
 }
 

@@ -767,8 +767,8 @@ static const ExecRow exec_rows[] = {
 	{IR_WGMMA_DESC, ex_wgmma_desc, NULL, NULL},
 	{IR_WGMMA, ex_wgmma, NULL, NULL},
 	{IR_WGMMA_FENCE, ex_wgmma_pass, NULL, NULL},
-	{IR_WGMMA_COMMIT, ex_nothing, NULL, NULL},
-	{IR_WGMMA_WAIT, ex_wgmma_pass, NULL, NULL},
+	{IR_WGMMA_COMMIT, ex_wgmma_commit, NULL, NULL},
+	{IR_WGMMA_WAIT, ex_wgmma_wait, NULL, NULL},
 	{IR_SETMAXNREG, ex_setmaxnreg, NULL, NULL},
 
 	{IR_TMA_STORE, ex_tma_store, NULL, NULL},

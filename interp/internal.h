@@ -44,6 +44,7 @@ struct Warp {
 	int wait_parity;        /* W_MBAR: the parity of the phase it waits for */
 	uint32_t cp_groups[WARP];       /* per lane: cp.async groups committed */
 	uint32_t bulk_groups[WARP];     /* per lane: TMA store (bulk) groups committed */
+	uint32_t wgmma_groups;          /* wgmma groups committed */
 	ucontext_t ctx;
 	char *stack;
 };
@@ -85,6 +86,15 @@ typedef struct Agent {
 	unsigned char *global;  /* cp.async: the source */
 } Agent;
 
+/* Shared bytes a wgmma read that has not retired (wgmma.wait): a TMA load into them is a
+ * finding (a stage released before its wgmmas retired). */
+typedef struct WgmmaRead {
+	int warp;               /* Warp.gid */
+	uint32_t group;         /* the warp's wgmma group */
+	int64_t lo, hi;         /* the bytes [lo, hi) */
+	const IrOp *op;
+} WgmmaRead;
+
 struct Block {
 	int64_t id[3];
 	int rank;               /* in its cluster */
@@ -95,7 +105,9 @@ struct Block {
 	Mbar *mbar;             /* per 8 bytes of shared memory */
 	Agent *agents;          /* in flight, in issue order */
 	int nagents, capagents;
-	int64_t pending_bytes;  /* shared bytes marked SH_PENDING */
+	int64_t pending_bytes;  /* shared bytes marked SH_PENDING or SH_READING */
+	WgmmaRead *reads;       /* of wgmmas not retired */
+	int nreads, capreads;
 };
 
 /* A memory object a pointer can point into. */
@@ -172,6 +184,8 @@ void ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_commit(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask);
 void ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask);
 void ex_cluster(Warp *w, const IrOp *op, uint32_t mask);     /* cluster.rank, mapa */
 void ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask);

@@ -386,6 +386,7 @@ mem_free(Interp *it)
 		free(it->ctas[i].acc);
 		free(it->ctas[i].mbar);
 		free(it->ctas[i].agents);
+		free(it->ctas[i].reads);
 	}
 	free(it->ctas);
 }
