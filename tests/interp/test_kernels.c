@@ -426,6 +426,17 @@ f16_exact(double x)
 	return (uint16_t)((x < 0 ? 0x8000 : 0) | (e - 1 + 15) << 10 | (int)((m * 2 - 1) * 1024));
 }
 
+static double
+f16_value(uint16_t h)
+{
+	int e = h >> 10 & 31, m = h & 1023;
+	double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	return h & 0x8000 ? -v : v;
+}
+
 /* gemm_bf16 and its f16/f32 siblings: C = A B^T against a double reference, with
  * case_gemm_bf16.c's metric: floor sqrt(K) / 3, threshold u_out + K 2^-20. Returns the
  * interpreter's time in seconds. */
@@ -471,8 +482,10 @@ test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m
 		fail_run(what);
 	} else {
 		for (i = 0; i < m * n; i++)
-			got[i] = out_f32 ? (double)((float *)c)[i] : bf16_to(((uint16_t *)c)[i]);
-		compare(what, got, ref, (size_t)(m * n), floor, (out_f32 ? 0 : ldexp(1, -8)) + ldexp((double)kk, -20));
+			got[i] = out_f32 ? (double)((float *)c)[i]
+				 : in_f16 ? f16_value(((uint16_t *)c)[i]) : bf16_to(((uint16_t *)c)[i]);
+		compare(what, got, ref, (size_t)(m * n), floor,
+			(out_f32 ? 0 : in_f16 ? ldexp(1, -11) : ldexp(1, -8)) + ldexp((double)kk, -20));
 	}
 	secs = (clock_ms() - t0) / 1000.0;
 	free(a);
@@ -834,6 +847,7 @@ main(int argc, char **argv)
 		test_gemm("gemm/gemm_bf16_f32.cake", "gemm_bf16_f32", 0, 1, 256, 256, 256, 4 + s * 1000);
 		test_gemm("gemm/gemm_f16_f32.cake", "gemm_f16_f32", 1, 1, 128, 256, 192, 5 + s * 1000);
 		test_gemm("gemm/gemm_f16_f32.cake", "gemm_f16_f32", 1, 1, 136, 264, 136, 6 + s * 1000);
+		test_gemm("gemm/gemm_f16.cake", "gemm_f16", 1, 0, 192, 256, 128, 7 + s * 1000);
 		test_wgmma_rs(12 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
