@@ -154,7 +154,7 @@ ex_special(Warp *w, const IrOp *op, uint32_t mask)
 		case IR_TID_Y: v = t / nt[0] % nt[1]; break;
 		case IR_TID_Z: v = t / ((int64_t)nt[0] * nt[1]); break;
 		case IR_NTID_X: case IR_NTID_Y: case IR_NTID_Z: v = nt[op->opc - IR_NTID_X]; break;
-		case IR_CTAID_X: case IR_CTAID_Y: case IR_CTAID_Z: v = it->blk.id[op->opc - IR_CTAID_X]; break;
+		case IR_CTAID_X: case IR_CTAID_Y: case IR_CTAID_Z: v = w->b->id[op->opc - IR_CTAID_X]; break;
 		case IR_NCTAID_X: case IR_NCTAID_Y: case IR_NCTAID_Z: v = it->grid[op->opc - IR_NCTAID_X]; break;
 		case IR_LANEID: v = l; break;
 		default: v = w->id; break;   /* IR_WARPID */
@@ -493,23 +493,6 @@ ex_atom(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
-/* cp.async completes at once in this version: the copy happens at issue, commit and wait
- * do nothing (docs/interpreter.md). */
-static void
-ex_cp_async(Warp *w, const IrOp *op, uint32_t mask)
-{
-	const uint64_t *dst = reg(w, op->args[0], 0), *src = reg(w, op->args[1], 0);
-	int n = (int)op->imm, l;
-
-	LANES(l, mask) {
-		unsigned char *s = mem_access(w, op, l, src[l], n, n, 0), *d;
-
-		if (!s || !(d = mem_access(w, op, l, dst[l], n, n, 1)))
-			return;
-		memcpy(d, s, (size_t)n);
-	}
-}
-
 static void
 ex_nothing(Warp *w, const IrOp *op, uint32_t mask)
 {
@@ -539,7 +522,7 @@ static void
 ex_barrier(Warp *w, const IrOp *op, uint32_t mask)
 {
 	if (full_warp(w, op, mask))
-		sched_barrier(w, op);
+		sched_barrier(w, op, W_BARRIER);
 }
 
 static void
@@ -767,9 +750,34 @@ static const ExecRow exec_rows[] = {
 	{IR_FOR, ex_for, NULL, NULL},
 	{IR_WHILE, ex_while, NULL, NULL},
 
+	{IR_MBAR, ex_mbar, NULL, NULL},
+	{IR_MBAR_INIT, ex_mbar_init, NULL, NULL},
+	{IR_MBAR_ARRIVE, ex_mbar_arrive, NULL, NULL},
+	{IR_MBAR_ARRIVE_TX, ex_mbar_arrive, NULL, NULL},
+	{IR_MBAR_EXPECT_TX, ex_mbar_arrive, NULL, NULL},
+	{IR_MBAR_WAIT, ex_mbar_wait, NULL, NULL},
+	{IR_FENCE_MBAR_INIT, ex_nothing, NULL, NULL},
+	{IR_FENCE_PROXY_ASYNC, ex_nothing, NULL, NULL},
+	{IR_TMA_LOAD, ex_tma_load, NULL, NULL},
+	{IR_TMA_LOAD_MC, ex_tma_load_mc, NULL, NULL},
+	{IR_MBAR_ARRIVE_REMOTE, ex_mbar_arrive, NULL, NULL},
+	{IR_CLUSTER_RANK, ex_cluster, NULL, NULL},
+	{IR_MAPA, ex_cluster, NULL, NULL},
+	{IR_CLUSTER_SYNC, ex_cluster_sync, NULL, NULL},
+	{IR_WGMMA_DESC, ex_wgmma_desc, NULL, NULL},
+	{IR_WGMMA, ex_wgmma, NULL, NULL},
+	{IR_WGMMA_FENCE, ex_wgmma_pass, NULL, NULL},
+	{IR_WGMMA_COMMIT, ex_wgmma_commit, NULL, NULL},
+	{IR_WGMMA_WAIT, ex_wgmma_wait, NULL, NULL},
+	{IR_SETMAXNREG, ex_setmaxnreg, NULL, NULL},
+
+	{IR_TMA_STORE, ex_tma_store, NULL, NULL},
+	{IR_TMA_COMMIT, ex_async_commit, NULL, NULL},
+	{IR_TMA_WAIT, ex_async_wait, NULL, NULL},
+
 	{IR_CP_ASYNC, ex_cp_async, NULL, NULL},
-	{IR_CP_ASYNC_COMMIT, ex_nothing, NULL, NULL},
-	{IR_CP_ASYNC_WAIT, ex_nothing, NULL, NULL},
+	{IR_CP_ASYNC_COMMIT, ex_async_commit, NULL, NULL},
+	{IR_CP_ASYNC_WAIT, ex_async_wait, NULL, NULL},
 };
 
 static const ExecRow *
@@ -809,6 +817,8 @@ exec_body(Warp *w)
 
 		if (p->kind == PARAM_TENSOR)
 			v = mem_ptr_make(i + 1, 0);
+		else if (p->kind == PARAM_TMAP)
+			v = (uint64_t)i;        /* a tensor map is its parameter's index */
 		else if (ir_is_float(p->type))
 			v = num_from_double((IrBase)p->type.base, a->f);
 		else

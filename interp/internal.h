@@ -21,16 +21,30 @@ typedef struct Block Block;
 typedef struct Warp Warp;
 
 /* Why a warp is not running. */
-enum { W_RUNNABLE, W_BARRIER, W_DONE };
+enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_DONE };
+
+/* Shadow bytes of shared memory: what wrote a byte. */
+enum {
+	SH_UNWRITTEN,
+	SH_WRITTEN,
+	SH_PENDING,     /* an async copy in flight (TMA load, cp.async) will write it */
+	SH_READING      /* a TMA store in flight still reads it */
+};
 
 struct Warp {
 	Interp *it;
-	Block *b;
-	int id;
+	Block *b;               /* its CTA */
+	int id;                 /* its warp index in the CTA */
+	int gid;                /* its index in Interp.warps (CTA rank * warps per CTA + id) */
 	uint32_t exists;        /* lanes that are threads of the block */
 	uint64_t *regs;
 	int state;
-	const IrOp *wait_op;    /* the barrier it waits at */
+	const IrOp *wait_op;    /* the barrier (or mbar.wait) it waits at */
+	int64_t wait_bar;       /* W_MBAR: the mbarrier (its byte offset in shared memory) */
+	int wait_parity;        /* W_MBAR: the parity of the phase it waits for */
+	uint32_t cp_groups[WARP];       /* per lane: cp.async groups committed */
+	uint32_t bulk_groups[WARP];     /* per lane: TMA store (bulk) groups committed */
+	uint32_t wgmma_groups;          /* wgmma groups committed */
 	ucontext_t ctx;
 	char *stack;
 };
@@ -44,12 +58,56 @@ typedef struct Access {
 	const IrOp *w_op, *r_op;    /* the last write; a read (for the report) */
 } Access;
 
+/* An mbarrier (async.c), one per 8 bytes of shared memory that mbar.init initialized. */
+typedef struct Mbar {
+	int init;
+	int count;              /* arrivals per phase */
+	int pending;            /* arrivals still missing in the current phase */
+	int64_t tx;             /* the transaction count: bytes expected minus bytes arrived */
+	uint64_t phase;         /* phases completed */
+} Mbar;
+
+/* An asynchronous operation in flight (async.c), which the scheduler completes at a step
+ * it draws from the seed (cp.async and TMA stores once their group is committed), or a
+ * wait completes. */
+enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC };
+typedef struct Agent {
+	int kind;
+	const IrOp *op;         /* the op that issued it (findings are reported there) */
+	Block *cta;             /* the CTA whose shared memory (and mbarrier) it works on */
+	int warp;               /* the issuing warp (Warp.gid) and lane */
+	int lane;
+	uint32_t group;         /* cp.async, TMA store: the thread's group it joined */
+	int tmap;               /* TMA: the tensor-map parameter */
+	int64_t coord[IR_MAX_RANK];
+	int64_t smem;           /* the shared bytes it writes (load, cp.async) or reads (store) */
+	int64_t bar;            /* TMA load: the mbarrier it completes bytes on (byte offset) */
+	int64_t bytes;
+	unsigned char *global;  /* cp.async: the source */
+} Agent;
+
+/* Shared bytes a wgmma read that has not retired (wgmma.wait): a TMA load into them is a
+ * finding (a stage released before its wgmmas retired). */
+typedef struct WgmmaRead {
+	int warp;               /* Warp.gid */
+	uint32_t group;         /* the warp's wgmma group */
+	int64_t lo, hi;         /* the bytes [lo, hi) */
+	const IrOp *op;
+} WgmmaRead;
+
 struct Block {
 	int64_t id[3];
+	int rank;               /* in its cluster */
 	unsigned char *smem;    /* the CTA's shared memory, smem_bytes */
 	unsigned char *shadow;  /* per byte: written since the block started */
 	Access *acc;            /* per byte (check_races) */
 	uint32_t epoch;         /* barrier intervals since the run began */
+	Mbar *mbar;             /* per 8 bytes of shared memory */
+	Agent *agents;          /* in flight, in issue order */
+	int nagents, capagents;
+	int64_t pending_bytes;  /* shared bytes marked SH_PENDING or SH_READING */
+	WgmmaRead *reads;       /* of wgmmas not retired */
+	int nreads, capreads;
 };
 
 /* A memory object a pointer can point into. */
@@ -73,8 +131,11 @@ struct Interp {
 	MemObj *objs;           /* 1..nparams: tensors; nparams+1+i: shared buffer i */
 	int nobjs;
 	int shared_obj0;        /* object id of shared buffer 0 */
-	Block blk;
-	Warp *warps;
+	int mbar_obj0;          /* object id of mbarrier array 0 */
+	Block *ctas;            /* the CTAs of the cluster that runs (one without clusters) */
+	int ncta;
+	Block *blk;             /* the CTA of the warp that runs now (or of the agent that completes) */
+	Warp *warps;            /* ncta * nwarps: CTA rank r's warp i at r * nwarps + i */
 	ucontext_t sched_ctx;
 	Warp *cur;              /* the warp running now */
 	uint64_t rng;
@@ -97,8 +158,9 @@ reg(Warp *w, IrValue v, int e)
 }
 
 /* ---- sched.c: blocks, warps, barriers, findings ---- */
-/* Blocks warp w at barrier op until every warp of the block reached it. */
-void sched_barrier(Warp *w, const IrOp *op);
+/* Blocks warp w at barrier op until every warp of the block (state W_BARRIER) or of the
+ * cluster (W_CLUSTER) reached it. */
+void sched_barrier(Warp *w, const IrOp *op, int state);
 /* Reports a finding at op for lanes of w (mask: the lanes involved, 0 for the warp as a
  * whole) and stops the run. */
 void interp_fail(Warp *w, const IrOp *op, uint32_t lanes, const char *fmt, ...)
@@ -108,15 +170,59 @@ void lanes_str(char *out, size_t size, uint32_t mask);
 /* the same with another noun: "warps 0-3" */
 void mask_str(char *out, size_t size, uint32_t mask, const char *noun);
 
+/* Blocks warp w at op until the phase of parity `parity` of the mbarrier at shared byte
+ * offset bar completed. */
+void sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity);
+
+/* ---- async.c: mbarriers, TMA, wgmma ---- */
+void ex_mbar(Warp *w, const IrOp *op, uint32_t mask);
+void ex_mbar_init(Warp *w, const IrOp *op, uint32_t mask);
+void ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask);
+void ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tma_load(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_commit(Warp *w, const IrOp *op, uint32_t mask);
+void ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask);
+void ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask);
+void ex_cluster(Warp *w, const IrOp *op, uint32_t mask);     /* cluster.rank, mapa */
+void ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tma_store(Warp *w, const IrOp *op, uint32_t mask);
+void ex_cp_async(Warp *w, const IrOp *op, uint32_t mask);
+/* cp.async.commit, tma.commit: close the lanes' current group */
+void ex_async_commit(Warp *w, const IrOp *op, uint32_t mask);
+/* cp.async.wait, tma.wait: complete the lanes' groups older than the newest imm */
+void ex_async_wait(Warp *w, const IrOp *op, uint32_t mask);
+/* Whether the phase w waits for (W_MBAR) completed. */
+int async_ready(const Interp *it, const Warp *w);
+/* Completes one agent in flight, drawn by r; 0, or -1 after a finding. */
+int async_complete(Interp *it, uint64_t r);
+/* Every unfinished warp is blocked and nothing is in flight: reports the deadlock of the
+ * CTA of warp first. */
+void async_deadlock(Interp *it, const Warp *first);
+void async_block_start(Interp *it, Block *b);
+/* The CTA finished: reports a TMA load still in flight. Returns 0 when none is. */
+int async_block_end(Interp *it, Block *b);
+
 /* ---- memory.c ---- */
 uint64_t mem_ptr_make(int obj, int64_t off);
+/* p in the shared memory of the cluster's CTA of rank r (mapa) */
+uint64_t mem_ptr_at_rank(uint64_t p, int r);
 uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
 /* The host address of an access of n bytes (aligned to align) by lane l through pointer
  * p; reports the finding and returns NULL when it is out of bounds, misaligned or (for a
  * read of shared memory) uninitialized. write: marks shared bytes initialized. */
 unsigned char *mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write);
+/* The byte offset in shared memory of an access of n bytes (aligned to align) through p,
+ * which must point into a shared object; reports the finding and returns -1 otherwise.
+ * No shadow or race check (the async ops do their own). */
+int64_t mem_shared_at(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align);
+/* The name of the shared object (buffer or mbarrier array) holding byte offset off. */
+const char *mem_shared_name(const Interp *it, int64_t off, int64_t *rel);
 int mem_setup(Interp *it, Buf *err);
-void mem_block_start(Interp *it);
+void mem_block_start(Interp *it, Block *b);
 /* The block's warps passed a barrier: accesses before it are ordered before those after. */
 void mem_barrier(Interp *it);
 void mem_free(Interp *it);

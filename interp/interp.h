@@ -1,9 +1,10 @@
 /* interp: an interpreter of cakec's optimized IR on the CPU (docs/interpreter.md).
  *
- * A kernel that went through the pass pipeline runs over a whole grid: blocks one after
- * another (in an order drawn from the seed), the warps of a block as coroutines switched
+ * A kernel that went through the pass pipeline runs over a whole grid: blocks (clusters of
+ * CTAs together) one after another (in an order drawn from the seed), the warps of a block as coroutines switched
  * at block barriers (their order drawn from the seed too), each warp executing 32 lanes
- * at once under an active mask. Findings (out-of-bounds or misaligned accesses, reads of
+ * at once under an active mask; mbarriers, TMA, wgmma and cp.async groups as in
+ * interp/async.c. Findings (out-of-bounds or misaligned accesses, reads of
  * uninitialized shared memory, data races on shared memory, barriers reached by part of
  * a block, divergent collectives, ops the interpreter does not know) are reported through diag as
  * `file:line:col: error: ...` at the op's source location with the block, warp and lane,
@@ -52,8 +53,8 @@ int interp_bind(const IrKernel *k, InterpArg *args, const InterpOptions *o, int6
 int64_t interp_tensor_elems(const IrKernel *k, int p, const InterpArg *args);
 
 /* Reports (through diag, at its source location) the first thing in k the interpreter
- * cannot run yet: an op without a row in its table, a tensor-map parameter, an mbarrier,
- * a cluster. Returns 0 when k can run, -1 after reporting. interp_run checks it too. */
+ * cannot run: an op without a row in its table, more than 1024 threads. Returns 0 when k
+ * can run, -1 after reporting. interp_run checks it too. */
 int interp_check(const IrKernel *k);
 
 /* Runs k (after the pass pipeline: async ops expanded, shared memory laid out) over the

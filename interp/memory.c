@@ -21,6 +21,8 @@
 #define OFF_BITS 48
 #define OFF_MASK ((((uint64_t)1) << OFF_BITS) - 1)
 
+#define MAX_OBJS 255
+
 uint64_t
 mem_ptr_make(int obj, int64_t off)
 {
@@ -30,7 +32,20 @@ mem_ptr_make(int obj, int64_t off)
 static int
 ptr_obj(uint64_t p)
 {
-	return (int)(p >> OFF_BITS);
+	return (int)(p >> OFF_BITS & MAX_OBJS);
+}
+
+/* 0: the accessing warp's own CTA; r + 1: the cluster's CTA of rank r (from mapa) */
+static int
+ptr_cta(uint64_t p)
+{
+	return (int)(p >> 56 & 0x7f);
+}
+
+uint64_t
+mem_ptr_at_rank(uint64_t p, int r)
+{
+	return (p & ~((uint64_t)0x7f << 56)) | (uint64_t)(r + 1) << 56;
 }
 
 /* The offset, sign-extended from 48 bits. */
@@ -47,7 +62,7 @@ ptr_off(uint64_t p)
 uint64_t
 mem_ptr_add(uint64_t p, int64_t bytes)
 {
-	return mem_ptr_make(ptr_obj(p), ptr_off(p) + bytes);
+	return (p & ~OFF_MASK) | ((uint64_t)(ptr_off(p) + bytes) & OFF_MASK);
 }
 
 static const char *
@@ -75,11 +90,11 @@ static int
 race_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
 {
 	Interp *it = w->it;
-	uint32_t e = it->blk.epoch, me = 1u << w->id;
+	uint32_t e = it->blk->epoch, me = 1u << w->id;
 	int64_t i;
 
 	for (i = 0; i < n; i++) {
-		Access *a = &it->blk.acc[m->base + off + i];
+		Access *a = &it->blk->acc[m->base + off + i];
 		const IrOp *other = NULL;
 		int ow = 0;
 		char desc[256];
@@ -116,12 +131,87 @@ race_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, 
 	return 0;
 }
 
+/* An access by a thread to shared bytes that an async copy in flight will write (the data
+ * has not landed: a read sees stale bytes; or the copy will overwrite the store), or a
+ * store to bytes that a TMA store in flight still reads. */
+static int
+pending_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
+{
+	const Interp *it = w->it;
+	int64_t i;
+	char desc[256];
+
+	for (i = 0; i < n; i++) {
+		int sh = it->blk->shadow[m->base + off + i];
+
+		if (sh == SH_PENDING || (sh == SH_READING && write)) {
+			obj_desc(it, m, desc, sizeof desc);
+			interp_fail(w, op, 1u << l, "%s shared memory that %s: byte offset %lld (element %lld) of %s",
+				    write ? "store to" : "read of",
+				    sh == SH_READING ? "a TMA store in flight still reads (wait for it first: tma_store_wait)"
+						     : "an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait)",
+				    (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int64_t
+mem_shared_at(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align)
+{
+	Interp *it = w->it;
+	int obj = ptr_obj(p);
+	int64_t off = ptr_off(p);
+	const MemObj *m;
+	char desc[256];
+
+	if (obj <= 0 || obj >= it->nobjs || !it->objs[obj].shared) {
+		interp_fail(w, op, 1u << l, "%s: the pointer does not point into shared memory", ir_opinfo[op->opc].name);
+		return -1;
+	}
+	m = &it->objs[obj];
+	if (off < 0 || off > m->bytes - n) {
+		obj_desc(it, m, desc, sizeof desc);
+		interp_fail(w, op, 1u << l, "out-of-bounds %s of %d bytes at byte offset %lld of %s", ir_opinfo[op->opc].name, n,
+			    (long long)off, desc);
+		return -1;
+	}
+	if (align > 1 && (m->base + off) % align != 0) {
+		obj_desc(it, m, desc, sizeof desc);
+		interp_fail(w, op, 1u << l, "misaligned %s at byte offset %lld of %s (needs %d-byte alignment)",
+			    ir_opinfo[op->opc].name, (long long)off, desc, align);
+		return -1;
+	}
+	return m->base + off;
+}
+
+const char *
+mem_shared_name(const Interp *it, int64_t off, int64_t *rel)
+{
+	int i;
+
+	for (i = it->shared_obj0; i < it->nobjs; i++) {
+		const MemObj *m = &it->objs[i];
+
+		if (off >= m->base && off < m->base + m->bytes) {
+			*rel = off - m->base;
+			return m->name;
+		}
+	}
+	*rel = off;
+	return "?";
+}
+
+static unsigned char *shared_access(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write,
+				    int races);
+
 unsigned char *
 mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int write)
 {
 	Interp *it = w->it;
 	int obj = ptr_obj(p);
-	int64_t off = ptr_off(p), i;
+	int64_t off = ptr_off(p);
 	const MemObj *m;
 	unsigned char *base;
 	char desc[256];
@@ -146,15 +236,37 @@ mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int wri
 	}
 	if (!m->shared)
 		return m->data + off;
-	if (it->o->check_races && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS) &&
+	if (ptr_cta(p)) {       /* distributed shared memory: another CTA's (no race check) */
+		Block *own = it->blk;
+
+		it->blk = &it->ctas[ptr_cta(p) - 1];
+		base = shared_access(w, op, l, m, off, n, write, 0);
+		it->blk = own;
+		return base;
+	}
+	return shared_access(w, op, l, m, off, n, write, it->o->check_races);
+}
+
+/* The rest of mem_access for shared memory (of the CTA it->blk). */
+static unsigned char *
+shared_access(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write, int races)
+{
+	Interp *it = w->it;
+	unsigned char *base;
+	char desc[256];
+	int64_t i;
+
+	if (it->blk->pending_bytes && pending_check(w, op, l, m, off, n, write) != 0)
+		return NULL;
+	if (races && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS) &&
 	    race_check(w, op, l, m, off, n, write) != 0)
 		return NULL;
-	base = it->blk.smem + m->base + off;
+	base = it->blk->smem + m->base + off;
 	if (write) {
-		memset(it->blk.shadow + m->base + off, 1, (size_t)n);
+		memset(it->blk->shadow + m->base + off, SH_WRITTEN, (size_t)n);
 	} else if (it->o->check_uninit) {
 		for (i = 0; i < n; i++)
-			if (!it->blk.shadow[m->base + off + i]) {
+			if (it->blk->shadow[m->base + off + i] == SH_UNWRITTEN) {
 				obj_desc(it, m, desc, sizeof desc);
 				interp_fail(w, op, 1u << l, "read of uninitialized shared memory: byte offset %lld (element %lld) of %s, which no thread of the block wrote",
 					    (long long)(off + i), (long long)((off + i) / m->elem_bytes), desc);
@@ -180,7 +292,8 @@ mem_setup(Interp *it, Buf *err)
 	int i;
 
 	it->shared_obj0 = k->nparams + 1;
-	it->nobjs = it->shared_obj0 + k->nbufs;
+	it->mbar_obj0 = it->shared_obj0 + k->nbufs;
+	it->nobjs = it->mbar_obj0 + k->nbarriers;
 	it->objs = xcalloc((size_t)it->nobjs, sizeof *it->objs);
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
@@ -212,33 +325,68 @@ mem_setup(Interp *it, Buf *err)
 			return -1;
 		}
 	}
-	it->blk.smem = xcalloc((size_t)k->smem_bytes + 1, 1);
-	it->blk.shadow = xcalloc((size_t)k->smem_bytes + 1, 1);
-	it->blk.acc = xcalloc((size_t)k->smem_bytes + 1, sizeof *it->blk.acc);
+	for (i = 0; i < k->nbarriers; i++) {
+		const IrBarrier *b = &k->barriers[i];
+		MemObj *m = &it->objs[it->mbar_obj0 + i];
+
+		if (b->offset < 0 || b->offset + 8 * (int64_t)b->n > k->smem_bytes) {
+			buf_printf(err, "mbarrier '%s' has no place in shared memory: run the pass pipeline (smem-layout) first", b->name);
+			return -1;
+		}
+		m->name = b->name;
+		m->shared = 1;
+		m->base = b->offset;
+		m->elem_bytes = 8;
+		m->bytes = 8 * (int64_t)b->n;
+	}
+	if (it->nobjs > MAX_OBJS) {
+		buf_printf(err, "more than %d tensors, shared buffers and mbarriers", MAX_OBJS - 1);
+		return -1;
+	}
+	it->ncta = k->cluster[0] * k->cluster[1] * k->cluster[2];
+	it->ctas = xcalloc((size_t)it->ncta, sizeof *it->ctas);
+	for (i = 0; i < it->ncta; i++) {
+		Block *b = &it->ctas[i];
+
+		b->rank = i;
+		b->mbar = xcalloc((size_t)k->smem_bytes / 8 + 1, sizeof *b->mbar);
+		b->smem = xcalloc((size_t)k->smem_bytes + 1, 1);
+		b->shadow = xcalloc((size_t)k->smem_bytes + 1, 1);
+		b->acc = xcalloc((size_t)k->smem_bytes + 1, sizeof *b->acc);
+	}
+	it->blk = &it->ctas[0];
 	return 0;
 }
 
 /* A new block: shared memory holds garbage (a pattern that shows as NaN in floats) that no
  * thread wrote. */
 void
-mem_block_start(Interp *it)
+mem_block_start(Interp *it, Block *b)
 {
-	memset(it->blk.smem, 0xff, (size_t)it->k->smem_bytes);
-	memset(it->blk.shadow, 0, (size_t)it->k->smem_bytes);
-	mem_barrier(it);
+	memset(b->smem, 0xff, (size_t)it->k->smem_bytes);
+	memset(b->shadow, 0, (size_t)it->k->smem_bytes);
+	b->epoch++;
 }
 
 void
 mem_barrier(Interp *it)
 {
-	it->blk.epoch++;
+	it->blk->epoch++;
 }
 
 void
 mem_free(Interp *it)
 {
+	int i;
+
 	free(it->objs);
-	free(it->blk.smem);
-	free(it->blk.shadow);
-	free(it->blk.acc);
+	for (i = 0; i < it->ncta; i++) {
+		free(it->ctas[i].smem);
+		free(it->ctas[i].shadow);
+		free(it->ctas[i].acc);
+		free(it->ctas[i].mbar);
+		free(it->ctas[i].agents);
+		free(it->ctas[i].reads);
+	}
+	free(it->ctas);
 }

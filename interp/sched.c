@@ -1,13 +1,16 @@
 /* sched.c: the grid, its blocks and their warps.
  *
  * Blocks run one after another, in an order drawn from the seed (a block must not wait
- * for another block: the GPU does not promise that either). Within a block every warp is
+ * for another block: the GPU does not promise that either); with clusters, the CTAs of a
+ * cluster run together (a cluster barrier, W_CLUSTER, waits for all their warps). Within
+ * a block every warp is
  * a coroutine (ucontext) that runs until it reaches a block barrier or finishes; the next
  * warp to run is drawn from the seed among the runnable ones. When no warp can run, every
  * unfinished warp must wait at the same barrier op and none may have finished: then they
  * all go on; otherwise the barrier is reached by only part of the block, which is a
- * finding. The async machinery (mbarriers, TMA, wgmma, clusters) will add more reasons to
- * wait (W_* states) and agents the scheduler picks among the warps. */
+ * finding. A warp also waits for an mbarrier phase (W_MBAR); the agents in flight (TMA
+ * loads and stores, cp.async: async.c) complete at steps drawn from the seed, and when
+ * every unfinished warp is blocked with nothing in flight, that is a deadlock. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,8 +92,8 @@ interp_fail(Warp *w, const IrOp *op, uint32_t lanes, const char *fmt, ...)
 	} else {
 		snprintf(where, sizeof where, "all its lanes");
 	}
-	diag_error(op->loc, "%s [block (%lld,%lld,%lld), warp %d, %s]", msg.s, (long long)it->blk.id[0],
-		   (long long)it->blk.id[1], (long long)it->blk.id[2], w->id, where);
+	diag_error(op->loc, "%s [block (%lld,%lld,%lld), warp %d, %s]", msg.s, (long long)w->b->id[0],
+		   (long long)w->b->id[1], (long long)w->b->id[2], w->id, where);
 	buf_free(&msg);
 }
 
@@ -102,10 +105,22 @@ warp_yield(Warp *w)
 }
 
 void
-sched_barrier(Warp *w, const IrOp *op)
+sched_barrier(Warp *w, const IrOp *op, int state)
 {
-	w->state = W_BARRIER;
+	w->state = state;
 	w->wait_op = op;
+	warp_yield(w);
+}
+
+void
+sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity)
+{
+	w->wait_op = op;
+	w->wait_bar = bar;
+	w->wait_parity = parity;
+	if (async_ready(w->it, w))
+		return;
+	w->state = W_MBAR;
 	warp_yield(w);
 }
 
@@ -122,19 +137,19 @@ warp_main(void)
 	swapcontext(&w->ctx, &w->it->sched_ctx);
 }
 
-/* Every unfinished warp waits: release them if they all wait at one barrier op with no
- * warp finished; else report the barrier reached by part of the block. Returns 0 when
- * the block may go on. */
+/* CTA b's warps: release them when every unfinished one waits at one block barrier op and
+ * none finished (1); else 0, or with report, report the barrier reached by part of the
+ * block (-1). */
 static int
-release_barrier(Interp *it)
+release_barrier(Interp *it, Block *b, int report)
 {
-	Warp *first = NULL, *other = NULL;
+	Warp *first = NULL, *other = NULL, *ws = &it->warps[b->rank * it->nwarps];
 	uint32_t here = 0, done = 0;
 	char hs[160], ds[160];
-	int i;
+	int i, all = 1;
 
 	for (i = 0; i < it->nwarps; i++) {
-		Warp *w = &it->warps[i];
+		Warp *w = &ws[i];
 
 		if (w->state == W_DONE)
 			done |= 1u << i;
@@ -142,10 +157,20 @@ release_barrier(Interp *it)
 			first = w;
 		else if (w->wait_op != first->wait_op && !other)
 			other = w;
+		if (w->state != W_DONE && w->state != W_BARRIER)
+			all = 0;
 		if (w->state == W_BARRIER && first && w->wait_op == first->wait_op)
 			here |= 1u << i;
 	}
-	if (!first)
+	if (!first || first->state != W_BARRIER)
+		return 0;
+	if (all && !done && !other) {
+		for (i = 0; i < it->nwarps; i++)
+			ws[i].state = W_RUNNABLE;
+		b->epoch++;
+		return 1;
+	}
+	if (!report)
 		return 0;
 	mask_str(hs, sizeof hs, here, "warp");
 	if (done) {
@@ -155,52 +180,137 @@ release_barrier(Interp *it)
 			    hs, here & (here - 1) ? "" : "s", ds);
 		return -1;
 	}
-	if (other) {
-		interp_fail(first, first->wait_op, 0,
-			    "barrier reached by only part of the block: %s wait%s here, warp %d at the barrier at line %d:%d",
-			    hs, here & (here - 1) ? "" : "s", other->id, other->wait_op->loc.line, other->wait_op->loc.col);
-		return -1;
-	}
-	for (i = 0; i < it->nwarps; i++)
-		if (it->warps[i].state == W_BARRIER)
-			it->warps[i].state = W_RUNNABLE;
-	mem_barrier(it);
-	return 0;
+	if (!other)
+		return 0;
+	interp_fail(first, first->wait_op, 0,
+		    "barrier reached by only part of the block: %s wait%s here, warp %d at the barrier at line %d:%d",
+		    hs, here & (here - 1) ? "" : "s", other->id, other->wait_op->loc.line, other->wait_op->loc.col);
+	return -1;
 }
 
-static void
-run_block(Interp *it)
+/* The cluster barrier: released when every warp of every CTA waits there (1); else 0, or
+ * with report, report it reached by part of the cluster (-1). */
+static int
+release_cluster(Interp *it, int report)
 {
-	int i, started[1024] = {0};
+	int i, n = it->ncta * it->nwarps, waiting = 0, done = 0;
+	Warp *first = NULL;
 
-	mem_block_start(it);
+	for (i = 0; i < n; i++) {
+		Warp *w = &it->warps[i];
+
+		if (w->state == W_CLUSTER) {
+			waiting++;
+			if (!first)
+				first = w;
+		} else if (w->state == W_DONE) {
+			done++;
+		}
+	}
+	if (!first)
+		return 0;
+	if (waiting == n) {
+		for (i = 0; i < n; i++)
+			it->warps[i].state = W_RUNNABLE;
+		for (i = 0; i < it->ncta; i++)
+			it->ctas[i].epoch++;
+		return 1;
+	}
+	if (report) {
+		char rest[64] = "";
+
+		if (n - waiting - done)
+			snprintf(rest, sizeof rest, ", %d wait elsewhere", n - waiting - done);
+		interp_fail(first, first->wait_op, 0,
+			    "cluster barrier reached by only part of the cluster: %d of its %d warps wait here, %d finished%s",
+			    waiting, n, done, rest);
+	}
+	return report ? -1 : 0;
+}
+
+/* No warp can run and nothing completes: release a barrier, or report why the cluster
+ * cannot go on. Returns 1 when it may go on, 0 when every warp finished, -1 after a
+ * finding. */
+static int
+unblock(Interp *it)
+{
+	int i, n = it->ncta * it->nwarps, progress = 0;
+
+	for (i = 0; i < it->ncta; i++)
+		progress |= release_barrier(it, &it->ctas[i], 0) > 0;
+	if (progress || release_cluster(it, 0) > 0)
+		return 1;
+	for (i = 0; i < n && it->warps[i].state == W_DONE; i++)
+		;
+	if (i == n) {
+		for (i = 0; i < it->ncta; i++)
+			if (async_block_end(it, &it->ctas[i]) != 0)
+				return -1;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (it->warps[i].state == W_MBAR) {
+			async_deadlock(it, &it->warps[i]);
+			return -1;
+		}
+	for (i = 0; i < it->ncta; i++)
+		if (release_barrier(it, &it->ctas[i], 1) < 0)
+			return -1;
+	release_cluster(it, 1);
+	return -1;
+}
+
+/* Runs the CTAs of one cluster (one CTA without clusters) together. */
+static void
+run_cluster(Interp *it)
+{
+	int i, n = it->ncta * it->nwarps, started[1024] = {0};
+
+	for (i = 0; i < it->ncta; i++) {
+		mem_block_start(it, &it->ctas[i]);
+		async_block_start(it, &it->ctas[i]);
+	}
 	it->steps = 0;
-	for (i = 0; i < it->nwarps; i++) {
+	for (i = 0; i < n; i++) {
 		Warp *w = &it->warps[i];
 
 		w->state = W_RUNNABLE;
 		w->wait_op = NULL;
 	}
 	while (!it->failed) {
-		int runnable[1024], n = 0;
+		int runnable[1024], nr = 0, agents = 0;
 		Warp *w;
 
-		for (i = 0; i < it->nwarps; i++)
-			if (it->warps[i].state == W_RUNNABLE)
-				runnable[n++] = i;
-		if (n == 0) {
-			if (release_barrier(it) != 0)
+		for (i = 0; i < n; i++) {
+			Warp *o = &it->warps[i];
+
+			if (o->state == W_MBAR && async_ready(it, o))
+				o->state = W_RUNNABLE;
+			if (o->state == W_RUNNABLE)
+				runnable[nr++] = i;
+		}
+		for (i = 0; i < it->ncta; i++)
+			agents += it->ctas[i].nagents;
+		/* an agent in flight completes at a step drawn from the seed, at the latest
+		 * when no warp can run */
+		if (agents && (nr == 0 || rng_next(it) % 4 == 0)) {
+			int r = async_complete(it, rng_next(it));
+
+			if (r < 0)
 				return;
-			for (i = 0; i < it->nwarps && it->warps[i].state == W_DONE; i++)
-				;
-			if (i == it->nwarps)
+			if (r > 0)
+				continue;
+		}
+		if (nr == 0) {
+			if (unblock(it) <= 0)
 				return;
 			continue;
 		}
-		w = &it->warps[runnable[n == 1 ? 0 : rng_next(it) % (uint64_t)n]];
+		w = &it->warps[runnable[nr == 1 ? 0 : rng_next(it) % (uint64_t)nr]];
 		it->cur = w;
-		if (!started[w->id]) {
-			started[w->id] = 1;
+		it->blk = w->b;
+		if (!started[w->gid]) {
+			started[w->gid] = 1;
 			getcontext(&w->ctx);
 			w->ctx.uc_stack.ss_sp = w->stack;
 			w->ctx.uc_stack.ss_size = STACK_BYTES;
@@ -265,22 +375,7 @@ int
 interp_check(const IrKernel *k)
 {
 	SrcLoc at = file_loc(k);
-	int i;
 
-	for (i = 0; i < k->nparams; i++)
-		if (k->params[i].kind == PARAM_TMAP) {
-			diag_error(k->params[i].loc, "not yet supported by the interpreter: tensor-map parameter '%s'",
-				   k->params[i].name);
-			return -1;
-		}
-	if (k->cluster[0] * k->cluster[1] * k->cluster[2] != 1) {
-		diag_error(at, "not yet supported by the interpreter: clusters (kernel '%s')", k->name);
-		return -1;
-	}
-	if (k->nbarriers) {
-		diag_error(k->barriers[0].loc, "not yet supported by the interpreter: mbarrier '%s'", k->barriers[0].name);
-		return -1;
-	}
 	if ((int64_t)k->threads[0] * k->threads[1] * k->threads[2] > 1024) {
 		diag_error(at, "kernel '%s': more than 1024 threads per block", k->name);
 		return -1;
@@ -294,7 +389,7 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 	Interp it;
 	Buf err = {0};
 	SrcLoc at = file_loc(k);
-	int64_t nblocks, b, *order;
+	int64_t nblocks, b, *order, ncl[3];
 	int i;
 
 	if (interp_check(k) != 0)
@@ -311,22 +406,34 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 		mem_free(&it);
 		return 1;
 	}
+	for (i = 0; i < 3; i++)
+		if (it.grid[i] % k->cluster[i]) {
+			diag_error(at, "kernel '%s': the grid (%lld, %lld, %lld) is not a whole number of clusters (%d, %d, %d)", k->name,
+				   (long long)it.grid[0], (long long)it.grid[1], (long long)it.grid[2], k->cluster[0], k->cluster[1],
+				   k->cluster[2]);
+			mem_free(&it);
+			return 1;
+		}
 	assign_slots(&it);
 	it.nthreads = k->threads[0] * k->threads[1] * k->threads[2];
 	it.nwarps = (it.nthreads + WARP - 1) / WARP;
-	it.warps = xcalloc((size_t)it.nwarps, sizeof *it.warps);
-	for (i = 0; i < it.nwarps; i++) {
+	it.warps = xcalloc((size_t)(it.ncta * it.nwarps), sizeof *it.warps);
+	for (i = 0; i < it.ncta * it.nwarps; i++) {
 		Warp *w = &it.warps[i];
-		int n = it.nthreads - i * WARP;
+		int n = it.nthreads - i % it.nwarps * WARP;
 
 		w->it = &it;
-		w->id = i;
+		w->b = &it.ctas[i / it.nwarps];
+		w->id = i % it.nwarps;
+		w->gid = i;
 		w->exists = n >= WARP ? ALL_LANES : (1u << n) - 1;
 		w->regs = xcalloc((size_t)it.nslots * WARP + 1, sizeof *w->regs);
 		w->stack = xmalloc(STACK_BYTES);
 	}
-	/* the blocks in an order drawn from the seed (Fisher-Yates) */
-	nblocks = it.grid[0] * it.grid[1] * it.grid[2];
+	/* the clusters (blocks without clusters) in an order drawn from the seed (Fisher-Yates) */
+	for (i = 0; i < 3; i++)
+		ncl[i] = it.grid[i] / k->cluster[i];
+	nblocks = ncl[0] * ncl[1] * ncl[2];
 	order = xmalloc((size_t)(nblocks > 0 ? nblocks : 1) * sizeof *order);
 	for (b = 0; b < nblocks; b++)
 		order[b] = b;
@@ -337,13 +444,18 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 		order[j] = t;
 	}
 	for (b = 0; b < nblocks && !it.failed; b++) {
-		it.blk.id[0] = order[b] % it.grid[0];
-		it.blk.id[1] = order[b] / it.grid[0] % it.grid[1];
-		it.blk.id[2] = order[b] / (it.grid[0] * it.grid[1]);
-		run_block(&it);
+		int64_t c[3] = {order[b] % ncl[0], order[b] / ncl[0] % ncl[1], order[b] / (ncl[0] * ncl[1])};
+		const int *kc = k->cluster;
+
+		for (i = 0; i < it.ncta; i++) {
+			it.ctas[i].id[0] = c[0] * kc[0] + i % kc[0];
+			it.ctas[i].id[1] = c[1] * kc[1] + i / kc[0] % kc[1];
+			it.ctas[i].id[2] = c[2] * kc[2] + i / (kc[0] * kc[1]);
+		}
+		run_cluster(&it);
 	}
 	free(order);
-	for (i = 0; i < it.nwarps; i++) {
+	for (i = 0; i < it.ncta * it.nwarps; i++) {
 		free(it.warps[i].regs);
 		free(it.warps[i].stack);
 	}

@@ -323,7 +323,8 @@ load_args(const Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays
 			args[p].rank = arrays[p].rank;
 			memcpy(args[p].shape, arrays[p].shape, sizeof args[p].shape);
 		} else if (pr->kind == PARAM_TMAP) {
-			tool_error("parameter '%s' is a tensor map: not yet supported by the interpreter", pr->name);
+			tool_error("parameter '%s' is a tensor map: it is built from tensor '%s', give that instead", pr->name,
+				   k->params[pr->tmap_tensor].name);
 			return -1;
 		} else {
 			errno = 0;

@@ -1,14 +1,14 @@
-/* test_kernels.c: the SIMT kernels of kernels_src (elementwise, reduction, matmul and the
- * gdp decode family without TMA, the staged twin included) run in-process through the interpreter's
+/* test_kernels.c: the kernels of kernels_src (elementwise, reduction, matmul, the gdp
+ * decode family with its staged twin and its TMA design, and the Hopper GEMMs) run in-process through the interpreter's
  * C API (interp/interp.h) on small shapes (ragged ones included), with random inputs,
  * against double-precision references, with the thresholds and floors of the GPU tests
  * (tests/gpu/case_<kernel>.c, where each is derived): the metric is
  * |got - ref| / max(|ref|, floor). Prints one PASS/FAIL line per case and exits 1 on any
  * failure. `seeds N` runs every case under N seeds of the scheduler (each a different
  * block and warp order; none may report a finding); `sgemm M N K` times one sgemm_tiled
- * run instead.
+ * run instead, `gemm M N K` one gemm_bf16 run.
  *
- * Usage: test_kernels SRCROOT [sgemm M N K | seeds N] */
+ * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | seeds N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,7 +206,7 @@ test_axpby(int64_t n, uint64_t seed)
 	IrKernel *k = kernel("elementwise/axpby.cake", "axpby");
 	float *x = malloc((size_t)n * 4 + 4), *y = malloc((size_t)n * 4 + 4);
 	double *ref = malloc((size_t)n * 8 + 8), *got = malloc((size_t)n * 8 + 8);
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[64];
 	float a = (float)uniform(-1.5, 1.5), b = (float)uniform(-1.5, 1.5);
 	int64_t i;
@@ -242,7 +242,7 @@ test_silu_mul(int64_t n, uint64_t seed)
 	IrKernel *k = kernel("elementwise/silu_mul.cake", "silu_mul");
 	uint16_t *g = malloc((size_t)n * 2 + 2), *u = malloc((size_t)n * 2 + 2), *o = malloc((size_t)n * 2 + 2);
 	double *ref = malloc((size_t)n * 8 + 8), *got = malloc((size_t)n * 8 + 8);
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[64];
 	int64_t i;
 
@@ -282,7 +282,7 @@ test_rmsnorm(const char *file, const char *name, int64_t m, int64_t n, uint64_t 
 	size_t mn = (size_t)(m * n);
 	uint16_t *x = malloc(mn * 2 + 2), *w = malloc((size_t)n * 2 + 2), *y = malloc(mn * 2 + 2);
 	double *ref = malloc(mn * 8 + 8), *got = malloc(mn * 8 + 8);
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[96];
 	int64_t i, j;
 
@@ -330,7 +330,7 @@ test_softmax(const char *file, const char *name, int64_t m, int64_t n, uint64_t 
 	float *x = malloc(mn * 4 + 4), *y = malloc(mn * 4 + 4);
 	double *ref = malloc(mn * 8 + 8), *got = malloc(mn * 8 + 8);
 	double threshold = 2e-5, bound = 4.0 * ((double)n / 32.0 + 5.0) * 0x1p-24;
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[96];
 	int64_t i, j;
 
@@ -376,7 +376,7 @@ test_sgemm(int64_t m, int64_t n, int64_t kk, uint64_t seed)
 	float *c = malloc((size_t)(m * n) * 4 + 4);
 	double *ref = calloc((size_t)(m * n) + 1, 8), *got = malloc((size_t)(m * n) * 8 + 8);
 	double sk = sqrt((double)kk), secs;
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[96];
 	int64_t i, j, p;
 	double t0;
@@ -410,6 +410,178 @@ test_sgemm(int64_t m, int64_t n, int64_t kk, uint64_t seed)
 	free(ref);
 	free(got);
 	return secs;
+}
+
+/* ---- the Hopper GEMMs (kernels_src/gemm): TMA, mbarrier pipeline, wgmma ---- */
+
+/* x = k / 256 (|k| < 256): exact in bf16 and in f16 (normal) */
+static uint16_t
+f16_exact(double x)
+{
+	int e;
+	double m = frexp(fabs(x), &e);   /* x = m 2^e, m in [0.5, 1) */
+
+	if (x == 0)
+		return 0;
+	return (uint16_t)((x < 0 ? 0x8000 : 0) | (e - 1 + 15) << 10 | (int)((m * 2 - 1) * 1024));
+}
+
+static double
+f16_value(uint16_t h)
+{
+	int e = h >> 10 & 31, m = h & 1023;
+	double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	return h & 0x8000 ? -v : v;
+}
+
+/* gemm_bf16 and its f16/f32 siblings: C = A B^T against a double reference, with
+ * case_gemm_bf16.c's metric: floor sqrt(K) / 3, threshold u_out + K 2^-20. Returns the
+ * interpreter's time in seconds. */
+static double
+test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk, uint64_t seed)
+{
+	IrKernel *k = kernel(file, name);
+	uint16_t *a = malloc((size_t)(m * kk) * 2 + 2), *b = malloc((size_t)(n * kk) * 2 + 2);
+	void *c = malloc((size_t)(m * n) * 4 + 4);
+	double *av = malloc((size_t)(m * kk) * 8 + 8), *bv = malloc((size_t)(n * kk) * 8 + 8);
+	double *ref = calloc((size_t)(m * n) + 1, 8), *got = malloc((size_t)(m * n) * 8 + 8);
+	double floor = sqrt((double)kk) / 3.0, secs, t0;
+	InterpArg args[64];
+	char what[128];
+	int64_t i, j, p;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < m * kk + n * kk; i++) {
+		int q;
+
+		while ((q = (int)uniform(-256, 256)) == 0)
+			;
+		if (i < m * kk)
+			av[i] = q / 256.0;
+		else
+			bv[i - m * kk] = q / 256.0;
+	}
+	for (i = 0; i < m * kk; i++)
+		a[i] = in_f16 ? f16_exact(av[i]) : bf16_from((float)av[i]);
+	for (i = 0; i < n * kk; i++)
+		b[i] = in_f16 ? f16_exact(bv[i]) : bf16_from((float)bv[i]);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			for (p = 0; p < kk; p++)
+				ref[i * n + j] += av[i * kk + p] * bv[j * kk + p];
+	tensor(arg(k, args, "a"), a, 2, m, kk);
+	tensor(arg(k, args, "b"), b, 2, n, kk);
+	tensor(arg(k, args, "c"), c, 2, m, n);
+	snprintf(what, sizeof what, "%s M=%lld N=%lld K=%lld seed=%llu", name, (long long)m, (long long)n,
+		 (long long)kk, (unsigned long long)seed);
+	t0 = clock_ms();
+	if (run(k, args, seed) != 0) {
+		fail_run(what);
+	} else {
+		for (i = 0; i < m * n; i++)
+			got[i] = out_f32 ? (double)((float *)c)[i]
+				 : in_f16 ? f16_value(((uint16_t *)c)[i]) : bf16_to(((uint16_t *)c)[i]);
+		compare(what, got, ref, (size_t)(m * n), floor,
+			(out_f32 ? 0 : in_f16 ? ldexp(1, -11) : ldexp(1, -8)) + ldexp((double)kk, -20));
+	}
+	secs = (clock_ms() - t0) / 1000.0;
+	free(a);
+	free(b);
+	free(c);
+	free(av);
+	free(bv);
+	free(ref);
+	free(got);
+	return secs;
+}
+
+/* x[i] = q / 256 with q a random nonzero integer in (-256, 256): exact in bf16 and f16 */
+static void
+exact_values(double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int q;
+
+		while ((q = (int)uniform(-256, 256)) == 0)
+			;
+		x[i] = q / 256.0;
+	}
+}
+
+/* rows x cols of a b^T, a rows x 64 and b cols x 64 */
+static void
+ref_abt(double *out, const double *a, const double *b, int rows, int cols)
+{
+	int i, j, p;
+
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < cols; j++) {
+			double s = 0;
+
+			for (p = 0; p < 64; p++)
+				s += a[i * 64 + p] * b[j * 64 + p];
+			out[i * cols + j] = s;
+		}
+}
+
+/* tests/gpu/checks/wgmma_rs.cake: the RS form (A from registers, bf16a(acc)) and N = 64,
+ * 16, 8 from shared arrays the kernel swizzles itself with the hardware's 128-byte pattern
+ * (which its GPU check pins): P = A1 B1^T exactly, then bf16(P) B2^T, bf16(P) B16^T,
+ * bf16(P) B8^T and A1 B8^T, within 1e-5 (floor 1) of double references that round P to
+ * bf16 as the kernel does. */
+static void
+test_wgmma_rs(uint64_t seed)
+{
+	static const char *in[] = {"a1", "b1", "b2", "b16", "b8"}, *out[] = {"p", "o", "o16", "o8", "s8"};
+	static const int in_rows[] = {64, 64, 64, 16, 8}, out_cols[] = {64, 64, 16, 8, 8};
+	IrKernel *k = kernel("../tests/gpu/checks/wgmma_rs.cake", "wgmma_rs");
+	double *x[5], *ref[5], pr[64 * 64], got[64 * 64];
+	uint16_t *xb[5];
+	float *o[5];
+	InterpArg args[64];
+	char what[96];
+	int i, j;
+
+	memset(args, 0, sizeof args);
+	for (i = 0; i < 5; i++) {
+		x[i] = malloc(sizeof **x * (size_t)in_rows[i] * 64);
+		xb[i] = malloc(2 * (size_t)in_rows[i] * 64);
+		exact_values(x[i], (size_t)in_rows[i] * 64);
+		for (j = 0; j < in_rows[i] * 64; j++)
+			xb[i][j] = bf16_from((float)x[i][j]);
+		tensor(arg(k, args, in[i]), xb[i], 2, in_rows[i], 64);
+		ref[i] = malloc(sizeof **ref * 64 * (size_t)out_cols[i]);
+		o[i] = malloc(4 * 64 * (size_t)out_cols[i]);
+		tensor(arg(k, args, out[i]), o[i], 2, 64, out_cols[i]);
+	}
+	ref_abt(ref[0], x[0], x[1], 64, 64);
+	for (j = 0; j < 64 * 64; j++)
+		pr[j] = bf16_to(bf16_from((float)ref[0][j]));
+	ref_abt(ref[1], pr, x[2], 64, 64);
+	ref_abt(ref[2], pr, x[3], 64, 16);
+	ref_abt(ref[3], pr, x[4], 64, 8);
+	ref_abt(ref[4], x[0], x[4], 64, 8);
+	if (run(k, args, seed) != 0) {
+		fail_run("wgmma_rs");
+	} else {
+		for (i = 0; i < 5; i++) {
+			for (j = 0; j < 64 * out_cols[i]; j++)
+				got[j] = o[i][j];
+			snprintf(what, sizeof what, "wgmma_rs %s seed=%llu", out[i], (unsigned long long)seed);
+			compare(what, got, ref[i], (size_t)(64 * out_cols[i]), 1.0, 1e-5);
+		}
+	}
+	for (i = 0; i < 5; i++) {
+		free(x[i]);
+		free(xb[i]);
+		free(ref[i]);
+		free(o[i]);
+	}
 }
 
 /* ---- gdp decode (docs/gdp.md): the state and intermediate states within 1e-4 relative
@@ -499,7 +671,7 @@ test_gdp(const char *file, const char *name, int T, int NH, int staged, int B, i
 	static const char *tv[] = {"1", "2", "3", "4"};
 	Gdp h;
 	IrKernel *k;
-	InterpArg args[16];
+	InterpArg args[64];
 	char what[160];
 	size_t nq, nk, nv, ng, ns, no, ni, i;
 	double *got, scale;
@@ -616,7 +788,7 @@ main(int argc, char **argv)
 	uint64_t s, nseeds = 1;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_kernels SRCROOT [sgemm M N K | seeds N]\n");
+		fprintf(stderr, "usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | seeds N]\n");
 		return 2;
 	}
 	srcroot = argv[1];
@@ -625,6 +797,14 @@ main(int argc, char **argv)
 		double secs = test_sgemm(atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), 1);
 
 		printf("sgemm_tiled %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
+		free_kernels();
+		return failures != 0;
+	}
+	if (argc == 6 && strcmp(argv[2], "gemm") == 0) {
+		double secs = test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, atoll(argv[3]), atoll(argv[4]),
+					atoll(argv[5]), 1);
+
+		printf("gemm_bf16 %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
 		free_kernels();
 		return failures != 0;
 	}
@@ -661,6 +841,17 @@ main(int argc, char **argv)
 		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 2, 2, 0, 2, 4, 2, 0, 6 + s * 1000);
 		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, 7 + s * 1000);
 		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 2, 2, 0, 2, 4, 2, 2, 8 + s * 1000);
+		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 128, 256, 128, 1 + s * 1000);
+		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 200, 256, 192, 2 + s * 1000);
+		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 256, 512, 64, 3 + s * 1000);
+		test_gemm("gemm/gemm.cake", "gemm_bf16_f32", 0, 1, 256, 256, 256, 4 + s * 1000);
+		test_gemm("gemm/gemm.cake", "gemm_f16_f32", 1, 1, 128, 256, 192, 5 + s * 1000);
+		test_gemm("gemm/gemm.cake", "gemm_f16_f32", 1, 1, 136, 264, 136, 6 + s * 1000);
+		test_gemm("gemm/gemm.cake", "gemm_f16", 1, 0, 192, 256, 128, 7 + s * 1000);
+		test_wgmma_rs(12 + s * 1000);
+		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
+		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
+		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);
 	}
 	free_kernels();
 	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);

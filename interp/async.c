@@ -1,0 +1,914 @@
+/* async.c: the asynchronous machinery of Hopper kernels (docs/interpreter.md, "The async
+ * model"): mbarriers, TMA loads and stores, cp.async groups, wgmma and the cluster ops.
+ *
+ * - An mbarrier (8 bytes of shared memory, state in Block.mbar) counts the arrivals still
+ *   missing in its current phase and a transaction count (bytes expected by expect-tx
+ *   minus bytes completed by TMA). The phase completes when both reach zero; then the
+ *   arrivals are re-armed and the phase number advances. mbar.wait with parity P waits
+ *   until the phase of parity P completed, i.e. while the current phase's parity is P.
+ * - A TMA load is an agent in flight: at issue it marks its destination bytes pending
+ *   (SH_PENDING: a thread that reads them has not waited) and the scheduler completes it
+ *   at a step drawn from the seed: it reads the box from the tensor then (out-of-bounds
+ *   elements are zero or NaN as the tensor map says), writes it to shared memory in the
+ *   swizzled layout and completes its bytes on the mbarrier.
+ * - wgmma runs at issue for each warp's 16 rows of the m64 tile, reading A and B through
+ *   the shared-memory descriptors as the hardware does (start address, stride byte offset,
+ *   swizzle mode) and checking the bytes it reads (pending or never written).
+ *
+ * The swizzle of both TMA and wgmma is a function of the shared-memory address: within each
+ * span-sized row (span = 32, 64 or 128 bytes), the 16-byte chunk index (address bits 4..)
+ * is XORed with the row index mod span / 16 (address bits 7..), so that an 8-row group of
+ * rows spreads over all banks. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
+
+/* The PTX limit of an mbarrier's tx-count: 2^20 - 1 either way. */
+#define TX_LIMIT ((1 << 20) - 1)
+
+static int64_t
+swizzle(int64_t addr, int span)
+{
+	if (span < 32)
+		return addr;
+	return addr ^ (((addr >> 7) & (span / 16 - 1)) << 4);
+}
+
+/* "mbarrier 'ld.full'[1]" */
+static void
+bar_name(const Interp *it, int64_t bar, char *out, size_t size)
+{
+	int64_t rel;
+	const char *name = mem_shared_name(it, bar, &rel);
+
+	snprintf(out, size, "mbarrier '%s'[%lld]", name, (long long)(rel / 8));
+}
+
+/* The mbarrier lane l's pointer p points to (its byte offset in *at), or NULL after a
+ * finding: p is not an 8-byte-aligned shared address, or mbar.init did not initialize it
+ * (unless op is that init). */
+static Mbar *
+bar_at(Warp *w, const IrOp *op, int l, uint64_t p, int64_t *at)
+{
+	int64_t off = mem_shared_at(w, op, l, p, 8, 8);
+	Mbar *m;
+	char nm[160];
+
+	if (off < 0)
+		return NULL;
+	*at = off;
+	m = &w->it->blk->mbar[off / 8];
+	if (!m->init && op->opc != IR_MBAR_INIT) {
+		bar_name(w->it, off, nm, sizeof nm);
+		interp_fail(w, op, 1u << l, "%s on %s, which mbar.init did not initialize", ir_opinfo[op->opc].name, nm);
+		return NULL;
+	}
+	return m;
+}
+
+/* The phase completes when every arrival came and every expected byte arrived. Accesses
+ * before it are then ordered before those after (the race check's interval ends: coarse,
+ * it may hide a race between warps that the barrier does not order). */
+static void
+bar_progress(Interp *it, Mbar *m)
+{
+	if (m->pending == 0 && m->tx == 0) {
+		m->phase++;
+		m->pending = m->count;
+		mem_barrier(it);
+	}
+}
+
+/* Adds tx bytes (negative: completed) to m's transaction count; -1 after a finding: the
+ * count leaves PTX's range, or goes below zero once the phase has all its arrivals (the
+ * bytes of its TMA loads exceed what it expects). Below zero before the last arrival is
+ * legal: a multicast load from another CTA may land before this CTA expects it. */
+static int
+bar_tx(Warp *w, const IrOp *op, int l, Mbar *m, int64_t bar, int64_t tx, const char *what)
+{
+	char nm[160];
+
+	m->tx += tx;
+	if ((m->tx < 0 && m->pending == 0) || m->tx > TX_LIMIT || m->tx < -TX_LIMIT) {
+		bar_name(w->it, bar, nm, sizeof nm);
+		interp_fail(w, op, l < 0 ? 0 : 1u << l,
+			    "%s of %lld bytes takes the tx-count of %s %s (to %lld): the bytes expected (expect-tx) do not match the bytes the TMA loads bring",
+			    what, (long long)(tx < 0 ? -tx : tx), nm, m->tx < 0 ? "below zero" : "past its limit of 2^20 - 1",
+			    (long long)m->tx);
+		return -1;
+	}
+	return 0;
+}
+
+void
+ex_mbar(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0);
+	uint64_t *d = reg(w, op->res[0], 0);
+	int l;
+
+	LANES(l, mask) d[l] = mem_ptr_make(w->it->mbar_obj0 + (int)op->imm, (int64_t)a[l] * 8);
+}
+
+void
+ex_mbar_init(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0);
+	int l;
+
+	LANES(l, mask) {
+		int64_t off;
+		Mbar *m = bar_at(w, op, l, a[l], &off);
+
+		if (!m)
+			return;
+		memset(m, 0, sizeof *m);
+		m->init = 1;
+		m->count = m->pending = (int)op->imm;
+	}
+}
+
+/* One thread's mbar.arrive (tx < 0), mbar.arrive.tx (expect tx bytes, then arrive) or
+ * mbar.expect.tx (expect only) on the barrier at p in CTA it->blk; -1 after a finding. */
+static int
+arrive_one(Warp *w, const IrOp *op, int l, uint64_t p, int64_t tx, int arrive)
+{
+	int64_t off;
+	Mbar *m = bar_at(w, op, l, p, &off);
+	char nm[160];
+
+	if (!m)
+		return -1;
+	if (tx >= 0 && bar_tx(w, op, l, m, off, tx, "expect-tx") != 0)
+		return -1;
+	if (!arrive)
+		return 0;
+	if (m->pending == 0) {  /* only a tx-count still open: the phase waits for bytes */
+		bar_name(w->it, off, nm, sizeof nm);
+		interp_fail(w, op, 1u << l, "more arrivals on %s than its count of %d in one phase", nm, m->count);
+		return -1;
+	}
+	m->pending--;
+	if (m->pending == 0 && m->tx < 0) {
+		bar_name(w->it, off, nm, sizeof nm);
+		interp_fail(w, op, 1u << l,
+			    "the last arrival of the phase on %s finds its tx-count below zero (%lld): the bytes expected (expect-tx) do not match the bytes the TMA loads brought",
+			    nm, (long long)m->tx);
+		return -1;
+	}
+	bar_progress(w->it, m);
+	return 0;
+}
+
+/* mbar.arrive, mbar.arrive.tx, mbar.expect.tx and mbar.arrive.remote (on the barrier at the
+ * same offset in the CTA of cluster rank b): each lane of the mask is one thread. */
+void
+ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	Block *own = it->blk;
+	const uint64_t *a = reg(w, op->args[0], 0), *b = op->nargs > 1 ? reg(w, op->args[1], 0) : NULL;
+	int remote = op->opc == IR_MBAR_ARRIVE_REMOTE, l, bad;
+
+	LANES(l, mask) {
+		if (remote) {
+			if (b[l] >= (uint64_t)it->ncta) {
+				interp_fail(w, op, 1u << l, "mbar.arrive.remote to cluster rank %lld of %d", (long long)b[l], it->ncta);
+				return;
+			}
+			it->blk = &it->ctas[b[l]];
+		}
+		bad = arrive_one(w, op, l, a[l], b && !remote ? (int64_t)(uint32_t)b[l] : -1, op->opc != IR_MBAR_EXPECT_TX);
+		it->blk = own;
+		if (bad)
+			return;
+	}
+}
+
+void
+ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0), *p = reg(w, op->args[1], 0);
+	int l;
+
+	LANES(l, mask) {
+		int64_t off;
+
+		if (!bar_at(w, op, l, a[l], &off))
+			return;
+		if (p[l] > 1) {
+			interp_fail(w, op, 1u << l, "mbar.wait with parity %llu (it is 0 or 1)", (unsigned long long)p[l]);
+			return;
+		}
+		sched_mbar_wait(w, op, off, (int)p[l]);
+		if (w->it->failed)
+			return;
+	}
+}
+
+int
+async_ready(const Interp *it, const Warp *w)
+{
+	const Mbar *m = &w->b->mbar[w->wait_bar / 8];
+
+	(void)it;
+	return (int)(m->phase & 1) != w->wait_parity;
+}
+
+/* ---- agents: TMA loads and stores, cp.async ---- */
+
+static Agent *
+agent_new(Warp *w, const IrOp *op, int l, int kind)
+{
+	Block *bk = w->it->blk;
+	Agent *a;
+
+	if (bk->nagents == bk->capagents) {
+		bk->capagents = bk->capagents ? 2 * bk->capagents : 16;
+		bk->agents = xrealloc(bk->agents, (size_t)bk->capagents * sizeof *bk->agents);
+	}
+	a = &bk->agents[bk->nagents++];
+	memset(a, 0, sizeof *a);
+	a->kind = kind;
+	a->op = op;
+	a->cta = bk;
+	a->warp = w->gid;
+	a->lane = l;
+	a->group = kind == AG_CP_ASYNC ? w->cp_groups[l] : w->bulk_groups[l];
+	return a;
+}
+
+/* Marks n shared bytes from off with shadow state sh (SH_PENDING, SH_READING). */
+static void
+shadow_mark(Block *bk, int64_t off, int64_t n, int sh)
+{
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char *b = &bk->shadow[off + i];
+
+		if (*b != SH_PENDING && *b != SH_READING)
+			bk->pending_bytes++;
+		*b = (unsigned char)sh;
+	}
+}
+
+static void
+shadow_done(Block *bk, int64_t off, int64_t n)
+{
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char *b = &bk->shadow[off + i];
+
+		if (*b == SH_PENDING || *b == SH_READING) {
+			*b = SH_WRITTEN;
+			bk->pending_bytes--;
+		}
+	}
+}
+
+/* Whether the scheduler may complete a now: a TMA load at any time, a cp.async or TMA store
+ * once its group is committed. */
+static int
+agent_eligible(const Interp *it, const Agent *a)
+{
+	const Warp *w = &it->warps[a->warp];
+
+	if (a->kind == AG_TMA_LOAD)
+		return 1;
+	return a->group < (a->kind == AG_CP_ASYNC ? w->cp_groups[a->lane] : w->bulk_groups[a->lane]);
+}
+
+/* ---- TMA ---- */
+
+static int64_t
+box_bytes(const Interp *it, int tmap)
+{
+	const IrParam *p = &it->k->params[tmap];
+	int64_t n = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
+	int i;
+
+	for (i = 0; i < p->rank; i++)
+		n *= p->dims[i].size;
+	return n;
+}
+
+/* tma.load[rank] dst, map, bar, coords...: one load per lane of the mask (an elected
+ * thread issues it). The mbarrier must expect the bytes before they can complete; the
+ * destination is pending until the scheduler completes the load. */
+/* One lane's TMA load into the shared memory of CTA it->blk; -1 after a finding. */
+static int
+tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
+{
+	Interp *it = w->it;
+	int tmap = (int)reg(w, op->args[1], 0)[l], rank = (int)op->imm, i;
+	const IrParam *p = &it->k->params[tmap];
+	int64_t bytes = box_bytes(it, tmap), inner, d, b;
+	int eb = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
+	Agent *a;
+
+	inner = p->dims[p->rank - 1].size * eb;
+	if (p->swizzle && inner != p->swizzle) {
+		interp_fail(w, op, 1u << l, "not yet supported by the interpreter: a TMA box whose rows (%lld bytes) are not the swizzle span (%d bytes)",
+			    (long long)inner, p->swizzle);
+		return -1;
+	}
+	if ((d = mem_shared_at(w, op, l, reg(w, op->args[0], 0)[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0 ||
+	    !bar_at(w, op, l, reg(w, op->args[2], 0)[l], &b))
+		return -1;
+	if (rank != p->rank) {
+		interp_fail(w, op, 1u << l, "%s of rank %d through the tensor map '%s' of rank %d", ir_opinfo[op->opc].name, rank,
+			    p->name, p->rank);
+		return -1;
+	}
+	for (i = 0; i < it->blk->nreads; i++) {
+		const WgmmaRead *r = &it->blk->reads[i];
+		int64_t rel;
+		const char *nm;
+
+		if (r->lo < d + bytes && d < r->hi) {
+			nm = mem_shared_name(it, r->lo > d ? r->lo : d, &rel);
+			interp_fail(w, op, 1u << l,
+				    "TMA load into shared memory that a wgmma of warp %d (line %d:%d) still reads: byte offset %lld of '%s'; it has not retired (wgmma.wait), so the stage was released too early",
+				    it->warps[r->warp].id, r->op->loc.line, r->op->loc.col, (long long)rel, nm);
+			return -1;
+		}
+	}
+	a = agent_new(w, op, l, AG_TMA_LOAD);
+	a->tmap = tmap;
+	for (i = 0; i < rank; i++)
+		a->coord[i] = (int64_t)(int32_t)reg(w, op->args[first_coord + i], 0)[l];
+	a->smem = d;
+	a->bar = b;
+	a->bytes = bytes;
+	shadow_mark(it->blk, d, bytes, SH_PENDING);
+	return 0;
+}
+
+void
+ex_tma_load(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int l;
+
+	LANES(l, mask) if (tma_load_one(w, op, l, 3) != 0)
+		return;
+}
+
+/* tma.load.mc: the box lands at the same offset in every CTA of the mask, each completing
+ * its bytes on its own mbarrier at the same offset. */
+void
+ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	Block *own = it->blk;
+	int l, r;
+
+	LANES(l, mask) {
+		uint64_t ranks = reg(w, op->args[3], 0)[l] & 0xffff;
+
+		if (ranks >> it->ncta) {
+			interp_fail(w, op, 1u << l, "tma.load.mc to CTA mask 0x%llx in a cluster of %d CTAs", (unsigned long long)ranks,
+				    it->ncta);
+			return;
+		}
+		for (r = 0; r < it->ncta; r++) {
+			int bad;
+
+			if (!(ranks >> r & 1))
+				continue;
+			it->blk = &it->ctas[r];
+			bad = tma_load_one(w, op, l, 4);
+			it->blk = own;
+			if (bad)
+				return;
+		}
+	}
+}
+
+/* tma.store[rank] map, src, coords...: joins the thread's current bulk group; reads the
+ * source when the scheduler (or tma.wait) completes it, writing the box's elements that lie
+ * inside the tensor. Until then a store to the source is a finding. */
+void
+ex_tma_store(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	const uint64_t *map = reg(w, op->args[0], 0), *src = reg(w, op->args[1], 0);
+	int rank = (int)op->imm, l, i;
+
+	LANES(l, mask) {
+		int tmap = (int)map[l];
+		const IrParam *p = &it->k->params[tmap];
+		int64_t bytes = box_bytes(it, tmap), d, j;
+		Agent *a;
+
+		if ((d = mem_shared_at(w, op, l, src[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0)
+			return;
+		if (rank != p->rank) {
+			interp_fail(w, op, 1u << l, "tma.store of rank %d through the tensor map '%s' of rank %d", rank, p->name, p->rank);
+			return;
+		}
+		for (j = 0; j < bytes; j++) {
+			int sh = it->blk->shadow[d + j];
+			int64_t rel;
+			const char *nm;
+
+			if (sh == SH_PENDING || (sh == SH_UNWRITTEN && it->o->check_uninit)) {
+				nm = mem_shared_name(it, d + j, &rel);
+				interp_fail(w, op, 1u << l, sh == SH_PENDING
+					    ? "tma.store reads shared memory that an asynchronous copy in flight will write: byte offset %lld of '%s'"
+					    : "tma.store reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
+					    (long long)rel, nm);
+				return;
+			}
+		}
+		a = agent_new(w, op, l, AG_TMA_STORE);
+		a->tmap = tmap;
+		for (i = 0; i < rank; i++)
+			a->coord[i] = (int64_t)(int32_t)reg(w, op->args[2 + i], 0)[l];
+		a->smem = d;
+		a->bytes = bytes;
+		shadow_mark(it->blk, d, bytes, SH_READING);
+	}
+}
+
+/* cp.async: the checks of a thread's store to the destination and a load of the source at
+ * issue (bounds, alignment, races); the copy itself when the scheduler completes the
+ * committed group, or cp.async.wait does. Until then the destination is pending. */
+void
+ex_cp_async(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *dst = reg(w, op->args[0], 0), *src = reg(w, op->args[1], 0);
+	int n = (int)op->imm, l;
+
+	LANES(l, mask) {
+		unsigned char *s = mem_access(w, op, l, src[l], n, n, 0), *d;
+		int64_t off;
+		Agent *a;
+
+		if (!s || !(d = mem_access(w, op, l, dst[l], n, n, 1)))
+			return;
+		off = d - w->it->blk->smem;
+		a = agent_new(w, op, l, AG_CP_ASYNC);
+		a->smem = off;
+		a->bytes = n;
+		a->global = s;
+		shadow_mark(w->it->blk, off, n, SH_PENDING);
+	}
+}
+
+void
+ex_async_commit(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int l;
+
+	LANES(l, mask) {
+		if (op->opc == IR_CP_ASYNC_COMMIT)
+			w->cp_groups[l]++;
+		else
+			w->bulk_groups[l]++;
+	}
+}
+
+static int agent_run(Interp *it, int k);
+
+void
+ex_async_wait(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	int kind = op->opc == IR_CP_ASYNC_WAIT ? AG_CP_ASYNC : AG_TMA_STORE, l, k;
+
+	LANES(l, mask) {
+		uint32_t groups = kind == AG_CP_ASYNC ? w->cp_groups[l] : w->bulk_groups[l];
+
+		if (groups <= (uint32_t)op->imm)
+			continue;
+		for (k = 0; k < it->blk->nagents;) {
+			const Agent *a = &it->blk->agents[k];
+
+			if (a->kind == kind && a->warp == w->gid && a->lane == l && a->group < groups - (uint32_t)op->imm) {
+				if (agent_run(it, k) != 0)
+					return;
+			} else {
+				k++;
+			}
+		}
+	}
+}
+
+/* What TMA writes for a box element outside the tensor: zero, or NaN (the map's oob nan). */
+static uint64_t
+oob_fill(const IrParam *p, int eb)
+{
+	if (!p->oob_nan)
+		return 0;
+	return eb == 2 ? 0x7fff : eb == 4 ? NUM_F32_NAN : NUM_F64_NAN;
+}
+
+/* The tensor offset (elements) of box element f of a, or -1 when it lies outside. */
+static int64_t
+box_src(const Interp *it, const Agent *a, int64_t f)
+{
+	const IrParam *p = &it->k->params[a->tmap];
+	const InterpArg *t = &it->args[p->tmap_tensor];
+	int64_t c[IR_MAX_RANK], at = 0;
+	int i;
+
+	for (i = p->rank - 1; i >= 0; i--) {
+		c[i] = a->coord[i] + f % p->dims[i].size;
+		f /= p->dims[i].size;
+		if (c[i] < 0 || c[i] >= t->shape[i])
+			return -1;
+	}
+	for (i = 0; i < p->rank; i++)
+		at = at * t->shape[i] + c[i];
+	return at;
+}
+
+/* Completes agent k of the list of it->blk (and removes it from the list). */
+static int
+agent_run(Interp *it, int k)
+{
+	Block *bk = it->blk;
+	Agent a = bk->agents[k];
+	const IrParam *p;
+	int eb;
+	unsigned char *g;
+	int64_t f, n;
+
+	memmove(bk->agents + k, bk->agents + k + 1, (size_t)(bk->nagents - k - 1) * sizeof *bk->agents);
+	bk->nagents--;
+	if (a.kind == AG_CP_ASYNC) {
+		memcpy(bk->smem + a.smem, a.global, (size_t)a.bytes);
+		shadow_done(bk, a.smem, a.bytes);
+		return 0;
+	}
+	p = &it->k->params[a.tmap];
+	eb = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
+	g = it->args[p->tmap_tensor].data;
+	n = a.bytes / eb;
+	for (f = 0; f < n; f++) {
+		int64_t s = box_src(it, &a, f), at = swizzle(a.smem + f * eb, p->swizzle);
+
+		if (a.kind == AG_TMA_STORE) {
+			if (s >= 0)     /* elements outside the tensor are not written */
+				memcpy(g + s * eb, bk->smem + at, (size_t)eb);
+		} else if (s >= 0) {
+			memcpy(bk->smem + at, g + s * eb, (size_t)eb);
+		} else {
+			uint64_t v = oob_fill(p, eb);
+
+			memcpy(bk->smem + at, &v, (size_t)eb);
+		}
+	}
+	shadow_done(bk, a.smem, a.bytes);
+	if (a.kind == AG_TMA_STORE)
+		return 0;
+	if (bar_tx(&it->warps[a.warp], a.op, a.lane, &bk->mbar[a.bar / 8], a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
+		return -1;
+	bar_progress(it, &bk->mbar[a.bar / 8]);
+	return 0;
+}
+
+int
+async_complete(Interp *it, uint64_t r)
+{
+	int c, k, n = 0, pick;
+
+	for (c = 0; c < it->ncta; c++)
+		for (k = 0; k < it->ctas[c].nagents; k++)
+			n += agent_eligible(it, &it->ctas[c].agents[k]);
+	if (!n)
+		return 0;
+	pick = (int)(r % (uint64_t)n);
+	for (c = 0; c < it->ncta; c++)
+		for (k = 0; k < it->ctas[c].nagents; k++)
+			if (agent_eligible(it, &it->ctas[c].agents[k]) && pick-- == 0) {
+				it->blk = &it->ctas[c];
+				return agent_run(it, k) != 0 ? -1 : 1;
+			}
+	return 0;
+}
+
+void
+async_block_start(Interp *it, Block *b)
+{
+	int i;
+
+	memset(b->mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *b->mbar);
+	b->nagents = 0;
+	b->nreads = 0;
+	b->pending_bytes = 0;
+	for (i = 0; i < it->nwarps; i++) {
+		Warp *w = &it->warps[b->rank * it->nwarps + i];
+
+		memset(w->cp_groups, 0, sizeof w->cp_groups);
+		memset(w->bulk_groups, 0, sizeof w->bulk_groups);
+		w->wgmma_groups = 0;
+	}
+}
+
+int
+async_block_end(Interp *it, Block *b)
+{
+	int k;
+
+	it->blk = b;
+	for (k = 0; k < it->blk->nagents; k++) {
+		const Agent *a = &it->blk->agents[k];
+
+		if (a->kind == AG_TMA_LOAD) {
+			interp_fail(&it->warps[a->warp], a->op, 1u << a->lane,
+				    "the block finished with this TMA load still in flight (no thread waited for its mbarrier)");
+			return -1;
+		}
+	}
+	/* stores and copies nobody waited for still happen */
+	while (it->blk->nagents)
+		if (agent_run(it, 0) != 0)
+			return -1;
+	return 0;
+}
+
+/* Every unfinished warp is blocked, nothing in flight: one line per group of warps that
+ * wait at the same op for the same thing. */
+void
+async_deadlock(Interp *it, const Warp *blocked)
+{
+	Buf msg = {0};
+	Warp *first = NULL, *ws = &it->warps[blocked->b->rank * it->nwarps];
+	uint32_t seen = 0;
+	int i, j;
+
+	for (i = 0; i < it->nwarps; i++) {
+		Warp *w = &ws[i];
+		uint32_t group = 0;
+		char wn[160], nm[160];
+
+		if (w->state == W_DONE || seen >> i & 1)
+			continue;
+		for (j = i; j < it->nwarps; j++) {
+			Warp *o = &ws[j];
+
+			if (o->state == w->state && o->wait_op == w->wait_op &&
+			    (w->state != W_MBAR || (o->wait_bar == w->wait_bar && o->wait_parity == w->wait_parity)))
+				group |= 1u << j;
+		}
+		seen |= group;
+		if (!first)
+			first = w;
+		mask_str(wn, sizeof wn, group, "warp");
+		if (w->state == W_MBAR) {
+			const Mbar *m = &w->b->mbar[w->wait_bar / 8];
+
+			bar_name(it, w->wait_bar, nm, sizeof nm);
+			buf_printf(&msg, "; %s wait%s at line %d:%d for the phase of parity %d of %s (phase %llu, %d of %d arrivals and %lld tx bytes missing)",
+				   wn, group & (group - 1) ? "" : "s", w->wait_op->loc.line, w->wait_op->loc.col, w->wait_parity, nm,
+				   (unsigned long long)m->phase, m->pending, m->count, (long long)m->tx);
+		} else {
+			buf_printf(&msg, "; %s wait%s at the %sbarrier at line %d:%d", wn, group & (group - 1) ? "" : "s",
+				   w->state == W_CLUSTER ? "cluster " : "",
+				   w->wait_op->loc.line, w->wait_op->loc.col);
+		}
+	}
+	for (i = 0, j = 0; i < it->nwarps; i++)
+		j |= ws[i].state == W_DONE;
+	if (j)
+		buf_printf(&msg, "; the others finished");
+	if (first)
+		interp_fail(first, first->wait_op, 0, "deadlock: every unfinished warp of the block is blocked and no TMA load is in flight%s",
+			    msg.s);
+	buf_free(&msg);
+}
+
+/* ---- wgmma ---- */
+
+void
+ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *a = reg(w, op->args[0], 0);
+	uint64_t *d = reg(w, op->res[0], 0);
+	int sw = (int)op->imm, l;
+	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
+	uint64_t fixed = ((uint64_t)1 << 16) | ((sbo >> 4) << 32) | (layout << 62);
+
+	if (sw != 32 && sw != 64 && sw != 128) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: wgmma.desc with swizzle %d", sw);
+		return;
+	}
+	LANES(l, mask) {
+		int64_t off = mem_shared_at(w, op, l, a[l], 1, 16);
+
+		if (off < 0)
+			return;
+		d[l] = (((uint64_t)off & 0x3ffff) >> 4) | fixed;
+	}
+}
+
+/* Records that w's current wgmma group reads shared bytes [lo, hi) until it retires. */
+static void
+read_record(Warp *w, const IrOp *op, int64_t lo, int64_t hi)
+{
+	Block *bk = w->it->blk;
+	WgmmaRead *r;
+
+	if (bk->nreads == bk->capreads) {
+		bk->capreads = bk->capreads ? 2 * bk->capreads : 16;
+		bk->reads = xrealloc(bk->reads, (size_t)bk->capreads * sizeof *bk->reads);
+	}
+	r = &bk->reads[bk->nreads++];
+	r->warp = w->gid;
+	r->group = w->wgmma_groups;
+	r->lo = lo;
+	r->hi = hi;
+	r->op = op;
+}
+
+void
+ex_wgmma_commit(Warp *w, const IrOp *op, uint32_t mask)
+{
+	(void)op;
+	(void)mask;
+	w->wgmma_groups++;
+}
+
+/* wgmma.wait N: the warp's groups but the N newest retire (their reads end); the operands
+ * pass through. */
+void
+ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Block *bk = w->it->blk;
+	int i, j;
+
+	for (i = 0, j = 0; i < bk->nreads; i++) {
+		const WgmmaRead *r = &bk->reads[i];
+
+		if (!(r->warp == w->gid && r->group + (uint32_t)op->imm < w->wgmma_groups))
+			bk->reads[j++] = *r;
+	}
+	bk->nreads = j;
+	ex_wgmma_pass(w, op, mask);
+}
+
+/* Reads rows [r0, r0 + nrows) x k 0..15 of the K-major operand that descriptor desc
+ * describes into out (nrows x 16), as wgmma does: row r at start + (r / 8) * SBO + (r % 8)
+ * * span + 2 k, swizzled. Returns 0, or -1 after a finding. */
+static int
+desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out)
+{
+	int64_t lo = INT64_MAX, hi = -1;
+	Interp *it = w->it;
+	int64_t start = (int64_t)(desc & 0x3fff) << 4, sbo = (int64_t)((desc >> 32) & 0x3fff) << 4;
+	int layout = (int)(desc >> 62), span = layout == 1 ? 128 : layout == 2 ? 64 : layout == 3 ? 32 : 0;
+	int r, k;
+
+	if (!span) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: a wgmma descriptor without swizzle");
+		return -1;
+	}
+	for (r = 0; r < nrows; r++)
+		for (k = 0; k < 16; k++) {
+			int64_t rr = r0 + r, at = swizzle(start + rr / 8 * sbo + rr % 8 * span + 2 * k, span), rel;
+			uint16_t v;
+			const char *nm;
+
+			if (at < 0 || at + 2 > it->k->smem_bytes) {
+				interp_fail(w, op, 0, "wgmma reads past shared memory (byte %lld of %lld)", (long long)at,
+					    (long long)it->k->smem_bytes);
+				return -1;
+			}
+			if (it->blk->shadow[at] != SH_WRITTEN &&
+			    (it->blk->shadow[at] == SH_PENDING || it->o->check_uninit)) {
+				nm = mem_shared_name(it, at, &rel);
+				interp_fail(w, op, 0, it->blk->shadow[at] == SH_PENDING
+					    ? "wgmma reads shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset %lld of '%s'"
+					    : "wgmma reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
+					    (long long)rel, nm);
+				return -1;
+			}
+			memcpy(&v, it->blk->smem + at, 2);
+			out[r * 16 + k] = num_to_double(et, v);
+			lo = at < lo ? at : lo;
+			hi = at + 2 > hi ? at + 2 : hi;
+		}
+	read_record(w, op, lo, hi);
+	return 0;
+}
+
+/* wgmma m64nNk16 for this warp's 16 rows of the tile (warp w % 4 of its warpgroup): per
+ * accumulator element, the 16 products (exact in double) summed in k order in double, added
+ * to the f32 accumulator and rounded once to f32. */
+void
+ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int n = (int)(op->imm & 0xffff), dtype = (int)(op->imm >> 16 & 0xf), step = (int)(op->imm >> 20);
+	IrBase et = dtype ? IR_F16 : IR_BF16;
+	IrType at = ir_vtype(w->it->k, op->args[1]);
+	const uint64_t *descb = reg(w, op->args[2], 0), *scale = reg(w, op->args[3], 0);
+	double a[16 * 16], *b = xmalloc((size_t)n * 16 * sizeof *b);
+	int wq = w->id % 4, l, i, k;
+
+	if (mask != w->exists) {
+		char in[128];
+
+		lanes_str(in, sizeof in, mask);
+		interp_fail(w, op, mask, "divergent wgmma: executed by %s of the warp (it needs the whole warpgroup)", in);
+		goto out;
+	}
+	if (at.base == IR_I64) {
+		if (desc_read(w, op, reg(w, op->args[1], 0)[__builtin_ctz(mask)], 16 * wq, 16, et, a) != 0)
+			goto out;
+	} else {
+		/* the register A fragment: element e of k16 slice `step` in lane l is row
+		 * l / 4 + 8 ((e / 2) % 2), column 8 (e / 4) + 2 (l % 4) + e % 2 */
+		LANES(l, mask) for (i = 0; i < 8; i++)
+			a[(l / 4 + 8 * (i / 2 % 2)) * 16 + 8 * (i / 4) + 2 * (l % 4) + i % 2] =
+				num_to_double(et, reg(w, op->args[1], 8 * step + i)[l]);
+	}
+	if (desc_read(w, op, descb[__builtin_ctz(mask)], 0, n, et, b) != 0)
+		goto out;
+	LANES(l, mask) for (i = 0; i < n / 2; i++) {
+		int row = l / 4 + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+		double s = 0;
+		float r;
+
+		for (k = 0; k < 16; k++)
+			s += a[row * 16 + k] * b[col * 16 + k];
+		r = (float)((scale[l] & 1 ? (double)num_f32(reg(w, op->args[0], i)[l]) : 0.0) + s);
+		reg(w, op->res[0], i)[l] = r == r ? num_f32_bits(r) : NUM_F32_NAN;
+	}
+out:
+	free(b);
+}
+
+/* wgmma.fence and wgmma.wait return their operands (the wgmma ran at issue). */
+void
+ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int i, e, l;
+
+	for (i = 0; i < op->nres; i++)
+		for (e = 0; e < w->it->width[op->res[i]]; e++) {
+			uint64_t *d = reg(w, op->res[i], e), *s = reg(w, op->args[i], e);
+
+			LANES(l, mask) d[l] = s[l];
+		}
+}
+
+/* setmaxnreg changes nothing the interpreter models; it checks the count (24 to 256, a
+ * multiple of 8, as ptxas demands) and that the whole warp executes it. */
+void
+ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int64_t n = op->imm < 0 ? -op->imm : op->imm;
+
+	if (mask != w->exists) {
+		interp_fail(w, op, mask, "divergent setmaxnreg: executed by part of the warp (it needs the whole warpgroup)");
+		return;
+	}
+	if (n < 24 || n > 256 || n % 8)
+		interp_fail(w, op, 0, "setmaxnreg to %lld registers (it takes 24 to 256, a multiple of 8)", (long long)n);
+}
+
+/* ---- clusters ---- */
+
+/* cluster.rank: the CTA's rank; mapa: the pointer into the shared memory of rank b. */
+void
+ex_cluster(Warp *w, const IrOp *op, uint32_t mask)
+{
+	uint64_t *d = reg(w, op->res[0], 0);
+	int l;
+
+	LANES(l, mask) {
+		if (op->opc == IR_CLUSTER_RANK) {
+			d[l] = (uint64_t)w->b->rank;
+			continue;
+		}
+		uint64_t r = reg(w, op->args[1], 0)[l];
+
+		if (r >= (uint64_t)w->it->ncta) {
+			interp_fail(w, op, 1u << l, "mapa to cluster rank %lld of %d", (long long)r, w->it->ncta);
+			return;
+		}
+		d[l] = mem_ptr_at_rank(reg(w, op->args[0], 0)[l], (int)r);
+	}
+}
+
+void
+ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask)
+{
+	char in[128];
+
+	if (mask != w->exists) {
+		lanes_str(in, sizeof in, mask);
+		interp_fail(w, op, mask, "divergent cluster.sync: executed by %s of the warp (it needs every thread of the cluster)", in);
+		return;
+	}
+	sched_barrier(w, op, W_CLUSTER);
+}
