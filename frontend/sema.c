@@ -411,11 +411,9 @@ check_for(Sema *S, Node *s)
 	Node *bounds[3] = {s->lo, s->hi, s->step};
 	static const char *const names[3] = {"lower bound", "upper bound", "step"};
 	Symbol *iv;
-	int64_t v;
-	int i;
-
 	IrType it = ir_scalar(IR_I32);
-	int ok[3] = {0, 0, 0};
+	int64_t v;
+	int i, ok[3] = {0, 0, 0};
 
 	/* The index is i64 when a bound is; i32 bounds are then sign-extended (irgen). */
 	for (i = 0; i < 3; i++) {
