@@ -560,7 +560,8 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 		const char *name;
 		NodeKind kind;
 	} clauses[] = {{"targets", N_TARGETS}, {"threads", N_THREADS}, {"grid", N_GRID},
-		       {"min_blocks", N_MIN_BLOCKS}, {"cluster", N_CLUSTER}};
+		       {"min_blocks", N_MIN_BLOCKS}, {"cluster", N_CLUSTER},
+		       {"index", N_INDEXW}};
 	Node *n;
 	size_t i;
 
@@ -568,7 +569,7 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 		if (strcmp(name, clauses[i].name) == 0)
 			break;
 	if (i == sizeof clauses / sizeof clauses[0]) {
-		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads, grid, min_blocks or cluster)",
+		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads, grid, min_blocks, cluster or index)",
 			   name);
 		return NULL;
 	}
@@ -925,6 +926,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_SATTR: buf_printf(out, "%s", n->name); break;
 	case N_MIN_BLOCKS: buf_puts(out, "min_blocks"); break;
 	case N_CLUSTER: buf_puts(out, "cluster"); break;
+	case N_INDEXW: buf_puts(out, "index"); break;
 	default: buf_puts(out, "?"); break;
 	}
 	if (n->loc.line > 0)
@@ -1054,6 +1056,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_REGS:
 	case N_MIN_BLOCKS:
 	case N_CLUSTER:
+	case N_INDEXW:
 		print_list(out, n->list, indent, NULL);
 		break;
 	default:

@@ -72,6 +72,7 @@ typedef enum NodeKind {
 	N_SATTR,      /* a shared array's attribute: name (in, align, swizzle, alias) and lhs */
 	N_MIN_BLOCKS, /* min_blocks(list) */
 	N_CLUSTER,    /* cluster(list) */
+	N_INDEXW,     /* index(list): the index width clause, i32 or i64 */
 	N_NKINDS
 } NodeKind;
 
@@ -517,6 +518,7 @@ struct KernelInfo {
 	/* async constructs (async.c) */
 	int min_blocks;           /* 0: no clause */
 	int cluster[3];
+	int index64;              /* index(i64): tensor indexing and shape symbols in i64 */
 	int ntmaps;               /* tensor maps, parameters after the shape symbols */
 	Symbol **tmaps;           /* program arena */
 	int nhobjs;               /* pipelines and mbarriers in declaration order */

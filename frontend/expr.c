@@ -130,6 +130,42 @@ check_unary(Sema *S, Node *e)
 	}
 }
 
+/* Whether a tensor of s is indexed in i64: its kernel has index(i64). Shared arrays
+ * stay i32 (shared memory is far below 2^31 elements). */
+static int
+index64(const Sema *S, const Symbol *s)
+{
+	return s->kind == SYM_TENSOR && S->kernel && S->kernel->kinfo && S->kernel->kinfo->index64;
+}
+
+/* The type an index is converted to: its own when it is i32 or (under index(i64)) i64;
+ * an untyped constant is i64 under index(i64), else i32. irgen sign-extends i32 indices. */
+static IrType
+index_type(const Sema *S, const Symbol *s, const Node *ix)
+{
+	if (index64(S, s) && (ix->ty.base == IR_I64 || fe_untyped(ix->ty)))
+		return ir_scalar(IR_I64);
+	return ir_scalar(IR_I32);
+}
+
+/* An index is i32, or i64 under index(i64); reports otherwise. */
+static int
+index_type_ok(const Sema *S, const Symbol *s, const Node *ix, const char *what)
+{
+	if (fe_untyped(ix->ty) || fe_is_error(ix->ty) || ix->ty.base == IR_I32 ||
+	    (ix->ty.base == IR_I64 && ix->ty.lanes == 1 && index64(S, s)))
+		return 1;
+	if (ix->ty.base == IR_I64 && ix->ty.lanes == 1 && s->kind == SYM_TENSOR)
+		diag_error(ix->loc, "%s is i64, but kernel '%s' indexes in i32 (declare index(i64) on the kernel to index tensors with i64)",
+			   what, S->kernel ? S->kernel->name : "?");
+	else if (ix->ty.base == IR_I64 && ix->ty.lanes == 1)
+		diag_error(ix->loc, "%s is i64, but shared arrays index in i32 (convert with i32(...))", what);
+	else
+		diag_error(ix->loc, "%s must be %s, found %s", what,
+			   index64(S, s) ? "i32 or i64" : "i32", fe_tname(ix->ty));
+	return 0;
+}
+
 static void
 check_cond(Sema *S, Node *e)
 {
@@ -151,7 +187,6 @@ check_cond(Sema *S, Node *e)
 	}
 	e->ty = e->lhs->ty;
 }
-
 
 /* Checks the indices (and vector width) of an element access on tensor or shared array s
  * and gives e its element (or vector) type. */
@@ -198,10 +233,9 @@ sema_element(Sema *S, Node *e, Symbol *s, int read, int write)
 		snprintf(what, sizeof what, "index %d of '%s'", i + 1, s->name);
 		if (!sema_value(S, ix))
 			ok = 0;
-		else if (!fe_intnum(ix->ty) && !fe_untyped(ix->ty) && !fe_is_error(ix->ty)) {
-			diag_error(ix->loc, "%s must be i32, found %s", what, fe_tname(ix->ty));
+		else if (!index_type_ok(S, s, ix, what))
 			ok = 0;
-		} else if (!fe_convert(ix, ir_scalar(IR_I32), what)) {
+		else if (!fe_convert(ix, index_type(S, s, ix), what)) {
 			ok = 0;
 		} else if (ix->isconst && ix->cv.i < 0) {
 			diag_error(ix->loc, "%s is negative (%lld)", what, (long long)ix->cv.i);

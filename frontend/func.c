@@ -85,7 +85,7 @@ bind_dim(Sema *S, Node *pn, int i, Node *d, Symbol *dimsym, int64_t size)
 			} else {
 				s->val.i = size;
 			}
-			s->type = ir_scalar(IR_I32);
+			s->type = dimsym ? dimsym->type : ir_scalar(IR_I32);   /* i64 under index(i64) */
 			d->sym = s;
 			return 1;
 		}

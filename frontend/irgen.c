@@ -29,12 +29,6 @@ op2(IrGen *G, int opc, IrType t, IrValue a, IrValue b)
 }
 
 static IrValue
-const_i32(IrGen *G, int64_t v)
-{
-	return irb_const_int(&G->b, ir_scalar(IR_I32), v);
-}
-
-static IrValue
 ig_const(IrGen *G, Node *e)
 {
 	if (ir_is_frag(e->ty) || ir_type_eq(e->ty, ir_vector(IR_F32, 4)))
@@ -66,7 +60,7 @@ static IrValue
 ig_elemptr(IrGen *G, Node *e)
 {
 	const Symbol *s = e->sym;
-	IrType pt;
+	IrType pt, it;
 	IrValue base, lin = 0;
 	Node *ix;
 	int i = 0;
@@ -82,19 +76,24 @@ ig_elemptr(IrGen *G, Node *e)
 		G->b.loc = e->loc;
 		base = irgen_buffer(G, s);
 	}
+	/* The row-major linear index, in i64 under index(i64) (i32 indices sign-extended,
+	 * shape symbols already i64), else in i32. */
+	it = ir_scalar(s->kind == SYM_TENSOR && G->info->index64 ? IR_I64 : IR_I32);
 	for (ix = e->list.head; ix; ix = ix->next, i++) {
 		IrValue v = irgen_expr(G, ix);
 
 		G->b.loc = e->loc;
+		if (!ir_type_eq(vtype(G, v), it))
+			v = op1(G, IR_CAST, it, v);
 		if (i == 0) {
 			lin = v;
 			continue;
 		}
 		if (s->kind == SYM_TENSOR && s->dimsym[i])
-			lin = op2(G, IR_MUL, ir_scalar(IR_I32), lin, G->k->body.args[s->dimsym[i]->param]);
+			lin = op2(G, IR_MUL, it, lin, G->k->body.args[s->dimsym[i]->param]);
 		else
-			lin = op2(G, IR_MUL, ir_scalar(IR_I32), lin, const_i32(G, s->dims[i]));
-		lin = op2(G, IR_ADD, ir_scalar(IR_I32), lin, v);
+			lin = op2(G, IR_MUL, it, lin, irb_const_int(&G->b, it, s->dims[i]));
+		lin = op2(G, IR_ADD, it, lin, v);
 	}
 	return op2(G, IR_ELEMPTR, pt, base, lin);
 }
@@ -490,6 +489,23 @@ loop_may_exit(const Node *s)
 	return (s->body->exits & (EXIT_BREAK | EXIT_RETURN)) != 0;
 }
 
+/* A bound of for loop s in the index's type: i32 bounds of an i64 loop are
+ * sign-extended. A missing step is 1. */
+static IrValue
+for_bound(IrGen *G, Node *s, Node *e)
+{
+	IrType it = s->sym->type;
+	IrValue v;
+
+	if (!e) {
+		G->b.loc = s->loc;
+		return irb_const_int(&G->b, it, 1);
+	}
+	v = irgen_expr(G, e);
+	G->b.loc = s->loc;
+	return ir_type_eq(vtype(G, v), it) ? v : op1(G, IR_CAST, it, v);
+}
+
 /* A loop whose index names register-array elements: unrolled here, the index a constant
  * in each copy of the body (sema checked that the bounds are constants and that no break
  * or return leaves it). */
@@ -503,7 +519,7 @@ ig_for_unrolled(IrGen *G, Node *s)
 	for (v = lo; v < hi; v += step) {
 		G->b.loc = s->loc;
 		G->known[slot] = v;
-		G->slots[slot] = const_i32(G, v);
+		G->slots[slot] = irb_const_int(&G->b, s->sym->type, v);
 		clear_flag(G, s->xslot[1]);
 		irgen_block(G, s->body);
 	}
@@ -525,10 +541,9 @@ ig_for_exit(IrGen *G, Node *s)
 	init = xmalloc(sizeof *init * (size_t)(n + 2));
 	vals = xmalloc(sizeof *vals * (size_t)(n + 2));
 	types = xmalloc(sizeof *types * (size_t)(n + 2));
-	init[0] = irgen_expr(G, s->lo);
-	hi = irgen_expr(G, s->hi);
-	G->b.loc = s->loc;
-	step = s->step ? irgen_expr(G, s->step) : const_i32(G, 1);
+	init[0] = for_bound(G, s, s->lo);
+	hi = for_bound(G, s, s->hi);
+	step = for_bound(G, s, s->step);
 	G->b.loc = s->loc;
 	clear_flag(G, s->xslot[0]);
 	slots[0] = s->sym->slot;
@@ -556,7 +571,7 @@ ig_for_exit(IrGen *G, Node *s)
 	clear_flag(G, s->xslot[1]);
 	irgen_block(G, s->body);
 	G->b.loc = s->loc;
-	vals[0] = op2(G, IR_ADD, ir_scalar(IR_I32), G->slots[slots[0]], step);
+	vals[0] = op2(G, IR_ADD, s->sym->type, G->slots[slots[0]], step);
 	for (i = 1; i <= n; i++)
 		vals[i] = G->slots[slots[i]];
 	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), n + 1, vals);
@@ -592,14 +607,9 @@ ig_for(IrGen *G, Node *s)
 	}
 	irgen_assigned_vars(s, s->slot_base, slots, &n);
 	args = xmalloc(sizeof *args * (size_t)(n + 3));
-	args[0] = irgen_expr(G, s->lo);
-	args[1] = irgen_expr(G, s->hi);
-	if (s->step) {
-		args[2] = irgen_expr(G, s->step);
-	} else {
-		G->b.loc = s->loc;
-		args[2] = const_i32(G, 1);
-	}
+	args[0] = for_bound(G, s, s->lo);
+	args[1] = for_bound(G, s, s->hi);
+	args[2] = for_bound(G, s, s->step);
 	for (i = 0; i < n; i++)
 		args[3 + i] = G->slots[slots[i]];
 	types = irgen_carried_types(G, slots, n);
@@ -607,7 +617,7 @@ ig_for(IrGen *G, Node *s)
 	op = irb_region_op(&G->b, IR_FOR, 3 + n, args, n, types, &regs);
 	op->imm = s->op == UNROLL_FULL ? -1 : s->op == UNROLL_COUNT ? s->unroll_n->cv.i : 0;
 	res = op->res;
-	region_args(G, &regs[0], ir_scalar(IR_I32), slots, n, &iv);
+	region_args(G, &regs[0], s->sym->type, slots, n, &iv);
 	G->k->vlocs[iv] = s->loc;
 	G->slots[s->sym->slot] = iv;
 	outer = G->b.r;
@@ -868,7 +878,7 @@ add_params(IrGen *G, Node *kernel)
 		memset(&ip, 0, sizeof ip);
 		ip.name = arena_strdup(k->arena, s->name);
 		ip.kind = PARAM_SYM;
-		ip.type = ir_scalar(IR_I32);
+		ip.type = s->type;      /* i32, or i64 under index(i64) */
 		ip.loc = s->loc;
 		if (ir_add_param(k, ip) != s->param)
 			ICE("shape symbol '%s' is parameter %d, expected %d", s->name, k->nparams - 1, s->param);
@@ -917,6 +927,7 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	G.info = info;
 	k->source = arena_strdup(k->arena, path);
 	k->targets = info->targets;
+	k->index64 = info->index64;
 	for (i = 0; i < 3; i++) {
 		k->threads[i] = info->threads[i];
 		k->grid[i] = arena_strdup(k->arena, info->grid[i]);

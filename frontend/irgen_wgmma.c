@@ -126,13 +126,28 @@ irgen_wgmma_afrag(IrGen *G, Node *e)
 	return irb_op1(&G->b, IR_CAST, e->ty, acc);
 }
 
-/* A tensor dimension as an i32 value. */
+/* i32, or i64 under index(i64): the type of tensor index arithmetic */
+static IrType
+index_type(const IrGen *G)
+{
+	return ir_scalar(G->info->index64 ? IR_I64 : IR_I32);
+}
+
+/* A tensor dimension as a value of the kernel's index type (i32, or i64 under
+ * index(i64)). */
 static IrValue
 dim_of(IrGen *G, const Symbol *t, int i)
 {
 	if (t->dimsym[i])
 		return G->k->body.args[t->dimsym[i]->param];
-	return irgen_c32(G, t->dims[i]);
+	return irb_const_int(&G->b, index_type(G), t->dims[i]);
+}
+
+/* v (i32) widened to the index type */
+static IrValue
+to_index(IrGen *G, IrValue v)
+{
+	return G->info->index64 ? irb_op1(&G->b, IR_CAST, index_type(G), v) : v;
 }
 
 static IrValue
@@ -177,7 +192,7 @@ irgen_wgmma_store(IrGen *G, Node *e)
 	const Symbol *t = tn->sym;
 	IrType et = ir_scalar((IrBase)t->type.base), vt = ir_vector((IrBase)t->type.base, 2);
 	IrType f2 = ir_vector(IR_F32, 2), i1 = ir_scalar(IR_I1), vd = ir_scalar(IR_VOID);
-	IrType pt = ir_ptr(IR_GLOBAL, (IrBase)t->type.base);
+	IrType pt = ir_ptr(IR_GLOBAL, (IrBase)t->type.base), it = index_type(G);
 	IrValue acc, row0, col0, lane, wq, rb, cb, nrows, ncols, base, one, zero, left, full;
 	IrValue prow[2], rowin[2], *inc;
 	IrRegion *outer, *els;
@@ -190,24 +205,29 @@ irgen_wgmma_store(IrGen *G, Node *e)
 	base = G->k->body.args[t->param];
 	nrows = dim_of(G, t, 0);
 	ncols = dim_of(G, t, 1);
-	one = irgen_c32(G, 1);
-	zero = irgen_c32(G, 0);
+	one = irb_const_int(&G->b, it, 1);
+	zero = irb_const_int(&G->b, it, 0);
 	lane = irb_op(&G->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
 	wq = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
 	wq = irgen_op2(G, IR_AND, wq, irgen_c32(G, 3));
 	rb = irgen_op2(G, IR_ADD, irgen_op2(G, IR_MUL, wq, irgen_c32(G, 16)), irgen_op2(G, IR_SHR, lane, irgen_c32(G, 2)));
 	rb = irgen_op2(G, IR_ADD, row0, rb);
 	cb = irgen_op2(G, IR_ADD, col0, irgen_op2(G, IR_MUL, irgen_op2(G, IR_AND, lane, irgen_c32(G, 3)), irgen_c32(G, 2)));
+	/* rows and columns are i32; the element offsets take the index type */
+	rb = to_index(G, rb);
+	cb = to_index(G, cb);
+	row0 = to_index(G, row0);
+	col0 = to_index(G, col0);
 	for (i = 0; i < 2; i++) {
-		IrValue r = i ? irgen_op2(G, IR_ADD, rb, irgen_c32(G, 8)) : rb;
+		IrValue r = i ? irgen_op2(G, IR_ADD, rb, irb_const_int(&G->b, it, 8)) : rb;
 
 		rowin[i] = irb_op2(&G->b, IR_CMP_LT, i1, r, nrows);
 		prow[i] = irb_op2(&G->b, IR_ELEMPTR, pt, base, irgen_op2(G, IR_ADD, irgen_op2(G, IR_MUL, r, ncols), cb));
 	}
 	/* the whole block inside (row0 + 64 <= M, col0 + N <= ncols) with even rows: the same
 	 * for every thread of the warpgroup */
-	full = irb_op2(&G->b, IR_CMP_LE, i1, irgen_op2(G, IR_ADD, row0, irgen_c32(G, 64)), nrows);
-	full = irgen_op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_LE, i1, irgen_op2(G, IR_ADD, col0, irgen_c32(G, n)), ncols));
+	full = irb_op2(&G->b, IR_CMP_LE, i1, irgen_op2(G, IR_ADD, row0, irb_const_int(&G->b, it, 64)), nrows);
+	full = irgen_op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_LE, i1, irgen_op2(G, IR_ADD, col0, irb_const_int(&G->b, it, n)), ncols));
 	full = irgen_op2(G, IR_AND, full, irb_op2(&G->b, IR_CMP_EQ, i1, irgen_op2(G, IR_AND, irgen_op2(G, IR_OR, ncols, col0), one), zero));
 	outer = begin_if(G, full, &els);
 	for (i = 0; i < 2; i++)
@@ -226,7 +246,7 @@ irgen_wgmma_store(IrGen *G, Node *e)
 	left = irgen_op2(G, IR_SUB, ncols, cb);
 	inc = xcalloc((size_t)n / 4, sizeof *inc);
 	for (j = 0; j < n / 4; j++)
-		inc[j] = irb_op2(&G->b, IR_CMP_GT, i1, left, irgen_c32(G, 8 * (j / 2) + j % 2));
+		inc[j] = irb_op2(&G->b, IR_CMP_GT, i1, left, irb_const_int(&G->b, it, 8 * (j / 2) + j % 2));
 	for (i = 0; i < 2; i++) {
 		IrRegion *o2, *e2;
 

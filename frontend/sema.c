@@ -411,19 +411,25 @@ check_for(Sema *S, Node *s)
 	Node *bounds[3] = {s->lo, s->hi, s->step};
 	static const char *const names[3] = {"lower bound", "upper bound", "step"};
 	Symbol *iv;
+	IrType it = ir_scalar(IR_I32);
 	int64_t v;
-	int i;
+	int i, ok[3] = {0, 0, 0};
 
+	/* The index is i64 when a bound is; i32 bounds are then sign-extended (irgen). */
+	for (i = 0; i < 3; i++) {
+		ok[i] = bounds[i] && sema_value(S, bounds[i]);
+		if (ok[i] && ir_type_eq(bounds[i]->ty, ir_scalar(IR_I64)))
+			it = ir_scalar(IR_I64);
+	}
 	for (i = 0; i < 3; i++) {
 		char what[64];
 
-		if (!bounds[i])
+		if (!ok[i] || (it.base == IR_I64 && ir_type_eq(bounds[i]->ty, ir_scalar(IR_I32))))
 			continue;
 		snprintf(what, sizeof what, "the %s of a for loop", names[i]);
-		if (sema_value(S, bounds[i]))
-			fe_convert(bounds[i], ir_scalar(IR_I32), what);
+		fe_convert(bounds[i], it, what);
 	}
-	if (s->step && s->step->isconst && s->step->ty.base == IR_I32 && s->step->cv.i <= 0)
+	if (s->step && s->step->isconst && s->step->ty.base == it.base && s->step->cv.i <= 0)
 		diag_error(s->step->loc, "the step of a for loop must be positive, found %lld",
 			   (long long)s->step->cv.i);
 	if (s->op == UNROLL_COUNT && sema_const_int(S, s->unroll_n, "the unroll count", &v) &&
@@ -432,7 +438,7 @@ check_for(Sema *S, Node *s)
 			   (long long)v);
 	sema_scope_push(S);
 	iv = sema_declare(S, SYM_ITER, s->name, s->loc, s);
-	iv->type = ir_scalar(IR_I32);
+	iv->type = it;
 	iv->slot = new_slot(S);
 	iv->ucon = s->op == UNROLL_FULL && s->lo->isconst && s->hi->isconst && (!s->step || s->step->isconst);
 	s->sym = iv;
@@ -748,6 +754,23 @@ check_targets(Node *a, KernelInfo *ki)
 	}
 }
 
+/* index(i32) or index(i64): the width of tensor index arithmetic and shape symbols
+ * (docs/language.md, "64-bit indexing"). */
+static void
+check_index(Node *a, KernelInfo *ki)
+{
+	Node *n = a->list.head;
+
+	if (a->list.n != 1 || n->kind != N_NAME ||
+	    (strcmp(n->name, "i32") != 0 && strcmp(n->name, "i64") != 0)) {
+		diag_error(n && a->list.n == 1 ? n->loc : a->loc,
+			   "index(...) takes one index width, i32 or i64, as in index(i64)");
+		return;
+	}
+	n->ty = fe_ty(TY_NONVALUE);
+	ki->index64 = strcmp(n->name, "i64") == 0;
+}
+
 static void
 check_threads(Sema *S, Node *a, KernelInfo *ki)
 {
@@ -950,7 +973,7 @@ check_kernel(Sema *S, Node *k)
 	for (n = k->attrs.head; n; n = n->next) {
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",
-			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster",
+			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster", [N_INDEXW] = "index",
 		};
 
 		if (seen[n->kind]) {
@@ -965,11 +988,16 @@ check_kernel(Sema *S, Node *k)
 			check_threads(S, n, ki);
 		else if (n->kind == N_GRID)
 			check_grid(S, n, ki);
+		else if (n->kind == N_INDEXW)
+			check_index(n, ki);
 		else
 			asy_clause(S, n, ki);
 	}
 	if (!seen[N_THREADS])
 		diag_error(k->loc, "kernel '%s' needs a threads(...) clause giving its block size", k->name);
+	/* Shape symbols were declared i32 with the parameters, before the clauses. */
+	for (i = 0; ki->index64 && i < S->nsyms; i++)
+		S->syms[i]->type = ir_scalar(IR_I64);
 	S->depth = 0;
 	asy_kernel_begin(S, k, ki);
 	{

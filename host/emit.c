@@ -163,6 +163,13 @@ typedef struct ScalarABI {
 	const char *lo, *hi;
 } ScalarABI;
 
+/* The largest value of a shape symbol: the kernel's index width decides. */
+static const char *
+sym_max(const IrKernel *k)
+{
+	return k->index64 ? "INT64_MAX" : "INT32_MAX";
+}
+
 static ScalarABI
 scalar_abi(IrBase b)
 {
@@ -646,8 +653,8 @@ emit_header(Emit *e, Buf *h)
 			buf_puts(h, " */\n");
 			nfields++;
 		} else if (p->kind == PARAM_SYM && !e->bound[e->symno[i]]) {
-			buf_printf(h, "\tint64_t %s;\t/* shape symbol no tensor binds: 0..INT32_MAX */\n",
-				   e->field[i]);
+			buf_printf(h, "\tint64_t %s;\t/* shape symbol no tensor binds: 0..%s */\n",
+				   e->field[i], sym_max(k));
 			nfields++;
 		}
 	}
@@ -838,8 +845,9 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 	for (i = 0; i < k->nparams; i++)
 		if (k->params[i].kind == PARAM_TENSOR)
 			buf_printf(c, "\tt[%d] = &args->%s;\n", e->symno[i], e->field[i]);
-	buf_printf(c, "\tif ((rc = cakert_check_tensors(&%s_kernel, t, sym, err)) != CAKE_OK)\n"
-		   "\t\treturn rc;\n", e->name);
+	/* index(i64) lifts the i32 limits on shapes */
+	buf_printf(c, "\tif ((rc = cakert_check_tensors%s(&%s_kernel, t, sym, err)) != CAKE_OK)\n"
+		   "\t\treturn rc;\n", k->index64 ? "_i64" : "", e->name);
 	if (e->ntmaps)
 		buf_printf(c, "\tif ((rc = cakert_check_tmaps(&%s_kernel, t, err)) != CAKE_OK)\n"
 			   "\t\treturn rc;\n", e->name);
@@ -858,8 +866,8 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 		} else if (p->kind == PARAM_SYM && !e->bound[e->symno[i]]) {
 			buf_printf(c, "\tif ((rc = cakert_check_int(&%s_kernel, \"", e->name);
 			put_cstr(c, p->name);
-			buf_printf(c, "\", args->%s, 0, INT32_MAX, \"sym\", err)) != CAKE_OK)\n\t\treturn rc;\n"
-				   "\tsym[%d] = args->%s;\n", e->field[i], e->symno[i], e->field[i]);
+			buf_printf(c, "\", args->%s, 0, %s, \"sym\", err)) != CAKE_OK)\n\t\treturn rc;\n"
+				   "\tsym[%d] = args->%s;\n", e->field[i], sym_max(k), e->symno[i], e->field[i]);
 		}
 	}
 	buf_puts(c, "\t{\n");
@@ -918,7 +926,7 @@ emit_entry_points(Emit *e, Buf *c)
 		if (p->kind == PARAM_TENSOR)
 			buf_printf(c, "\tCUdeviceptr p_%s;\n", p->name);
 		else if (p->kind == PARAM_SYM)
-			buf_printf(c, "\tint32_t p_%s;\n", p->name);
+			buf_printf(c, "\t%s p_%s;\n", k->index64 ? "int64_t" : "int32_t", p->name);
 		else if (p->kind == PARAM_SCALAR)
 			buf_printf(c, "\t%s p_%s;\n", scalar_abi((IrBase)p->type.base).pass, p->name);
 	}
@@ -940,7 +948,8 @@ emit_entry_points(Emit *e, Buf *c)
 		if (p->kind == PARAM_TENSOR)
 			buf_printf(c, "\tp_%s = cakert_tensor_ptr(&args->%s);\n", p->name, e->field[i]);
 		else if (p->kind == PARAM_SYM)
-			buf_printf(c, "\tp_%s = (int32_t)sym[%d];\n", p->name, e->symno[i]);
+			buf_printf(c, k->index64 ? "\tp_%s = sym[%d];\n" : "\tp_%s = (int32_t)sym[%d];\n",
+				   p->name, e->symno[i]);
 		else if (p->kind == PARAM_SCALAR)
 			buf_printf(c, "\tp_%s = (%s)args->%s;\n", p->name,
 				   scalar_abi((IrBase)p->type.base).pass, e->field[i]);

@@ -381,6 +381,9 @@ typedef struct IrKernel {
 	IrRegion body;          /* args: one value per parameter, in order */
 	int min_blocks;         /* launch bounds: min resident blocks per SM, 0 if none */
 	int cluster[3];         /* cluster dims (CTAs), 1 1 1 for none */
+	/* index(i64): sym parameters are i64 and tensor indexing is 64-bit; the launcher
+	 * lifts its 2^31 limits. 0 (i32) by default. */
+	int index64;
 	int nbarriers, capbarriers;
 	IrBarrier *barriers;
 	int npipelines, cappipelines;

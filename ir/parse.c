@@ -1196,6 +1196,7 @@ check_uses(Parser *p)
 enum {
 	SEEN_SOURCE = 1 << 0, SEEN_TARGETS = 1 << 1, SEEN_THREADS = 1 << 2, SEEN_GRID = 1 << 3,
 	SEEN_SMEM = 1 << 4, SEEN_CLUSTER = 1 << 5, SEEN_MIN_BLOCKS = 1 << 6,
+	SEEN_INDEX = 1 << 7,
 };
 
 static void
@@ -1261,6 +1262,12 @@ parse_kernel(Parser *p)
 		} else if (is_kw(p, "min_blocks")) {
 			once(p, &seen, SEEN_MIN_BLOCKS);
 			k->min_blocks = (int)parse_int(p, 0, INT_MAX, "a block count");
+		} else if (is_kw(p, "index")) {
+			once(p, &seen, SEEN_INDEX);
+			if (!is_kw(p, "i32") && !is_kw(p, "i64"))
+				fail_tok(p, "expected the index width i32 or i64, found %s", tok_text(p));
+			k->index64 = is_kw(p, "i64");
+			next(p);
 		} else if (is_kw(p, "mbarrier")) {
 			next(p);
 			parse_barrier(p);
@@ -1281,7 +1288,7 @@ parse_kernel(Parser *p)
 			parse_body(p);
 			break;
 		} else {
-			fail_tok(p, "expected source, targets, threads, grid, cluster, min_blocks, smem_bytes, param, "
+			fail_tok(p, "expected source, targets, threads, grid, cluster, min_blocks, index, smem_bytes, param, "
 				 "mbarrier, pipeline, shared or body, found %s",
 				 tok_text(p));
 		}

@@ -221,7 +221,7 @@ print_param(Buf *b, const IrKernel *k, const IrParam *p)
 		break;
 	case PARAM_SYM:
 		buf_puts(b, "sym");
-		/* syms are i32 by definition; anything else is spelled out for the verifier */
+		/* syms are i32 (i64 under `index i64`); the type is spelled out when not i32 */
 		if (!ir_type_eq(p->type, ir_scalar(IR_I32))) {
 			buf_puts(b, " ");
 			print_type(b, p->type);
@@ -353,6 +353,8 @@ ir_print_kernel(Buf *out, const IrKernel *k)
 		buf_printf(out, "  cluster %d %d %d\n", k->cluster[0], k->cluster[1], k->cluster[2]);
 	if (k->min_blocks)
 		buf_printf(out, "  min_blocks %d\n", k->min_blocks);
+	if (k->index64)
+		buf_puts(out, "  index i64\n");
 	if (k->smem_bytes)
 		buf_printf(out, "  smem_bytes %" PRId64 "\n", k->smem_bytes);
 	for (i = 0; i < k->nparams; i++)

@@ -972,8 +972,9 @@ verify_params(Verifier *v)
 			}
 			break;
 		case PARAM_SYM:
-			if (!ir_type_eq(p->type, ir_scalar(IR_I32)))
-				vf_error(v, p->loc, "sym parameter '%s' has type %s, expected i32", name, vf_tname(p->type));
+			if (!ir_type_eq(p->type, ir_scalar(k->index64 ? IR_I64 : IR_I32)))
+				vf_error(v, p->loc, "sym parameter '%s' has type %s, expected %s (the kernel's index width)",
+				     name, vf_tname(p->type), k->index64 ? "i64" : "i32");
 			break;
 		case PARAM_TMAP:
 			if (!vf_is_tmap(p->type))

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The kernels index in i32: every dimension and element count must stay below this. */
+/* A kernel without index(i64) indexes in i32: every dimension and element count must stay
+ * below this. One with index(i64) takes any shape whose bytes fit in int64. */
 #define I32_LIMIT ((int64_t)1 << 31)
 /* Dynamic shared memory beyond this needs the per-function opt-in. */
 #define SMEM_DEFAULT_LIMIT (48 * 1024)
@@ -133,7 +134,28 @@ sym_binder(const CakertKernel *k, int s, const char **tensor, int *dim)
 	*dim = 0;
 }
 
-/* Element count of t once its shape has passed the limits (each dim < 2^31). */
+/* The element count of t, or cap when it is cap or more; -1 for a negative extent. */
+static int64_t
+numel_capped(const CakeTensor *t, int64_t cap)
+{
+	int64_t n = 1;
+	int i;
+
+	for (i = 0; i < t->ndim; i++)
+		if (t->shape[i] < 0)
+			return -1;
+	for (i = 0; i < t->ndim; i++)
+		if (t->shape[i] == 0)
+			return 0;
+	for (i = 0; i < t->ndim; i++) {
+		if (t->shape[i] > cap / n)
+			return cap;
+		n *= t->shape[i];
+	}
+	return n < cap ? n : cap;
+}
+
+/* Element count of t once its shape has passed the limits. */
 static int64_t
 numel_of(const CakeTensor *t)
 {
@@ -158,10 +180,42 @@ tmap_over(const CakertKernel *k, const CakertTensorSpec *s)
 	return NULL;
 }
 
+/* Reports tensor t past the limits of k's index width: dimension dim, or (dim < 0) the
+ * element count. Under i32 the message names the fix. */
+static int
+limit_fail(const CakertKernel *k, const CakertTensorSpec *s, const CakeTensor *t, int index64,
+	   int dim, CakeError *err)
+{
+	char shape[160], count[48], what[320];
+	int64_t n = numel_capped(t, INT64_MAX);
+
+	format_dims(shape, sizeof shape, t->shape, t->ndim);
+	if (n < 0)
+		snprintf(count, sizeof count, "?");
+	else if (n == INT64_MAX)
+		snprintf(count, sizeof count, "2^63 or more");
+	else
+		snprintf(count, sizeof count, "%" PRId64, n);
+	if (dim >= 0)
+		snprintf(what, sizeof what, "shape[%d] = %" PRId64 " (shape %s, %s elements)", dim,
+			 t->shape[dim], shape, count);
+	else
+		snprintf(what, sizeof what, "%s elements (shape %s)", count, shape);
+	if (index64)
+		return cakert_fail(err, CAKE_ERR_LIMIT,
+				   "%s: parameter '%s': %s: too large (the tensor's bytes must fit in int64)",
+				   k->name, s->name, what);
+	return cakert_fail(err, CAKE_ERR_LIMIT,
+			   "%s: parameter '%s': %s is not below 2^31, but kernel '%s' indexes in i32: declare index(i64) on kernel '%s' (or dispatch to a variant that has it)",
+			   k->name, s->name, what, k->name, k->name);
+}
+
 static int
 check_tensor(const CakertKernel *k, const CakertTensorSpec *s, const CakeTensor *t,
-	     int64_t *sym, CakeError *err)
+	     int index64, int64_t *sym, CakeError *err)
 {
+	/* under index(i64), the byte size (and so every stride in bytes) fits in int64 */
+	int64_t limit = index64 ? INT64_MAX / (s->bits / 8) : I32_LIMIT;
 	char want[160], found[160];
 	const char *tname;
 	int64_t numel, expect;
@@ -198,10 +252,8 @@ check_tensor(const CakertKernel *k, const CakertTensorSpec *s, const CakeTensor 
 			return cakert_fail(err, CAKE_ERR_SHAPE,
 					   "%s: parameter '%s': shape[%d] is negative (%" PRId64 ")",
 					   k->name, s->name, i, v);
-		if (v >= I32_LIMIT)
-			return cakert_fail(err, CAKE_ERR_LIMIT,
-					   "%s: parameter '%s': shape[%d] = %" PRId64 " is not below 2^31 (the kernel indexes in i32)",
-					   k->name, s->name, i, v);
+		if (v >= limit)
+			return limit_fail(k, s, t, index64, i, err);
 		if (d->sym < 0) {
 			if (v != d->size)
 				return cakert_fail(err, CAKE_ERR_SHAPE,
@@ -219,21 +271,9 @@ check_tensor(const CakertKernel *k, const CakertTensorSpec *s, const CakeTensor 
 					   k->name, s->name, i, k->syms[d->sym], sym[d->sym], by, bydim, v);
 		}
 	}
-	numel = 1;
-	for (i = 0; i < s->rank; i++) {
-		numel *= t->shape[i];
-		if (numel >= I32_LIMIT)
-			break;
-	}
-	for (i = 0; i < s->rank; i++)
-		if (t->shape[i] == 0)
-			numel = 0;
-	if (numel >= I32_LIMIT) {
-		format_dims(found, sizeof found, t->shape, t->ndim);
-		return cakert_fail(err, CAKE_ERR_LIMIT,
-				   "%s: parameter '%s': %s elements is not below 2^31 (the kernel indexes in i32)",
-				   k->name, s->name, found);
-	}
+	numel = numel_capped(t, limit);
+	if (numel >= limit)
+		return limit_fail(k, s, t, index64, -1, err);
 	if (!t->data && numel > 0)
 		return cakert_fail(err, CAKE_ERR_NULL, "%s: parameter '%s': data is NULL",
 				   k->name, s->name);
@@ -313,16 +353,30 @@ check_overlap(const CakertKernel *k, const CakeTensor *const *t, CakeError *err)
 	return CAKE_OK;
 }
 
-int
-cakert_check_tensors(const CakertKernel *k, const CakeTensor *const *t, int64_t *sym,
-		     CakeError *err)
+static int
+check_tensors(const CakertKernel *k, const CakeTensor *const *t, int index64, int64_t *sym,
+	      CakeError *err)
 {
 	int i, rc;
 
 	for (i = 0; i < k->ntensors; i++)
-		if ((rc = check_tensor(k, &k->tensors[i], t[i], sym, err)) != CAKE_OK)
+		if ((rc = check_tensor(k, &k->tensors[i], t[i], index64, sym, err)) != CAKE_OK)
 			return rc;
 	return check_overlap(k, t, err);
+}
+
+int
+cakert_check_tensors(const CakertKernel *k, const CakeTensor *const *t, int64_t *sym,
+		     CakeError *err)
+{
+	return check_tensors(k, t, 0, sym, err);
+}
+
+int
+cakert_check_tensors_i64(const CakertKernel *k, const CakeTensor *const *t, int64_t *sym,
+			 CakeError *err)
+{
+	return check_tensors(k, t, 1, sym, err);
 }
 
 /* TMA limits (cuTensorMapEncodeTiled): extents up to 2^32, byte strides multiples of 16
@@ -331,7 +385,7 @@ cakert_check_tensors(const CakertKernel *k, const CakeTensor *const *t, int64_t 
 #define TMA_STRIDE_LIMIT ((uint64_t)1 << 40)
 
 /* Byte stride of dimension d of a contiguous row-major tensor: the bytes of one step
- * along d. Shapes passed the i32 limits, so this cannot overflow. */
+ * along d. Shapes passed the limits (bytes below 2^63), so this cannot overflow. */
 static uint64_t
 stride_bytes(const CakeTensor *t, int bits, int d)
 {

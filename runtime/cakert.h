@@ -279,6 +279,10 @@ int cakert_fail(CakeError *err, int status, const char *fmt, ...) CAKERT_PRINTF(
  * overlaps another. Needs no driver. */
 int cakert_check_tensors(const CakertKernel *k, const CakeTensor *const *t, int64_t *sym,
 			 CakeError *err);
+/* The same for a kernel with index(i64): dimensions and element counts may pass 2^31 (the
+ * bytes of each tensor must fit in int64). */
+int cakert_check_tensors_i64(const CakertKernel *k, const CakeTensor *const *t, int64_t *sym,
+			     CakeError *err);
 /* Checks what TMA needs of each tensor a map of k covers, after cakert_check_tensors
  * passed: every byte stride a multiple of 16 and below 2^40, every extent at most 2^32
  * (the 16-byte base alignment is in the tensor's spec). Tensors without elements pass.

@@ -225,14 +225,14 @@ main(void)
 	c.xs[1] = c.ys[1] = c.bs[0] = (int64_t)1 << 31;
 	rc = vscale_launch(&c.a, NULL, &err);
 	expect("limit-dim", rc, &err, CAKE_ERR_LIMIT,
-	       "parameter 'x': shape[1] = 2147483648 is not below 2^31 (the kernel indexes in i32)");
+	       "vscale: parameter 'x': shape[1] = 2147483648 (shape [3, 2147483648], 6442450944 elements) is not below 2^31, but kernel 'vscale' indexes in i32: declare index(i64) on kernel 'vscale' (or dispatch to a variant that has it)");
 
 	valid(&c);
 	c.xs[0] = c.ys[0] = 65536;
 	c.xs[1] = c.ys[1] = c.bs[0] = 32768;
 	rc = vscale_launch(&c.a, NULL, &err);
 	expect("limit-numel", rc, &err, CAKE_ERR_LIMIT,
-	       "parameter 'x': [65536, 32768] elements is not below 2^31");
+	       "vscale: parameter 'x': 2147483648 elements (shape [65536, 32768]) is not below 2^31, but kernel 'vscale' indexes in i32: declare index(i64) on kernel 'vscale'");
 
 	valid(&c);
 	c.a.k = (int64_t)1 << 31;
