@@ -82,9 +82,14 @@ def main():
 
     # gemm kernels: tensors a, b, c; group them by (input dtype, output dtype)
     groups = {}
-    for entry in sorted(lib.manifest, key=lambda e: e["kernel"]):
-        name = entry["kernel"]
-        ps = {p["name"]: p for p in entry["params"]}
+    # the entry point (kernels_src/gemm/gemm.cake's generic kernel): it picks the instance
+    # from the tensors' dtypes in C; it is timed beside the instance it picks
+    entry = next((e["kernel"] for e in lib.manifest if e.get("entry_instances")), None)
+    for k in sorted(lib.manifest, key=lambda e: e["kernel"]):
+        if k.get("entry_instances"):
+            continue
+        name = k["kernel"]
+        ps = {p["name"]: p for p in k["params"]}
         if not all(x in ps for x in ("a", "b", "c")):
             continue
         groups.setdefault((ps["a"]["dtype"], ps["c"]["dtype"]), []).append(name)
@@ -114,7 +119,7 @@ def main():
             A = torch.randn(m, k, device=dev).to(tdt[idt])
             B = torch.randn(n, k, device=dev).to(tdt[idt])
             ref = A.float() @ B.float().t()
-            for name in names:
+            for name in names + ([entry] if entry else []):
                 err, nan = check(name, A, B, ref, tdt[odt])
                 ok = err <= THRESHOLD and not nan
                 failures += not ok
@@ -126,6 +131,7 @@ def main():
     shapes = SHAPES[:3] if a.quick else SHAPES
     reps = 3 if a.quick else a.reps
     ratios = {}
+    entry_ratios = {}
     rows = []
     for (idt, odt), names in sorted(groups.items()):
         for (m, n, k) in shapes:
@@ -151,6 +157,11 @@ def main():
             del ref
             if a.check_only:
                 continue
+            if entry:
+                C = torch.empty(m, n, dtype=tdt[odt], device=dev)
+                t_entry = timeit(torch, lambda: run(entry, A, B, C), reps)
+                per.append((entry, t_entry, 0.0))
+                entry_ratios.setdefault((idt, odt), []).append(t_entry / best[1])
             Cr = torch.empty(m, n, dtype=tdt[odt], device=dev)
             if tdt[odt] == tdt[idt]:
                 t_ref = timeit(torch, lambda: torch.matmul(A, B.t(), out=Cr), reps)
@@ -169,6 +180,10 @@ def main():
             torch.cuda.empty_cache()
 
     summary = []
+    for (idt, odt), rs in sorted(entry_ratios.items()):
+        summary.append("- %s in, %s out: the entry point '%s' takes %.3f of the time of the instance it picks (median over %d shapes)"
+                       % (idt, odt, entry, statistics.median(rs), len(rs)))
+        print(summary[-1])
     for (idt, odt), rs in sorted(ratios.items()):
         med = statistics.median(r for _, r in rs)
         at8k = [r for s, r in rs if s == (8192, 8192, 8192)]
