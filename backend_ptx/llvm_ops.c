@@ -608,7 +608,12 @@ static LLVMValueRef
 atomic(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
 {
 	LLVMValueRef p = val(g, op, op->args[0]), v = val(g, op, op->args[1]), r;
-	int fl = ir_is_float(t), sg = ir_is_signed(t);
+	int fl, sg;
+
+	/* the operand's type: an atomic whose old value is unused has a void result */
+	t = ir_vtype(g->k, op->args[1]);
+	fl = ir_is_float(t);
+	sg = ir_is_signed(t);
 	LLVMAtomicRMWBinOp bop;
 
 	if (op->opc == IR_ATOM_CAS) {
