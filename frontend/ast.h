@@ -391,6 +391,9 @@ void sema_check_body(Sema *S, Node *body, int kind, FnCall *call, IrType ret, in
  * unrolls because its index names register-array elements. */
 #define FE_MAX_REGS 1024
 #define FE_MAX_FRONT_UNROLL 4096
+/* The most iterations a loop marked `unroll` (fully) may have: past it the unrolled body
+ * would only make the compile slow (LLVM's unroller takes minutes at 10^5). */
+#define FE_MAX_FULL_UNROLL 4096
 /* `var r: T[dims] = init;`: declares the array (s->sym). */
 void ra_declare(Sema *S, Node *s);
 /* r[i, ...] (e->lhs names the SYM_REGS s): checks the indices, types e. */

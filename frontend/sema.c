@@ -432,6 +432,16 @@ check_for(Sema *S, Node *s)
 	if (s->step && s->step->isconst && s->step->ty.base == it.base && s->step->cv.i <= 0)
 		diag_error(s->step->loc, "the step of a for loop must be positive, found %lld",
 			   (long long)s->step->cv.i);
+	if (s->op == UNROLL_FULL && s->lo->isconst && s->hi->isconst && (!s->step || s->step->isconst) &&
+	    s->lo->ty.base == IR_I32 && s->hi->ty.base == IR_I32) {
+		int64_t step = s->step ? s->step->cv.i : 1;
+		int64_t trips = s->hi->cv.i > s->lo->cv.i && step > 0
+				? (s->hi->cv.i - s->lo->cv.i + step - 1) / step : 0;
+
+		if (trips > FE_MAX_FULL_UNROLL)
+			diag_error(s->loc, "'unroll' asks for a full unroll of %lld iterations, past the limit of %d (unroll by a count, unroll(N), or not at all)",
+				   (long long)trips, FE_MAX_FULL_UNROLL);
+	}
 	if (s->op == UNROLL_COUNT && sema_const_int(S, s->unroll_n, "the unroll count", &v) &&
 	    (v < 1 || v > 1024))
 		diag_error(s->unroll_n->loc, "the unroll count must be from 1 to 1024, found %lld",
