@@ -387,10 +387,8 @@ int sema_new_slot(Sema *S);
 void sema_check_body(Sema *S, Node *body, int kind, FnCall *call, IrType ret, int *slots);
 
 /* ---- regarray.c: register arrays ---- */
-/* The most elements of a register array, and the most iterations of a loop the frontend
- * unrolls because its index names register-array elements. */
+/* The most elements of a register array. */
 #define FE_MAX_REGS 1024
-#define FE_MAX_FRONT_UNROLL 4096
 /* The most iterations a loop marked `unroll` (fully) may have: past it the unrolled body
  * would only make the compile slow (LLVM's unroller takes minutes at 10^5). */
 #define FE_MAX_FULL_UNROLL 4096

@@ -26,40 +26,29 @@ ra_known(const Node *e)
 	}
 }
 
-/* Marks the loops whose indices e uses: irgen unrolls them. Returns 0 after an error (a
- * loop with too many iterations to unroll). */
-static int
+/* Marks the loops whose indices e uses: irgen unrolls them (their trip count is within
+ * FE_MAX_FULL_UNROLL: sema checks every full unroll). */
+static void
 mark_loops(const Node *e)
 {
-	const Node *loop;
-	int64_t lo, hi, step, trips;
-
 	if (e->isconst)
-		return 1;
+		return;
 	switch (e->kind) {
 	case N_NAME:
 		if (e->sym->kind == SYM_LET)
-			return mark_loops(e->sym->decl->init);
-		loop = e->sym->decl;
-		if (loop->ival)
-			return 1;
-		lo = loop->lo->cv.i;
-		hi = loop->hi->cv.i;
-		step = loop->step ? loop->step->cv.i : 1;
-		trips = hi > lo ? (hi - lo + step - 1) / step : 0;
-		if (trips > FE_MAX_FRONT_UNROLL) {
-			diag_error(loop->loc, "this loop indexes a register array, so the compiler unrolls it: it has %lld iterations (at most %d)",
-				   (long long)trips, FE_MAX_FRONT_UNROLL);
-			return 0;
-		}
-		((Node *)loop)->ival = 1;
-		return 1;
+			mark_loops(e->sym->decl->init);
+		else
+			((Node *)e->sym->decl)->ival = 1;
+		return;
 	case N_UNARY:
-		return mark_loops(e->lhs);
+		mark_loops(e->lhs);
+		return;
 	case N_BINARY:
-		return mark_loops(e->lhs) && mark_loops(e->rhs);
+		mark_loops(e->lhs);
+		mark_loops(e->rhs);
+		return;
 	default:
-		return 1;
+		return;
 	}
 }
 
@@ -174,7 +163,7 @@ ra_element(Sema *S, Node *e, Symbol *s)
 				   (long long)ix->cv.i, s->name, i + 1, (long long)s->dims[i]);
 			ok = 0;
 		} else {
-			ok &= mark_loops(ix);
+			mark_loops(ix);
 		}
 	}
 	e->indexkind = IDX_REGS;

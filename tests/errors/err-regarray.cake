@@ -34,4 +34,4 @@ kernel k(x: in f32[N], y: out f32[N], n: i32) threads(32) {
 // CHECK: err-regarray.cake:14:11: error: the index of register array 'v' must be known
 // CHECK: err-regarray.cake:17:11: error: the index of register array 'v' must be known
 // CHECK: err-regarray.cake:23:14: error: index 8 is out of bounds of register array 'v' (dimension 1 has 8 elements)
-// CHECK: err-regarray.cake:24:5: error: this loop indexes a register array, so the compiler unrolls it: it has 100000 iterations (at most 4096)
+// CHECK: err-regarray.cake:24:5: error: 'unroll' asks for a full unroll of 100000 iterations, past the limit of 4096 (unroll by a count, unroll(N), or not at all)
