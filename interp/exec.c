@@ -14,12 +14,14 @@
  * in C float (correctly rounded, as the GPU's .rn ops), f64 in double, f16/bf16 in double
  * rounded once into the format. The approximate ops (exp2, log2, rsqrt: ex2.approx,
  * lg2.approx, rsqrt.approx on the GPU) are computed accurately in double and rounded: they
- * may differ from the GPU's in the last bits (docs/interpreter.md). */
+ * may differ from the GPU's in the last bits (docs/interpreter.md), as do the math library's
+ * .approx forms; its accurate f32 functions are the GPU's expansions (interp/math.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "mathlib.h"
 
 #define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
 
@@ -70,6 +72,36 @@ static float f32_sqrt(const float *a) { return sqrtf(a[0]); }
 static double f64_sqrt(const double *a) { return sqrt(a[0]); }
 static float f32_fma(const float *a) { return fmaf(a[0], a[1], a[2]); }
 static double f64_fma(const double *a) { return fma(a[0], a[1], a[2]); }
+
+/* The math library: the accurate f32 functions are the GPU's expansions (interp/math.c), bit
+ * for bit; the .approx forms mirror the PTX sequence (exp.approx: ex2.approx of the float
+ * product x log2(e); log.approx: lg2.approx times ln 2) with the approximate instruction
+ * computed accurately in double: their last bits may differ from the GPU's. */
+static float f32_exp(const float *a) { return im_exp(a[0]); }
+static float f32_log(const float *a) { return im_log(a[0]); }
+static float f32_sin(const float *a) { return im_sin(a[0]); }
+static float f32_cos(const float *a) { return im_cos(a[0]); }
+static float f32_tanh(const float *a) { return im_tanh(a[0]); }
+static float f32_erf(const float *a) { return im_erf(a[0]); }
+static float f32_pow(const float *a) { return im_pow(a[0], a[1]); }
+static float f32_exp_approx(const float *a) { return (float)exp2((double)(a[0] * 0x1.715476p+0f)); }
+static float f32_log_approx(const float *a) { return (float)log2((double)a[0]) * 0x1.62e430p-1f; }
+static float f32_sin_approx(const float *a) { return (float)sin((double)a[0]); }
+static float f32_cos_approx(const float *a) { return (float)cos((double)a[0]); }
+static float f32_tanh_approx(const float *a) { return (float)tanh((double)a[0]); }
+/* exact in any format: the C library's functions are the PTX instructions' */
+static float f32_floor(const float *a) { return floorf(a[0]); }
+static double f64_floor(const double *a) { return floor(a[0]); }
+static float f32_ceil(const float *a) { return ceilf(a[0]); }
+static double f64_ceil(const double *a) { return ceil(a[0]); }
+static float f32_trunc(const float *a) { return truncf(a[0]); }
+static double f64_trunc(const double *a) { return trunc(a[0]); }
+static float f32_round(const float *a) { return roundf(a[0]); }
+static double f64_round(const double *a) { return round(a[0]); }
+static float f32_rint(const float *a) { return rintf(a[0]); }
+static double f64_rint(const double *a) { return rint(a[0]); }
+static float f32_copysign(const float *a) { return copysignf(a[0], a[1]); }
+static double f64_copysign(const double *a) { return copysign(a[0], a[1]); }
 
 /* ---- value moves ---- */
 
@@ -174,8 +206,8 @@ ex_arith(Warp *w, const IrOp *op, uint32_t mask)
 	const ExecRow *row = row_of(op->opc);
 	int e, i, l, n = op->nargs;
 
-	if (ir_is_float(t) && !row->f32) {
-		interp_fail(w, op, 0, "'%s' on floats", ir_opinfo[op->opc].name);
+	if (ir_is_float(t) && (!row->f32 || (t.base != IR_F32 && !row->f64))) {
+		interp_fail(w, op, 0, "'%s' on %s", ir_opinfo[op->opc].name, ir_base_name((IrBase)t.base));
 		return;
 	}
 	for (e = 0; e < t.lanes; e++) {
@@ -251,6 +283,25 @@ ex_cmp(Warp *w, const IrOp *op, uint32_t mask)
 				ir_eval_int_op(op->opc, ir_scalar(IR_I1), sat, 2, x, &r);
 				d[l] = (uint64_t)r;
 			}
+		}
+	}
+}
+
+/* isnan, isinf: an i1 per element of a float operand */
+static void
+ex_fclass(Warp *w, const IrOp *op, uint32_t mask)
+{
+	IrType at = vt(w, op->args[0]);
+	int e, l;
+
+	for (e = 0; e < at.lanes; e++) {
+		const uint64_t *a = reg(w, op->args[0], e);
+		uint64_t *d = reg(w, op->res[0], e);
+
+		LANES(l, mask) {
+			double x = num_to_double((IrBase)at.base, a[l]);
+
+			d[l] = (uint64_t)(op->opc == IR_ISNAN ? isnan(x) != 0 : isinf(x) != 0);
 		}
 	}
 }
@@ -720,6 +771,26 @@ static const ExecRow exec_rows[] = {
 	{IR_RSQRT, ex_arith, f32_rsqrt, f64_rsqrt},
 	{IR_SQRT, ex_arith, f32_sqrt, f64_sqrt},
 	{IR_FMA, ex_arith, f32_fma, f64_fma},
+	{IR_EXP, ex_arith, f32_exp, NULL},
+	{IR_LOG, ex_arith, f32_log, NULL},
+	{IR_SIN, ex_arith, f32_sin, NULL},
+	{IR_COS, ex_arith, f32_cos, NULL},
+	{IR_TANH, ex_arith, f32_tanh, NULL},
+	{IR_ERF, ex_arith, f32_erf, NULL},
+	{IR_POW, ex_arith, f32_pow, NULL},
+	{IR_EXP_APPROX, ex_arith, f32_exp_approx, NULL},
+	{IR_LOG_APPROX, ex_arith, f32_log_approx, NULL},
+	{IR_SIN_APPROX, ex_arith, f32_sin_approx, NULL},
+	{IR_COS_APPROX, ex_arith, f32_cos_approx, NULL},
+	{IR_TANH_APPROX, ex_arith, f32_tanh_approx, NULL},
+	{IR_FLOOR, ex_arith, f32_floor, f64_floor},
+	{IR_CEIL, ex_arith, f32_ceil, f64_ceil},
+	{IR_TRUNC, ex_arith, f32_trunc, f64_trunc},
+	{IR_ROUND, ex_arith, f32_round, f64_round},
+	{IR_RINT, ex_arith, f32_rint, f64_rint},
+	{IR_COPYSIGN, ex_arith, f32_copysign, f64_copysign},
+	{IR_ISNAN, ex_fclass, NULL, NULL},
+	{IR_ISINF, ex_fclass, NULL, NULL},
 
 	{IR_CMP_EQ, ex_cmp, NULL, NULL}, {IR_CMP_NE, ex_cmp, NULL, NULL}, {IR_CMP_LT, ex_cmp, NULL, NULL},
 	{IR_CMP_LE, ex_cmp, NULL, NULL}, {IR_CMP_GT, ex_cmp, NULL, NULL}, {IR_CMP_GE, ex_cmp, NULL, NULL},
