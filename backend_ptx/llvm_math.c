@@ -10,7 +10,11 @@
  * Coefficients: Taylor series where they converge fast enough on the reduced range (exp,
  * log, sin, cos, tanh near 0, erf near 0); erf's tail is a Chebyshev interpolant of
  * erfc(x) * exp(x^2) on [1, 4] (tools/math_coeffs.py prints it). The constants of the
- * reductions are exact float (or double) values, written in hex. */
+ * reductions are exact float (or double) values, written in hex.
+ *
+ * interp/math.c repeats these expansions step by step for the interpreter (the same
+ * bits): change both together; tests/interp/math.test (interp_math_bits) compares them.
+ */
 #include "llvm_gen.h"
 
 #include <math.h>
