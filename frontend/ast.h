@@ -52,7 +52,8 @@ typedef enum NodeKind {
 	N_TPARAM,     /* a generic parameter name: list (the types it takes, N_NAMEs) [= init] */
 	N_INSTANCE,   /* instance name<list> attrs (N_NAMED: as NAME); set by sema: lhs the
 			 generic kernel, body the instance's kernel */
-	N_FUNC,       /* fn name(list) [-> type] body (ival: FN_* flags, set by sema) */
+	N_FUNC,       /* fn name<init>(list) [-> type] body: init as N_KERNEL's (ival: FN_*
+			 flags, set by sema) */
 	N_PARAM,      /* name: [access] type */
 	N_TARGETS,    /* targets(list of N_NAME) */
 	N_THREADS,    /* threads(list) */
@@ -485,6 +486,7 @@ int fe_fold_int(Node *e, AstOp op, IrType t, int64_t a, int64_t b, int64_t *r);
 int fe_fold_binary(Node *e, AstOp op, IrType t, ConstVal a, ConstVal b);
 int fe_binary_ok(AstOp op, IrType t);
 int fe_unify(Node *e, Node *a, Node *b, const char *what);
+int fe_tparam_is_const(const Node *tp);
 
 /* Builtins referenced by Node.builtin after sema (builtins.def). */
 typedef enum Builtin {

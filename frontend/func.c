@@ -162,15 +162,88 @@ bind_array(Sema *S, Node *pn, Symbol *arg, const char *fname)
 /* The arguments, checked in the caller's scope: a value for a value parameter (converted
  * to its type), a tensor or shared array for the others. */
 static int
-check_args(Sema *S, Node *e, Node *fn, Symbol **arrays, IrType *types)
+check_args(Sema *S, Node *e, Node *fn, Symbol **arrays, IrType *types, Node **decl);
+
+/* A generic function's parameters bound from the call: a type parameter from the first
+ * argument whose parameter has it as its type (a value's type, a tensor's or shared
+ * array's element type), else its default; a constant parameter from its default. Returns
+ * the declaration with them in place (a copy), or NULL after an error. */
+static Node *
+instantiate(Sema *S, Node *e, Node *fn, Symbol **arrays)
+{
+	int n = fn->init->list.n, i, j;
+	const char **names = arena_alloc(S->p->arena, sizeof(char *) * (size_t)n);
+	const char **types = arena_alloc(S->p->arena, sizeof(char *) * (size_t)n);
+	int64_t *ints = arena_alloc(S->p->arena, sizeof(int64_t) * (size_t)n);
+	const Node *tp, *pn, *a, *d;
+	AstSubst sub;
+	Node *decl;
+
+	for (tp = fn->init->list.head, i = 0; tp; tp = tp->next, i++) {
+		names[i] = tp->name;
+		types[i] = NULL;
+		ints[i] = tp->init && tp->init->kind == N_INT ? tp->init->ival : 0;
+		if (fe_tparam_is_const(tp)) {
+			if (!tp->init || tp->init->kind != N_INT) {
+				diag_error(e->loc, "'%s': the constant parameter '%s' cannot be inferred from the arguments: give it a default",
+					   fn->name, tp->name);
+				return NULL;
+			}
+			continue;
+		}
+		for (pn = fn->list.head, a = e->list.head, j = 0; pn; pn = pn->next, a = a->next, j++) {
+			IrType t;
+
+			if (!pn->type || strcmp(pn->type->name, tp->name) != 0)
+				continue;
+			if (pn->op != ACCESS_NONE && arrays[j])
+				t = arrays[j]->type;
+			else if (pn->op == ACCESS_NONE && !pn->type->list.n && !fe_untyped(a->ty) && !fe_is_error(a->ty))
+				t = a->ty;
+			else
+				continue;
+			if (types[i] && strcmp(types[i], fe_tname(t)) != 0) {
+				diag_error(a->loc, "'%s': %s is %s from an earlier argument but %s from argument %d",
+					   fn->name, tp->name, types[i], fe_tname(t), j + 1);
+				return NULL;
+			}
+			types[i] = arena_strdup(S->p->arena, fe_tname(t));
+		}
+		if (!types[i] && tp->init && tp->init->kind == N_NAME)
+			types[i] = tp->init->name;
+		if (!types[i]) {
+			diag_error(e->loc, "'%s': the type parameter '%s' cannot be inferred: no typed argument has it as its type",
+				   fn->name, tp->name);
+			return NULL;
+		}
+		for (d = tp->list.head; d && strcmp(d->name, types[i]) != 0; d = d->next)
+			;
+		if (!d) {
+			diag_error(e->loc, "'%s': %s = %s is not one of the types '%s' takes", fn->name,
+				   tp->name, types[i], tp->name);
+			return NULL;
+		}
+	}
+	sub.n = n;
+	sub.names = names;
+	sub.types = types;
+	sub.ints = ints;
+	decl = ast_clone(S->p, fn, 0, &sub);
+	decl->init = NULL;
+	decl->loc = fn->loc;
+	return decl;
+}
+
+/* The arguments, checked in the caller's scope: a value for a value parameter (converted
+ * to its type), a tensor or shared array for the others. A generic function is
+ * instantiated between the two (*decl: the declaration the call uses). */
+static int
+check_args(Sema *S, Node *e, Node *fn, Symbol **arrays, IrType *types, Node **decl)
 {
 	Node *pn, *a;
 	int i = 0, ok = 1;
 
 	for (pn = fn->list.head, a = e->list.head; pn; pn = pn->next, a = a->next, i++) {
-		char what[96];
-		IrType t;
-
 		arrays[i] = NULL;
 		if (pn->op != ACCESS_NONE) {
 			Symbol *s = a->kind == N_NAME ? sema_lookup(S, a->name) : NULL;
@@ -189,8 +262,21 @@ check_args(Sema *S, Node *e, Node *fn, Symbol **arrays, IrType *types)
 			}
 			continue;
 		}
+		ok &= sema_value(S, a);
+	}
+	if (!ok)
+		return 0;
+	*decl = fn->init ? instantiate(S, e, fn, arrays) : fn;
+	if (!*decl)
+		return 0;
+	for (pn = (*decl)->list.head, a = e->list.head, i = 0; pn; pn = pn->next, a = a->next, i++) {
+		char what[96];
+		IrType t;
+
+		if (pn->op != ACCESS_NONE)
+			continue;
 		snprintf(what, sizeof what, "argument %d of '%s' (parameter '%s')", i + 1, fn->name, pn->name);
-		if (!sema_value(S, a) || !value_type(S, pn->type, &t) || !fe_convert(a, t, what))
+		if (!value_type(S, pn->type, &t) || !fe_convert(a, t, what))
 			ok = 0;
 		types[i] = t;
 	}
@@ -264,7 +350,7 @@ check_copy(Sema *S, FnCall *fc, NodeList params, Symbol **arrays, const IrType *
 void
 fn_check_call(Sema *S, Node *e, Symbol *s)
 {
-	Node *fn = s->decl;
+	Node *fn = s->decl, *decl = fn;
 	FnCall *fc;
 	Symbol **arrays;
 	IrType ret = ir_scalar(IR_VOID), *types;
@@ -288,11 +374,10 @@ fn_check_call(Sema *S, Node *e, Symbol *s)
 			   fn->list.n == 1 ? "" : "s", e->list.n);
 		return;
 	}
-	if (fn->type && !value_type(S, fn->type, &ret))
-		return;
 	arrays = xcalloc((size_t)fn->list.n + 1, sizeof *arrays);
 	types = xcalloc((size_t)fn->list.n + 1, sizeof *types);
-	if (!check_args(S, e, fn, arrays, types) || (fn->ival & FN_FAILED)) {
+	if (!check_args(S, e, fn, arrays, types, &decl) || (fn->ival & FN_FAILED) ||
+	    (decl->type && !value_type(S, decl->type, &ret))) {
 		free(arrays);
 		free(types);
 		return;
@@ -307,10 +392,10 @@ fn_check_call(Sema *S, Node *e, Symbol *s)
 		snprintf(what, sizeof what, "the call of '%s'", fn->name);
 		site = diag_inline_site(e->loc, what);
 	}
-	fc->body = ast_clone(S->p, fn->body, site, NULL);
+	fc->body = ast_clone(S->p, decl->body, site, NULL);
 	PUSH(S->inl, S->ninl, S->capinl, fc);
 	/* the parameters are copied too: their dimension names are declared per call */
-	check_copy(S, fc, ast_clone_list(S->p, fn->list, site, NULL), arrays, types, ret);
+	check_copy(S, fc, ast_clone_list(S->p, decl->list, site, NULL), arrays, types, ret);
 	S->ninl--;
 	free(arrays);
 	free(types);

@@ -20,15 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether generic parameter tp is a constant: its one type is an integer type. */
-static int
-is_const_param(const Node *tp)
-{
-	IrType t;
-
-	return tp->list.n == 1 && fe_type_from_name(tp->list.head->name, &t) && t.lanes == 1 &&
-	       fe_intnum(t);
-}
+#define is_const_param fe_tparam_is_const
 
 static int
 in_domain(const Node *tp, const char *type)

@@ -166,8 +166,8 @@ inst_attrs:
 
 /* fn name(params) [-> type] { body }: inlined at every call */
 func:
-	FN IDENT '(' params_opt ')' ret_opt block
-					{ $$ = ast_func(p, L(@2), $2, $4, $6, $7); }
+	FN IDENT tparams_opt '(' params_opt ')' ret_opt block
+					{ $$ = ast_func(p, L(@2), $2, $5, $7, $8); $$->init = ast_generic(p, $3); }
 	;
 
 ret_opt:

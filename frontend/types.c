@@ -496,3 +496,14 @@ fe_unify(Node *e, Node *a, Node *b, const char *what)
 		   fe_tname(a->ty), fe_tname(b->ty));
 	return 0;
 }
+
+/* A generic parameter (N_TPARAM) is a constant when its one type is an integer type
+ * (`BN: i32`), else a type parameter (`T: bf16 | f16`). */
+int
+fe_tparam_is_const(const Node *tp)
+{
+	IrType t;
+
+	return tp->list.n == 1 && fe_type_from_name(tp->list.head->name, &t) && t.lanes == 1 &&
+	       fe_intnum(t);
+}
