@@ -612,7 +612,7 @@ check_cp_async(Sema *S, Node *e, Node **args)
 {
 	Symbol *d = args[0]->kind == N_INDEX ? sema_element_base(S, args[0]) : NULL;
 	Symbol *s = args[1]->kind == N_INDEX ? sema_element_base(S, args[1]) : NULL;
-	int bytes;
+	int bytes, ok;
 
 	e->ty = ir_scalar(IR_VOID);
 	if (!d || d->kind != SYM_SHARED) {
@@ -625,7 +625,10 @@ check_cp_async(Sema *S, Node *e, Node **args)
 		fe_set_error(e);
 		return;
 	}
-	if (!sema_element(S, args[0], d, 0, 1) | !sema_element(S, args[1], s, 1, 0)) {
+	/* both sides checked, so that both report their errors */
+	ok = sema_element(S, args[0], d, 0, 1);
+	ok &= sema_element(S, args[1], s, 1, 0);
+	if (!ok) {
 		fe_set_error(e);
 		return;
 	}

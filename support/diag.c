@@ -21,6 +21,27 @@ static int nsources, capsources;
 static Site *sites;
 static int nsites, capsites;
 static int nerrors;
+static int quiet;
+
+/* For programs that compile many inputs in one process (the fuzz targets): forgets every
+ * source, inline site and error, and with quiet set prints nothing and never stops the
+ * process at DIAG_MAX_ERRORS. */
+void
+diag_reset(int be_quiet)
+{
+	int i;
+
+	for (i = 0; i < nsources; i++)
+		free((char *)sources[i].path);
+	for (i = 0; i < nsites; i++)
+		free((char *)sites[i].what);
+	free(sources);
+	free(sites);
+	sources = NULL;
+	sites = NULL;
+	nsources = capsources = nsites = capsites = nerrors = 0;
+	quiet = be_quiet;
+}
 
 int
 diag_inline_site(SrcLoc call, const char *what)
@@ -77,6 +98,8 @@ show_line(SrcLoc loc)
 static void
 report(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 {
+	if (quiet)
+		return;
 	fflush(stdout);
 	if (loc.line > 0)
 		fprintf(stderr, "%s:%d:%d: %s: ", diag_source_path(loc.file), loc.line, loc.col, kind);
@@ -93,7 +116,7 @@ report(SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 static void
 report_sites(SrcLoc loc)
 {
-	int site = loc.site, depth = 0;
+	int site = quiet ? 0 : loc.site, depth = 0;
 
 	while (site > 0 && site <= nsites && depth++ < 64) {
 		const Site *s = &sites[site - 1];
@@ -110,7 +133,7 @@ diag_verror(SrcLoc loc, const char *fmt, va_list ap)
 {
 	report(loc, "error", fmt, ap);
 	report_sites(loc);
-	if (++nerrors >= DIAG_MAX_ERRORS) {
+	if (++nerrors >= DIAG_MAX_ERRORS && !quiet) {
 		fprintf(stderr, "cakec: too many errors, stopping\n");
 		exit(EXIT_USER);
 	}

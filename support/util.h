@@ -92,6 +92,9 @@ int diag_errors(void);
  * inlined. Returns the new site (>= 1): errors and warnings at locations carrying it are
  * followed by a note "in WHAT here" per site. */
 int diag_inline_site(SrcLoc call, const char *what);
+/* Forgets every source, site and error; quiet: print nothing and never stop at
+ * DIAG_MAX_ERRORS (for programs that compile many inputs in one process, e.g. fuzzers). */
+void diag_reset(int quiet);
 /* After this many errors the compile stops (prints "too many errors"). */
 #define DIAG_MAX_ERRORS 20
 

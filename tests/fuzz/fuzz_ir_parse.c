@@ -1,86 +1,31 @@
-/* fuzz_ir_parse.c: libFuzzer target for the IR text parser (build with -DCAKEC_FUZZ=ON).
+/* fuzz_ir_parse.c: libFuzzer target for the IR text parser.
  *
  * Any input must parse or be rejected with a diagnostic, never crash; the verifier must
  * survive whatever the parser accepts; and the round trip is the oracle: text that parses
- * prints as s1, s1 must parse again and print as exactly s1.
+ * prints as s1, s1 must parse again and print as exactly s1. fuzz_ir.c goes on from here
+ * through the passes and the backend.
  *
- * Run: build/fuzz_ir_parse -max_len=4096 CORPUS_DIR tests/ir tests/passes
+ * Build: a clang build with -DCAKEC_FUZZ=ON (docs/testing.md, "Fuzzing").
+ * Run:   build-fuzz/fuzz_ir_parse -dict=tests/fuzz/ir.dict -max_len=4096 CORPUS_DIR tests/ir tests/passes
  *
- * The diagnostics are stubbed out here (this file defines every diag_* function, so the
- * linker never pulls diag.c): the real ones print, and stop the process after 20 errors,
- * which a fuzzer reaches at once. */
-#include "../../ir/ir.h"
+ * diag_reset(1) keeps the diagnostics quiet: the real ones print, and stop the process
+ * after 20 errors, which a fuzzer reaches at once. */
+#include "fuzz_pipeline.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int nsources, nerrors;
-
-int
-diag_add_source(const char *path, const char *text, size_t len)
-{
-	(void)path;
-	(void)text;
-	(void)len;
-	return nsources++;
-}
-
-const char *
-diag_source_path(int file)
-{
-	(void)file;
-	return "fuzz.ir";
-}
-
-void
-diag_verror(SrcLoc loc, const char *fmt, va_list ap)
-{
-	(void)loc;
-	(void)fmt;
-	(void)ap;
-	nerrors++;
-}
-
-void
-diag_error(SrcLoc loc, const char *fmt, ...)
-{
-	(void)loc;
-	(void)fmt;
-	nerrors++;
-}
-
-void
-diag_warning(SrcLoc loc, const char *fmt, ...)
-{
-	(void)loc;
-	(void)fmt;
-}
-
-void
-diag_note(SrcLoc loc, const char *fmt, ...)
-{
-	(void)loc;
-	(void)fmt;
-}
-
-int
-diag_errors(void)
-{
-	return nerrors;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	IrModule *m, *m2;
 	Buf s1 = {0}, s2 = {0};
-	int i, before = nerrors;
+	int i;
 
+	diag_reset(1);
 	m = ir_parse("fuzz.ir", (const char *)data, size);
 	if (!m) {
-		if (nerrors == before)
+		if (!diag_errors())
 			abort();  /* rejected without saying why */
 		return 0;
 	}
