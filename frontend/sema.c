@@ -1108,7 +1108,7 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 		check_kernel(&S, d);
 	}
 	if (!nkernels) {
-		SrcLoc loc = {p->file, 0, 0, 0};
+		SrcLoc loc = {p->file, 1, 1, 0};   /* the file's start: an empty file has no other */
 
 		diag_error(loc, "no kernel in this file (expected 'kernel name(...) threads(...) { ... }')");
 	}

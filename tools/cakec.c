@@ -735,8 +735,15 @@ main(int argc, char **argv)
 			return finish(EXIT_USER);
 		}
 		if (memchr(text, 0, len)) {
-			int file = diag_add_source(path, NULL, 0);
-			SrcLoc loc = {file, 0, 0, 0};
+			/* the position of the first NUL; the line itself is not shown (binary) */
+			const char *nul = memchr(text, 0, len), *p;
+			SrcLoc loc = {diag_add_source(path, NULL, 0), 1, 1, 0};
+
+			for (p = text; p < nul; p++, loc.col++)
+				if (*p == '\n') {
+					loc.line++;
+					loc.col = 0;
+				}
 
 			diag_error(loc, "input contains a NUL byte; expected %s text", is_ir ? "IR" : ".cake");
 			continue;
