@@ -392,7 +392,7 @@ void sema_check_body(Sema *S, Node *body, int kind, FnCall *call, IrType ret, in
 #define FE_MAX_REGS 1024
 /* The most iterations a loop marked `unroll` (fully) may have: past it the unrolled body
  * would only make the compile slow (LLVM's unroller takes minutes at 10^5). */
-#define FE_MAX_FULL_UNROLL 4096
+#define FE_MAX_FULL_UNROLL IR_MAX_FULL_UNROLL
 /* `var r: T[dims] = init;`: declares the array (s->sym). */
 void ra_declare(Sema *S, Node *s);
 /* r[i, ...] (e->lhs names the SYM_REGS s): checks the indices, types e. */

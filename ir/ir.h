@@ -459,6 +459,10 @@ int ir_kernel_regfile(const IrKernel *k);
 int64_t ir_kernel_smem_limit(const IrKernel *k);
 int ir_entry_regs(const IrKernel *k);
 
+/* The most iterations a full unroll (for[-1], `unroll` in .cake) may have: the verifier
+ * refuses more in IR with known bounds, sema in .cake (frontend/sema.c). */
+#define IR_MAX_FULL_UNROLL 4096
+
 /* ---- eval.c: integer evaluation, shared by folding, schedule checks and interpreters ---- */
 /* x wrapped to t's width and extended by its signedness (i1, u32, u64: zero-extended). */
 int64_t ir_int_norm(IrType t, int64_t x);

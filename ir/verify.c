@@ -618,6 +618,25 @@ check_if(Verifier *v, const IrOp *op)
 	free(res);
 }
 
+/* A full unroll (for[-1]) of a loop whose bounds are known may not pass
+ * IR_MAX_FULL_UNROLL iterations: LLVM would unroll it however large (a compile that runs
+ * for minutes). Bounds known only at run time leave the hint to LLVM's own limits. */
+static void
+check_full_unroll(Verifier *v, const IrOp *op)
+{
+	IrEval e = {v->k, v->def, NULL, NULL, 0, 256, 0};
+	int64_t lo, hi, step, trips;
+
+	if (op->imm != -1 || !ir_eval_value(&e, op->args[0], &lo) ||
+	    !ir_eval_value(&e, op->args[1], &hi) || !ir_eval_value(&e, op->args[2], &step) ||
+	    step <= 0 || hi <= lo)
+		return;
+	trips = (int64_t)(((uint64_t)hi - (uint64_t)lo - 1) / (uint64_t)step + 1);
+	if (trips > IR_MAX_FULL_UNROLL)
+		vf_rule(v, op->loc, "a full unroll of %" PRId64 " iterations is past the limit of %d: "
+			"unroll by a factor instead (for[N]), or not at all", trips, IR_MAX_FULL_UNROLL);
+}
+
 static void
 check_for(Verifier *v, const IrOp *op)
 {
@@ -639,6 +658,7 @@ check_for(Verifier *v, const IrOp *op)
 	if (op->imm < -1)
 		vf_error(v, op->loc, "for[%" PRId64 "]: the unroll hint is -1 (full), 0 (none), 1 (no unroll) or N",
 		     op->imm);
+	check_full_unroll(v, op);
 	carried = arg_types(v, op->args + 3, n);
 	rargs = xcalloc((size_t)n + 1, sizeof *rargs);
 	rargs[0] = iv;
