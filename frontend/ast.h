@@ -391,7 +391,8 @@ void sema_check_body(Sema *S, Node *body, int kind, FnCall *call, IrType ret, in
 /* The most elements of a register array. */
 #define FE_MAX_REGS 1024
 /* The most iterations a loop marked `unroll` (fully) may have: past it the unrolled body
- * would only make the compile slow (LLVM's unroller takes minutes at 10^5). */
+ * would only make the compile slow (LLVM's unroller takes minutes at 10^5). The IR's
+ * limit: sema reports it at the loop, before irgen unrolls register-array loops itself. */
 #define FE_MAX_FULL_UNROLL IR_MAX_FULL_UNROLL
 /* `var r: T[dims] = init;`: declares the array (s->sym). */
 void ra_declare(Sema *S, Node *s);
