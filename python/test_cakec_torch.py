@@ -20,7 +20,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+if not os.environ.get("CAKEC_TEST_INSTALLED"):  # else test the pip-installed module
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cakec_torch  # noqa: E402
 
 failures = []
