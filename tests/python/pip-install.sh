@@ -12,14 +12,16 @@ build=${1:-$root/build}
 venv=$build/pip-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
-"$venv/bin/pip" install -q "$root/python"
+# from a copy: setuptools writes build/ and *.egg-info beside the sources
+rm -rf "$build/pip-src" && cp -r "$root/python" "$build/pip-src"
+"$venv/bin/pip" install -q "$build/pip-src"
 cd "$build"
 "$venv/bin/python" - "$root" <<'PY'
 import os, re, sys
 import cakec_run, cakec_torch
 root = sys.argv[1]
 for m in (cakec_run, cakec_torch):
-    assert not os.path.abspath(m.__file__).startswith(os.path.join(root, "python")), m.__file__
+    assert "site-packages" in m.__file__, m.__file__
 from importlib.metadata import version
 want = re.search(r"project\(cakec VERSION ([0-9.]+)", open(os.path.join(root, "CMakeLists.txt")).read()).group(1)
 assert version("cakec-helpers") == want, (version("cakec-helpers"), want)
