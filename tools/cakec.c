@@ -2,6 +2,7 @@
  * IR, LLVM IR, PTX, cubins and host launchers. Every output is built in memory first and
  * written only when the whole compile succeeded, each file whole or not at all. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -15,7 +16,9 @@
 #include "../host/host.h"
 #include "../passes/passes.h"
 
-#define CAKEC_VERSION "0.1.0"
+#ifndef CAKEC_VERSION          /* CMakeLists.txt passes project()'s version */
+#define CAKEC_VERSION "unknown"
+#endif
 
 enum {
 	EMIT_AST = 1 << 0,
@@ -41,6 +44,8 @@ typedef struct Options {
 	int report_staging;     /* --report=staging */
 	int no_staging_elision; /* --no-staging-elision */
 	int time_report;        /* --time-report */
+	int list_outputs;       /* --list-outputs: print the output names, write nothing */
+	const char *check_dir;  /* --check-generated DIR: compare the outputs with DIR */
 	unsigned targets;       /* from --target; 0 = each kernel's own */
 	const char *outdir;
 	int input_ir;           /* -1: by extension */
@@ -111,6 +116,11 @@ usage(FILE *f)
 	      "                          an entry point comes with its instances only)\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
 	      "  --time-report           print the time each phase took to stderr\n"
+	      "  --list-outputs          print the names of the files -o would write;\n"
+	      "                          write nothing\n"
+	      "  --check-generated DIR   exit 0 if DIR holds exactly what cakec would write\n"
+	      "                          now (instead of -o), else 1, listing the files\n"
+	      "                          that differ\n"
 	      "  -O0, -O2, -O3           optimization level (default -O2; -O3 also runs LLVM's\n"
 	      "                          instcombine and GVN after unrolling: slower compiles,\n"
 	      "                          sometimes faster fully unrolled kernels)\n"
@@ -265,6 +275,10 @@ parse_args(Options *o, int argc, char **argv)
 			PUSH(o->kernels, o->nkernels, o->capkernels, v);
 		} else if (strcmp(a, "--time-report") == 0) {
 			o->time_report = 1;
+		} else if (strcmp(a, "--list-outputs") == 0) {
+			o->list_outputs = 1;
+		} else if ((v = optval(argc, argv, &i, "--check-generated"))) {
+			o->check_dir = v;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
 			if (strcmp(v, "ir") == 0)
 				o->input_ir = 1;
@@ -296,7 +310,11 @@ parse_args(Options *o, int argc, char **argv)
 		usage_error("%s", "no input file");
 	if ((o->report_smem || o->report_staging) && !o->emit_given)
 		o->emit = 0;
-	if ((o->emit & (EMIT_CUBIN | EMIT_HOST)) && !o->outdir)
+	if (o->check_dir && o->outdir)
+		usage_error("%s", "--check-generated compares with its folder: give no -o");
+	if (o->check_dir)
+		o->outdir = o->check_dir;
+	if ((o->emit & (EMIT_CUBIN | EMIT_HOST)) && !o->outdir && !o->list_outputs)
 		usage_error("%s", "--emit=cubin and --emit=host write several files: give -o DIR");
 	if (o->print_after) {
 		int k, known = 0;
@@ -591,6 +609,122 @@ write_outputs(const Options *o)
 	return 0;
 }
 
+/* One JSON string element of the header's option list. */
+static void
+header_opt(Buf *m, int *first, const char *a, const char *b)
+{
+	const char *parts[2] = {a, b ? b : ""}, *p;
+	int i;
+
+	buf_puts(m, *first ? "\"" : ", \"");
+	*first = 0;
+	for (i = 0; i < 2; i++)
+		for (p = parts[i]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				buf_putn(m, "\\", 1);
+			if ((unsigned char)*p >= 0x20)
+				buf_putn(m, p, 1);
+		}
+	buf_puts(m, "\"");
+}
+
+/* The manifest's first entry: the cakec that wrote the folder and the options that shape
+ * its files (not -o or the input paths), so that a drift check can regenerate it the same
+ * way (--check-generated). Readers skip entries without "kernel" or "entry". */
+static void
+manifest_header(const Options *o, Buf *m)
+{
+	char emit[64] = "--emit=", opt[16];
+	int i, t, first = 1;
+
+	for (i = 0; i < (int)(sizeof emit_names / sizeof emit_names[0]); i++)
+		if (o->emit & emit_names[i].bit)
+			snprintf(emit + strlen(emit), sizeof emit - strlen(emit), "%s%s",
+				 emit[7] ? "," : "", emit_names[i].name);
+	buf_printf(m, "[\n  {\"cakec\": \"%s\", \"options\": [", CAKEC_VERSION);
+	header_opt(m, &first, emit, NULL);
+	for (t = 0; t < TARGET_COUNT; t++)
+		if (o->targets & (1u << t))
+			header_opt(m, &first, "--target=", ir_target_name(t));
+	snprintf(opt, sizeof opt, "-O%d", o->opt_level);
+	header_opt(m, &first, opt, NULL);
+	if (o->no_staging_elision)
+		header_opt(m, &first, "--no-staging-elision", NULL);
+	for (i = 0; i < o->nkernels; i++)
+		header_opt(m, &first, "--kernel=", o->kernels[i]);
+	for (i = 0; i < o->ndefines; i++) {
+		Buf d = {0};
+
+		buf_printf(&d, "-D%s=%s", o->defines[i].name, o->defines[i].value);
+		header_opt(m, &first, d.s, NULL);
+		buf_free(&d);
+	}
+	buf_puts(m, "]}");
+}
+
+/* --list-outputs: the names -o would write, one per line. */
+static int
+list_outputs(void)
+{
+	int i;
+
+	for (i = 0; i < noutputs; i++)
+		printf("%s\n", outputs[i].name);
+	return fflush(stdout) == 0 ? 0 : -1;
+}
+
+/* 1 when dir/name holds exactly data. */
+static int
+same_file(const char *dir, const char *name, const char *data, size_t len)
+{
+	size_t n = strlen(dir) + strlen(name) + 2, got = 0;
+	char *path = xmalloc(n);
+	char *text;
+	int same;
+
+	snprintf(path, n, "%s/%s", dir, name);
+	text = read_input(path, &got);
+	same = text && got == len && memcmp(text, data, len) == 0;
+	free(text);
+	free(path);
+	return same;
+}
+
+/* --check-generated DIR: DIR must hold exactly what cakec writes now (same names, same
+ * bytes; files cakec would not write, dotfiles aside, are extra). Lists every difference;
+ * returns the number. What a consuming project's CI runs on its checked-in folder. */
+static int
+check_generated(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int i, bad = 0;
+
+	if (!d) {
+		fprintf(stderr, "cakec: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < noutputs; i++)
+		if (!same_file(dir, outputs[i].name, outputs[i].data, outputs[i].len)) {
+			fprintf(stderr, "cakec: %s/%s: differs from what cakec generates now\n", dir,
+				outputs[i].name);
+			bad++;
+		}
+	while ((e = readdir(d))) {
+		for (i = 0; i < noutputs && strcmp(outputs[i].name, e->d_name) != 0; i++)
+			;
+		if (i == noutputs && e->d_name[0] != '.') {
+			fprintf(stderr, "cakec: %s/%s: not generated by these sources and options\n",
+				dir, e->d_name);
+			bad++;
+		}
+	}
+	closedir(d);
+	if (bad)
+		fprintf(stderr, "cakec: %s is stale: %d file(s) differ; regenerate it\n", dir, bad);
+	return bad;
+}
+
 /* What main allocates, file-level so that every exit path can free it (finish). */
 static Options o;
 static IrModule **mods;
@@ -837,6 +971,8 @@ main(int argc, char **argv)
 	if (diag_errors())
 		return finish(EXIT_USER);
 
+	if (o.emit & EMIT_HOST)
+		manifest_header(&o, &manifest);
 	for (f = 0; f < o.nfiles; f++)
 		for (i = 0; i < mods[f]->nkernels; i++)
 			emit_kernel(&o, mods[f]->kernels[i], &manifest);
@@ -862,6 +998,10 @@ main(int argc, char **argv)
 	if (report.len)
 		fwrite(report.s, 1, (size_t)report.len, stdout);
 	buf_free(&report);
+	if (o.list_outputs)
+		return finish(list_outputs() == 0 ? EXIT_OK : EXIT_USER);
+	if (o.check_dir)
+		return finish(check_generated(o.check_dir) ? EXIT_USER : EXIT_OK);
 	t0 = clock_ms();
 	if (write_outputs(&o) != 0)
 		return finish(EXIT_USER);
