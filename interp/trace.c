@@ -70,6 +70,9 @@ typedef struct GRec {
 typedef struct TWarp {
 	uint64_t wait_t0;
 	int wait_state;         /* 0: not waiting */
+	int ready;              /* what it waits for happened, at ready_t (the span ends there,
+	                         * not when the scheduler resumes it) */
+	uint64_t ready_t;
 	int role;               /* the role's index, or -1 */
 	int in_role;
 	uint64_t role_t0;
@@ -347,6 +350,30 @@ trace_cluster_start(Interp *it)
 			     xstrdup("{\"stages\": 0}"));
 }
 
+/* Warp w arrived at a block (or cluster) barrier: when every unfinished warp of the block
+ * (of the cluster) waits there now, the barrier releases them all at this step. */
+static void
+barrier_ready(Interp *it, const Warp *w)
+{
+	int i, lo = 0, n = it->ncta * it->nwarps;
+
+	if (w->state == W_BARRIER) {
+		lo = w->b->rank * it->nwarps;
+		n = lo + it->nwarps;
+	}
+	for (i = lo; i < n; i++) {
+		const Warp *o = &it->warps[i];
+
+		if (o->state != W_DONE && (o->state != w->state || o->wait_op != w->wait_op))
+			return;
+	}
+	for (i = lo; i < n; i++)
+		if (it->warps[i].state == w->state) {
+			it->trace->w[i].ready = 1;
+			it->trace->w[i].ready_t = trace_now(it);
+		}
+}
+
 void
 trace_wait(Warp *w, int begin)
 {
@@ -358,6 +385,9 @@ trace_wait(Warp *w, int begin)
 	if (begin > 0) {
 		tw->wait_t0 = trace_now(it);
 		tw->wait_state = w->state;
+		tw->ready = 0;
+		if (w->state != W_MBAR)
+			barrier_ready(it, w);
 		return;
 	}
 	if (!tw->wait_state)
@@ -374,7 +404,12 @@ trace_wait(Warp *w, int begin)
 	} else {
 		name = xstrdup(tw->wait_state == W_CLUSTER ? "cluster barrier" : "barrier");
 	}
-	warp_span(w, tw->wait_t0, name, &a, begin < 0);
+	if (tw->ready) {
+		buf_puts(&a, "}");
+		push(it->trace, 'X', pid_of(it, w->b), w->id, tw->wait_t0, tw->ready_t - tw->wait_t0, name, a.s);
+	} else {
+		warp_span(w, tw->wait_t0, name, &a, begin < 0);
+	}
 	tw->wait_state = 0;
 }
 
@@ -468,8 +503,18 @@ trace_phase(Interp *it, const Mbar *m)
 	Trace *t = it->trace;
 	const IrKernel *k = it->k;
 	int64_t off = (int64_t)(m - it->blk->mbar) * 8;
-	int p;
+	int p, i;
 
+	/* the warps waiting for this phase can go on from now */
+	for (i = 0; i < it->ncta * it->nwarps; i++) {
+		const Warp *o = &it->warps[i];
+		TWarp *tw = &t->w[i];
+
+		if (tw->wait_state == W_MBAR && !tw->ready && o->b == it->blk && o->wait_bar == off && async_ready(it, o)) {
+			tw->ready = 1;
+			tw->ready_t = trace_now(it);
+		}
+	}
 	for (p = 0; p < k->npipelines; p++) {
 		const IrPipeline *pl = &k->pipelines[p];
 		const IrBarrier *full = &k->barriers[pl->full], *empty = &k->barriers[pl->empty];
