@@ -864,7 +864,7 @@ trace_close(Interp *it, Buf *err)
 		free(e->name);
 		free(e->args);
 	}
-	fprintf(t->f, "],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"kernel\": \"");
+	fprintf(t->f, "],\n\"otherData\": {\"kernel\": \"");
 	{
 		Buf b = {0};
 
