@@ -32,12 +32,19 @@ typedef struct Trace Trace;
 
 /* Past this many events the rest are dropped (the file says so): a few hundred MB. */
 #define MAX_EVENTS 2000000
-/* Lanes of one track family; a span that finds none free is dropped. */
-#define MAX_LANES 64
-
-/* Track families: their tids start at base + lane (warps are tids 0 .. 31). */
+/* Track families of async spans, indexed by FAM_*: lane l of a family is tid base + l
+ * (wgmma: base + 16 * warpgroup + l; warps are tids 0 .. 31); a span that finds none of
+ * its lanes free is dropped (the file says it is truncated). */
 enum { FAM_TMA, FAM_CP, FAM_WGMMA };
-static const int fam_base[] = {100, 200, 300};  /* wgmma: + 16 * warpgroup */
+#define MAX_LANES 64
+static const struct {
+	const char *label;
+	int base, lanes;
+} fams[] = {
+	{"TMA", 100, MAX_LANES},
+	{"cp.async", 200, MAX_LANES},
+	{"wgmma", 300, 16},
+};
 
 typedef struct TEvent {
 	char ph;                /* 'M', 'X', 'C' */
@@ -103,7 +110,6 @@ struct Trace {
 	GRec *cp, *wg;
 	int ncp, capcp, nwg, capwg;
 	int64_t *fulls;         /* per CTA and pipeline: full phases minus empty phases */
-	int cp_used;
 };
 
 /* ---- strings ---- */
@@ -343,15 +349,15 @@ trace_cluster_start(Interp *it)
 		t->w[i].wg_issued = -1;
 	}
 	t->fulls = xcalloc((size_t)(it->ncta * it->k->npipelines) + 1, sizeof *t->fulls);
-	t->cp_used = 0;
 	for (i = 0; i < it->ncta; i++)
 		for (p = 0; p < it->k->npipelines; p++)
 			push(t, 'C', pid_of(it, &it->ctas[i]), 0, 0, 0, fmt_name("%s stages full", it->k->pipelines[p].name),
 			     xstrdup("{\"stages\": 0}"));
 }
 
-/* Warp w arrived at a block (or cluster) barrier: when every unfinished warp of the block
- * (of the cluster) waits there now, the barrier releases them all at this step. */
+/* Warp w arrived at a block (or cluster) barrier: when every warp of the block (of the
+ * cluster) waits there now, the scheduler releases them all at this step (sched.c's
+ * release_barrier and release_cluster: a finished warp makes it a finding instead). */
 static void
 barrier_ready(Interp *it, const Warp *w)
 {
@@ -364,7 +370,7 @@ barrier_ready(Interp *it, const Warp *w)
 	for (i = lo; i < n; i++) {
 		const Warp *o = &it->warps[i];
 
-		if (o->state != W_DONE && (o->state != w->state || o->wait_op != w->wait_op))
+		if (o->state != w->state || (w->state == W_BARRIER && o->wait_op != w->wait_op))
 			return;
 	}
 	for (i = lo; i < n; i++)
@@ -660,20 +666,18 @@ span_cmp(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static const char *fam_label[] = {"TMA", "cp.async", "wgmma"};
-
 /* The lane names of a family: "TMA 0", "warpgroup 1 wgmma 0". */
 static void
 lane_names(Trace *t, int64_t pid, int fam, int wg, int nlanes)
 {
-	int base = fam_base[fam] + 16 * wg, l;
+	int base = fams[fam].base + 16 * wg, l;
 	char nm[64];
 
 	for (l = 0; l < nlanes; l++) {
 		if (fam == FAM_WGMMA)
 			snprintf(nm, sizeof nm, "warpgroup %d wgmma %d", wg, l);
 		else
-			snprintf(nm, sizeof nm, "%s %d", fam_label[fam], l);
+			snprintf(nm, sizeof nm, "%s %d", fams[fam].label, l);
 		meta(t, "thread_name", pid, base + l, nm, 0);
 		meta(t, "thread_sort_index", pid, base + l, NULL, base + l);
 	}
@@ -735,7 +739,7 @@ lay_out(Interp *it)
 	qsort(t->spans, (size_t)t->nspans, sizeof *t->spans, span_cmp);
 	for (i = 0; i < t->nspans; i = j) {
 		uint64_t end[MAX_LANES];
-		int nlanes = 0, cap = t->spans[i].fam == FAM_WGMMA ? 16 : MAX_LANES;
+		int nlanes = 0, cap = fams[t->spans[i].fam].lanes;
 		int64_t pid = pid_of(it, &it->ctas[t->spans[i].cta]);
 
 		for (j = i; j < t->nspans && t->spans[j].cta == t->spans[i].cta && t->spans[j].fam == t->spans[i].fam &&
@@ -755,7 +759,7 @@ lay_out(Interp *it)
 			if (l == nlanes)
 				nlanes++;
 			end[l] = s->t1;
-			push(t, 'X', pid, fam_base[s->fam] + 16 * s->wg + l, s->t0, s->t1 - s->t0, s->name, xstrdup(s->args));
+			push(t, 'X', pid, fams[s->fam].base + 16 * s->wg + l, s->t0, s->t1 - s->t0, s->name, xstrdup(s->args));
 		}
 		lane_names(t, pid, t->spans[i].fam, t->spans[i].wg, nlanes);
 		if (t->spans[i].fam != FAM_WGMMA)
