@@ -5,8 +5,8 @@
 Structure: a JSON object with a traceEvents array; every event has the fields its ph needs
 with the right types (name str, ph str, pid/tid int, ts number >= 0, dur >= 0 for X, args
 an object); M events are process_name/thread_name (args.name str) or *_sort_index
-(args.sort_index int); every (pid, tid) with an X event has a thread_name and every pid a
-process_name; per (pid, tid) the X spans nest (no two overlap partially); C events' args
+(args.sort_index int); every (pid, tid) with an X or C event has a thread_name and every
+pid a process_name; per (pid, tid) the X spans nest (no two overlap partially); C events' args
 are numbers; every X event's args has a loc "file:line:col".
 --expect S: some X event's name contains S. --thread S: some thread_name contains S.
 Prints "trace ok: N events, M spans" or the first problem (exit 1)."""
@@ -108,9 +108,11 @@ def main():
             procs.add(e["pid"])
         elif e["ph"] == "X":
             tracks.setdefault(key, []).append((e["ts"], e["ts"] + e["dur"], e["name"]))
+        elif e["ph"] == "C":
+            tracks.setdefault(key, [])
     for key, spans in sorted(tracks.items()):
         if key not in thread_names:
-            fail("pid %d tid %d has spans but no thread_name" % key)
+            fail("pid %d tid %d has events but no thread_name" % key)
         if key[0] not in procs:
             fail("pid %d has no process_name" % key[0])
         bad = check_nesting(spans)
