@@ -82,6 +82,8 @@ bar_progress(Interp *it, Mbar *m)
 		m->phase++;
 		m->pending = m->count;
 		mem_barrier(it);
+		if (it->trace)
+			trace_phase(it, m);
 	}
 }
 
@@ -241,6 +243,8 @@ agent_new(Warp *w, const IrOp *op, int l, int kind)
 	a->warp = w->gid;
 	a->lane = l;
 	a->group = kind == AG_CP_ASYNC ? w->cp_groups[l] : w->bulk_groups[l];
+	if (w->it->trace)
+		a->t_issue = trace_now(w->it);
 	return a;
 }
 
@@ -542,6 +546,8 @@ agent_run(Interp *it, int k)
 	unsigned char *g;
 	int64_t f, n;
 
+	if (it->trace)
+		trace_agent(it, &a);
 	memmove(bk->agents + k, bk->agents + k + 1, (size_t)(bk->nagents - k - 1) * sizeof *bk->agents);
 	bk->nagents--;
 	if (a.kind == AG_CP_ASYNC) {
@@ -746,6 +752,8 @@ ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask)
 	Block *bk = w->it->blk;
 	int i, j;
 
+	if (w->it->trace)
+		trace_wgmma(w, op);
 	for (i = 0, j = 0; i < bk->nreads; i++) {
 		const WgmmaRead *r = &bk->reads[i];
 
@@ -843,6 +851,8 @@ ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 		r = (float)((scale[l] & 1 ? (double)num_f32(reg(w, op->args[0], i)[l]) : 0.0) + s);
 		reg(w, op->res[0], i)[l] = r == r ? num_f32_bits(r) : NUM_F32_NAN;
 	}
+	if (w->it->trace)
+		trace_wgmma(w, op);
 out:
 	free(b);
 }

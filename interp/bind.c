@@ -16,6 +16,8 @@ interp_options_default(InterpOptions *o)
 	o->check_uninit = 1;
 	o->check_races = 1;
 	o->max_steps = 0;
+	o->trace_path = NULL;
+	o->trace_blocks = 0;
 }
 
 int64_t

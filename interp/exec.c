@@ -668,8 +668,12 @@ ex_if(Warp *w, const IrOp *op, uint32_t mask)
 	for (i = 0; i < 2; i++) {
 		if (!m[i])
 			continue;
+		if (i == 0 && w->it->trace)     /* a role's if: its span */
+			trace_if(w, op, 1);
 		if (!(term = exec_region(w, &op->regions[i], m[i])))
 			return;
+		if (i == 0 && w->it->trace)
+			trace_if(w, op, 0);
 		transfer(w, op->res, term->args, op->nres, m[i]);
 	}
 }

@@ -84,6 +84,7 @@ typedef struct Agent {
 	int64_t bar;            /* TMA load: the mbarrier it completes bytes on (byte offset) */
 	int64_t bytes;
 	unsigned char *global;  /* cp.async: the source */
+	uint64_t t_issue;       /* --trace: the clock when it was issued */
 } Agent;
 
 /* Shared bytes a wgmma read that has not retired (wgmma.wait): a TMA load into them is a
@@ -142,6 +143,9 @@ struct Interp {
 	int failed;             /* a finding was reported: everything unwinds */
 	uint64_t steps;         /* warp-ops the current block executed */
 	uint64_t max_steps;     /* per block; past it a finding (a loop that never ends) */
+	struct Trace *tracer;   /* --trace: the timeline being recorded (trace.c), or NULL */
+	struct Trace *trace;    /* tracer while the cluster that runs is traced, else NULL:
+	                         * the hooks below run only when it is set */
 };
 
 /* ---- exec.c: the op evaluator ---- */
@@ -205,6 +209,33 @@ void async_deadlock(Interp *it, const Warp *first);
 void async_block_start(Interp *it, Block *b);
 /* The CTA finished: reports a TMA load still in flight. Returns 0 when none is. */
 int async_block_end(Interp *it, Block *b);
+
+/* ---- trace.c: the timeline of --trace (docs/interpreter.md, "Timeline") ----
+ * The clock is the cluster's warp-ops (Interp.steps) plus one tick per scheduling step in
+ * which no warp could run and an agent completed. Each hook but trace_open, trace_close
+ * and trace_cluster_start is called only when it->trace is set. */
+/* Creates it->tracer when o->trace_path is set; -1 with a message in err when the file
+ * cannot be created. */
+int trace_open(Interp *it, Buf *err);
+/* Writes the trace (also after a finding: open spans end where the run stopped) and
+ * frees it; -1 with a message in err. */
+int trace_close(Interp *it, Buf *err);
+/* The CTAs of it->ctas are about to run: sets it->trace when they are traced. */
+void trace_cluster_start(Interp *it);
+void trace_cluster_end(Interp *it);
+uint64_t trace_now(const Interp *it);
+/* A scheduling step in which no warp could run (the clock advances). */
+void trace_idle(Interp *it);
+/* w blocks at w->wait_op (begin: state W_BARRIER, W_CLUSTER or W_MBAR), or resumes. */
+void trace_wait(Warp *w, int begin);
+/* w enters (begin) or leaves the then-region of `if` op (a role's, after expand-async). */
+void trace_if(Warp *w, const IrOp *op, int begin);
+/* Agent a (of CTA it->blk) completes. */
+void trace_agent(Interp *it, const Agent *a);
+/* The mbarrier m of CTA it->blk completed a phase. */
+void trace_phase(Interp *it, const Mbar *m);
+/* w issues a wgmma (op IR_WGMMA) or retires groups (IR_WGMMA_WAIT, before it runs). */
+void trace_wgmma(Warp *w, const IrOp *op);
 
 /* ---- memory.c ---- */
 uint64_t mem_ptr_make(int obj, int64_t off);

@@ -38,6 +38,10 @@ typedef struct InterpOptions {
 	                         * in one barrier interval (default on) */
 	uint64_t max_steps;     /* ops one block's warps may execute before the run is stopped
 	                         * as a finding (a loop that never ends); 0: 2^32 */
+	const char *trace_path; /* write a Chrome Trace Event JSON timeline of the run there
+	                         * (docs/interpreter.md, "Timeline"); NULL: none */
+	int64_t trace_blocks;   /* trace the clusters holding a block of linear index below
+	                         * this (x fastest); 0: 1, the first block's */
 } InterpOptions;
 
 void interp_options_default(InterpOptions *o);

@@ -109,7 +109,11 @@ sched_barrier(Warp *w, const IrOp *op, int state)
 {
 	w->state = state;
 	w->wait_op = op;
+	if (w->it->trace)
+		trace_wait(w, 1);
 	warp_yield(w);
+	if (w->it->trace)
+		trace_wait(w, 0);
 }
 
 void
@@ -121,7 +125,11 @@ sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity)
 	if (async_ready(w->it, w))
 		return;
 	w->state = W_MBAR;
+	if (w->it->trace)
+		trace_wait(w, 1);
 	warp_yield(w);
+	if (w->it->trace)
+		trace_wait(w, 0);
 }
 
 /* makecontext passes only ints: the scheduler leaves the warp to start here */
@@ -294,7 +302,11 @@ run_cluster(Interp *it)
 		/* an agent in flight completes at a step drawn from the seed, at the latest
 		 * when no warp can run */
 		if (agents && (nr == 0 || rng_next(it) % 4 == 0)) {
-			int r = async_complete(it, rng_next(it));
+			int r;
+
+			if (nr == 0 && it->trace)
+				trace_idle(it);
+			r = async_complete(it, rng_next(it));
 
 			if (r < 0)
 				return;
@@ -414,6 +426,12 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 			mem_free(&it);
 			return 1;
 		}
+	if (trace_open(&it, &err) != 0) {
+		diag_error(at, "kernel '%s': %s", k->name, err.s);
+		buf_free(&err);
+		mem_free(&it);
+		return 1;
+	}
 	assign_slots(&it);
 	it.nthreads = k->threads[0] * k->threads[1] * k->threads[2];
 	it.nwarps = (it.nthreads + WARP - 1) / WARP;
@@ -452,9 +470,18 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 			it.ctas[i].id[1] = c[1] * kc[1] + i / kc[0] % kc[1];
 			it.ctas[i].id[2] = c[2] * kc[2] + i / (kc[0] * kc[1]);
 		}
+		if (it.tracer)
+			trace_cluster_start(&it);
 		run_cluster(&it);
+		if (it.trace)
+			trace_cluster_end(&it);
 	}
 	free(order);
+	if (trace_close(&it, &err) != 0) {
+		diag_error(at, "kernel '%s': %s", k->name, err.s);
+		buf_free(&err);
+		it.failed = 1;
+	}
 	for (i = 0; i < it.ncta * it.nwarps; i++) {
 		free(it.warps[i].regs);
 		free(it.warps[i].stack);

@@ -49,18 +49,32 @@ def find_tool():
     return found
 
 
-def run(source, kernel, seed=0, seeds=1, target=None, defines=None, tool=None, **args):
-    """Runs `kernel` of the .cake (or .ir) file `source` with the keyword arguments (one per
-    parameter) and returns a dict of the tensors after the run (every array passed in comes
-    back, read from the tool's files; out tensors left out come back too). seeds > 1 runs
-    that many schedules from `seed` on and raises when their results differ (a race)."""
-    import numpy as np  # only this helper needs NumPy
-
-    cmd = [tool or find_tool(), "--seed", str(int(seed)), "--seeds", str(int(seeds))]
+def _options(seed=0, seeds=1, target=None, defines=None, trace=None, trace_blocks=None):
+    """The command-line options of run()'s keyword arguments."""
+    cmd = ["--seed", str(int(seed)), "--seeds", str(int(seeds))]
     if target:
         cmd += ["--target", target]
     for name, value in (defines or {}).items():
         cmd += ["-D", "%s=%s" % (name, value)]
+    if trace:
+        cmd += ["--trace", os.fspath(trace)]
+    if trace_blocks is not None:
+        cmd += ["--trace-blocks", str(int(trace_blocks))]
+    return cmd
+
+
+def run(source, kernel, seed=0, seeds=1, target=None, defines=None, tool=None, trace=None,
+        trace_blocks=None, **args):
+    """Runs `kernel` of the .cake (or .ir) file `source` with the keyword arguments (one per
+    parameter) and returns a dict of the tensors after the run (every array passed in comes
+    back, read from the tool's files; out tensors left out come back too). seeds > 1 runs
+    that many schedules from `seed` on and raises when their results differ (a race).
+    trace=PATH writes the run's timeline there (cakec-run --trace: Chrome Trace Event JSON,
+    docs/interpreter.md "Timeline"; the first seed's run), of the first trace_blocks blocks
+    (default 1)."""
+    import numpy as np  # only this helper needs NumPy
+
+    cmd = [tool or find_tool()] + _options(seed, seeds, target, defines, trace, trace_blocks)
     with tempfile.TemporaryDirectory(prefix="cakec_run_") as tmp:
         cmd += [source, kernel]
         paths = {}

@@ -1,6 +1,7 @@
 """Tests of cakec_run.py (run by tests/interp/python.test): the out tensors it finds in a
-kernel's header, and, where NumPy is installed, runs of axpby and softmax against NumPy
-references and a finding raised as CakecRunError.
+kernel's header, the options of run()'s keyword arguments, and, where NumPy is installed,
+runs of axpby and softmax against NumPy references, a finding raised as CakecRunError and a
+run with trace=.
 
 Usage: test_cakec_run.py CAKEC_RUN SRCROOT"""
 import os
@@ -15,6 +16,7 @@ def main():
     src = os.path.join(root, "kernels_src", "reduction", "softmax.cake")
     outs = cakec_run._out_tensors(src, "softmax", {"x": None}, [tool])
     print("out tensors of softmax:", outs)
+    print("options:", " ".join(cakec_run._options(seed=2, trace="t.json", trace_blocks=3)))
     try:
         import numpy as np
     except ImportError:
@@ -40,6 +42,13 @@ def main():
         print("FAIL oob: no error raised")
     except cakec_run.CakecRunError as e:
         print("PASS oob" if "out-of-bounds store" in e.stderr else "FAIL oob: %s" % e.stderr)
+    trace = os.path.join(os.environ.get("TMPDIR", "/tmp"), "cakec_run_trace_%d.json" % os.getpid())
+    cakec_run.run(os.path.join(root, "kernels_src", "elementwise", "axpby.cake"), "axpby", tool=tool,
+                  trace=trace, x=x, y=y, a=1.0, b=1.0)
+    with open(trace) as f:
+        ok = '"traceEvents"' in f.read()
+    os.remove(trace)
+    print("PASS trace" if ok else "FAIL trace: no traceEvents in %s" % trace)
     return 0
 
 

@@ -25,6 +25,7 @@ typedef struct Options {
 	int opt_level;
 	int nseeds;             /* --seeds: runs under seeds seed .. seed + nseeds - 1 */
 	const char *passes;     /* --passes: exactly these passes (smem-layout added if needed) */
+	const char *trace;      /* --trace: the first seed's run writes its timeline there */
 	InterpOptions io;
 	FeDefine *defines;
 	int ndefines, capdefines;
@@ -58,6 +59,12 @@ usage(FILE *f)
 		"  --no-race-check         do not report data races on shared memory (faster)\n"
 		"  --max-steps N           stop with an error when a block executes more than N\n"
 		"                          warp-ops (a loop that never ends; default 2^32)\n"
+		"  --trace FILE            write a timeline of the run to FILE as Chrome Trace Event\n"
+		"                          JSON (ui.perfetto.dev, chrome://tracing): per warp its\n"
+		"                          role, waits, TMA, wgmma and cp.async spans; with --seeds,\n"
+		"                          of the first seed's run\n"
+		"  --trace-blocks N        trace the blocks (their clusters) of linear index below N\n"
+		"                          (x fastest; default 1: the first block)\n"
 		"  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
 		"  -D NAME=VALUE           override the compile-time constant NAME\n"
 		"  -O0, -O2                the pass pipeline's level (default -O2)\n"
@@ -164,6 +171,12 @@ parse_args(Options *o, int argc, char **argv)
 			o->io.max_steps = (uint64_t)parse_int(v, "--max-steps expects an integer, got '%s'");
 			if ((int64_t)o->io.max_steps <= 0)
 				usage_error("--max-steps must be positive, got '%s'", v);
+		} else if ((v = optval(argc, argv, &i, "--trace-blocks"))) {
+			o->io.trace_blocks = parse_int(v, "--trace-blocks expects an integer, got '%s'");
+			if (o->io.trace_blocks <= 0)
+				usage_error("--trace-blocks must be positive, got '%s'", v);
+		} else if ((v = optval(argc, argv, &i, "--trace"))) {
+			o->trace = v;
 		} else if (strcmp(a, "--no-race-check") == 0) {
 			o->io.check_races = 0;
 		} else if (strcmp(a, "--no-uninit-check") == 0) {
@@ -431,6 +444,7 @@ run_seeds(Options *o, const IrKernel *k, InterpArg *args, NpyArray *arrays)
 		}
 	for (s = 0; s < o->nseeds && rc == 0; s++) {
 		o->io.seed = seed0 + (uint64_t)s;
+		o->io.trace_path = s == 0 ? o->trace : NULL;
 		for (p = 0; p < k->nparams && s > 0; p++)
 			if (init[p])
 				memcpy(arrays[p].data, init[p], tensor_bytes(&arrays[p]));
