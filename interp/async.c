@@ -611,6 +611,12 @@ async_block_start(Interp *it, Block *b)
 		memset(w->cp_groups, 0, sizeof w->cp_groups);
 		memset(w->bulk_groups, 0, sizeof w->bulk_groups);
 		w->wgmma_groups = 0;
+		w->wgmma_retired = 0;
+		w->acc_hi = 0;
+		if (w->acc_group) {
+			memset(w->acc_group, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->acc_group);
+			memset(w->acc_op, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->acc_op);
+		}
 	}
 }
 
@@ -746,6 +752,8 @@ ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask)
 	Block *bk = w->it->blk;
 	int i, j;
 
+	if (w->wgmma_groups > (uint32_t)op->imm && w->wgmma_groups - (uint32_t)op->imm > w->wgmma_retired)
+		w->wgmma_retired = w->wgmma_groups - (uint32_t)op->imm;
 	for (i = 0, j = 0; i < bk->nreads; i++) {
 		const WgmmaRead *r = &bk->reads[i];
 
@@ -843,6 +851,11 @@ ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 		r = (float)((scale[l] & 1 ? (double)num_f32(reg(w, op->args[0], i)[l]) : 0.0) + s);
 		reg(w, op->res[0], i)[l] = r == r ? num_f32_bits(r) : NUM_F32_NAN;
 	}
+	/* the accumulator, and the A fragment of the RS form, belong to the wgmma until its
+	 * group retires */
+	exec_acc_tag(w, op->res[0], op);
+	if (at.base != IR_I64)
+		exec_acc_tag(w, op->args[1], op);
 out:
 	free(b);
 }
@@ -853,12 +866,14 @@ ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask)
 {
 	int i, e, l;
 
-	for (i = 0; i < op->nres; i++)
+	for (i = 0; i < op->nres; i++) {
+		exec_acc_copy(w, op->res[i], op->args[i]);
 		for (e = 0; e < w->it->width[op->res[i]]; e++) {
 			uint64_t *d = reg(w, op->res[i], e), *s = reg(w, op->args[i], e);
 
 			LANES(l, mask) d[l] = s[l];
 		}
+	}
 }
 
 /* setmaxnreg changes nothing the interpreter models; it checks the count (24 to 256, a

@@ -45,6 +45,13 @@ struct Warp {
 	uint32_t cp_groups[WARP];       /* per lane: cp.async groups committed */
 	uint32_t bulk_groups[WARP];     /* per lane: TMA store (bulk) groups committed */
 	uint32_t wgmma_groups;          /* wgmma groups committed */
+	uint32_t wgmma_retired;         /* groups below this retired (wgmma.wait) */
+	/* per value: 1 + the wgmma group whose accumulator (or A fragment) it is, passed on
+	 * by copies, wgmma.fence and wgmma.wait; in flight while that group has not retired
+	 * (exec.c, acc_check); acc_op: that wgmma. acc_hi: 1 + the newest group tagged. */
+	uint32_t *acc_group;
+	const IrOp **acc_op;
+	uint32_t acc_hi;
 	ucontext_t ctx;
 	char *stack;
 };
@@ -150,6 +157,17 @@ typedef void (*ExecFn)(Warp *w, const IrOp *op, uint32_t mask);
 ExecFn exec_handler(int opc);
 /* Runs the kernel body in warp w over all its lanes (the coroutine's body). */
 void exec_body(Warp *w);
+/* Value v of w holds the accumulator (or A fragment) of w's current wgmma group `op`. */
+void exec_acc_tag(Warp *w, IrValue v, const IrOp *op);
+/* dst takes src's tag (a copy of the value, a pass-through by wgmma.fence or wait) */
+static inline void
+exec_acc_copy(Warp *w, IrValue dst, IrValue src)
+{
+	if (w->acc_group) {
+		w->acc_group[dst] = w->acc_group[src];
+		w->acc_op[dst] = w->acc_op[src];
+	}
+}
 
 static inline uint64_t *
 reg(Warp *w, IrValue v, int e)
@@ -219,6 +237,8 @@ unsigned char *mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int
  * which must point into a shared object; reports the finding and returns -1 otherwise.
  * No shadow or race check (the async ops do their own). */
 int64_t mem_shared_at(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align);
+/* "byte offset 4 (element 1) of tensor 'y' (...)": where pointer p points (a static buffer) */
+const char *mem_where(const Interp *it, uint64_t p);
 /* The name of the shared object (buffer or mbarrier array) holding byte offset off. */
 const char *mem_shared_name(const Interp *it, int64_t off, int64_t *rel);
 int mem_setup(Interp *it, Buf *err);

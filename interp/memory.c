@@ -84,6 +84,22 @@ obj_desc(const Interp *it, const MemObj *m, char *out, size_t size)
 	(void)it;
 }
 
+const char *
+mem_where(const Interp *it, uint64_t p)
+{
+	static char out[320];
+	int obj = ptr_obj(p);
+	int64_t off = ptr_off(p);
+	char desc[256];
+
+	if (obj <= 0 || obj >= it->nobjs)
+		return "an invalid pointer";
+	obj_desc(it, &it->objs[obj], desc, sizeof desc);
+	snprintf(out, sizeof out, "byte offset %lld (element %lld) of %s", (long long)off,
+		 (long long)(off / it->objs[obj].elem_bytes), desc);
+	return out;
+}
+
 /* Reports the first byte of the access that another warp touched in this interval with a
  * conflicting access, and records this one. */
 static int
