@@ -221,6 +221,81 @@ async_ready(const Interp *it, const Warp *w)
 	return (int)(m->phase & 1) != w->wait_parity;
 }
 
+/* ---- the async proxy: fence.proxy.async ---- */
+
+/* fence.proxy.async by the lanes of mask: each thread's shared writes so far are ordered
+ * before the async proxy's accesses of its own warp at once, and of other warps once a
+ * barrier interval boundary (a barrier, a completed mbarrier phase) passed. */
+void
+ex_fence_proxy_async(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	int l;
+
+	(void)op;
+	LANES(l, mask) {
+		int t = w->gid * WARP + l;
+
+		if (it->fence_epoch[t] < w->b->epoch)
+			it->fence_ordered[t] = it->fence_no[t];
+		it->fence_no[t]++;
+		it->fence_epoch[t] = w->b->epoch;
+	}
+}
+
+/* Whether shared byte g's last generic write is not yet ordered before an async-proxy read
+ * issued by warp w: its thread fenced after it (in w itself: at once; another warp: and a
+ * barrier interval boundary passed since). */
+static int
+unfenced(const Interp *it, const Warp *w, const GenWrite *g)
+{
+	int t;
+	uint32_t done;
+
+	if (!g->thread)
+		return 0;
+	t = g->thread - 1;
+	if (t / WARP == w->gid || it->fence_epoch[t] < it->warps[t / WARP].b->epoch)
+		done = it->fence_no[t];
+	else
+		done = it->fence_ordered[t];
+	return done <= g->fences;
+}
+
+/* The async proxy (op: a TMA store, a wgmma) of warp w reads shared bytes [lo, hi) of CTA
+ * it->blk: a byte a thread wrote without a fence.proxy.async
+ * ordering it first (missing fence) is a finding. 0, or -1 after reporting. */
+static int
+proxy_check(Warp *w, const IrOp *op, uint32_t lanes, int64_t lo, int64_t n)
+{
+	Interp *it = w->it;
+	const GenWrite *gen = it->blk->gen, *first = NULL;
+	int64_t i, at = 0, count = 0, rel;
+	const char *nm;
+	char bytes[96] = "";
+	int t;
+
+	for (i = lo; i < lo + n; i++)
+		if (unfenced(it, w, &gen[i])) {
+			if (!first) {
+				first = &gen[i];
+				at = i;
+			}
+			count++;
+		}
+	if (!first)
+		return 0;
+	nm = mem_shared_name(it, at, &rel);
+	t = first->thread - 1;
+	if (op->opc == IR_TMA_STORE)
+		snprintf(bytes, sizeof bytes, "%lld of its %lld bytes, the first ", (long long)count, (long long)n);
+	interp_fail(w, op, lanes,
+		    "%s reads shared memory that a thread wrote without a fence.proxy.async since (the async proxy may not see the write: fence_proxy_async() by the writing threads, then a barrier): %sat byte offset %lld of '%s', written by the %s at line %d:%d (warp %d, lane %d)",
+		    ir_opinfo[op->opc].name, bytes, (long long)rel, nm, first->op->opc == IR_CP_ASYNC ? "cp.async" : "store",
+		    first->op->loc.line, first->op->loc.col, it->warps[t / WARP].id, t % WARP);
+	return -1;
+}
+
 /* ---- agents: TMA loads and stores, cp.async ---- */
 
 static Agent *
@@ -428,6 +503,8 @@ ex_tma_store(Warp *w, const IrOp *op, uint32_t mask)
 				return;
 			}
 		}
+		if (proxy_check(w, op, 1u << l, d, bytes) != 0)
+			return;
 		a = agent_new(w, op, l, AG_TMA_STORE);
 		a->tmap = tmap;
 		for (i = 0; i < rank; i++)
@@ -570,6 +647,7 @@ agent_run(Interp *it, int k)
 	shadow_done(bk, a.smem, a.bytes);
 	if (a.kind == AG_TMA_STORE)
 		return 0;
+	memset(bk->gen + a.smem, 0, (size_t)a.bytes * sizeof *bk->gen);    /* the async proxy wrote it */
 	if (bar_tx(&it->warps[a.warp], a.op, a.lane, &bk->mbar[a.bar / 8], a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
 		return -1;
 	bar_progress(it, &bk->mbar[a.bar / 8]);
@@ -601,6 +679,16 @@ async_block_start(Interp *it, Block *b)
 {
 	int i;
 
+	size_t nt = (size_t)it->ncta * (size_t)it->nwarps * WARP, at = (size_t)b->rank * (size_t)it->nwarps * WARP;
+
+	if (!it->fence_no) {    /* freed by mem_free */
+		it->fence_no = xcalloc(nt, sizeof *it->fence_no);
+		it->fence_epoch = xcalloc(nt, sizeof *it->fence_epoch);
+		it->fence_ordered = xcalloc(nt, sizeof *it->fence_ordered);
+	}
+	memset(it->fence_no + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_no);
+	memset(it->fence_epoch + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_epoch);
+	memset(it->fence_ordered + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_ordered);
 	memset(b->mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *b->mbar);
 	b->nagents = 0;
 	b->nreads = 0;
@@ -800,6 +888,8 @@ desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, 
 					    (long long)rel, nm);
 				return -1;
 			}
+			if ((it->blk->gen[at].thread || it->blk->gen[at + 1].thread) && proxy_check(w, op, 0, at, 2) != 0)
+				return -1;
 			memcpy(&v, it->blk->smem + at, 2);
 			out[r * 16 + k] = num_to_double(et, v);
 			lo = at < lo ? at : lo;

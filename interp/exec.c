@@ -934,7 +934,7 @@ static const ExecRow exec_rows[] = {
 	{IR_MBAR_EXPECT_TX, ex_mbar_arrive, NULL, NULL},
 	{IR_MBAR_WAIT, ex_mbar_wait, NULL, NULL},
 	{IR_FENCE_MBAR_INIT, ex_nothing, NULL, NULL},
-	{IR_FENCE_PROXY_ASYNC, ex_nothing, NULL, NULL},
+	{IR_FENCE_PROXY_ASYNC, ex_fence_proxy_async, NULL, NULL},
 	{IR_TMA_LOAD, ex_tma_load, NULL, NULL},
 	{IR_TMA_LOAD_MC, ex_tma_load_mc, NULL, NULL},
 	{IR_MBAR_ARRIVE_REMOTE, ex_mbar_arrive, NULL, NULL},

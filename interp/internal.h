@@ -65,6 +65,16 @@ typedef struct Access {
 	const IrOp *w_op, *r_op;    /* the last write; a read (for the report) */
 } Access;
 
+/* Per byte of shared memory: the last write by a thread (the generic proxy) while no
+ * fence.proxy.async of that thread ordered it before the async proxy's reads (TMA stores,
+ * wgmma): thread + 1 (0: none, or the async proxy wrote it since), and that thread's count
+ * of fences at the write (async.c, proxy_check). */
+typedef struct GenWrite {
+	uint16_t thread;        /* Warp.gid * 32 + lane, + 1 */
+	uint32_t fences;
+	const IrOp *op;
+} GenWrite;
+
 /* An mbarrier (async.c), one per 8 bytes of shared memory that mbar.init initialized. */
 typedef struct Mbar {
 	int init;
@@ -108,6 +118,7 @@ struct Block {
 	unsigned char *smem;    /* the CTA's shared memory, smem_bytes */
 	unsigned char *shadow;  /* per byte: written since the block started */
 	Access *acc;            /* per byte (check_races) */
+	GenWrite *gen;          /* per byte: a generic write the async proxy must not read yet */
 	uint32_t epoch;         /* barrier intervals since the run began */
 	Mbar *mbar;             /* per 8 bytes of shared memory */
 	Agent *agents;          /* in flight, in issue order */
@@ -149,6 +160,10 @@ struct Interp {
 	int failed;             /* a finding was reported: everything unwinds */
 	uint64_t steps;         /* warp-ops the current block executed */
 	uint64_t max_steps;     /* per block; past it a finding (a loop that never ends) */
+	/* per thread (Warp.gid * 32 + lane), for the proxy fence check (async.c): its
+	 * fence.proxy.async count, the epoch of its last one, and the count of those a
+	 * barrier interval boundary has since ordered before other warps' accesses */
+	uint32_t *fence_no, *fence_epoch, *fence_ordered;
 };
 
 /* ---- exec.c: the op evaluator ---- */
@@ -205,6 +220,7 @@ void ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_commit(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask);
 void ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask);
+void ex_fence_proxy_async(Warp *w, const IrOp *op, uint32_t mask);
 void ex_cluster(Warp *w, const IrOp *op, uint32_t mask);     /* cluster.rank, mapa */
 void ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask);
 void ex_tma_store(Warp *w, const IrOp *op, uint32_t mask);

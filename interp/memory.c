@@ -279,7 +279,15 @@ shared_access(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int 
 		return NULL;
 	base = it->blk->smem + m->base + off;
 	if (write) {
-		memset(it->blk->shadow + m->base + off, SH_WRITTEN, (size_t)n);
+		GenWrite *g = it->blk->gen + m->base + off;
+		int t = w->gid * WARP + l;
+
+		for (i = 0; i < n; i++) {
+			it->blk->shadow[m->base + off + i] = SH_WRITTEN;
+			g[i].thread = (uint16_t)(t + 1);
+			g[i].fences = it->fence_no[t];
+			g[i].op = op;
+		}
 	} else if (it->o->check_uninit) {
 		for (i = 0; i < n; i++)
 			if (it->blk->shadow[m->base + off + i] == SH_UNWRITTEN) {
@@ -369,6 +377,7 @@ mem_setup(Interp *it, Buf *err)
 		b->smem = xcalloc((size_t)k->smem_bytes + 1, 1);
 		b->shadow = xcalloc((size_t)k->smem_bytes + 1, 1);
 		b->acc = xcalloc((size_t)k->smem_bytes + 1, sizeof *b->acc);
+		b->gen = xcalloc((size_t)k->smem_bytes + 1, sizeof *b->gen);
 	}
 	it->blk = &it->ctas[0];
 	return 0;
@@ -381,6 +390,7 @@ mem_block_start(Interp *it, Block *b)
 {
 	memset(b->smem, 0xff, (size_t)it->k->smem_bytes);
 	memset(b->shadow, 0, (size_t)it->k->smem_bytes);
+	memset(b->gen, 0, (size_t)it->k->smem_bytes * sizeof *b->gen);
 	b->epoch++;
 }
 
@@ -396,10 +406,14 @@ mem_free(Interp *it)
 	int i;
 
 	free(it->objs);
+	free(it->fence_no);
+	free(it->fence_epoch);
+	free(it->fence_ordered);
 	for (i = 0; i < it->ncta; i++) {
 		free(it->ctas[i].smem);
 		free(it->ctas[i].shadow);
 		free(it->ctas[i].acc);
+		free(it->ctas[i].gen);
 		free(it->ctas[i].mbar);
 		free(it->ctas[i].agents);
 		free(it->ctas[i].reads);
