@@ -690,6 +690,8 @@ async_block_start(Interp *it, Block *b)
 	memset(it->fence_epoch + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_epoch);
 	memset(it->fence_ordered + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_ordered);
 	memset(b->mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *b->mbar);
+	if (b->rank == 0)
+		it->run++;
 	b->nagents = 0;
 	b->nreads = 0;
 	b->pending_bytes = 0;
@@ -700,6 +702,7 @@ async_block_start(Interp *it, Block *b)
 		memset(w->bulk_groups, 0, sizeof w->bulk_groups);
 		w->wgmma_groups = 0;
 		w->wgmma_retired = 0;
+		w->csyncs = 0;
 		w->acc_hi = 0;
 		if (w->acc_group) {
 			memset(w->acc_group, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->acc_group);
@@ -1015,5 +1018,6 @@ ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask)
 		interp_fail(w, op, mask, "divergent cluster.sync: executed by %s of the warp (it needs every thread of the cluster)", in);
 		return;
 	}
+	w->csyncs++;
 	sched_barrier(w, op, W_CLUSTER);
 }

@@ -46,6 +46,7 @@ struct Warp {
 	uint32_t bulk_groups[WARP];     /* per lane: TMA store (bulk) groups committed */
 	uint32_t wgmma_groups;          /* wgmma groups committed */
 	uint32_t wgmma_retired;         /* groups below this retired (wgmma.wait) */
+	uint16_t csyncs;                /* cluster barriers passed in this block */
 	/* per value: 1 + the wgmma group whose accumulator (or A fragment) it is, passed on
 	 * by copies, wgmma.fence and wgmma.wait; in flight while that group has not retired
 	 * (exec.c, acc_check); acc_op: that wgmma. acc_hi: 1 + the newest group tagged. */
@@ -128,6 +129,17 @@ struct Block {
 	int nreads, capreads;
 };
 
+/* One access to an element of a global tensor, for the global race check (memory.c). */
+typedef struct GlobalAcc {
+	const IrOp *op;         /* NULL: none */
+	uint32_t run;           /* the cluster run (Interp.run) */
+	uint32_t epoch;         /* the CTA's barrier interval then */
+	int32_t block;          /* the block's linear index in the grid */
+	uint16_t warp;          /* Warp.gid */
+	uint16_t csync;         /* cluster barriers the warp had passed */
+	uint8_t lane, atomic;
+} GlobalAcc;
+
 /* A memory object a pointer can point into. */
 typedef struct MemObj {
 	const char *name;
@@ -136,6 +148,8 @@ typedef struct MemObj {
 	int64_t bytes;          /* the extent accesses are checked against */
 	int elem_bytes;
 	unsigned char *data;    /* global: the tensor's elements */
+	GlobalAcc *race;        /* out and inout tensors (check_global_races): per element,
+	                         * the last write and the last two readers (by other warps) */
 } MemObj;
 
 struct Interp {
@@ -158,6 +172,7 @@ struct Interp {
 	Warp *cur;              /* the warp running now */
 	uint64_t rng;
 	int failed;             /* a finding was reported: everything unwinds */
+	uint32_t run;           /* clusters (blocks) started so far */
 	uint64_t steps;         /* warp-ops the current block executed */
 	uint64_t max_steps;     /* per block; past it a finding (a loop that never ends) */
 	/* per thread (Warp.gid * 32 + lane), for the proxy fence check (async.c): its

@@ -36,6 +36,8 @@ typedef struct InterpOptions {
 	                         * through interp_options_default) */
 	int check_races;        /* report two warps' accesses to one shared byte, one a write,
 	                         * in one barrier interval (default on) */
+	int check_global_races; /* report two threads' unordered accesses to one element of an
+	                         * out or inout tensor, one a write (default on) */
 	uint64_t max_steps;     /* ops one block's warps may execute before the run is stopped
 	                         * as a finding (a loop that never ends); 0: 2^32 */
 } InterpOptions;

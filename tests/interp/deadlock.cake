@@ -27,7 +27,9 @@ kernel pipe(a: in f32[N], out: out f32[N])
     role consumer(warps 1 .. 2) {
         for (i in 0 .. slices) {
             consume ld {
-                out[i * 32 + lane] = s[lane] + 1.0;
+                if (warp == 1) {
+                    out[i * 32 + lane] = s[lane] + 1.0;
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
-// RUN: %not %builddir/cakec-run --seeds 8 %s last out=%t.npy 2>&1 | FileCheck %s
+// RUN: %not %builddir/cakec-run --no-global-race-check --seeds 8 %s last out=%t.npy 2>&1 | FileCheck %s
+// RUN: %not %builddir/cakec-run %s last out=%t.npy 2>&1 | FileCheck %s --check-prefix=GLOBAL
 // RUN: python3 %S/Inputs/npy.py make %t.x.npy '<f4' 9,70 'i % 13 * 0.25'
 // RUN: %builddir/cakec-run --seeds 8 %srcroot/kernels_src/reduction/softmax_rows.cake softmax_rows x=%t.x.npy y=%t.y.npy 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: python3 %S/Inputs/npy.py make %t.b.npy '<f4' 70,65 'i % 7 - 3.0'
@@ -19,3 +20,4 @@ kernel last(out: out f32[1])
     }
 }
 // CHECK: cakec-run: error: the results depend on the schedule (a race): tensor 'out' element 0 differs between --seed 0 and --seed {{[1-7]}}
+// GLOBAL: race.cake:[[@LINE-4]]:16: error: data race on global memory: this store and the store at line [[@LINE-4]]:16 (warp {{[0-3]}}, lane 0) touch element 0 of tensor 'out' (1 elements of 4 bytes) with no barrier between them [block ({{[0-3]}},0,0), warp {{[0-3]}}, lane 0
