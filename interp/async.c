@@ -81,6 +81,8 @@ bar_progress(Interp *it, Mbar *m)
 	if (m->pending == 0 && m->tx == 0) {
 		m->phase++;
 		m->pending = m->count;
+		m->arrived_before |= m->arrived;
+		m->arrived = 0;
 		mem_barrier(it);
 	}
 }
@@ -155,6 +157,8 @@ arrive_one(Warp *w, const IrOp *op, int l, uint64_t p, int64_t tx, int arrive)
 		return -1;
 	}
 	m->pending--;
+	if (w->b == w->it->blk && w->id < 32)
+		m->arrived |= 1u << w->id;
 	if (m->pending == 0 && m->tx < 0) {
 		bar_name(w->it, off, nm, sizeof nm);
 		interp_fail(w, op, 1u << l,
@@ -740,8 +744,11 @@ async_deadlock(Interp *it, const Warp *blocked)
 {
 	Buf msg = {0};
 	Warp *first = NULL, *ws = &it->warps[blocked->b->rank * it->nwarps];
-	uint32_t seen = 0;
+	uint32_t seen = 0, done = 0;
 	int i, j;
+
+	for (i = 0; i < it->nwarps && i < 32; i++)
+		done |= (uint32_t)(ws[i].state == W_DONE) << i;
 
 	for (i = 0; i < it->nwarps; i++) {
 		Warp *w = &ws[i];
@@ -763,11 +770,18 @@ async_deadlock(Interp *it, const Warp *blocked)
 		mask_str(wn, sizeof wn, group, "warp");
 		if (w->state == W_MBAR) {
 			const Mbar *m = &w->b->mbar[w->wait_bar / 8];
+			uint32_t owed = m->pending ? m->arrived_before & ~m->arrived & done : 0;
+			char on[160];
 
 			bar_name(it, w->wait_bar, nm, sizeof nm);
 			buf_printf(&msg, "; %s wait%s at line %d:%d for the phase of parity %d of %s (phase %llu, %d of %d arrivals and %lld tx bytes missing)",
 				   wn, group & (group - 1) ? "" : "s", w->wait_op->loc.line, w->wait_op->loc.col, w->wait_parity, nm,
 				   (unsigned long long)m->phase, m->pending, m->count, (long long)m->tx);
+			if (owed) {     /* it arrived in every phase before, then exited */
+				mask_str(on, sizeof on, owed, "warp");
+				buf_printf(&msg, ": an arrival owed at exit: %s finished without arriving in this phase, having arrived in the earlier ones",
+					   on);
+			}
 		} else {
 			buf_printf(&msg, "; %s wait%s at the %sbarrier at line %d:%d", wn, group & (group - 1) ? "" : "s",
 				   w->state == W_CLUSTER ? "cluster " : "",

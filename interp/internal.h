@@ -83,6 +83,9 @@ typedef struct Mbar {
 	int pending;            /* arrivals still missing in the current phase */
 	int64_t tx;             /* the transaction count: bytes expected minus bytes arrived */
 	uint64_t phase;         /* phases completed */
+	/* the CTA's warps that arrived in the current phase; in earlier phases (a warp that
+	 * finished without its arrival of this phase owed it: async_deadlock) */
+	uint32_t arrived, arrived_before;
 } Mbar;
 
 /* An asynchronous operation in flight (async.c), which the scheduler completes at a step
