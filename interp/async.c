@@ -420,6 +420,20 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 			return -1;
 		}
 	}
+	for (i = 0; it->blk->pending_bytes && i < it->blk->nagents; i++) {
+		const Agent *o = &it->blk->agents[i];
+		int64_t rel;
+		const char *nm;
+
+		if (o->smem < d + bytes && d < o->smem + o->bytes) {
+			nm = mem_shared_name(it, o->smem > d ? o->smem : d, &rel);
+			interp_fail(w, op, 1u << l,
+				    "TMA load into shared memory that the %s at line %d:%d still %s: byte offset %lld of '%s'; the bytes are reused before that completed (a producer overrunning its ring, or a load issued twice)",
+				    o->kind == AG_TMA_STORE ? "TMA store" : o->kind == AG_CP_ASYNC ? "cp.async" : "TMA load", o->op->loc.line,
+				    o->op->loc.col, o->kind == AG_TMA_STORE ? "reads" : "writes (in flight)", (long long)rel, nm);
+			return -1;
+		}
+	}
 	a = agent_new(w, op, l, AG_TMA_LOAD);
 	a->tmap = tmap;
 	for (i = 0; i < rank; i++)
