@@ -13,7 +13,10 @@
  *   swizzled layout and completes its bytes on the mbarrier.
  * - wgmma runs at issue for each warp's 16 rows of the m64 tile, reading A and B through
  *   the shared-memory descriptors as the hardware does (start address, stride byte offset,
- *   swizzle mode) and checking the bytes it reads (pending or never written).
+ *   swizzle mode) and checking the bytes it reads (pending or never written). Its result
+ *   is in flight until wgmma.wait retires its group (exec.c, acc_check).
+ * - The async proxy (TMA stores, wgmma) reads only shared bytes whose writing thread
+ *   executed fence.proxy.async since, ordered before the read (proxy_check).
  *
  * The swizzle of both TMA and wgmma is a function of the shared-memory address: within each
  * span-sized row (span = 32, 64 or 128 bytes), the 16-byte chunk index (address bits 4..)
