@@ -166,6 +166,9 @@ run(const IrKernel *k, InterpArg *args, uint64_t seed)
 
 	interp_options_default(&o);
 	o.seed = seed;
+	/* to measure what the global race check costs */
+	if (getenv("INTERP_NO_GLOBAL_RACES"))
+		o.check_global_races = 0;
 	return interp_run(k, args, &o);
 }
 
