@@ -687,8 +687,6 @@ ex_vote(Warp *w, const IrOp *op, uint32_t mask)
 	LANES(l, mask) d[l] = op->opc == IR_ELECT_SYNC ? (uint64_t)(l == __builtin_ctz(mask)) : v;
 }
 
-/* ---- structured control flow ---- */
-
 /* ---- wgmma accumulators in flight ---- */
 
 void
@@ -730,6 +728,8 @@ acc_check(Warp *w, const IrOp *op, uint32_t mask)
 	}
 	return 0;
 }
+
+/* ---- structured control flow ---- */
 
 /* Runs region r for the lanes of mask; its terminator, or NULL after a finding. */
 static const IrOp *

@@ -7,7 +7,8 @@
  * interp/async.c. Findings (out-of-bounds or misaligned accesses, reads of
  * uninitialized shared memory, data races on shared and global memory, missing proxy
  * fences, accumulators read before wgmma.wait, barriers reached by part of a block,
- * divergent collectives, ops the interpreter does not know; docs/interpreter.md) are reported through diag as
+ * divergent collectives, ops the interpreter does not know; docs/interpreter.md) are
+ * reported through diag as
  * `file:line:col: error: ...` at the op's source location with the block, warp and lane,
  * and the run stops at the first one. */
 #ifndef CAKE_INTERP_H
