@@ -251,17 +251,21 @@ ex_fence_proxy_async(Warp *w, const IrOp *op, uint32_t mask)
 }
 
 /* Whether shared byte g's last generic write is not yet ordered before an async-proxy read
- * issued by warp w: its thread fenced after it (in w itself: at once; another warp: and a
- * barrier interval boundary passed since). */
+ * issued by lane l of warp w: its thread fenced after it (in w itself: at once; another
+ * warp: and a barrier interval boundary passed since), or the reading thread fenced after
+ * a boundary that followed the write (the barrier made the write visible to it, and its
+ * fence is cumulative). */
 static int
-unfenced(const Interp *it, const Warp *w, const GenWrite *g)
+unfenced(const Interp *it, const Warp *w, int l, const GenWrite *g)
 {
-	int t;
+	int t, r = w->gid * WARP + l;
 	uint32_t done;
 
 	if (!g->thread)
 		return 0;
 	t = g->thread - 1;
+	if (it->warps[t / WARP].b == w->b && it->fence_no[r] && it->fence_epoch[r] > g->epoch)
+		return 0;
 	if (t / WARP == w->gid || it->fence_epoch[t] < it->warps[t / WARP].b->epoch)
 		done = it->fence_no[t];
 	else
@@ -275,6 +279,7 @@ unfenced(const Interp *it, const Warp *w, const GenWrite *g)
 static int
 proxy_check(Warp *w, const IrOp *op, uint32_t lanes, int64_t lo, int64_t n)
 {
+	int l = lanes ? __builtin_ctz(lanes) : __builtin_ctz(w->exists);
 	Interp *it = w->it;
 	const GenWrite *gen = it->blk->gen, *first = NULL;
 	int64_t i, at = 0, count = 0, rel;
@@ -283,7 +288,7 @@ proxy_check(Warp *w, const IrOp *op, uint32_t lanes, int64_t lo, int64_t n)
 	int t;
 
 	for (i = lo; i < lo + n; i++)
-		if (unfenced(it, w, &gen[i])) {
+		if (unfenced(it, w, l, &gen[i])) {
 			if (!first) {
 				first = &gen[i];
 				at = i;

@@ -73,6 +73,7 @@ typedef struct Access {
 typedef struct GenWrite {
 	uint16_t thread;        /* Warp.gid * 32 + lane, + 1 */
 	uint32_t fences;
+	uint32_t epoch;         /* the writer's CTA's barrier interval then */
 	const IrOp *op;
 } GenWrite;
 

@@ -385,6 +385,7 @@ shared_access(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int 
 			it->blk->shadow[m->base + off + i] = SH_WRITTEN;
 			g[i].thread = (uint16_t)(t + 1);
 			g[i].fences = it->fence_no[t];
+			g[i].epoch = w->b->epoch;
 			g[i].op = op;
 		}
 	} else if (it->o->check_uninit) {

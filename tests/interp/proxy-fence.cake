@@ -62,3 +62,34 @@ kernel mma(a: in bf16[64, 64], b: in bf16[64, 64], c: out f32[64, 64], fence: i3
     acc = wgmma(acc, sa, sb);
     store(c, acc, [0, 0]);
 }
+
+// The other pattern: the threads write, a barrier, then the issuing thread fences (after
+// the barrier, its fence covers the writes the barrier made visible to it): clean. Without
+// the barrier before it (leader=2) the fence does not cover warp 1's writes.
+// RUN: %builddir/cakec-run --seeds 4 %s leader a=%t.a.npy o=%t.o.npy late=1
+// RUN: %not %builddir/cakec-run %s leader a=%t.a.npy o=%t.o.npy late=0 2>&1 | FileCheck %s --check-prefix=LEADER
+kernel leader(a: in f32[N], o: out f32[N], late: i32)
+    targets(sm_90a)
+    threads(64)
+    grid(1)
+{
+    tensormap to = tma(o, box[64]);
+    shared s: f32[64] align(128);
+    s[thread.x] = a[thread.x] * 2.0;
+    if (late == 0) {
+        if (warp == 0) {
+            fence_proxy_async();
+        }
+    }
+    barrier();
+    if (warp == 0) {
+        elect {
+            if (late == 1) {
+                fence_proxy_async();
+            }
+// LEADER: proxy-fence.cake:[[@LINE+1]]:13: error: tma.store reads shared memory that a thread wrote without a fence.proxy.async since {{.*}}: 128 of its 256 bytes, the first at byte offset 128 of 's', written by the store at line [[@LINE-12]]:17 (warp 1, lane 0)
+            tma_store(to, [0], s);
+            tma_store_wait();
+        }
+    }
+}
