@@ -13,7 +13,10 @@
  *   swizzled layout and completes its bytes on the mbarrier.
  * - wgmma runs at issue for each warp's 16 rows of the m64 tile, reading A and B through
  *   the shared-memory descriptors as the hardware does (start address, stride byte offset,
- *   swizzle mode) and checking the bytes it reads (pending or never written).
+ *   swizzle mode) and checking the bytes it reads (pending or never written). Its result
+ *   is in flight until wgmma.wait retires its group (exec.c, acc_check).
+ * - The async proxy (TMA stores, wgmma) reads only shared bytes whose writing thread
+ *   executed fence.proxy.async since, ordered before the read (proxy_check).
  *
  * The swizzle of both TMA and wgmma is a function of the shared-memory address: within each
  * span-sized row (span = 32, 64 or 128 bytes), the 16-byte chunk index (address bits 4..)
@@ -81,6 +84,8 @@ bar_progress(Interp *it, Mbar *m)
 	if (m->pending == 0 && m->tx == 0) {
 		m->phase++;
 		m->pending = m->count;
+		m->arrived_before |= m->arrived;
+		m->arrived = 0;
 		mem_barrier(it);
 		if (it->trace)
 			trace_phase(it, m);
@@ -157,6 +162,8 @@ arrive_one(Warp *w, const IrOp *op, int l, uint64_t p, int64_t tx, int arrive)
 		return -1;
 	}
 	m->pending--;
+	if (w->b == w->it->blk && w->id < 32)
+		m->arrived |= 1u << w->id;
 	if (m->pending == 0 && m->tx < 0) {
 		bar_name(w->it, off, nm, sizeof nm);
 		interp_fail(w, op, 1u << l,
@@ -221,6 +228,86 @@ async_ready(const Interp *it, const Warp *w)
 
 	(void)it;
 	return (int)(m->phase & 1) != w->wait_parity;
+}
+
+/* ---- the async proxy: fence.proxy.async ---- */
+
+/* fence.proxy.async by the lanes of mask: each thread's shared writes so far are ordered
+ * before the async proxy's accesses of its own warp at once, and of other warps once a
+ * barrier interval boundary (a barrier, a completed mbarrier phase) passed. */
+void
+ex_fence_proxy_async(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Interp *it = w->it;
+	int l;
+
+	(void)op;
+	LANES(l, mask) {
+		int t = w->gid * WARP + l;
+
+		if (it->fence_epoch[t] < w->b->epoch)
+			it->fence_ordered[t] = it->fence_no[t];
+		it->fence_no[t]++;
+		it->fence_epoch[t] = w->b->epoch;
+	}
+}
+
+/* Whether shared byte g's last generic write is not yet ordered before an async-proxy read
+ * issued by lane l of warp w: its thread fenced after it (in w itself: at once; another
+ * warp: and a barrier interval boundary passed since), or the reading thread fenced after
+ * a boundary that followed the write (the barrier made the write visible to it, and its
+ * fence is cumulative). */
+static int
+unfenced(const Interp *it, const Warp *w, int l, const GenWrite *g)
+{
+	int t, r = w->gid * WARP + l;
+	uint32_t done;
+
+	if (!g->thread)
+		return 0;
+	t = g->thread - 1;
+	if (it->warps[t / WARP].b == w->b && it->fence_no[r] && it->fence_epoch[r] > g->epoch)
+		return 0;
+	if (t / WARP == w->gid || it->fence_epoch[t] < it->warps[t / WARP].b->epoch)
+		done = it->fence_no[t];
+	else
+		done = it->fence_ordered[t];
+	return done <= g->fences;
+}
+
+/* The async proxy (op: a TMA store, a wgmma) of warp w reads shared bytes [lo, hi) of CTA
+ * it->blk: a byte a thread wrote without a fence.proxy.async
+ * ordering it first (missing fence) is a finding. 0, or -1 after reporting. */
+static int
+proxy_check(Warp *w, const IrOp *op, uint32_t lanes, int64_t lo, int64_t n)
+{
+	int l = lanes ? __builtin_ctz(lanes) : __builtin_ctz(w->exists);
+	Interp *it = w->it;
+	const GenWrite *gen = it->blk->gen, *first = NULL;
+	int64_t i, at = 0, count = 0, rel;
+	const char *nm;
+	char bytes[96] = "";
+	int t;
+
+	for (i = lo; i < lo + n; i++)
+		if (unfenced(it, w, l, &gen[i])) {
+			if (!first) {
+				first = &gen[i];
+				at = i;
+			}
+			count++;
+		}
+	if (!first)
+		return 0;
+	nm = mem_shared_name(it, at, &rel);
+	t = first->thread - 1;
+	if (op->opc == IR_TMA_STORE)
+		snprintf(bytes, sizeof bytes, "%lld of its %lld bytes, the first ", (long long)count, (long long)n);
+	interp_fail(w, op, lanes,
+		    "%s reads shared memory that a thread wrote without a fence.proxy.async since (the async proxy may not see the write: fence_proxy_async() by the writing threads, then a barrier): %sat byte offset %lld of '%s', written by the %s at line %d:%d (warp %d, lane %d)",
+		    ir_opinfo[op->opc].name, bytes, (long long)rel, nm, first->op->opc == IR_CP_ASYNC ? "cp.async" : "store",
+		    first->op->loc.line, first->op->loc.col, it->warps[t / WARP].id, t % WARP);
+	return -1;
 }
 
 /* ---- agents: TMA loads and stores, cp.async ---- */
@@ -345,6 +432,20 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 			return -1;
 		}
 	}
+	for (i = 0; it->blk->pending_bytes && i < it->blk->nagents; i++) {
+		const Agent *o = &it->blk->agents[i];
+		int64_t rel;
+		const char *nm;
+
+		if (o->smem < d + bytes && d < o->smem + o->bytes) {
+			nm = mem_shared_name(it, o->smem > d ? o->smem : d, &rel);
+			interp_fail(w, op, 1u << l,
+				    "TMA load into shared memory that the %s at line %d:%d still %s: byte offset %lld of '%s'; the bytes are reused before that completed (a producer overrunning its ring, or a load issued twice)",
+				    o->kind == AG_TMA_STORE ? "TMA store" : o->kind == AG_CP_ASYNC ? "cp.async" : "TMA load", o->op->loc.line,
+				    o->op->loc.col, o->kind == AG_TMA_STORE ? "reads" : "writes (in flight)", (long long)rel, nm);
+			return -1;
+		}
+	}
 	a = agent_new(w, op, l, AG_TMA_LOAD);
 	a->tmap = tmap;
 	for (i = 0; i < rank; i++)
@@ -432,6 +533,8 @@ ex_tma_store(Warp *w, const IrOp *op, uint32_t mask)
 				return;
 			}
 		}
+		if (proxy_check(w, op, 1u << l, d, bytes) != 0)
+			return;
 		a = agent_new(w, op, l, AG_TMA_STORE);
 		a->tmap = tmap;
 		for (i = 0; i < rank; i++)
@@ -576,6 +679,7 @@ agent_run(Interp *it, int k)
 	shadow_done(bk, a.smem, a.bytes);
 	if (a.kind == AG_TMA_STORE)
 		return 0;
+	memset(bk->gen + a.smem, 0, (size_t)a.bytes * sizeof *bk->gen);    /* the async proxy wrote it */
 	if (bar_tx(&it->warps[a.warp], a.op, a.lane, &bk->mbar[a.bar / 8], a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
 		return -1;
 	bar_progress(it, &bk->mbar[a.bar / 8]);
@@ -607,7 +711,19 @@ async_block_start(Interp *it, Block *b)
 {
 	int i;
 
+	size_t nt = (size_t)it->ncta * (size_t)it->nwarps * WARP, at = (size_t)b->rank * (size_t)it->nwarps * WARP;
+
+	if (!it->fence_no) {    /* freed by mem_free */
+		it->fence_no = xcalloc(nt, sizeof *it->fence_no);
+		it->fence_epoch = xcalloc(nt, sizeof *it->fence_epoch);
+		it->fence_ordered = xcalloc(nt, sizeof *it->fence_ordered);
+	}
+	memset(it->fence_no + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_no);
+	memset(it->fence_epoch + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_epoch);
+	memset(it->fence_ordered + at, 0, (size_t)it->nwarps * WARP * sizeof *it->fence_ordered);
 	memset(b->mbar, 0, ((size_t)it->k->smem_bytes / 8 + 1) * sizeof *b->mbar);
+	if (b->rank == 0)
+		it->run++;
 	b->nagents = 0;
 	b->nreads = 0;
 	b->pending_bytes = 0;
@@ -617,6 +733,13 @@ async_block_start(Interp *it, Block *b)
 		memset(w->cp_groups, 0, sizeof w->cp_groups);
 		memset(w->bulk_groups, 0, sizeof w->bulk_groups);
 		w->wgmma_groups = 0;
+		w->wgmma_retired = 0;
+		w->csyncs = 0;
+		w->acc_hi = 0;
+		if (w->acc_group) {
+			memset(w->acc_group, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->acc_group);
+			memset(w->acc_op, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->acc_op);
+		}
 	}
 }
 
@@ -649,8 +772,11 @@ async_deadlock(Interp *it, const Warp *blocked)
 {
 	Buf msg = {0};
 	Warp *first = NULL, *ws = &it->warps[blocked->b->rank * it->nwarps];
-	uint32_t seen = 0;
+	uint32_t seen = 0, done = 0;
 	int i, j;
+
+	for (i = 0; i < it->nwarps && i < 32; i++)
+		done |= (uint32_t)(ws[i].state == W_DONE) << i;
 
 	for (i = 0; i < it->nwarps; i++) {
 		Warp *w = &ws[i];
@@ -672,11 +798,18 @@ async_deadlock(Interp *it, const Warp *blocked)
 		mask_str(wn, sizeof wn, group, "warp");
 		if (w->state == W_MBAR) {
 			const Mbar *m = &w->b->mbar[w->wait_bar / 8];
+			uint32_t owed = m->pending ? m->arrived_before & ~m->arrived & done : 0;
+			char on[160];
 
 			bar_name(it, w->wait_bar, nm, sizeof nm);
 			buf_printf(&msg, "; %s wait%s at line %d:%d for the phase of parity %d of %s (phase %llu, %d of %d arrivals and %lld tx bytes missing)",
 				   wn, group & (group - 1) ? "" : "s", w->wait_op->loc.line, w->wait_op->loc.col, w->wait_parity, nm,
 				   (unsigned long long)m->phase, m->pending, m->count, (long long)m->tx);
+			if (owed) {     /* it arrived in every phase before, then exited */
+				mask_str(on, sizeof on, owed, "warp");
+				buf_printf(&msg, ": an arrival owed at exit: %s finished without arriving in this phase, having arrived in the earlier ones",
+					   on);
+			}
 		} else {
 			buf_printf(&msg, "; %s wait%s at the %sbarrier at line %d:%d", wn, group & (group - 1) ? "" : "s",
 				   w->state == W_CLUSTER ? "cluster " : "",
@@ -752,6 +885,8 @@ ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask)
 	Block *bk = w->it->blk;
 	int i, j;
 
+	if (w->wgmma_groups > (uint32_t)op->imm && w->wgmma_groups - (uint32_t)op->imm > w->wgmma_retired)
+		w->wgmma_retired = w->wgmma_groups - (uint32_t)op->imm;
 	if (w->it->trace)
 		trace_wgmma(w, op);
 	for (i = 0, j = 0; i < bk->nreads; i++) {
@@ -800,6 +935,8 @@ desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, 
 					    (long long)rel, nm);
 				return -1;
 			}
+			if ((it->blk->gen[at].thread || it->blk->gen[at + 1].thread) && proxy_check(w, op, 0, at, 2) != 0)
+				return -1;
 			memcpy(&v, it->blk->smem + at, 2);
 			out[r * 16 + k] = num_to_double(et, v);
 			lo = at < lo ? at : lo;
@@ -851,6 +988,11 @@ ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 		r = (float)((scale[l] & 1 ? (double)num_f32(reg(w, op->args[0], i)[l]) : 0.0) + s);
 		reg(w, op->res[0], i)[l] = r == r ? num_f32_bits(r) : NUM_F32_NAN;
 	}
+	/* the accumulator, and the A fragment of the RS form, belong to the wgmma until its
+	 * group retires */
+	exec_acc_tag(w, op->res[0], op);
+	if (at.base != IR_I64)
+		exec_acc_tag(w, op->args[1], op);
 	if (w->it->trace)
 		trace_wgmma(w, op);
 out:
@@ -863,12 +1005,14 @@ ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask)
 {
 	int i, e, l;
 
-	for (i = 0; i < op->nres; i++)
+	for (i = 0; i < op->nres; i++) {
+		exec_acc_copy(w, op->res[i], op->args[i]);
 		for (e = 0; e < w->it->width[op->res[i]]; e++) {
 			uint64_t *d = reg(w, op->res[i], e), *s = reg(w, op->args[i], e);
 
 			LANES(l, mask) d[l] = s[l];
 		}
+	}
 }
 
 /* setmaxnreg changes nothing the interpreter models; it checks the count (24 to 256, a
@@ -920,5 +1064,6 @@ ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask)
 		interp_fail(w, op, mask, "divergent cluster.sync: executed by %s of the warp (it needs every thread of the cluster)", in);
 		return;
 	}
+	w->csyncs++;
 	sched_barrier(w, op, W_CLUSTER);
 }

@@ -15,6 +15,7 @@ interp_options_default(InterpOptions *o)
 	o->num_sms = 132;
 	o->check_uninit = 1;
 	o->check_races = 1;
+	o->check_global_races = 1;
 	o->max_steps = 0;
 	o->trace_path = NULL;
 	o->trace_blocks = 0;

@@ -110,6 +110,7 @@ copy_value(Warp *w, IrValue dst, IrValue src, uint32_t mask)
 {
 	int e, n = w->it->width[dst], l;
 
+	exec_acc_copy(w, dst, src);
 	for (e = 0; e < n; e++) {
 		uint64_t *d = reg(w, dst, e), *s = reg(w, src, e);
 
@@ -127,6 +128,8 @@ transfer(Warp *w, const IrValue *dst, const IrValue *src, int n, uint32_t mask)
 {
 	int i, j, e, alias = 0, total = 0, at;
 	uint64_t *tmp;
+	uint32_t *tg;
+	const IrOp **to;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
@@ -140,9 +143,20 @@ transfer(Warp *w, const IrValue *dst, const IrValue *src, int n, uint32_t mask)
 	for (i = 0; i < n; i++)
 		total += w->it->width[src[i]];
 	tmp = xmalloc((size_t)total * WARP * sizeof *tmp);
-	for (i = 0, at = 0; i < n; i++)
+	tg = xmalloc((size_t)n * sizeof *tg);
+	to = xmalloc((size_t)n * sizeof *to);
+	for (i = 0, at = 0; i < n; i++) {
+		tg[i] = w->acc_group[src[i]];
+		to[i] = w->acc_op[src[i]];
 		for (e = 0; e < w->it->width[src[i]]; e++, at++)
 			memcpy(tmp + at * WARP, reg(w, src[i], e), WARP * sizeof *tmp);
+	}
+	for (i = 0; i < n; i++) {
+		w->acc_group[dst[i]] = tg[i];
+		w->acc_op[dst[i]] = to[i];
+	}
+	free(tg);
+	free(to);
 	for (i = 0, at = 0; i < n; i++)
 		for (e = 0; e < w->it->width[dst[i]]; e++, at++) {
 			uint64_t *d = reg(w, dst[i], e);
@@ -470,6 +484,52 @@ ex_load(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
+/* The bytes lane l of store op stores, in out; their count. */
+static int
+store_bytes(Warp *w, const IrOp *op, int l, unsigned char *out)
+{
+	IrType t = vt(w, op->args[1]);
+	int eb = ir_type_bytes(ir_scalar((IrBase)t.base)), e;
+
+	for (e = 0; e < t.lanes; e++)
+		write_elem(out + e * eb, (IrBase)t.base, reg(w, op->args[1], e)[l]);
+	return eb * t.lanes;
+}
+
+/* Two lanes of one store op that write different values to overlapping bytes: which lane's
+ * value lands is undefined on the GPU (a write by one lane and a read by another in one op
+ * is fine: one instruction). The lanes' pointers sorted (insertion sort: they usually come
+ * sorted), each range is compared with the next; equal bytes are no conflict. 0, or -1
+ * after reporting. */
+static int
+lane_conflicts(Warp *w, const IrOp *op, uint32_t mask, const uint64_t *p, int n)
+{
+	int lane[WARP], cnt = 0, i, j, l;
+
+	LANES(l, mask) {
+		for (j = cnt; j > 0 && p[lane[j - 1]] > p[l]; j--)
+			lane[j] = lane[j - 1];
+		lane[j] = l;
+		cnt++;
+	}
+	for (i = 0; i + 1 < cnt; i++) {
+		int a = lane[i], b = lane[i + 1];
+		int64_t gap = (int64_t)(p[b] - p[a]);
+		unsigned char va[IR_FRAG_MAX * 8], vb[IR_FRAG_MAX * 8];
+
+		if (gap >= n)
+			continue;
+		if (store_bytes(w, op, a, va) == n && store_bytes(w, op, b, vb) == n &&
+		    memcmp(va + gap, vb, (size_t)(n - gap)) == 0)
+			continue;
+		interp_fail(w, op, 1u << a | 1u << b,
+			    "lanes %d and %d of the warp store different values to the same bytes in one store (%s): which one lands is undefined",
+			    a, b, mem_where(w->it, p[b]));
+		return -1;
+	}
+	return 0;
+}
+
 static void
 ex_store(Warp *w, const IrOp *op, uint32_t mask)
 {
@@ -493,6 +553,8 @@ ex_store(Warp *w, const IrOp *op, uint32_t mask)
 		for (e = 0; e < t.lanes; e++)
 			write_elem(m + e * eb, (IrBase)t.base, reg(w, v, e)[l]);
 	}
+	if (mask & (mask - 1))
+		lane_conflicts(w, op, mask, p, n);
 }
 
 /* The new value of an atomic read-modify-write of old with b (and c for cas). */
@@ -625,6 +687,48 @@ ex_vote(Warp *w, const IrOp *op, uint32_t mask)
 	LANES(l, mask) d[l] = op->opc == IR_ELECT_SYNC ? (uint64_t)(l == __builtin_ctz(mask)) : v;
 }
 
+/* ---- wgmma accumulators in flight ---- */
+
+void
+exec_acc_tag(Warp *w, IrValue v, const IrOp *op)
+{
+	w->acc_group[v] = w->wgmma_groups + 1;
+	w->acc_op[v] = op;
+	if (w->acc_hi < w->wgmma_groups + 1)
+		w->acc_hi = w->wgmma_groups + 1;
+}
+
+/* An op that reads a wgmma's accumulator (or A fragment) before wgmma.wait retired its
+ * group: the registers are the asynchronous wgmma's until then (PTX: undefined). Passing
+ * the value on is no read: the chained wgmmas of the group (accumulator and A operands),
+ * wgmma.fence and wgmma.wait, a loop's carried values, a yield (not an op here). 0, or -1
+ * after reporting. */
+static int
+acc_check(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int i, from = 0, to = op->nargs;
+
+	switch (op->opc) {
+	case IR_WGMMA_FENCE: case IR_WGMMA_WAIT: case IR_WHILE: return 0;
+	case IR_WGMMA: from = 2; break;
+	case IR_FOR: to = to < 3 ? to : 3; break;
+	default: break;
+	}
+	for (i = from; i < to; i++) {
+		IrValue v = op->args[i];
+		const IrOp *mma = w->acc_op[v];
+
+		if (w->acc_group[v] && w->acc_group[v] - 1 >= w->wgmma_retired) {
+			interp_fail(w, op, mask == w->exists ? 0 : mask,
+				    "%s reads the %s of the wgmma at line %d:%d before wgmma.wait retired its group (the registers belong to the asynchronous wgmma until then): wait for it first",
+				    ir_opinfo[op->opc].name, ir_vtype(w->it->k, v).base == IR_F32 ? "accumulator" : "A fragment",
+				    mma->loc.line, mma->loc.col);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ---- structured control flow ---- */
 
 /* Runs region r for the lanes of mask; its terminator, or NULL after a finding. */
@@ -642,6 +746,8 @@ exec_region(Warp *w, const IrRegion *r, uint32_t mask)
 
 		if (ir_opinfo[op->opc].flags & OPF_TERM)
 			return op;
+		if (w->acc_hi > w->wgmma_retired && acc_check(w, op, mask) != 0)
+			return NULL;
 		fns[op->opc](w, op, mask);
 		if (w->it->failed)
 			return NULL;
@@ -832,7 +938,7 @@ static const ExecRow exec_rows[] = {
 	{IR_MBAR_EXPECT_TX, ex_mbar_arrive, NULL, NULL},
 	{IR_MBAR_WAIT, ex_mbar_wait, NULL, NULL},
 	{IR_FENCE_MBAR_INIT, ex_nothing, NULL, NULL},
-	{IR_FENCE_PROXY_ASYNC, ex_nothing, NULL, NULL},
+	{IR_FENCE_PROXY_ASYNC, ex_fence_proxy_async, NULL, NULL},
 	{IR_TMA_LOAD, ex_tma_load, NULL, NULL},
 	{IR_TMA_LOAD_MC, ex_tma_load_mc, NULL, NULL},
 	{IR_MBAR_ARRIVE_REMOTE, ex_mbar_arrive, NULL, NULL},
@@ -885,6 +991,10 @@ exec_body(Warp *w)
 	const IrKernel *k = it->k;
 	int i, l;
 
+	if (!w->acc_group) {    /* freed with the warp (sched.c) */
+		w->acc_group = xcalloc((size_t)k->nvalues + 1, sizeof *w->acc_group);
+		w->acc_op = xcalloc((size_t)k->nvalues + 1, sizeof *w->acc_op);
+	}
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
 		const InterpArg *a = &it->args[i];

@@ -45,6 +45,14 @@ struct Warp {
 	uint32_t cp_groups[WARP];       /* per lane: cp.async groups committed */
 	uint32_t bulk_groups[WARP];     /* per lane: TMA store (bulk) groups committed */
 	uint32_t wgmma_groups;          /* wgmma groups committed */
+	uint32_t wgmma_retired;         /* groups below this retired (wgmma.wait) */
+	uint16_t csyncs;                /* cluster barriers passed in this block */
+	/* per value: 1 + the wgmma group whose accumulator (or A fragment) it is, passed on
+	 * by copies, wgmma.fence and wgmma.wait; in flight while that group has not retired
+	 * (exec.c, acc_check); acc_op: that wgmma. acc_hi: 1 + the newest group tagged. */
+	uint32_t *acc_group;
+	const IrOp **acc_op;
+	uint32_t acc_hi;
 	ucontext_t ctx;
 	char *stack;
 };
@@ -58,6 +66,17 @@ typedef struct Access {
 	const IrOp *w_op, *r_op;    /* the last write; a read (for the report) */
 } Access;
 
+/* Per byte of shared memory: the last write by a thread (the generic proxy) while no
+ * fence.proxy.async of that thread ordered it before the async proxy's reads (TMA stores,
+ * wgmma): thread + 1 (0: none, or the async proxy wrote it since), and that thread's count
+ * of fences at the write (async.c, proxy_check). */
+typedef struct GenWrite {
+	uint16_t thread;        /* Warp.gid * 32 + lane, + 1 */
+	uint32_t fences;
+	uint32_t epoch;         /* the writer's CTA's barrier interval then */
+	const IrOp *op;
+} GenWrite;
+
 /* An mbarrier (async.c), one per 8 bytes of shared memory that mbar.init initialized. */
 typedef struct Mbar {
 	int init;
@@ -65,6 +84,9 @@ typedef struct Mbar {
 	int pending;            /* arrivals still missing in the current phase */
 	int64_t tx;             /* the transaction count: bytes expected minus bytes arrived */
 	uint64_t phase;         /* phases completed */
+	/* the CTA's warps that arrived in the current phase; in earlier phases (a warp that
+	 * finished without its arrival of this phase owed it: async_deadlock) */
+	uint32_t arrived, arrived_before;
 } Mbar;
 
 /* An asynchronous operation in flight (async.c), which the scheduler completes at a step
@@ -102,6 +124,7 @@ struct Block {
 	unsigned char *smem;    /* the CTA's shared memory, smem_bytes */
 	unsigned char *shadow;  /* per byte: written since the block started */
 	Access *acc;            /* per byte (check_races) */
+	GenWrite *gen;          /* per byte: a generic write the async proxy must not read yet */
 	uint32_t epoch;         /* barrier intervals since the run began */
 	Mbar *mbar;             /* per 8 bytes of shared memory */
 	Agent *agents;          /* in flight, in issue order */
@@ -111,6 +134,17 @@ struct Block {
 	int nreads, capreads;
 };
 
+/* One access to an element of a global tensor, for the global race check (memory.c). */
+typedef struct GlobalAcc {
+	const IrOp *op;         /* NULL: none */
+	uint32_t run;           /* the cluster run (Interp.run) */
+	uint32_t epoch;         /* the CTA's barrier interval then */
+	int32_t block;          /* the block's linear index in the grid */
+	uint16_t warp;          /* Warp.gid */
+	uint16_t csync;         /* cluster barriers the warp had passed */
+	uint8_t lane, atomic;
+} GlobalAcc;
+
 /* A memory object a pointer can point into. */
 typedef struct MemObj {
 	const char *name;
@@ -119,6 +153,8 @@ typedef struct MemObj {
 	int64_t bytes;          /* the extent accesses are checked against */
 	int elem_bytes;
 	unsigned char *data;    /* global: the tensor's elements */
+	GlobalAcc *race;        /* out and inout tensors (check_global_races): per element,
+	                         * the last write and the last two readers (by other warps) */
 } MemObj;
 
 struct Interp {
@@ -141,8 +177,13 @@ struct Interp {
 	Warp *cur;              /* the warp running now */
 	uint64_t rng;
 	int failed;             /* a finding was reported: everything unwinds */
+	uint32_t run;           /* clusters (blocks) started so far */
 	uint64_t steps;         /* warp-ops the current block executed */
 	uint64_t max_steps;     /* per block; past it a finding (a loop that never ends) */
+	/* per thread (Warp.gid * 32 + lane), for the proxy fence check (async.c): its
+	 * fence.proxy.async count, the epoch of its last one, and the count of those a
+	 * barrier interval boundary has since ordered before other warps' accesses */
+	uint32_t *fence_no, *fence_epoch, *fence_ordered;
 	struct Trace *tracer;   /* --trace: the timeline being recorded (trace.c), or NULL */
 	struct Trace *trace;    /* tracer while the cluster that runs is traced, else NULL:
 	                         * the hooks below run only when it is set */
@@ -154,6 +195,17 @@ typedef void (*ExecFn)(Warp *w, const IrOp *op, uint32_t mask);
 ExecFn exec_handler(int opc);
 /* Runs the kernel body in warp w over all its lanes (the coroutine's body). */
 void exec_body(Warp *w);
+/* Value v of w holds the accumulator (or A fragment) of w's current wgmma group `op`. */
+void exec_acc_tag(Warp *w, IrValue v, const IrOp *op);
+/* dst takes src's tag (a copy of the value, a pass-through by wgmma.fence or wait) */
+static inline void
+exec_acc_copy(Warp *w, IrValue dst, IrValue src)
+{
+	if (w->acc_group) {
+		w->acc_group[dst] = w->acc_group[src];
+		w->acc_op[dst] = w->acc_op[src];
+	}
+}
 
 static inline uint64_t *
 reg(Warp *w, IrValue v, int e)
@@ -191,6 +243,7 @@ void ex_wgmma_pass(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_commit(Warp *w, const IrOp *op, uint32_t mask);
 void ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask);
 void ex_setmaxnreg(Warp *w, const IrOp *op, uint32_t mask);
+void ex_fence_proxy_async(Warp *w, const IrOp *op, uint32_t mask);
 void ex_cluster(Warp *w, const IrOp *op, uint32_t mask);     /* cluster.rank, mapa */
 void ex_cluster_sync(Warp *w, const IrOp *op, uint32_t mask);
 void ex_tma_store(Warp *w, const IrOp *op, uint32_t mask);
@@ -250,6 +303,8 @@ unsigned char *mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int
  * which must point into a shared object; reports the finding and returns -1 otherwise.
  * No shadow or race check (the async ops do their own). */
 int64_t mem_shared_at(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align);
+/* "byte offset 4 (element 1) of tensor 'y' (...)": where pointer p points (a static buffer) */
+const char *mem_where(const Interp *it, uint64_t p);
 /* The name of the shared object (buffer or mbarrier array) holding byte offset off. */
 const char *mem_shared_name(const Interp *it, int64_t off, int64_t *rel);
 int mem_setup(Interp *it, Buf *err);

@@ -5,8 +5,10 @@
  * at block barriers (their order drawn from the seed too), each warp executing 32 lanes
  * at once under an active mask; mbarriers, TMA, wgmma and cp.async groups as in
  * interp/async.c. Findings (out-of-bounds or misaligned accesses, reads of
- * uninitialized shared memory, data races on shared memory, barriers reached by part of
- * a block, divergent collectives, ops the interpreter does not know) are reported through diag as
+ * uninitialized shared memory, data races on shared and global memory, missing proxy
+ * fences, accumulators read before wgmma.wait, barriers reached by part of a block,
+ * divergent collectives, ops the interpreter does not know; docs/interpreter.md) are
+ * reported through diag as
  * `file:line:col: error: ...` at the op's source location with the block, warp and lane,
  * and the run stops at the first one. */
 #ifndef CAKE_INTERP_H
@@ -36,6 +38,8 @@ typedef struct InterpOptions {
 	                         * through interp_options_default) */
 	int check_races;        /* report two warps' accesses to one shared byte, one a write,
 	                         * in one barrier interval (default on) */
+	int check_global_races; /* report two threads' unordered accesses to one element of an
+	                         * out or inout tensor, one a write (default on) */
 	uint64_t max_steps;     /* ops one block's warps may execute before the run is stopped
 	                         * as a finding (a loop that never ends); 0: 2^32 */
 	const char *trace_path; /* write a Chrome Trace Event JSON timeline of the run there

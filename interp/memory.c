@@ -84,6 +84,22 @@ obj_desc(const Interp *it, const MemObj *m, char *out, size_t size)
 	(void)it;
 }
 
+const char *
+mem_where(const Interp *it, uint64_t p)
+{
+	static char out[320];
+	int obj = ptr_obj(p);
+	int64_t off = ptr_off(p);
+	char desc[256];
+
+	if (obj <= 0 || obj >= it->nobjs)
+		return "an invalid pointer";
+	obj_desc(it, &it->objs[obj], desc, sizeof desc);
+	snprintf(out, sizeof out, "byte offset %lld (element %lld) of %s", (long long)off,
+		 (long long)(off / it->objs[obj].elem_bytes), desc);
+	return out;
+}
+
 /* Reports the first byte of the access that another warp touched in this interval with a
  * conflicting access, and records this one. */
 static int
@@ -126,6 +142,105 @@ race_check(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, 
 			}
 			a->r_mask |= me;
 			a->r_op = op;
+		}
+	}
+	return 0;
+}
+
+/* ---- races on global memory ----
+ *
+ * Per element of an out or inout tensor (in tensors are never written): the last write and
+ * the last two reads by different warps since (GlobalAcc). Two accesses by different
+ * threads, one a write, are ordered when the same warp made them (its lanes in one op: see
+ * exec.c, lane_conflicts), or the same CTA in different barrier intervals, or CTAs of one
+ * cluster with a cluster barrier between them; never across blocks (clusters) of the
+ * launch: blocks are not ordered. Atomics do not race with atomics. Coarse like the
+ * shared check (an mbarrier phase ends the interval for every warp; only the last two
+ * readers are kept): it may miss a race, it reports none that is not one. */
+
+static void
+gacc_now(const Warp *w, const IrOp *op, int l, int atomic, GlobalAcc *a)
+{
+	const Interp *it = w->it;
+
+	a->op = op;
+	a->run = it->run;
+	a->epoch = w->b->epoch;
+	a->block = (int32_t)(w->b->id[0] + it->grid[0] * (w->b->id[1] + it->grid[1] * w->b->id[2]));
+	a->warp = (uint16_t)w->gid;
+	a->csync = w->csyncs;
+	a->lane = (uint8_t)l;
+	a->atomic = (uint8_t)atomic;
+}
+
+/* Whether recorded access a and the access now (c) may happen in either order. */
+static int
+gacc_unordered(const Interp *it, const GlobalAcc *a, const GlobalAcc *c)
+{
+	if (!a->op || (a->atomic && c->atomic))
+		return 0;
+	if (a->run != c->run)
+		return 1;
+	if (a->warp == c->warp)
+		return 0;
+	if (a->warp / it->nwarps == c->warp / it->nwarps)
+		return a->epoch == c->epoch;
+	return a->csync == c->csync;
+}
+
+static int
+gacc_report(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t el, const GlobalAcc *a, const GlobalAcc *c,
+	    int write, int a_write)
+{
+	const Interp *it = w->it;
+	char desc[256], other[96];
+	const int64_t *g = it->grid;
+
+	obj_desc(it, m, desc, sizeof desc);
+	if (a->block == c->block)
+		snprintf(other, sizeof other, "warp %d, lane %d", it->warps[a->warp].id, a->lane);
+	else
+		snprintf(other, sizeof other, "block (%lld,%lld,%lld), warp %d, lane %d", (long long)(a->block % g[0]),
+			 (long long)(a->block / g[0] % g[1]), (long long)(a->block / (g[0] * g[1])), it->warps[a->warp].id,
+			 a->lane);
+	interp_fail(w, op, 1u << l,
+		    "data race on global memory: this %s and the %s at line %d:%d (%s) touch element %lld of %s %s",
+		    access_kind(op, write), access_kind(a->op, a_write),
+		    a->op->loc.line, a->op->loc.col, other, (long long)el, desc,
+		    a->block != c->block ? "from different blocks, which nothing orders"
+					 : a->warp / it->nwarps != c->warp / it->nwarps ? "with no cluster barrier between them"
+					 : "with no barrier between them");
+	return -1;
+}
+
+/* Records an access of n bytes at off of tensor m by lane l of w; -1 after reporting a
+ * race with an earlier one. */
+static int
+global_race(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
+{
+	const Interp *it = w->it;
+	int atomic = op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS;
+	int64_t el;
+	GlobalAcc c;
+
+	gacc_now(w, op, l, atomic, &c);
+	for (el = off / m->elem_bytes; el <= (off + n - 1) / m->elem_bytes; el++) {
+		GlobalAcc *e = &m->race[3 * el];        /* the write, the last reader, another reader */
+
+		if (gacc_unordered(it, &e[0], &c))
+			return gacc_report(w, op, l, m, el, &e[0], &c, write, 1);
+		if (write) {
+			if (gacc_unordered(it, &e[1], &c))
+				return gacc_report(w, op, l, m, el, &e[1], &c, 1, 0);
+			if (gacc_unordered(it, &e[2], &c))
+				return gacc_report(w, op, l, m, el, &e[2], &c, 1, 0);
+			e[0] = c;
+			e[1].op = e[2].op = NULL;
+		} else if (e[1].op && e[1].run == c.run && e[1].warp == c.warp) {
+			e[1] = c;
+		} else {
+			e[2] = e[1];
+			e[1] = c;
 		}
 	}
 	return 0;
@@ -235,7 +350,7 @@ mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int wri
 		return NULL;
 	}
 	if (!m->shared)
-		return m->data + off;
+		return m->race && global_race(w, op, l, m, off, n, write) != 0 ? NULL : m->data + off;
 	if (ptr_cta(p)) {       /* distributed shared memory: another CTA's (no race check) */
 		Block *own = it->blk;
 
@@ -263,7 +378,16 @@ shared_access(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int 
 		return NULL;
 	base = it->blk->smem + m->base + off;
 	if (write) {
-		memset(it->blk->shadow + m->base + off, SH_WRITTEN, (size_t)n);
+		GenWrite *g = it->blk->gen + m->base + off;
+		int t = w->gid * WARP + l;
+
+		for (i = 0; i < n; i++) {
+			it->blk->shadow[m->base + off + i] = SH_WRITTEN;
+			g[i].thread = (uint16_t)(t + 1);
+			g[i].fences = it->fence_no[t];
+			g[i].epoch = w->b->epoch;
+			g[i].op = op;
+		}
 	} else if (it->o->check_uninit) {
 		for (i = 0; i < n; i++)
 			if (it->blk->shadow[m->base + off + i] == SH_UNWRITTEN) {
@@ -305,6 +429,8 @@ mem_setup(Interp *it, Buf *err)
 		m->elem_bytes = ir_type_bytes(ir_scalar((IrBase)p->type.elem));
 		m->bytes = interp_tensor_elems(k, i, it->args) * m->elem_bytes;
 		m->data = it->args[i].data;
+		if (it->o->check_global_races && p->access != ACC_IN)
+			m->race = xcalloc((size_t)(m->bytes / m->elem_bytes) * 3 + 1, sizeof *m->race);
 	}
 	for (i = 0; i < k->nbufs; i++) {
 		const IrBuffer *b = &k->bufs[i];
@@ -353,6 +479,7 @@ mem_setup(Interp *it, Buf *err)
 		b->smem = xcalloc((size_t)k->smem_bytes + 1, 1);
 		b->shadow = xcalloc((size_t)k->smem_bytes + 1, 1);
 		b->acc = xcalloc((size_t)k->smem_bytes + 1, sizeof *b->acc);
+		b->gen = xcalloc((size_t)k->smem_bytes + 1, sizeof *b->gen);
 	}
 	it->blk = &it->ctas[0];
 	return 0;
@@ -365,6 +492,7 @@ mem_block_start(Interp *it, Block *b)
 {
 	memset(b->smem, 0xff, (size_t)it->k->smem_bytes);
 	memset(b->shadow, 0, (size_t)it->k->smem_bytes);
+	memset(b->gen, 0, (size_t)it->k->smem_bytes * sizeof *b->gen);
 	b->epoch++;
 }
 
@@ -379,11 +507,17 @@ mem_free(Interp *it)
 {
 	int i;
 
+	for (i = 0; i < it->nobjs; i++)
+		free(it->objs[i].race);
 	free(it->objs);
+	free(it->fence_no);
+	free(it->fence_epoch);
+	free(it->fence_ordered);
 	for (i = 0; i < it->ncta; i++) {
 		free(it->ctas[i].smem);
 		free(it->ctas[i].shadow);
 		free(it->ctas[i].acc);
+		free(it->ctas[i].gen);
 		free(it->ctas[i].mbar);
 		free(it->ctas[i].agents);
 		free(it->ctas[i].reads);

@@ -485,6 +485,8 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 	for (i = 0; i < it.ncta * it.nwarps; i++) {
 		free(it.warps[i].regs);
 		free(it.warps[i].stack);
+		free(it.warps[i].acc_group);
+		free(it.warps[i].acc_op);
 	}
 	free(it.warps);
 	free(it.slot);

@@ -57,6 +57,8 @@ usage(FILE *f)
 		"  --num-sms N             what num_sms is in grid formulas (default 132)\n"
 		"  --no-uninit-check       do not report reads of shared memory no thread wrote\n"
 		"  --no-race-check         do not report data races on shared memory (faster)\n"
+		"  --no-global-race-check  do not report data races on global memory (out and\n"
+		"                          inout tensors)\n"
 		"  --max-steps N           stop with an error when a block executes more than N\n"
 		"                          warp-ops (a loop that never ends; default 2^32)\n"
 		"  --trace FILE            write a timeline of the run to FILE as Chrome Trace Event\n"
@@ -179,6 +181,8 @@ parse_args(Options *o, int argc, char **argv)
 			o->trace = v;
 		} else if (strcmp(a, "--no-race-check") == 0) {
 			o->io.check_races = 0;
+		} else if (strcmp(a, "--no-global-race-check") == 0) {
+			o->io.check_global_races = 0;
 		} else if (strcmp(a, "--no-uninit-check") == 0) {
 			o->io.check_uninit = 0;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {

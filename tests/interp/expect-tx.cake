@@ -3,6 +3,10 @@
 // Planted bug: the mbarrier expects 128 bytes (a count computed at run time, so the
 // compiler's check of constant counts does not see it) but the TMA load brings 256: its
 // complete-tx takes the barrier's tx-count below zero, whatever the schedule.
+// The other way (one box too many expected, 512 bytes): the phase waits for bytes that
+// never come, a deadlock that reports the tx bytes missing.
+// RUN: %not %builddir/cakec-run %s expect a=%t.a.npy out=%t.npy nbytes=512 2>&1 | FileCheck %s --check-prefix=MORE
+// MORE: expect-tx.cake:[[@LINE+17]]:5: error: deadlock: every unfinished warp of the block is blocked and no TMA load is in flight; warps 0-1 wait at line [[@LINE+17]]:5 for the phase of parity 0 of mbarrier 'full'[0] (phase 0, 0 of 1 arrivals and 256 tx bytes missing)
 // CHECK: expect-tx.cake:[[@LINE+12]]:13: error: the complete-tx of a TMA load of 256 bytes takes the tx-count of mbarrier 'full'[0] below zero (to -128): the bytes expected (expect-tx) do not match the bytes the TMA loads bring [block (0,0,0), warp 0, lane 0 (thread (0,0,0))]
 kernel expect(a: in f32[N], out: out f32[64], nbytes: i32)
     targets(sm_90a)

@@ -6,9 +6,10 @@
  * |got - ref| / max(|ref|, floor). Prints one PASS/FAIL line per case and exits 1 on any
  * failure. `seeds N` runs every case under N seeds of the scheduler (each a different
  * block and warp order; none may report a finding); `sgemm M N K` times one sgemm_tiled
- * run instead, `gemm M N K` one gemm_bf16 run.
+ * run instead, `gemm M N K` one gemm_bf16 run; `sweep N` runs every shipped kernel on one
+ * small shape under N seeds.
  *
- * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | seeds N] */
+ * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | seeds N | sweep N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,9 @@ run(const IrKernel *k, InterpArg *args, uint64_t seed)
 
 	interp_options_default(&o);
 	o.seed = seed;
+	/* to measure what the global race check costs */
+	if (getenv("INTERP_NO_GLOBAL_RACES"))
+		o.check_global_races = 0;
 	return interp_run(k, args, &o);
 }
 
@@ -782,6 +786,37 @@ test_gdp(const char *file, const char *name, int T, int NH, int staged, int B, i
 	free(got);
 }
 
+/* Every shipped kernel of kernels_src (each instance of gemm, gdp_decode staged too) on
+ * one small shape (ragged where the kernel has a tail) under n seeds, each another block
+ * and warp order and other inputs: no finding, every result within its threshold. */
+static void
+sweep(uint64_t n)
+{
+	uint64_t s;
+
+	for (s = 0; s < n; s++) {
+		uint64_t seed = 100 + s * 7919;
+
+		test_axpby(1027, seed);
+		test_silu_mul(1026, seed);
+		test_rmsnorm("reduction/rmsnorm.cake", "rmsnorm", 3, 300, seed);
+		test_rmsnorm("reduction/rmsnorm_rows.cake", "rmsnorm_rows", 17, 129, seed);
+		test_softmax("reduction/softmax.cake", "softmax", 3, 300, seed);
+		test_softmax("reduction/softmax_rows.cake", "softmax_rows", 5, 200, seed);
+		test_sgemm(65, 67, 33, seed);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 1, 1, 0, 1, 2, 1, 1, seed);
+		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 1, 1, 1, 1, 2, 1, 1, seed);
+		test_gdp("gdp/gdp_decode_rows.cake", "gdp_decode_rows", 1, 1, 0, 1, 2, 1, 1, seed);
+		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 1, 1, 0, 1, 2, 1, 1, seed);
+		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, seed);
+		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, seed);
+		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 136, 264, 72, seed);
+		test_gemm("gemm/gemm.cake", "gemm_f16", 1, 0, 128, 256, 64, seed);
+		test_gemm("gemm/gemm.cake", "gemm_bf16_f32", 0, 1, 128, 256, 64, seed);
+		test_gemm("gemm/gemm.cake", "gemm_f16_f32", 1, 1, 128, 256, 64, seed);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -806,6 +841,12 @@ main(int argc, char **argv)
 
 		printf("gemm_bf16 %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
 		free_kernels();
+		return failures != 0;
+	}
+	if (argc == 4 && strcmp(argv[2], "sweep") == 0) {
+		sweep((uint64_t)atoll(argv[3]));
+		free_kernels();
+		printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
 		return failures != 0;
 	}
 	if (argc == 4 && strcmp(argv[2], "seeds") == 0)
