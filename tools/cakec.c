@@ -630,24 +630,38 @@ put_make_path(Buf *b, const char *path)
 	}
 }
 
+/* A path in the depfile: relative ones made absolute, since the build system reading it
+ * need not run cakec from the folder they are relative to (the outputs never see this). */
+static void
+put_dep_path(Buf *b, const char *cwd, const char *path)
+{
+	if (path[0] != '/' && cwd) {
+		put_make_path(b, cwd);
+		buf_putn(b, "/", 1);
+	}
+	put_make_path(b, path);
+}
+
 /* --depfile: one make rule, every file written in -o DIR depending on every file read. */
 static int
 write_depfile(const Options *o)
 {
 	Buf b = {0};
+	char cwdbuf[4096];
+	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
 	int i, rc;
 
 	for (i = 0; i < noutputs; i++) {
 		if (i)
 			buf_putn(&b, " ", 1);
-		put_make_path(&b, o->outdir);
+		put_dep_path(&b, cwd, o->outdir);
 		buf_putn(&b, "/", 1);
 		put_make_path(&b, outputs[i].name);
 	}
 	buf_putn(&b, ":", 1);
 	for (i = 0; i < ndeps; i++) {
 		buf_puts(&b, " \\\n  ");
-		put_make_path(&b, deps[i]);
+		put_dep_path(&b, cwd, deps[i]);
 	}
 	buf_putn(&b, "\n", 1);
 	rc = write_file_atomic(o->depfile, b.s, (size_t)b.len);
