@@ -133,9 +133,10 @@ import_one(Importer *im, const Node *imp, const char *from)
 		diag_error(imp->loc, "imports nest too deep (more than %d files)", IMPORT_MAX_DEPTH);
 		return out;
 	}
-	if (S_ISDIR(st.st_mode) || !(text = read_file(path, &len))) {
+	/* a folder, a device or a pipe is no source (and /dev/zero would never end) */
+	if (!S_ISREG(st.st_mode) || !(text = read_file(path, &len))) {
 		diag_error(imp->loc, "cannot open imported file '%s': %s", imp->name,
-			   S_ISDIR(st.st_mode) ? strerror(EISDIR) : strerror(errno));
+			   S_ISREG(st.st_mode) ? strerror(errno) : "not a regular file");
 		return out;
 	}
 	f.dev = st.st_dev;
