@@ -8,6 +8,8 @@
 // not constants: the designs set theirs with -D. Nothing here names bf16 or f16 (the f16
 // variants respell the designs' text only: tests/gpu/gdp_variant.cmake). Sums run in the
 // order they were written in, left to right, so results are bit for bit the same.
+// The importer's constants share this file's scope: no parameter or dimension name here
+// is one of theirs (hence XB .. XV, SK, SC for the tensors' and arrays' dimensions).
 
 const LOG2E: f32 = 1.4426950408889634;
 const NORM_EPS: f32 = 1e-6;        // added to the sum of squares before the rsqrt
