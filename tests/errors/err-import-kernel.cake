@@ -10,3 +10,7 @@ kernel k(x: inout f32[N]) threads(32) {
 // CHECK-NEXT: {{^}}kernel other(x: inout f32[N]) threads(32) {
 // CHECK-NEXT: {{^}}       ^
 // CHECK-NEXT: err-import-kernel.cake:4:8: note: '{{.*}}Inputs/err-import-kernel.cake' is imported here
+// CHECK: Inputs/err-import-kernel.cake:8:8: error: an imported file holds only 'fn' and 'const' declarations: kernel 'gen' cannot be imported
+// CHECK: err-import-kernel.cake:4:8: note: '{{.*}}Inputs/err-import-kernel.cake' is imported here
+// CHECK: Inputs/err-import-kernel.cake:12:10: error: an imported file holds only 'fn' and 'const' declarations: instance 'gen' cannot be imported
+// CHECK: err-import-kernel.cake:4:8: note: '{{.*}}Inputs/err-import-kernel.cake' is imported here
