@@ -69,7 +69,9 @@ def main():
     ap.add_argument("--budget-ms", type=float, default=50.0)
     ap.add_argument("--compare", metavar="OLD_CAKEC", help="time OLD_CAKEC and --cakec side by side")
     a = ap.parse_args()
-    files = sorted(glob.glob(os.path.join(root, "kernels_src", "**", "*.cake"), recursive=True))
+    # a file without a kernel is a library the others import (kernels_src/gdp/gdp_math.cake)
+    files = [f for f in sorted(glob.glob(os.path.join(root, "kernels_src", "**", "*.cake"), recursive=True))
+             if re.search(r"^kernel\s", open(f).read(), re.M)]
     if a.compare:
         return compare(a.compare, a.cakec, files, a.runs, root)
     over = 0

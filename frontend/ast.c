@@ -501,6 +501,15 @@ ast_func(Parser *p, SrcLoc loc, const char *name, NodeList params, Node *ret, No
 }
 
 Node *
+ast_import(Parser *p, SrcLoc loc, const char *path)
+{
+	Node *n = ast_node(p, N_IMPORT, loc);
+
+	n->name = path;
+	return n;
+}
+
+Node *
 ast_const(Parser *p, SrcLoc loc, const char *name, Node *type, Node *init)
 {
 	Node *n = ast_node(p, N_CONST, loc);
@@ -890,6 +899,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_CONTINUE: buf_puts(out, "continue"); break;
 	case N_RETURN: buf_puts(out, "return"); break;
 	case N_FUNC: buf_printf(out, "fn %s", n->name); break;
+	case N_IMPORT: buf_printf(out, "import \"%s\"", n->name); break;
 	case N_TPARAM: buf_printf(out, "tparam %s", n->name); break;
 	case N_INSTANCE: buf_printf(out, "instance %s", n->name); break;
 	case N_PROGRAM: buf_printf(out, "program %s", diag_source_path(n->loc.file)); break;

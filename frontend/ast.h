@@ -54,6 +54,7 @@ typedef enum NodeKind {
 			 generic kernel, body the instance's kernel */
 	N_FUNC,       /* fn name<init>(list) [-> type] body: init as N_KERNEL's (ival: FN_*
 			 flags, set by sema) */
+	N_IMPORT,     /* import "name": replaced by the imported declarations (import.c) */
 	N_PARAM,      /* name: [access] type */
 	N_TARGETS,    /* targets(list of N_NAME) */
 	N_THREADS,    /* threads(list) */
@@ -251,6 +252,11 @@ typedef struct Parser {
 /* Parses text into p->program; syntax errors go through diag. */
 void fe_parse(Parser *p, const char *text, size_t len);
 
+/* ---- import.c ---- */
+/* Replaces each `import "x.cake";` of the program (parsed from path) by the fn and const
+ * declarations of the file it names, recursively, each file once; errors go through diag. */
+void import_resolve(Parser *p, const char *path, const FeOptions *opt);
+
 /* ---- ast.c: builders (one per grammar action) and the printer ---- */
 Node *ast_node(Parser *p, NodeKind kind, SrcLoc loc);
 NodeList ast_list_empty(void);
@@ -281,6 +287,7 @@ Node *ast_block(Parser *p, SrcLoc loc, NodeList stmts);
 Node *ast_exprstmt(Parser *p, SrcLoc loc, Node *e);
 Node *ast_exit(Parser *p, SrcLoc loc, NodeKind kind, Node *value);
 Node *ast_func(Parser *p, SrcLoc loc, const char *name, NodeList params, Node *ret, Node *body);
+Node *ast_import(Parser *p, SrcLoc loc, const char *path);
 Node *ast_generic(Parser *p, NodeList tparams);
 /* What a copy replaces: each name in names[] becomes, as a type name (a type, or the name
  * of a conversion call), types[i] (a type's name, or NULL), and as a value ints[i]. */

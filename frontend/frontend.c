@@ -20,6 +20,8 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 	p.arena = arena_new();
 	p.file = diag_add_source(path, text, len);
 	fe_parse(&p, text, len);
+	if (p.program)
+		import_resolve(&p, path, opt);
 	if (diag_errors() == errors && p.program)
 		sema_program(&p, p.program, opt);
 	if (diag_errors() == errors && p.program) {

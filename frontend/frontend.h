@@ -16,6 +16,12 @@ typedef struct FeOptions {
 	const FeDefine *defines;
 	int ndefines;
 	Buf *ast_out;   /* if set, the AST is printed here (--emit=ast) */
+	/* where `import "x.cake";` looks after the importing file's directory (-I), in order */
+	const char *const *import_dirs;
+	int nimport_dirs;
+	/* if set, called with the path of each file read for an import (--depfile) */
+	void (*imported)(void *ctx, const char *path);
+	void *imported_ctx;
 } FeOptions;
 
 /* Compiles one .cake source. Diagnostics go through diag (file:line:col, source line,

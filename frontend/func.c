@@ -34,9 +34,9 @@ fn_report_unused(Sema *S, Node *program)
 {
 	Node *d;
 
-	(void)S;
+	/* an imported file is a library: the importer uses what it needs */
 	for (d = program->list.head; d; d = d->next)
-		if (d->kind == N_FUNC && !(d->ival & FN_CALLED))
+		if (d->kind == N_FUNC && !(d->ival & FN_CALLED) && d->loc.file == S->p->file)
 			diag_warning(d->loc, "function '%s' is never called (a function's body is checked where it is called)",
 				     d->name);
 }

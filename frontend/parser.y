@@ -72,18 +72,19 @@ lex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner)
 }
 
 %token <str> IDENT "identifier"
+%token <str> STRING "string literal"
 %token <ival> INT "integer literal"
 %token <fval> FLOAT "float literal"
 %token <op> OPASSIGN "compound assignment"
 %token KERNEL "'kernel'" CONST "'const'" LET "'let'" VAR "'var'" SHARED "'shared'"
 %token IF "'if'" ELSE "'else'" FOR "'for'" IN "'in'" WHILE "'while'"
 %token TRUE "'true'" FALSE "'false'" BREAK "'break'" CONTINUE "'continue'" RETURN "'return'"
-%token FN "'fn'" ARROW "'->'"
+%token FN "'fn'" ARROW "'->'" IMPORT "'import'"
 %token DOTDOT "'..'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" ANDAND "'&&'" OROR "'||'" SHL "'<<'" SHR "'>>'"
 
 %type <list> decls params params_opt attrs stmts exprs
 %type <node> decl const_decl kernel func param attr type type_opt ret_opt block stmt if_stmt
-%type <node> instance tparam targ
+%type <node> instance tparam targ import
 %type <list> tparams_opt tparams tdomain targs inst_attrs
 %type <node> unroll_opt expr postfix primary
 %type <list> sattrs dargs role_attrs args
@@ -118,6 +119,12 @@ decl:
 	| kernel
 	| func
 	| instance
+	| import
+	;
+
+/* import "file.cake";: the file's fn and const declarations join this file's (import.c) */
+import:
+	IMPORT STRING ';'               { $$ = ast_import(p, L(@2), $2); }
 	;
 
 /* generic parameters: <T: bf16 | f16, BN: i32 = 256> */

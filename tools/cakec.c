@@ -57,6 +57,9 @@ typedef struct Options {
 	int nkernels, capkernels;
 	FeDefine *defines;
 	int ndefines, capdefines;
+	const char **import_dirs;   /* -I */
+	int nimport_dirs, capimport_dirs;
+	const char *depfile;        /* --depfile */
 	const char **files;
 	int nfiles, capfiles;
 } Options;
@@ -115,6 +118,10 @@ usage(FILE *f)
 	      "  --kernel NAME           compile only kernel NAME of the inputs (repeatable;\n"
 	      "                          an entry point comes with its instances only)\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
+	      "  -I DIR                  look for imported files in DIR after the importing\n"
+	      "                          file's folder (repeatable, searched in order)\n"
+	      "  --depfile FILE          write a make rule to FILE: the files written (in -o\n"
+	      "                          DIR) depend on the inputs and every file they import\n"
 	      "  --time-report           print the time each phase took to stderr\n"
 	      "  --list-outputs          print the names of the files -o would write;\n"
 	      "                          write nothing\n"
@@ -296,6 +303,10 @@ parse_args(Options *o, int argc, char **argv)
 			o->outdir = v;
 		} else if ((v = optval(argc, argv, &i, "-D"))) {
 			add_define(o, v);
+		} else if ((v = optval(argc, argv, &i, "-I"))) {
+			PUSH(o->import_dirs, o->nimport_dirs, o->capimport_dirs, v);
+		} else if ((v = optval(argc, argv, &i, "--depfile"))) {
+			o->depfile = v;
 		} else if (strcmp(a, "-O0") == 0) {
 			o->opt_level = 0;
 		} else if (strcmp(a, "-O2") == 0) {
@@ -316,6 +327,8 @@ parse_args(Options *o, int argc, char **argv)
 		o->outdir = o->check_dir;
 	if ((o->emit & (EMIT_CUBIN | EMIT_HOST)) && !o->outdir && !o->list_outputs)
 		usage_error("%s", "--emit=cubin and --emit=host write several files: give -o DIR");
+	if (o->depfile && !o->outdir)
+		usage_error("%s", "--depfile names the files written: give -o DIR");
 	if (o->print_after) {
 		int k, known = 0;
 
@@ -725,6 +738,73 @@ check_generated(const char *dir)
 	return bad;
 }
 
+/* The files the inputs depend on for --depfile: each input, then what it imports. */
+static char **deps;
+static int ndeps, capdeps;
+
+static void
+add_dep(void *ctx, const char *path)
+{
+	char *s = xstrdup(path);
+
+	(void)ctx;
+	PUSH(deps, ndeps, capdeps, s);
+}
+
+/* A path in a make rule: spaces, '#' and '$' escaped as make (and Ninja) read them. */
+static void
+put_make_path(Buf *b, const char *path)
+{
+	for (; *path; path++) {
+		if (*path == ' ' || *path == '#' || *path == '\\')
+			buf_putn(b, "\\", 1);
+		if (*path == '$')
+			buf_putn(b, "$", 1);
+		buf_putn(b, path, 1);
+	}
+}
+
+/* A path in the depfile: relative ones made absolute, since the build system reading it
+ * need not run cakec from the folder they are relative to (the outputs never see this). */
+static void
+put_dep_path(Buf *b, const char *cwd, const char *path)
+{
+	if (path[0] != '/' && cwd) {
+		put_make_path(b, cwd);
+		buf_putn(b, "/", 1);
+	}
+	put_make_path(b, path);
+}
+
+/* --depfile: one make rule, every file written in -o DIR depending on every file read. */
+static int
+write_depfile(const Options *o)
+{
+	Buf b = {0};
+	char cwdbuf[4096];
+	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+	int i, rc;
+
+	for (i = 0; i < noutputs; i++) {
+		if (i)
+			buf_putn(&b, " ", 1);
+		put_dep_path(&b, cwd, o->outdir);
+		buf_putn(&b, "/", 1);
+		put_make_path(&b, outputs[i].name);
+	}
+	buf_putn(&b, ":", 1);
+	for (i = 0; i < ndeps; i++) {
+		buf_puts(&b, " \\\n  ");
+		put_dep_path(&b, cwd, deps[i]);
+	}
+	buf_putn(&b, "\n", 1);
+	rc = write_file_atomic(o->depfile, b.s, (size_t)b.len);
+	if (rc != 0)
+		fprintf(stderr, "cakec: error: cannot write '%s': %s\n", o->depfile, strerror(errno));
+	buf_free(&b);
+	return rc;
+}
+
 /* What main allocates, file-level so that every exit path can free it (finish). */
 static Options o;
 static IrModule **mods;
@@ -837,6 +917,10 @@ finish(int rc)
 	}
 	free(outputs);
 	free(names);
+	for (i = 0; i < ndeps; i++)
+		free(deps[i]);
+	free(deps);
+	free(o.import_dirs);
 	for (i = 0; i < o.ndefines; i++)
 		free((char *)o.defines[i].name);
 	free(o.defines);
@@ -882,6 +966,8 @@ main(int argc, char **argv)
 			diag_error(loc, "input contains a NUL byte; expected %s text", is_ir ? "IR" : ".cake");
 			continue;
 		}
+		if (strcmp(path, "-") != 0)
+			add_dep(NULL, path);
 		t0 = clock_ms();
 		if (is_ir) {
 			mods[f] = ir_parse(path, text, len);
@@ -893,6 +979,9 @@ main(int argc, char **argv)
 			memset(&fo, 0, sizeof fo);
 			fo.defines = o.defines;
 			fo.ndefines = o.ndefines;
+			fo.import_dirs = o.import_dirs;
+			fo.nimport_dirs = o.nimport_dirs;
+			fo.imported = add_dep;
 			fo.ast_out = (o.emit & EMIT_AST) ? &ast : NULL;
 			mods[f] = fe_compile(path, text, len, &fo);
 			time_add("frontend", clock_ms() - t0);
@@ -1003,7 +1092,7 @@ main(int argc, char **argv)
 	if (o.check_dir)
 		return finish(check_generated(o.check_dir) ? EXIT_USER : EXIT_OK);
 	t0 = clock_ms();
-	if (write_outputs(&o) != 0)
+	if (write_outputs(&o) != 0 || (o.depfile && write_depfile(&o) != 0))
 		return finish(EXIT_USER);
 	time_add("write-outputs", clock_ms() - t0);
 	if (o.time_report) {

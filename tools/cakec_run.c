@@ -29,6 +29,8 @@ typedef struct Options {
 	InterpOptions io;
 	FeDefine *defines;
 	int ndefines, capdefines;
+	const char **import_dirs;   /* -I */
+	int nimport_dirs, capimport_dirs;
 	RunArg *args;
 	int nargs, capargs;
 } Options;
@@ -69,6 +71,8 @@ usage(FILE *f)
 		"                          (x fastest; default 1: the first block)\n"
 		"  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
 		"  -D NAME=VALUE           override the compile-time constant NAME\n"
+		"  -I DIR                  look for imported files in DIR after the importing\n"
+		"                          file's folder (repeatable, searched in order)\n"
 		"  -O0, -O2                the pass pipeline's level (default -O2)\n"
 		"  --passes=LIST           run exactly these passes, as cakec --passes does\n"
 		"                          (smem-layout is added when the list leaves no layout);\n"
@@ -201,6 +205,8 @@ parse_args(Options *o, int argc, char **argv)
 			d.name = strndup(v, (size_t)(eq - v));
 			d.value = eq + 1;
 			PUSH(o->defines, o->ndefines, o->capdefines, d);
+		} else if ((v = optval(argc, argv, &i, "-I"))) {
+			PUSH(o->import_dirs, o->nimport_dirs, o->capimport_dirs, v);
 		} else if (strcmp(a, "-O0") == 0 || strcmp(a, "-O2") == 0) {
 			o->opt_level = a[2] - '0';
 		} else {
@@ -255,6 +261,8 @@ compile(Options *o, IrModule **mod)
 		memset(&fo, 0, sizeof fo);
 		fo.defines = o->defines;
 		fo.ndefines = o->ndefines;
+		fo.import_dirs = o->import_dirs;
+		fo.nimport_dirs = o->nimport_dirs;
 		*mod = fe_compile(o->file, text, len, &fo);
 	}
 	if (!*mod)
@@ -540,5 +548,6 @@ main(int argc, char **argv)
 	for (p = 0; p < o.ndefines; p++)
 		free((char *)o.defines[p].name);
 	free(o.defines);
+	free(o.import_dirs);
 	return rc;
 }

@@ -38,7 +38,8 @@ mkdir -p "$out"
 # one cakec run per family, so each out/<family>/manifest.json lists all of its kernels
 n=0
 for dir in $(find kernels_src -mindepth 1 -maxdepth 1 -type d | sort); do
-  files=$(find "$dir" -name '*.cake' | sort)
+  # a file without a kernel is a library the others import (kernels_src/gdp/gdp_math.cake)
+  files=$(find "$dir" -name '*.cake' | sort | xargs -r grep -l '^kernel[[:space:]]' || true)
   [ -n "$files" ] || continue
   family=$(basename "$dir")
   # a family's kernels may list fewer targets (wgmma is Hopper-only): no --target here

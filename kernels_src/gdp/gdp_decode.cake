@@ -20,6 +20,8 @@
 // q/k heads are shared by HV / HQK value heads (GQA). Per-token states go to `inter` for
 // the first TI tokens (TI = 0: an empty tensor, nothing written).
 
+import "gdp_math.cake";         // the math the gdp designs share
+
 const T: i32 = 1;
 const NH: i32 = 1;
 const KD: i32 = 128;
@@ -31,8 +33,6 @@ const KPT: i32 = 8;                 // state rows per thread (s0 .. s7)
 const KT: i32 = KD / KPT;           // threads along K
 const LOGKT: i32 = KT == 16 ? 4 : KT == 8 ? 3 : KT == 4 ? 2 : 5;
 const NTHREADS: i32 = KT * (BV / 4);
-const LOG2E: f32 = 1.4426950408889634;
-const NORM_EPS: f32 = 1e-6;
 
 kernel gdp_decode(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
                   v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
@@ -55,14 +55,7 @@ kernel gdp_decode(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
     let hq = h / (HV / HQK);        // the q/k head of value head h
 
     // stage this thread's part of the state
-    cp_async(stage[k0 + 0, vc : 4], s[b, h, k0 + 0, vg : 4]);
-    cp_async(stage[k0 + 1, vc : 4], s[b, h, k0 + 1, vg : 4]);
-    cp_async(stage[k0 + 2, vc : 4], s[b, h, k0 + 2, vg : 4]);
-    cp_async(stage[k0 + 3, vc : 4], s[b, h, k0 + 3, vg : 4]);
-    cp_async(stage[k0 + 4, vc : 4], s[b, h, k0 + 4, vg : 4]);
-    cp_async(stage[k0 + 5, vc : 4], s[b, h, k0 + 5, vg : 4]);
-    cp_async(stage[k0 + 6, vc : 4], s[b, h, k0 + 6, vg : 4]);
-    cp_async(stage[k0 + 7, vc : 4], s[b, h, k0 + 7, vg : 4]);
+    stage_rows8(stage, s, b, h, k0, vc, vg);
     cp_async_commit();
     cp_async_wait(0);
     barrier();
@@ -76,7 +69,7 @@ kernel gdp_decode(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
     var s7 = stage[k0 + 7, vc : 4];
 
     for (t in 0 .. T) unroll {
-        let decay = f32x4(exp2(g[b, t, h] * LOG2E));
+        let decay = decay4(g[b, t, h]);
         s0 = s0 * decay;
         s1 = s1 * decay;
         s2 = s2 * decay;
@@ -89,28 +82,12 @@ kernel gdp_decode(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
             var ka = f32x4(k[b, t, j, hq, k0 : 4]);
             var kb = f32x4(k[b, t, j, hq, k0 + 4 : 4]);
             if (L2NORM) {
-                var ss = ka.x * ka.x + ka.y * ka.y + ka.z * ka.z + ka.w * ka.w +
-                         kb.x * kb.x + kb.y * kb.y + kb.z * kb.z + kb.w * kb.w;
-                for (st in 0 .. LOGKT) unroll {
-                    ss += shfl_xor(ss, 1 << st);
-                }
-                let inv = f32x4(rsqrt(ss + NORM_EPS));
+                let inv = f32x4(l2_inv(sumsq8(ka, kb), 1, LOGKT));
                 ka = ka * inv;
                 kb = kb * inv;
             }
             // u = v - S^T k: this thread's 8 rows, then the sum over the KT threads
-            var acc = s0 * f32x4(ka.x);
-            acc = fma(s1, f32x4(ka.y), acc);
-            acc = fma(s2, f32x4(ka.z), acc);
-            acc = fma(s3, f32x4(ka.w), acc);
-            acc = fma(s4, f32x4(kb.x), acc);
-            acc = fma(s5, f32x4(kb.y), acc);
-            acc = fma(s6, f32x4(kb.z), acc);
-            acc = fma(s7, f32x4(kb.w), acc);
-            for (st in 0 .. LOGKT) unroll {
-                let m = 1 << st;
-                acc = acc + f32x4(shfl_xor(acc.x, m), shfl_xor(acc.y, m), shfl_xor(acc.z, m), shfl_xor(acc.w, m));
-            }
+            let acc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, ka, kb), 1, LOGKT);
             let u = (f32x4(v[b, t, j, h, vg : 4]) - acc) * f32x4(f32(beta[b, t, j, h]));
             s0 = fma(f32x4(ka.x), u, s0);
             s1 = fma(f32x4(ka.y), u, s1);
@@ -124,49 +101,19 @@ kernel gdp_decode(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
         var qa = f32x4(q[b, t, hq, k0 : 4]);
         var qb = f32x4(q[b, t, hq, k0 + 4 : 4]);
         if (L2NORM) {
-            var ss = qa.x * qa.x + qa.y * qa.y + qa.z * qa.z + qa.w * qa.w +
-                     qb.x * qb.x + qb.y * qb.y + qb.z * qb.z + qb.w * qb.w;
-            for (st in 0 .. LOGKT) unroll {
-                ss += shfl_xor(ss, 1 << st);
-            }
-            let inv = f32x4(rsqrt(ss + NORM_EPS));
+            let inv = f32x4(l2_inv(sumsq8(qa, qb), 1, LOGKT));
             qa = qa * inv;
             qb = qb * inv;
         }
         // o = S^T q * scale
-        var oacc = s0 * f32x4(qa.x);
-        oacc = fma(s1, f32x4(qa.y), oacc);
-        oacc = fma(s2, f32x4(qa.z), oacc);
-        oacc = fma(s3, f32x4(qa.w), oacc);
-        oacc = fma(s4, f32x4(qb.x), oacc);
-        oacc = fma(s5, f32x4(qb.y), oacc);
-        oacc = fma(s6, f32x4(qb.z), oacc);
-        oacc = fma(s7, f32x4(qb.w), oacc);
-        for (st in 0 .. LOGKT) unroll {
-            let m = 1 << st;
-            oacc = oacc + f32x4(shfl_xor(oacc.x, m), shfl_xor(oacc.y, m), shfl_xor(oacc.z, m), shfl_xor(oacc.w, m));
-        }
+        let oacc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, qa, qb), 1, LOGKT);
         if (kt == 0) {
             o[b, t, h, vg : 4] = bf16x4(oacc * f32x4(scale));
         }
         if (t < TI) {
-            inter[b, t, h, k0 + 0, vg : 4] = s0;
-            inter[b, t, h, k0 + 1, vg : 4] = s1;
-            inter[b, t, h, k0 + 2, vg : 4] = s2;
-            inter[b, t, h, k0 + 3, vg : 4] = s3;
-            inter[b, t, h, k0 + 4, vg : 4] = s4;
-            inter[b, t, h, k0 + 5, vg : 4] = s5;
-            inter[b, t, h, k0 + 6, vg : 4] = s6;
-            inter[b, t, h, k0 + 7, vg : 4] = s7;
+            store_rows8_t(inter, b, t, h, k0, vg, s0, s1, s2, s3, s4, s5, s6, s7);
         }
     }
 
-    s[b, h, k0 + 0, vg : 4] = s0;
-    s[b, h, k0 + 1, vg : 4] = s1;
-    s[b, h, k0 + 2, vg : 4] = s2;
-    s[b, h, k0 + 3, vg : 4] = s3;
-    s[b, h, k0 + 4, vg : 4] = s4;
-    s[b, h, k0 + 5, vg : 4] = s5;
-    s[b, h, k0 + 6, vg : 4] = s6;
-    s[b, h, k0 + 7, vg : 4] = s7;
+    store_rows8(s, b, h, k0, vg, s0, s1, s2, s3, s4, s5, s6, s7);
 }

@@ -23,6 +23,8 @@
 // The state is staged through shared memory as gdp_decode stages it; staging elision
 // turns that into eight 16-byte loads per thread (red, redq and their barriers stay).
 
+import "gdp_math.cake";         // the math the gdp designs share
+
 const T: i32 = 1;
 const NH: i32 = 1;
 const KD: i32 = 128;
@@ -39,8 +41,6 @@ const NTHREADS: i32 = 32 * NW;
 const NC: i32 = KD / 8;             // lanes of a warp that compute a dot product (8 elements each)
 const LOGNC: i32 = NC == 4 ? 2 : NC == 8 ? 3 : NC == 16 ? 4 : 5;
 const CHECK: i32 = 1 / (VL * 4 == BV && KL * VL == 32 && NW * KL * KPT == KD && NC <= 32 ? 1 : 0);
-const LOG2E: f32 = 1.4426950408889634;
-const NORM_EPS: f32 = 1e-6;
 
 kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
                         v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
@@ -67,14 +67,7 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
     let hq = h / (HV / HQK);        // the q/k head of value head h
 
     // stage this thread's part of the state
-    cp_async(stage[k0 + 0, vc : 4], s[b, h, k0 + 0, vg : 4]);
-    cp_async(stage[k0 + 1, vc : 4], s[b, h, k0 + 1, vg : 4]);
-    cp_async(stage[k0 + 2, vc : 4], s[b, h, k0 + 2, vg : 4]);
-    cp_async(stage[k0 + 3, vc : 4], s[b, h, k0 + 3, vg : 4]);
-    cp_async(stage[k0 + 4, vc : 4], s[b, h, k0 + 4, vg : 4]);
-    cp_async(stage[k0 + 5, vc : 4], s[b, h, k0 + 5, vg : 4]);
-    cp_async(stage[k0 + 6, vc : 4], s[b, h, k0 + 6, vg : 4]);
-    cp_async(stage[k0 + 7, vc : 4], s[b, h, k0 + 7, vg : 4]);
+    stage_rows8(stage, s, b, h, k0, vc, vg);
     cp_async_commit();
     cp_async_wait(0);
     barrier();
@@ -88,7 +81,7 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
     var s7 = stage[k0 + 7, vc : 4];
 
     for (t in 0 .. T) unroll {
-        let decay = f32x4(exp2(g[b, t, h] * LOG2E));
+        let decay = decay4(g[b, t, h]);
         s0 = s0 * decay;
         s1 = s1 * decay;
         s2 = s2 * decay;
@@ -104,12 +97,7 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
         let qnb = f32x4(q[b, t, hq, nc + 4 : 4]);
         var invq: f32 = 1.0;
         if (L2NORM) {
-            var ss = qna.x * qna.x + qna.y * qna.y + qna.z * qna.z + qna.w * qna.w +
-                     qnb.x * qnb.x + qnb.y * qnb.y + qnb.z * qnb.z + qnb.w * qnb.w;
-            for (st in 0 .. LOGNC) unroll {
-                ss += shfl_xor(ss, 1 << st);
-            }
-            invq = rsqrt(ss + NORM_EPS);
+            invq = l2_inv(sumsq8(qna, qnb), 1, LOGNC);
             qa = qa * f32x4(invq);
             qb = qb * f32x4(invq);
         }
@@ -121,52 +109,21 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
             let kna = f32x4(k[b, t, j, hq, nc : 4]);
             let knb = f32x4(k[b, t, j, hq, nc + 4 : 4]);
             // k . q over the whole of K, in every lane
-            var kq = kna.x * qna.x + kna.y * qna.y + kna.z * qna.z + kna.w * qna.w +
-                     knb.x * qnb.x + knb.y * qnb.y + knb.z * qnb.z + knb.w * qnb.w;
-            for (st in 0 .. LOGNC) unroll {
-                kq += shfl_xor(kq, 1 << st);
-            }
+            var kq = xor_sum(dot8(kna, knb, qna, qnb), 1, LOGNC);
             if (L2NORM) {
-                var ss = kna.x * kna.x + kna.y * kna.y + kna.z * kna.z + kna.w * kna.w +
-                         knb.x * knb.x + knb.y * knb.y + knb.z * knb.z + knb.w * knb.w;
-                for (st in 0 .. LOGNC) unroll {
-                    ss += shfl_xor(ss, 1 << st);
-                }
-                let inv = rsqrt(ss + NORM_EPS);
+                let inv = l2_inv(sumsq8(kna, knb), 1, LOGNC);
                 ka = ka * f32x4(inv);
                 kb = kb * f32x4(inv);
                 kq = kq * inv * invq;
             }
             // S_{j-1}^T k: this thread's 8 rows, the KL lanes of the warp, the NW warps
-            var acc = s0 * f32x4(ka.x);
-            acc = fma(s1, f32x4(ka.y), acc);
-            acc = fma(s2, f32x4(ka.z), acc);
-            acc = fma(s3, f32x4(ka.w), acc);
-            acc = fma(s4, f32x4(kb.x), acc);
-            acc = fma(s5, f32x4(kb.y), acc);
-            acc = fma(s6, f32x4(kb.z), acc);
-            acc = fma(s7, f32x4(kb.w), acc);
-            for (st in 0 .. LOGKL) unroll {
-                let m = VL << st;
-                acc = acc + f32x4(shfl_xor(acc.x, m), shfl_xor(acc.y, m), shfl_xor(acc.z, m), shfl_xor(acc.w, m));
-            }
+            let acc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, ka, kb), VL, LOGKL);
             if (kl == 0) {
                 red[pu, w, vc : 4] = acc;
             }
             if (j == 0) {
                 // S^T q of the decayed state, in the same pass
-                var oacc = s0 * f32x4(qa.x);
-                oacc = fma(s1, f32x4(qa.y), oacc);
-                oacc = fma(s2, f32x4(qa.z), oacc);
-                oacc = fma(s3, f32x4(qa.w), oacc);
-                oacc = fma(s4, f32x4(qb.x), oacc);
-                oacc = fma(s5, f32x4(qb.y), oacc);
-                oacc = fma(s6, f32x4(qb.z), oacc);
-                oacc = fma(s7, f32x4(qb.w), oacc);
-                for (st in 0 .. LOGKL) unroll {
-                    let m = VL << st;
-                    oacc = oacc + f32x4(shfl_xor(oacc.x, m), shfl_xor(oacc.y, m), shfl_xor(oacc.z, m), shfl_xor(oacc.w, m));
-                }
+                let oacc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, qa, qb), VL, LOGKL);
                 if (kl == 0) {
                     redq[t % 2, w, vc : 4] = oacc;
                 }
@@ -199,23 +156,9 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
             o[b, t, h, vg : 4] = bf16x4(p * f32x4(scale));
         }
         if (t < TI) {
-            inter[b, t, h, k0 + 0, vg : 4] = s0;
-            inter[b, t, h, k0 + 1, vg : 4] = s1;
-            inter[b, t, h, k0 + 2, vg : 4] = s2;
-            inter[b, t, h, k0 + 3, vg : 4] = s3;
-            inter[b, t, h, k0 + 4, vg : 4] = s4;
-            inter[b, t, h, k0 + 5, vg : 4] = s5;
-            inter[b, t, h, k0 + 6, vg : 4] = s6;
-            inter[b, t, h, k0 + 7, vg : 4] = s7;
+            store_rows8_t(inter, b, t, h, k0, vg, s0, s1, s2, s3, s4, s5, s6, s7);
         }
     }
 
-    s[b, h, k0 + 0, vg : 4] = s0;
-    s[b, h, k0 + 1, vg : 4] = s1;
-    s[b, h, k0 + 2, vg : 4] = s2;
-    s[b, h, k0 + 3, vg : 4] = s3;
-    s[b, h, k0 + 4, vg : 4] = s4;
-    s[b, h, k0 + 5, vg : 4] = s5;
-    s[b, h, k0 + 6, vg : 4] = s6;
-    s[b, h, k0 + 7, vg : 4] = s7;
+    store_rows8(s, b, h, k0, vg, s0, s1, s2, s3, s4, s5, s6, s7);
 }

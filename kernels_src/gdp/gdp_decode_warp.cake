@@ -21,6 +21,9 @@
 // thread, with no shared memory and no barrier (the block is two-dimensional so that the
 // pass can prove, from thread.x % VL, thread.x / VL and thread.y, that no thread writes
 // back a row another thread read). BV a multiple of WC; KD 64 or 128.
+
+import "gdp_math.cake";         // the math the gdp designs share
+
 const T: i32 = 1;
 const NH: i32 = 1;
 const KD: i32 = 128;
@@ -39,8 +42,6 @@ const CHECK: i32 = 1 / (KL * KPT == KD && KL * VL == 32 && NW * WC == BV ? 1 : 0
 // (ptxas takes up to 150 otherwise: 12 resident warps instead of 16); one-warp blocks are
 // left alone (16 of them spill)
 const MINB: i32 = T * NH == 1 && NW > 1 ? 16 / NW : 1;
-const LOG2E: f32 = 1.4426950408889634;
-const NORM_EPS: f32 = 1e-6;
 
 kernel gdp_decode_warp(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
                        v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
@@ -64,22 +65,7 @@ kernel gdp_decode_warp(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
     let hq = h / (HV / HQK);        // the q/k head of value head h
 
     // stage this thread's part of the state
-    cp_async(stage[k0 + 0, vc : 4], s[b, h, k0 + 0, vg : 4]);
-    cp_async(stage[k0 + 1, vc : 4], s[b, h, k0 + 1, vg : 4]);
-    cp_async(stage[k0 + 2, vc : 4], s[b, h, k0 + 2, vg : 4]);
-    cp_async(stage[k0 + 3, vc : 4], s[b, h, k0 + 3, vg : 4]);
-    cp_async(stage[k0 + 4, vc : 4], s[b, h, k0 + 4, vg : 4]);
-    cp_async(stage[k0 + 5, vc : 4], s[b, h, k0 + 5, vg : 4]);
-    cp_async(stage[k0 + 6, vc : 4], s[b, h, k0 + 6, vg : 4]);
-    cp_async(stage[k0 + 7, vc : 4], s[b, h, k0 + 7, vg : 4]);
-    cp_async(stage[k0 + 8, vc : 4], s[b, h, k0 + 8, vg : 4]);
-    cp_async(stage[k0 + 9, vc : 4], s[b, h, k0 + 9, vg : 4]);
-    cp_async(stage[k0 + 10, vc : 4], s[b, h, k0 + 10, vg : 4]);
-    cp_async(stage[k0 + 11, vc : 4], s[b, h, k0 + 11, vg : 4]);
-    cp_async(stage[k0 + 12, vc : 4], s[b, h, k0 + 12, vg : 4]);
-    cp_async(stage[k0 + 13, vc : 4], s[b, h, k0 + 13, vg : 4]);
-    cp_async(stage[k0 + 14, vc : 4], s[b, h, k0 + 14, vg : 4]);
-    cp_async(stage[k0 + 15, vc : 4], s[b, h, k0 + 15, vg : 4]);
+    stage_rows16(stage, s, b, h, k0, vc, vg);
     cp_async_commit();
     cp_async_wait(0);
     barrier();
@@ -101,7 +87,7 @@ kernel gdp_decode_warp(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
     var s15 = stage[k0 + 15, vc : 4];
 
     for (t in 0 .. T) unroll {
-        let decay = f32x4(exp2(g[b, t, h] * LOG2E));
+        let decay = decay4(g[b, t, h]);
         s0 = s0 * decay;
         s1 = s1 * decay;
         s2 = s2 * decay;
@@ -124,40 +110,14 @@ kernel gdp_decode_warp(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
             var kc = f32x4(k[b, t, j, hq, k0 + 8 : 4]);
             var kd = f32x4(k[b, t, j, hq, k0 + 12 : 4]);
             if (L2NORM) {
-                var ss = ka.x * ka.x + ka.y * ka.y + ka.z * ka.z + ka.w * ka.w +
-                         kb.x * kb.x + kb.y * kb.y + kb.z * kb.z + kb.w * kb.w +
-                         kc.x * kc.x + kc.y * kc.y + kc.z * kc.z + kc.w * kc.w +
-                         kd.x * kd.x + kd.y * kd.y + kd.z * kd.z + kd.w * kd.w;
-                for (st in 0 .. LOGKL) unroll {
-                    ss += shfl_xor(ss, VL << st);
-                }
-                let inv = f32x4(rsqrt(ss + NORM_EPS));
+                let inv = f32x4(l2_inv(sumsq16(ka, kb, kc, kd), VL, LOGKL));
                 ka = ka * inv;
                 kb = kb * inv;
                 kc = kc * inv;
                 kd = kd * inv;
             }
             // u = v - S^T k: this thread's 16 rows, then the sum over the KL lanes
-            var acc = s0 * f32x4(ka.x);
-            acc = fma(s1, f32x4(ka.y), acc);
-            acc = fma(s2, f32x4(ka.z), acc);
-            acc = fma(s3, f32x4(ka.w), acc);
-            acc = fma(s4, f32x4(kb.x), acc);
-            acc = fma(s5, f32x4(kb.y), acc);
-            acc = fma(s6, f32x4(kb.z), acc);
-            acc = fma(s7, f32x4(kb.w), acc);
-            acc = fma(s8, f32x4(kc.x), acc);
-            acc = fma(s9, f32x4(kc.y), acc);
-            acc = fma(s10, f32x4(kc.z), acc);
-            acc = fma(s11, f32x4(kc.w), acc);
-            acc = fma(s12, f32x4(kd.x), acc);
-            acc = fma(s13, f32x4(kd.y), acc);
-            acc = fma(s14, f32x4(kd.z), acc);
-            acc = fma(s15, f32x4(kd.w), acc);
-            for (st in 0 .. LOGKL) unroll {
-                let m = VL << st;
-                acc = acc + f32x4(shfl_xor(acc.x, m), shfl_xor(acc.y, m), shfl_xor(acc.z, m), shfl_xor(acc.w, m));
-            }
+            let acc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, ka, kb, kc, kd), VL, LOGKL);
             let u = (f32x4(v[b, t, j, h, vg : 4]) - acc) * f32x4(f32(beta[b, t, j, h]));
             s0 = fma(f32x4(ka.x), u, s0);
             s1 = fma(f32x4(ka.y), u, s1);
@@ -181,77 +141,21 @@ kernel gdp_decode_warp(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
         var qc = f32x4(q[b, t, hq, k0 + 8 : 4]);
         var qd = f32x4(q[b, t, hq, k0 + 12 : 4]);
         if (L2NORM) {
-            var ss = qa.x * qa.x + qa.y * qa.y + qa.z * qa.z + qa.w * qa.w +
-                     qb.x * qb.x + qb.y * qb.y + qb.z * qb.z + qb.w * qb.w +
-                     qc.x * qc.x + qc.y * qc.y + qc.z * qc.z + qc.w * qc.w +
-                     qd.x * qd.x + qd.y * qd.y + qd.z * qd.z + qd.w * qd.w;
-            for (st in 0 .. LOGKL) unroll {
-                ss += shfl_xor(ss, VL << st);
-            }
-            let inv = f32x4(rsqrt(ss + NORM_EPS));
+            let inv = f32x4(l2_inv(sumsq16(qa, qb, qc, qd), VL, LOGKL));
             qa = qa * inv;
             qb = qb * inv;
             qc = qc * inv;
             qd = qd * inv;
         }
         // o = S^T q * scale
-        var oacc = s0 * f32x4(qa.x);
-        oacc = fma(s1, f32x4(qa.y), oacc);
-        oacc = fma(s2, f32x4(qa.z), oacc);
-        oacc = fma(s3, f32x4(qa.w), oacc);
-        oacc = fma(s4, f32x4(qb.x), oacc);
-        oacc = fma(s5, f32x4(qb.y), oacc);
-        oacc = fma(s6, f32x4(qb.z), oacc);
-        oacc = fma(s7, f32x4(qb.w), oacc);
-        oacc = fma(s8, f32x4(qc.x), oacc);
-        oacc = fma(s9, f32x4(qc.y), oacc);
-        oacc = fma(s10, f32x4(qc.z), oacc);
-        oacc = fma(s11, f32x4(qc.w), oacc);
-        oacc = fma(s12, f32x4(qd.x), oacc);
-        oacc = fma(s13, f32x4(qd.y), oacc);
-        oacc = fma(s14, f32x4(qd.z), oacc);
-        oacc = fma(s15, f32x4(qd.w), oacc);
-        for (st in 0 .. LOGKL) unroll {
-            let m = VL << st;
-            oacc = oacc + f32x4(shfl_xor(oacc.x, m), shfl_xor(oacc.y, m), shfl_xor(oacc.z, m), shfl_xor(oacc.w, m));
-        }
+        let oacc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, qa, qb, qc, qd), VL, LOGKL);
         if (kl == 0) {
             o[b, t, h, vg : 4] = bf16x4(oacc * f32x4(scale));
         }
         if (t < TI) {
-            inter[b, t, h, k0 + 0, vg : 4] = s0;
-            inter[b, t, h, k0 + 1, vg : 4] = s1;
-            inter[b, t, h, k0 + 2, vg : 4] = s2;
-            inter[b, t, h, k0 + 3, vg : 4] = s3;
-            inter[b, t, h, k0 + 4, vg : 4] = s4;
-            inter[b, t, h, k0 + 5, vg : 4] = s5;
-            inter[b, t, h, k0 + 6, vg : 4] = s6;
-            inter[b, t, h, k0 + 7, vg : 4] = s7;
-            inter[b, t, h, k0 + 8, vg : 4] = s8;
-            inter[b, t, h, k0 + 9, vg : 4] = s9;
-            inter[b, t, h, k0 + 10, vg : 4] = s10;
-            inter[b, t, h, k0 + 11, vg : 4] = s11;
-            inter[b, t, h, k0 + 12, vg : 4] = s12;
-            inter[b, t, h, k0 + 13, vg : 4] = s13;
-            inter[b, t, h, k0 + 14, vg : 4] = s14;
-            inter[b, t, h, k0 + 15, vg : 4] = s15;
+            store_rows16_t(inter, b, t, h, k0, vg, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15);
         }
     }
 
-    s[b, h, k0 + 0, vg : 4] = s0;
-    s[b, h, k0 + 1, vg : 4] = s1;
-    s[b, h, k0 + 2, vg : 4] = s2;
-    s[b, h, k0 + 3, vg : 4] = s3;
-    s[b, h, k0 + 4, vg : 4] = s4;
-    s[b, h, k0 + 5, vg : 4] = s5;
-    s[b, h, k0 + 6, vg : 4] = s6;
-    s[b, h, k0 + 7, vg : 4] = s7;
-    s[b, h, k0 + 8, vg : 4] = s8;
-    s[b, h, k0 + 9, vg : 4] = s9;
-    s[b, h, k0 + 10, vg : 4] = s10;
-    s[b, h, k0 + 11, vg : 4] = s11;
-    s[b, h, k0 + 12, vg : 4] = s12;
-    s[b, h, k0 + 13, vg : 4] = s13;
-    s[b, h, k0 + 14, vg : 4] = s14;
-    s[b, h, k0 + 15, vg : 4] = s15;
+    store_rows16(s, b, h, k0, vg, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15);
 }

@@ -156,11 +156,14 @@ foreach(entry ${gdp_variants})
     else()
       set(ksrc ${src})
     endif()
+    # the source is a copy in gen/gdp/src: its imports (gdp_math.cake) are found through
+    # -I, and the depfile lists them, so that editing one rebuilds the variants
     add_custom_command(OUTPUT ${outs}
       COMMAND ${CMAKE_COMMAND} -E rm -rf ${out}
       COMMAND $<TARGET_FILE:cakec> ${gpu_target_flags} --emit=${gpu_emit} ${defs} ${flags}
-              -o ${out} ${ksrc}
+              -I ${CMAKE_SOURCE_DIR}/kernels_src/gdp --depfile ${out}.d -o ${out} ${ksrc}
       DEPENDS cakec ${ksrc}
+      DEPFILE ${out}.d
       COMMENT "cakec: ${k}" VERBATIM)
     list(APPEND gdp_outputs ${outs})
     if(use STREQUAL "test")

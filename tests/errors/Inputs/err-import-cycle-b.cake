@@ -1,0 +1,1 @@
+import "err-import-cycle-a.cake";
