@@ -205,7 +205,7 @@ typedef struct Stream {
 	struct Stream *next;
 } Stream;
 
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* before Stream.mu, before lock */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* before Stream.mu, interp_lock, lock */
 static Stream *streams;
 
 static int run_launch(const Launch *l);
