@@ -868,14 +868,29 @@ take_ir(const char *path, void *arg)
 	return 1;
 }
 
+/* The IR files parsed, kept for the process's life (kernels point into their modules,
+ * diagnostics into their text), reachable for leak checkers. */
+typedef struct EmuIr {
+	char *path, *text;
+	IrModule *mod;
+	struct EmuIr *next;
+} EmuIr;
+static EmuIr *irs;
+
 /* Parses f's text and returns its kernel `name` that the interpreter can run, or NULL
- * after saying why (the text stays: diagnostics point into it). */
+ * after saying why. */
 static const IrKernel *
 parse_kernel(const IrFind *f, const char *name)
 {
 	IrModule *m = ir_parse(f->path, f->text, f->len);
+	EmuIr *ir = xcalloc(1, sizeof *ir);
 	int i;
 
+	ir->path = f->path;
+	ir->text = f->text;
+	ir->mod = m;
+	ir->next = irs;
+	irs = ir;
 	if (!m) {
 		fprintf(stderr, "emu_libcuda: %s: the IR does not parse (errors above)\n", f->path);
 		return NULL;
@@ -1030,6 +1045,10 @@ fn_new(const char *symbol, const IrKernel *k)
 	if (at > EMU_PARAM_BYTES) {
 		fprintf(stderr, "emu_libcuda: kernel '%s': its parameters take %d bytes, more than the emulator's %d\n",
 			k->name, at, EMU_PARAM_BYTES);
+		free(f->symbol);
+		free(f->off);
+		free(f->size);
+		free(f);
 		return NULL;
 	}
 	return f;
