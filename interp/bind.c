@@ -1,7 +1,9 @@
 /* bind.c: a launch's arguments as the launcher checks them: tensor ranks and fixed dims,
  * each sym bound from the tensor dims that name it (all must agree) unless given, and
  * the grid computed from the kernel's formulas by the launcher's own evaluator
- * (host_grid_eval), with the launcher's limits. */
+ * (host_grid_eval), with the launcher's limits; and the tensor maps a caller encoded
+ * itself (InterpArg.tmap) held against the maps the launcher builds, which are the ones
+ * the interpreter's TMA reads through. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -77,6 +79,60 @@ bind_tensor(const IrKernel *k, int t, InterpArg *args, unsigned char *bound, Buf
 	return 0;
 }
 
+/* Tensor map m given by the caller (args[m].tmap) must be the map the launcher encodes
+ * for it: over its tensor's data, the shape reversed (TMA lists dimensions innermost
+ * first), row-major contiguous strides, the tma(...) declaration's box, swizzle and fill,
+ * element strides 1, no interleave. Returns 0, or -1 with the first difference in err. */
+static int
+check_tmap(const IrKernel *k, int m, const InterpArg *args, Buf *err)
+{
+	const IrParam *p = &k->params[m], *tp = &k->params[p->tmap_tensor];
+	const InterpTmap *t = args[m].tmap;
+	const InterpArg *ta = &args[p->tmap_tensor];
+	int eb = ir_type_bytes(ir_scalar((IrBase)tp->type.elem)), r = p->rank, i;
+	uint64_t stride = (uint64_t)eb;
+	Buf d = {0};
+
+	if (t->rank == 0 && interp_tensor_elems(k, p->tmap_tensor, args) == 0)
+		return 0;       /* the all-zero map of an empty tensor, which nothing may read */
+	if (t->global != ta->data)
+		buf_printf(&d, "its address is %p, the tensor's data %p", t->global, ta->data);
+	else if (t->rank != r)
+		buf_printf(&d, "its rank is %d, expected %d", t->rank, r);
+	else if (t->elem_bytes != eb)
+		buf_printf(&d, "its elements are %d bytes, expected %d (%s)", t->elem_bytes, eb,
+			   ir_base_name((IrBase)tp->type.elem));
+	for (i = 0; i < r && !d.len; i++) {
+		int row = r - 1 - i;    /* the tensor's (and the box's) dimension, row-major */
+
+		if (t->dims[i] != (uint64_t)ta->shape[row])
+			buf_printf(&d, "dimension %d (innermost first) is %llu, expected %lld (dimension %d of the tensor)",
+				   i, (unsigned long long)t->dims[i], (long long)ta->shape[row], row);
+		else if (i > 0 && t->strides[i - 1] != stride)
+			buf_printf(&d, "the byte stride of dimension %d (innermost first) is %llu, expected %llu (row-major, contiguous)",
+				   i, (unsigned long long)t->strides[i - 1], (unsigned long long)stride);
+		else if (t->box[i] != (uint64_t)p->dims[row].size)
+			buf_printf(&d, "box dimension %d (innermost first) is %u, expected %lld (the tma(...) box)", i,
+				   t->box[i], (long long)p->dims[row].size);
+		else if (t->elem_strides[i] != 1)
+			buf_printf(&d, "element stride %d is %u, expected 1", i, t->elem_strides[i]);
+		stride *= (uint64_t)ta->shape[row];
+	}
+	if (!d.len && t->swizzle != p->swizzle)
+		buf_printf(&d, "its swizzle is %d bytes, expected %d", t->swizzle, p->swizzle);
+	if (!d.len && t->oob_nan != p->oob_nan)
+		buf_printf(&d, "it fills out-of-bounds elements with %s, expected %s", t->oob_nan ? "NaN" : "zero",
+			   p->oob_nan ? "NaN" : "zero");
+	if (!d.len && t->interleave)
+		buf_printf(&d, "it is interleaved (%d), expected no interleave", t->interleave);
+	if (!d.len)
+		return 0;
+	buf_printf(err, "tensor map '%s' does not describe tensor '%s' as the kernel declares it: %s", p->name,
+		   tp->name, d.s);
+	buf_free(&d);
+	return -1;
+}
+
 int
 interp_bind(const IrKernel *k, InterpArg *args, const InterpOptions *o, int64_t grid[3], Buf *err)
 {
@@ -97,6 +153,9 @@ interp_bind(const IrKernel *k, InterpArg *args, const InterpOptions *o, int64_t 
 		}
 		vals[i] = args[i].i;
 	}
+	for (i = 0; i < k->nparams; i++)
+		if (k->params[i].kind == PARAM_TMAP && args[i].tmap && check_tmap(k, i, args, err) != 0)
+			goto out;
 	for (i = 0; i < 3; i++) {
 		const char *g = k->grid[i] ? k->grid[i] : "1";
 

@@ -16,6 +16,22 @@
 
 #include "../ir/ir.h"
 
+/* A tensor map encoded outside the interpreter, by what cuTensorMapEncodeTiled was given:
+ * dimensions innermost first, as the driver lists them. The emulated driver
+ * (tests/gpu/emu_libcuda.c) decodes the maps a launcher encoded into these. */
+typedef struct InterpTmap {
+	const void *global;     /* the address of element (0, ..., 0) */
+	int rank;               /* 0: the all-zero map a launcher passes for an empty tensor */
+	int elem_bytes;         /* TMA copies bytes: the data type matters by its size */
+	uint64_t dims[IR_MAX_RANK];
+	uint64_t strides[IR_MAX_RANK];  /* bytes; strides[i] is dimension i + 1's */
+	uint32_t box[IR_MAX_RANK];
+	uint32_t elem_strides[IR_MAX_RANK];
+	int swizzle;            /* bytes: 0, 32, 64 or 128 */
+	int oob_nan;            /* out-of-bounds elements read as NaN (else zero) */
+	int interleave;         /* 0: none */
+} InterpTmap;
+
 /* One kernel argument, indexed like IrKernel.params. */
 typedef struct InterpArg {
 	/* tensors: the elements, row-major and contiguous, in the parameter's element type
@@ -29,6 +45,12 @@ typedef struct InterpArg {
 	int64_t i;
 	double f;
 	int set;        /* syms: given explicitly (else bound from tensor shapes) */
+	/* tensor maps: NULL, and the interpreter builds the map from its tensor as the
+	 * launcher does (its shape, the tma(...) declaration's box, swizzle and fill); or the
+	 * map a launcher encoded, which interp_bind requires to be exactly that map (over the
+	 * tensor's data, row-major and contiguous): a map the interpreter's TMA would read
+	 * differently is an argument error, never run with the wrong layout */
+	const InterpTmap *tmap;
 } InterpArg;
 
 typedef struct InterpOptions {
@@ -51,7 +73,8 @@ typedef struct InterpOptions {
 void interp_options_default(InterpOptions *o);
 
 /* Checks the arguments against k's parameters, binds each sym not set from the tensor
- * shapes (every tensor dimension naming it must agree), and computes the grid from k's
+ * shapes (every tensor dimension naming it must agree), checks each tensor map given
+ * (InterpArg.tmap) against its tensor and declaration, and computes the grid from k's
  * formulas as the launcher would. Returns 0, or -1 with a message in err (nothing is
  * reported through diag). */
 int interp_bind(const IrKernel *k, InterpArg *args, const InterpOptions *o, int64_t grid[3],

@@ -521,6 +521,11 @@ void ir_region_rebuild(IrRegion *r, int (*fn)(IrRegion *out, IrOp *op, void *ctx
 
 /* ---- print.c ---- */
 void ir_print_kernel(Buf *out, const IrKernel *k);
+/* The hash whose low 48 bits end a kernel's device symbol (`<kernel>_<hash>`): of its
+ * printed IR (text, len) less the `source "path"` line, so that the same file compiled
+ * from another folder gets the same symbol. cakec names symbols with it; the emulated
+ * driver finds a symbol's IR with it. */
+uint64_t ir_symbol_hash(const char *text, size_t len);
 void ir_print_module(Buf *out, const IrModule *m);
 
 /* ---- parse.c ---- */

@@ -384,3 +384,15 @@ ir_print_module(Buf *out, const IrModule *m)
 		ir_print_kernel(out, m->kernels[i]);
 	}
 }
+
+uint64_t
+ir_symbol_hash(const char *text, size_t len)
+{
+	const char *src = text ? strstr(text, "\n  source \"") : NULL, *eol;
+
+	if (!text)
+		return hash_fnv1a("", 0, HASH_INIT);
+	if (!src || src >= text + len || !(eol = memchr(src + 1, '\n', (size_t)(text + len - src - 1))))
+		return hash_fnv1a(text, len, HASH_INIT);
+	return hash_fnv1a(eol, (size_t)(text + len - eol), hash_fnv1a(text, (size_t)(src - text), HASH_INIT));
+}

@@ -453,20 +453,6 @@ run_targets(TargetJob *jobs, int n)
 	}
 }
 
-/* The hash in a kernel's symbol: its printed IR, less the `source "path"` line, so that
- * the same file compiled from another folder (a build tree, a checked-in copy) gets the
- * same symbols. */
-static uint64_t
-ir_hash(const Buf *ir)
-{
-	const char *t = ir->s ? ir->s : "", *src = strstr(t, "\n  source \""), *eol;
-
-	if (!src || !(eol = strchr(src + 1, '\n')))
-		return hash_fnv1a(t, (size_t)ir->len, HASH_INIT);
-	return hash_fnv1a(eol, (size_t)(t + ir->len - eol),
-			  hash_fnv1a(t, (size_t)(src - t), HASH_INIT));
-}
-
 /* Compiles one kernel whose passes have run: backend per target, launcher. */
 static void
 emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
@@ -484,7 +470,7 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 	memset(&img, 0, sizeof img);
 	memset(jobs, 0, sizeof jobs);
 	ir_print_kernel(&ir, k);
-	hash = ir_hash(&ir);
+	hash = ir_symbol_hash(ir.s, (size_t)ir.len);
 	snprintf(symbol, sizeof symbol, "%s_%012llx", k->name,
 		 (unsigned long long)(hash & 0xffffffffffffull));
 	if (o->emit & EMIT_IR) {

@@ -12,8 +12,8 @@
 # gpu_first_gen, Python3.
 #
 # Names: gdp_t<T>_h<NH>_k<KD>v<VD>_bv<BV>[_<design>][_l2]_<type>, the tma design's tag
-# being tma_c<CPS>s<STAGES> (blocks per SM, pipeline stages); tests/gpu/emu_libcuda.c reads
-# the constants, the design and so the launch shape from them.
+# being tma_c<CPS>s<STAGES> (blocks per SM, pipeline stages). Each folder also gets the
+# kernel's optimized IR (<kernel>.ir), which the emulated driver runs.
 
 # name | -D constants | dtype | use (test: test_gdp and the benchmark; bench: benchmark only)
 # [| design (default base)]
@@ -144,7 +144,8 @@ foreach(entry ${gdp_variants})
     endif()
     list(APPEND gdp_kernels ${k})
     set(out ${gdp_gen}/${k})
-    set(outs ${out}/manifest.json ${out}/cakert.c ${out}/cakert.h ${out}/${k}.c ${out}/${k}.h)
+    set(outs ${out}/manifest.json ${out}/cakert.c ${out}/cakert.h ${out}/${k}.c ${out}/${k}.h
+      ${out}/${k}.ir)
     # the staged twin needs a source of its own, to carry its own kernel name
     if(staged)
       set(ksrc ${gdp_gen}/src/${k}.cake)
@@ -160,7 +161,7 @@ foreach(entry ${gdp_variants})
     # -I, and the depfile lists them, so that editing one rebuilds the variants
     add_custom_command(OUTPUT ${outs}
       COMMAND ${CMAKE_COMMAND} -E rm -rf ${out}
-      COMMAND $<TARGET_FILE:cakec> ${gpu_target_flags} --emit=${gpu_emit} ${defs} ${flags}
+      COMMAND $<TARGET_FILE:cakec> ${gpu_target_flags} --emit=${gpu_emit},ir ${defs} ${flags}
               -I ${CMAKE_SOURCE_DIR}/kernels_src/gdp --depfile ${out}.d -o ${out} ${ksrc}
       DEPENDS cakec ${ksrc}
       DEPFILE ${out}.d
@@ -204,7 +205,7 @@ endif()
 
 # test_gdp: every test variant and its staged twin (where it has one) in one program
 # (case_gdp.c: inputs, float64 reference, checks, bitwise comparison of the twins); in CI against the emulated
-# driver too, whose f32 model of the family reads each variant's constants from its name.
+# driver too, which runs each variant's IR through the interpreter.
 add_executable(test_gdp ${CMAKE_CURRENT_SOURCE_DIR}/test_gdp.c ${CMAKE_CURRENT_SOURCE_DIR}/case_gdp.c
   ${CMAKE_CURRENT_SOURCE_DIR}/gputest.c ${gpu_runtime_c} ${gdp_test_c})
 add_dependencies(test_gdp gen_gdp)
@@ -219,5 +220,5 @@ add_test(NAME gpu/test_gdp COMMAND test_gdp)
 set_tests_properties(gpu/test_gdp PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 900)
 add_test(NAME gpu/emu/test_gdp COMMAND test_gdp)
 set_tests_properties(gpu/emu/test_gdp PROPERTIES TIMEOUT 900
-  ENVIRONMENT "LD_LIBRARY_PATH=${CMAKE_CURRENT_BINARY_DIR}/emu;CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1")
+  ENVIRONMENT "${gpu_emu_env};CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1")
 add_dependencies(test_gdp emu_cuda)
