@@ -317,9 +317,9 @@ check_conditions(const Node *k)
 				   types.s ? types.s : "", types.s ? ")" : "");
 			diag_note(insts[j]->loc, "'%s' is here", insts[j]->body->name);
 		} else if (later == n) {
-			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing%s%s when '%s' is false: declare an instance that takes %s without 'when' after '%s'",
+			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing%s%s when '%s' is false: declare an instance %swithout 'when' after '%s'",
 				   k->name, types.s ? " for " : "", types.s ? types.s : "", ki->when_text,
-				   types.s ? "these types" : "them", insts[i]->body->name);
+				   types.s ? "that takes these types " : "", insts[i]->body->name);
 		}
 		buf_free(&types);
 	}
