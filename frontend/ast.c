@@ -768,6 +768,69 @@ ast_op_text(AstOp op)
 	return (unsigned)op < OP_COUNT ? op_text[op] : "?";
 }
 
+/* A binary operator's precedence, as the grammar's (docs/language.md's table): || 2 to
+ * * / % 10; unary operators are 11. */
+static int
+op_prec(AstOp op)
+{
+	switch (op) {
+	case OP_LOR: return 2;
+	case OP_LAND: return 3;
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 4;
+	case OP_OR: return 5;
+	case OP_XOR: return 6;
+	case OP_AND: return 7;
+	case OP_SHL: case OP_SHR: return 8;
+	case OP_ADD: case OP_SUB: return 9;
+	default: return 10;
+	}
+}
+
+/* e, parenthesized if its precedence is below min. */
+static void
+expr_text(const Node *e, Buf *out, int min)
+{
+	const Node *a;
+	int p;
+
+	switch (e->kind) {
+	case N_INT: buf_printf(out, "%lld", (long long)e->ival); return;
+	case N_BOOL: buf_puts(out, e->ival ? "true" : "false"); return;
+	case N_FLOAT: buf_printf(out, "%g", e->fval); return;
+	case N_NAME: buf_puts(out, e->name); return;
+	case N_CALL:
+		buf_printf(out, "%s(", e->name);
+		for (a = e->list.head; a; a = a->next) {
+			expr_text(a, out, 0);
+			buf_puts(out, a->next ? ", " : "");
+		}
+		buf_puts(out, ")");
+		return;
+	case N_UNARY: p = 11; break;
+	case N_BINARY: p = op_prec(e->op); break;
+	default: buf_puts(out, "..."); return;
+	}
+	if (p < min)
+		buf_puts(out, "(");
+	if (e->kind == N_UNARY) {
+		buf_puts(out, ast_op_text(e->op));
+		expr_text(e->lhs, out, 11);
+	} else {
+		/* left associative; comparisons do not chain */
+		expr_text(e->lhs, out, p == 4 ? 5 : p);
+		buf_printf(out, " %s ", ast_op_text(e->op));
+		expr_text(e->rhs, out, p + 1);
+	}
+	if (p < min)
+		buf_puts(out, ")");
+}
+
+void
+ast_expr_text(const Node *e, Buf *out)
+{
+	expr_text(e, out, 0);
+}
+
 void
 fe_type_str(IrType t, char *out, int size)
 {
@@ -937,6 +1000,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_MIN_BLOCKS: buf_puts(out, "min_blocks"); break;
 	case N_CLUSTER: buf_puts(out, "cluster"); break;
 	case N_INDEXW: buf_puts(out, "index"); break;
+	case N_WHEN: buf_puts(out, "when"); break;
 	default: buf_puts(out, "?"); break;
 	}
 	if (n->loc.line > 0)
@@ -1053,6 +1117,9 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 		break;
 	case N_PARAM:
 		print_node(out, n->type, indent, NULL);
+		break;
+	case N_WHEN:
+		print_node(out, n->lhs, indent, NULL);
 		break;
 	case N_BLOCK:
 	case N_PROGRAM:

@@ -75,6 +75,8 @@ typedef enum NodeKind {
 	N_MIN_BLOCKS, /* min_blocks(list) */
 	N_CLUSTER,    /* cluster(list) */
 	N_INDEXW,     /* index(list): the index width clause, i32 or i64 */
+	N_WHEN,       /* when (lhs): an instance's condition, made a clause of the instance's
+			 kernel by generic.c (name: the generic kernel) */
 	N_NKINDS
 } NodeKind;
 
@@ -328,6 +330,9 @@ Node *ast_pipe_block(Parser *p, SrcLoc loc, const char *word, const char *name, 
 		     Node *body);
 
 const char *ast_op_text(AstOp op);
+/* Expression e as source text, with only the parentheses its operators need
+ * ("M <= 64 && N % 8 == 0"), for messages and the manifest. */
+void ast_expr_text(const Node *e, Buf *out);
 void ast_print(Buf *out, const Node *program);
 /* The printable name of a type, including the frontend-only bases ("untyped int"). */
 void fe_type_str(IrType t, char *out, int size);
@@ -518,6 +523,10 @@ struct KernelInfo {
 	/* a generic kernel (generic.c): its instances' kernels, in declaration order */
 	int ninst;
 	Node **insts;             /* program arena */
+	/* an instance's kernel: its `when` condition (NULL: none, or always true) in the host
+	 * formula language and as source text, and the clause (sema.c's check_when) */
+	const char *when, *when_text;
+	const Node *when_at;
 	unsigned targets;
 	int threads[3];
 	const char *grid[3];      /* program arena */

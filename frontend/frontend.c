@@ -32,14 +32,19 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 			if (d->kind == N_KERNEL && !d->init)
 				ir_module_add(m, irgen_kernel(&p, (Node *)d, d->kinfo, path));
 		for (d = p.program->list.head; d; d = d->next) {
-			const char *names[256];
+			const char *names[256], *when[256], *when_text[256];
 			int i, n = 0;
 
 			if (d->kind != N_KERNEL || !d->init || !d->kinfo)
 				continue;
-			for (i = 0; i < d->kinfo->ninst && n < 256; i++)
-				names[n++] = d->kinfo->insts[i]->body->name;
-			ir_module_add_entry(m, d->name, n, names);
+			for (i = 0; i < d->kinfo->ninst && n < 256; i++) {
+				const Node *k = d->kinfo->insts[i]->body;
+
+				when[n] = k->kinfo->when;
+				when_text[n] = k->kinfo->when_text;
+				names[n++] = k->name;
+			}
+			ir_module_add_entry(m, d->name, n, names, when, when_text);
 		}
 		/* irgen reports what only unrolling shows (a register array index out of bounds) */
 		if (diag_errors() != errors) {

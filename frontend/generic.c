@@ -3,6 +3,7 @@
  *   kernel gemm<T: bf16 | f16, O: bf16 | f16 | f32, BN: i32 = 256>(a: in T[M, K], ...)
  *   instance gemm<bf16, bf16>;                   // kernel gemm_bf16_bf16
  *   instance gemm<f16, f32, 128> as gemm_small;  // kernel gemm_small
+ *   instance gemm<bf16, bf16, 64> as gemm_thin when (M <= 64);
  *
  * A parameter whose types are one integer type (`BN: i32`) is a constant, any other a type
  * (`T: bf16 | f16`, one of the listed types). A generic kernel is not checked or compiled
@@ -10,10 +11,13 @@
  * arguments (type names in types and conversions, constants as values), checked and
  * compiled as a kernel of its own name. The instances of a generic kernel share one entry
  * point named as the kernel (host/emit.c), which launches the first instance, in
- * declaration order, whose tensor element types match the arguments, and refuses other
- * combinations at run time (CAKE_ERR_DTYPE, naming the instances); every type a type
- * parameter lists must be taken by some instance, or the entry point could select nothing
- * for it (gen_check_entries). */
+ * declaration order, whose tensor element types match the arguments and whose `when`
+ * condition holds, and refuses other combinations at run time (CAKE_ERR_DTYPE, naming the
+ * instances). A `when` becomes a clause of the instance's kernel, checked with its
+ * parameters in sight (sema.c's check_when). The entry point must select something for
+ * every type a type parameter lists and, for each combination of types an instance takes,
+ * whatever the condition (gen_check_entries): the last instance of each combination has
+ * no `when`. */
 #include "ast.h"
 
 #include <stdio.h>
@@ -155,9 +159,10 @@ check_attrs(const Node *inst)
 	int ok = 1;
 
 	for (a = inst->attrs.head; a; a = a->next) {
-		if (strcmp(a->name, "as") == 0 && a->lhs->kind == N_NAME)
+		if ((strcmp(a->name, "as") == 0 && a->lhs->kind == N_NAME) || strcmp(a->name, "when") == 0)
 			continue;
-		diag_error(a->loc, "unknown instance option '%s' (expected 'as NAME')", a->name);
+		diag_error(a->loc, "unknown instance option '%s' (expected 'as NAME' or 'when (CONDITION)')",
+			   a->name);
 		ok = 0;
 	}
 	return ok;
@@ -211,6 +216,16 @@ gen_instance(Sema *S, Node *inst, Node *program)
 	site = diag_inline_site(inst->loc, what);
 	copy = ast_clone(S->p, k, site, &sub);
 	copy->init = NULL;
+	/* when (...): a clause of the copy, so that it sees the copy's parameters; written at
+	 * the instance, it reports there without a note */
+	for (a = inst->attrs.head; a; a = a->next)
+		if (strcmp(a->name, "when") == 0) {
+			Node *w = ast_clone(S->p, a, a->loc.site, &sub);
+
+			w->kind = N_WHEN;
+			w->name = k->name;
+			copy->attrs = ast_list_append(copy->attrs, w);
+		}
 	copy->name = instance_name(S, inst);
 	copy->loc = inst->loc;          /* duplicate names are reported at the instance */
 	inst->body = copy;
@@ -248,6 +263,68 @@ type_taken(Node **insts, int n, int j, const char *type)
 	return 0;
 }
 
+/* Whether instances a and b give every type parameter the same type. */
+static int
+same_types(const Node *a, const Node *b)
+{
+	const Node *tp;
+	int j;
+
+	for (tp = a->lhs->init->list.head, j = 0; tp; tp = tp->next, j++)
+		if (!is_const_param(tp) && strcmp(inst_type(a, j), inst_type(b, j)) != 0)
+			return 0;
+	return 1;
+}
+
+/* "T = bf16, O = f32": the types instance inst takes, for messages (nothing for none). */
+static void
+types_text(const Node *inst, Buf *b)
+{
+	const Node *tp;
+	int j, n = 0;
+
+	for (tp = inst->lhs->init->list.head, j = 0; tp; tp = tp->next, j++)
+		if (!is_const_param(tp))
+			buf_printf(b, "%s%s = %s", n++ ? ", " : "", tp->name, inst_type(inst, j));
+}
+
+/* The conditions of k's instances: for each combination of types, the entry point tries
+ * the instances that take it in order, so the last of them must have no `when` (else it
+ * selects nothing when that condition is false), and one after an instance without `when`
+ * is never tried. */
+static void
+check_conditions(const Node *k)
+{
+	Node **insts = k->kinfo->insts;
+	int n = k->kinfo->ninst, i, j;
+
+	for (i = 0; i < n; i++) {
+		const KernelInfo *ki = insts[i]->body->kinfo;
+		Buf types = {0};
+		int later = 0;
+
+		if (!ki || !ki->when)
+			continue;
+		types_text(insts[i], &types);
+		for (j = 0; j < i; j++)
+			if (same_types(insts[j], insts[i]) && !insts[j]->body->kinfo->when)
+				break;
+		for (later = i + 1; later < n && !same_types(insts[later], insts[i]); later++)
+			;
+		if (j < i) {
+			diag_error(ki->when_at->loc, "the entry point '%s' never selects the instance '%s': '%s' before it takes the same types%s%s%s and has no 'when'",
+				   k->name, insts[i]->body->name, insts[j]->body->name, types.s ? " (" : "",
+				   types.s ? types.s : "", types.s ? ")" : "");
+			diag_note(insts[j]->loc, "'%s' is here", insts[j]->body->name);
+		} else if (later == n) {
+			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing%s%s when '%s' is false: declare an instance %swithout 'when' after '%s'",
+				   k->name, types.s ? " for " : "", types.s ? types.s : "", ki->when_text,
+				   types.s ? "that takes these types " : "", insts[i]->body->name);
+		}
+		buf_free(&types);
+	}
+}
+
 void
 gen_check_entries(Sema *S, Node *program)
 {
@@ -273,5 +350,6 @@ gen_check_entries(Sema *S, Node *program)
 					diag_error(d->loc, "the entry point '%s' selects nothing when %s = %s: no instance takes it (declare one, or take %s out of %s's types)",
 						   k->name, tp->name, d->name, d->name, tp->name);
 		}
+		check_conditions(k);
 	}
 }

@@ -816,113 +816,262 @@ check_threads(Sema *S, Node *a, KernelInfo *ki)
 			   (long long)total);
 }
 
-/* Builds the host-side text of a grid expression (see ir.h): integer literals, shape
- * symbols, integer scalar parameters, + - * / %, cdiv, min, max; constant parts folded,
- * every operation parenthesized. Returns 0 after an error. */
-static int
-grid_text(Sema *S, Node *e, Buf *out, int *isconst, int64_t *val)
-{
-	Buf a = {0}, b = {0};
-	int ca, cb, ok = 1;
-	int64_t va, vb;
-	Symbol *s;
+/* The two kinds of host formula (see ir.h): a grid(...) size, an integer, and an instance's
+ * `when (...)` condition, which adds comparisons, && || ! and true/false. */
+typedef struct Formula {
+	const char *clause;     /* "grid(...)" */
+	const char *value;      /* "a grid size": what a name or literal in it must be */
+	const char *takes;      /* the names it takes */
+	const char *ops;        /* the operators it supports */
+	int logic;
+} Formula;
 
-	*isconst = 0;
-	switch (e->kind) {
-	case N_INT:
-		*isconst = 1;
-		*val = e->ival;
+static const Formula grid_formula = {
+	"grid(...)", "a grid size", "shape symbols, integer scalar parameters and constants",
+	"+ - * / %, cdiv, min and max", 0,
+};
+static const Formula when_formula = {
+	"when (...)", "a value in when (...)",
+	"shape symbols, integer scalar parameters, constants and num_sms",
+	"+ - * / %, cdiv, min, max, comparisons, && || and !", 1,
+};
+
+/* A formula part: its host text (parts that are not constant), whether it is constant and
+ * its value, whether it is a condition (else an integer). */
+typedef struct Part {
+	Buf text;
+	int isconst, isbool;
+	int64_t val;
+} Part;
+
+static const Part part_none;
+
+static int formula_part(Sema *S, const Formula *F, Node *e, Part *out);
+
+/* Reports operand x of e unless it is of the kind e's operator takes (a condition when
+ * want_bool, else an integer). */
+static int
+part_kind(const Node *e, const Part *x, int want_bool)
+{
+	if (x->isbool == want_bool)
 		return 1;
-	case N_NAME:
-		s = sema_lookup(S, e->name);
-		e->sym = s;
-		if (!s && strcmp(e->name, "num_sms") == 0) {
-			/* the device's SM count, supplied by the launcher (persistent kernels) */
-			buf_puts(out, "num_sms");
-			return 1;
-		}
-		if (!s) {
-			diag_error(e->loc, "undefined name '%s'", e->name);
-			return 0;
-		}
-		if (s->kind == SYM_CONST && fe_intnum(s->type)) {
-			*isconst = 1;
-			*val = s->val.i;
-			if (s->type.base == IR_U64 && *val < 0) {
-				diag_error(e->loc, "constant '%s' is too large for a grid size", s->name);
-				return 0;
-			}
-			return 1;
-		}
-		if (s->kind == SYM_SHAPE || (s->kind == SYM_SCALAR && fe_intnum(s->type))) {
-			buf_puts(out, s->name);
-			return 1;
-		}
-		if (fe_is_error(s->type))
-			return 0;
-		if ((s->kind == SYM_SCALAR || s->kind == SYM_CONST) && !fe_intnum(s->type))
-			diag_error(e->loc, "a grid size must be an integer, but the %s '%s' has type %s",
-				   sema_sym_what(s), s->name, fe_tname(s->type));
-		else
-			diag_error(e->loc, "grid(...) cannot use the %s '%s'; it takes shape symbols, integer scalar parameters and constants",
-				   sema_sym_what(s), s->name);
+	diag_error(e->loc, "'%s' takes %s, found %s", e->kind == N_CALL ? e->name : ast_op_text(e->op),
+		   want_bool ? "conditions" : "integers",
+		   x->isbool ? "a condition" : "an integer");
+	return 0;
+}
+
+/* The host text of part x as an operand: constants written out ((0 - 5) for -5; a
+ * condition as a comparison, as the host language has no true or false). */
+static void
+part_operand(const Part *x, Buf *out)
+{
+	if (!x->isconst)
+		buf_puts(out, x->text.s ? x->text.s : "");
+	else if (x->isbool)
+		buf_puts(out, x->val ? "(0 == 0)" : "(0 != 0)");
+	else
+		buf_printf(out, x->val < 0 ? "(0 - %lld)" : "%lld", (long long)(x->val < 0 ? -x->val : x->val));
+}
+
+/* Folds e = a OP b where both are constant. */
+static int
+fold_part(Node *e, const Part *a, const Part *b, Part *out)
+{
+	IrType i64 = ir_scalar(IR_I64);
+	int64_t t, va = a->val, vb = b->val;
+
+	out->isconst = 1;
+	if (e->kind == N_CALL && strcmp(e->name, "cdiv") == 0)
+		return fe_fold_int(e, OP_ADD, i64, va, vb - 1, &t) && fe_fold_int(e, OP_DIV, i64, t, vb, &out->val);
+	if (e->kind == N_CALL) {
+		out->val = (strcmp(e->name, "min") == 0) == (va < vb) ? va : vb;
+		return 1;
+	}
+	switch (e->op) {
+	case OP_EQ: out->val = va == vb; break;
+	case OP_NE: out->val = va != vb; break;
+	case OP_LT: out->val = va < vb; break;
+	case OP_LE: out->val = va <= vb; break;
+	case OP_GT: out->val = va > vb; break;
+	case OP_GE: out->val = va >= vb; break;
+	default: return fe_fold_int(e, e->op, i64, va, vb, &out->val);
+	}
+	return 1;
+}
+
+/* e = a && b or a || b with one side constant: false && x and true || x are that constant,
+ * true && x and false || x are x. (The host evaluates && and || from the left and only as
+ * far as needed; a constant side decides without the other.) */
+static int
+fold_logic(const Node *e, Part *a, Part *b, Part *out)
+{
+	Part *c = a->isconst ? a : b, *x = a->isconst ? b : a;
+
+	if ((e->op == OP_LAND) != (c->val != 0)) {
+		out->isconst = 1;
+		out->val = c->val;
+	} else {
+		out->isconst = x->isconst;
+		out->val = x->val;
+		buf_puts(&out->text, x->text.s ? x->text.s : "");
+	}
+	return 1;
+}
+
+static int
+formula_name(Sema *S, const Formula *F, Node *e, Part *out)
+{
+	Symbol *s = sema_lookup(S, e->name);
+
+	e->sym = s;
+	if (!s && strcmp(e->name, "num_sms") == 0) {
+		/* the device's SM count, supplied by the launcher (persistent kernels) */
+		buf_puts(&out->text, "num_sms");
+		return 1;
+	}
+	if (!s) {
+		diag_error(e->loc, "undefined name '%s'", e->name);
 		return 0;
-	case N_FLOAT:
-		diag_error(e->loc, "a grid size must be an integer, found a float literal");
-		return 0;
-	case N_BINARY:
-		if (e->op < OP_ADD || e->op > OP_REM) {
-			diag_error(e->loc, "grid(...) supports + - * / %%, cdiv, min and max, found '%s'",
-				   ast_op_text(e->op));
+	}
+	if (s->kind == SYM_CONST && fe_intnum(s->type)) {
+		out->isconst = 1;
+		out->val = s->val.i;
+		if (s->type.base == IR_U64 && out->val < 0) {
+			diag_error(e->loc, "constant '%s' is too large for %s", s->name, F->value);
 			return 0;
 		}
-		break;
-	case N_CALL:
+		return 1;
+	}
+	if (F->logic && s->kind == SYM_CONST && s->type.base == IR_I1 && s->type.lanes == 1) {
+		out->isconst = out->isbool = 1;
+		out->val = s->val.i != 0;
+		return 1;
+	}
+	if (s->kind == SYM_SHAPE || (s->kind == SYM_SCALAR && fe_intnum(s->type))) {
+		buf_puts(&out->text, s->name);
+		return 1;
+	}
+	if (fe_is_error(s->type))
+		return 0;
+	if ((s->kind == SYM_SCALAR || s->kind == SYM_CONST) && !fe_intnum(s->type))
+		diag_error(e->loc, "%s must be an integer, but the %s '%s' has type %s", F->value,
+			   sema_sym_what(s), s->name, fe_tname(s->type));
+	else
+		diag_error(e->loc, "%s cannot use the %s '%s'; it takes %s", F->clause,
+			   sema_sym_what(s), s->name, F->takes);
+	return 0;
+}
+
+/* Whether e's operator or function is one formula F takes (reported if not). */
+static int
+formula_op_ok(const Formula *F, const Node *e)
+{
+	if (e->kind == N_CALL) {
 		if (strcmp(e->name, "cdiv") && strcmp(e->name, "min") && strcmp(e->name, "max")) {
-			diag_error(e->loc, "grid(...) supports the functions cdiv, min and max, found '%s'",
-				   e->name);
+			diag_error(e->loc, "%s supports the functions cdiv, min and max, found '%s'",
+				   F->clause, e->name);
 			return 0;
 		}
 		if (e->list.n != 2) {
 			diag_error(e->loc, "'%s' takes 2 arguments, found %d", e->name, e->list.n);
 			return 0;
 		}
+		return 1;
+	}
+	if ((e->op >= OP_ADD && e->op <= OP_REM) || e->op == OP_NEG ||
+	    (F->logic && ((e->op >= OP_LAND && e->op <= OP_GE) || e->op == OP_NOT)))
+		return 1;
+	diag_error(e->loc, "%s supports %s, found '%s'", F->clause, F->ops, ast_op_text(e->op));
+	return 0;
+}
+
+/* Builds the host-side text of formula e (see ir.h): integer literals, shape symbols,
+ * integer scalar parameters, + - * / %, cdiv, min, max, and in a condition comparisons,
+ * && || !; constant parts folded, every operation parenthesized. Returns 0 after an
+ * error. */
+static int
+formula_part(Sema *S, const Formula *F, Node *e, Part *out)
+{
+	Part a = part_none, b = part_none;
+	int ok = 1, rel, logic;
+
+	switch (e->kind) {
+	case N_INT:
+		out->isconst = 1;
+		out->val = e->ival;
+		return 1;
+	case N_BOOL:
+		if (!F->logic)
+			break;
+		out->isconst = out->isbool = 1;
+		out->val = e->ival;
+		return 1;
+	case N_NAME:
+		return formula_name(S, F, e, out);
+	case N_FLOAT:
+		diag_error(e->loc, "%s must be an integer, found a float literal", F->value);
+		return 0;
+	case N_UNARY:
+		if (!formula_op_ok(F, e) || !formula_part(S, F, e->lhs, &a) ||
+		    !part_kind(e, &a, e->op == OP_NOT)) {
+			buf_free(&a.text);
+			return 0;
+		}
+		out->isbool = e->op == OP_NOT;
+		if (a.isconst) {
+			out->isconst = 1;
+			out->val = e->op == OP_NOT ? !a.val : 0;
+			if (e->op == OP_NEG)
+				ok = fe_fold_int(e, OP_SUB, ir_scalar(IR_I64), 0, a.val, &out->val);
+		} else {
+			buf_printf(&out->text, e->op == OP_NOT ? "!%s" : "(0 - %s)", a.text.s);
+		}
+		buf_free(&a.text);
+		return ok;
+	case N_BINARY:
+	case N_CALL:
+		if (!formula_op_ok(F, e))
+			return 0;
 		break;
 	default:
-		diag_error(e->loc, "grid(...) supports integer literals, constants, shape symbols, integer scalar parameters, + - * / %%, cdiv, min and max");
+		break;
+	}
+	if (e->kind != N_BINARY && e->kind != N_CALL) {
+		diag_error(e->loc, "%s supports integer literals, constants, shape symbols, integer scalar parameters, %s",
+			   F->clause, F->ops);
 		return 0;
 	}
-	{
-		Node *l = e->kind == N_BINARY ? e->lhs : e->list.head;
-		Node *r = e->kind == N_BINARY ? e->rhs : e->list.head->next;
+	logic = e->kind == N_BINARY && (e->op == OP_LAND || e->op == OP_LOR);
+	rel = e->kind == N_BINARY && e->op >= OP_EQ && e->op <= OP_GE;
+	ok = formula_part(S, F, e->kind == N_BINARY ? e->lhs : e->list.head, &a) &
+	     formula_part(S, F, e->kind == N_BINARY ? e->rhs : e->list.head->next, &b);
+	/* == and != also compare two conditions */
+	if (ok && rel && (e->op == OP_EQ || e->op == OP_NE) && a.isbool && b.isbool)
+		;
+	else if (ok)
+		ok = part_kind(e, &a, logic) && part_kind(e, &b, logic);
+	out->isbool = logic || rel;
+	if (!ok)
+		;
+	else if (a.isconst && b.isconst)
+		ok = fold_part(e, &a, &b, out);
+	else if (logic && (a.isconst || b.isconst))
+		ok = fold_logic(e, &a, &b, out);
+	else {
+		Buf x = {0}, y = {0};
 
-		ok = grid_text(S, l, &a, &ca, &va) & grid_text(S, r, &b, &cb, &vb);
-	}
-	if (ok && ca && cb) {
-		IrType i64 = ir_scalar(IR_I64);
-
-		*isconst = 1;
-		if (e->kind == N_BINARY) {
-			ok = fe_fold_int(e, e->op, i64, va, vb, val);
-		} else if (strcmp(e->name, "cdiv") == 0) {
-			int64_t t;
-
-			ok = fe_fold_int(e, OP_ADD, i64, va, vb - 1, &t) && fe_fold_int(e, OP_DIV, i64, t, vb, val);
-		} else {
-			*val = (strcmp(e->name, "min") == 0) == (va < vb) ? va : vb;
-		}
-	} else if (ok) {
-		if (ca)
-			buf_printf(&a, va < 0 ? "(0 - %lld)" : "%lld", (long long)(va < 0 ? -va : va));
-		if (cb)
-			buf_printf(&b, vb < 0 ? "(0 - %lld)" : "%lld", (long long)(vb < 0 ? -vb : vb));
+		part_operand(&a, &x);
+		part_operand(&b, &y);
 		if (e->kind == N_BINARY)
-			buf_printf(out, "(%s %s %s)", a.s, ast_op_text(e->op), b.s);
+			buf_printf(&out->text, "(%s %s %s)", x.s, ast_op_text(e->op), y.s);
 		else
-			buf_printf(out, "%s(%s, %s)", e->name, a.s, b.s);
+			buf_printf(&out->text, "%s(%s, %s)", e->name, x.s, y.s);
+		buf_free(&x);
+		buf_free(&y);
 	}
-	buf_free(&a);
-	buf_free(&b);
+	buf_free(&a.text);
+	buf_free(&b.text);
 	return ok;
 }
 
@@ -938,24 +1087,52 @@ check_grid(Sema *S, Node *a, KernelInfo *ki)
 		return;
 	}
 	for (n = a->list.head; n; n = n->next, i++) {
-		Buf b = {0};
-		int isconst;
-		int64_t v;
+		Part g = part_none;
 
-		if (!grid_text(S, n, &b, &isconst, &v)) {
-			buf_free(&b);
+		if (!formula_part(S, &grid_formula, n, &g)) {
+			buf_free(&g.text);
 			continue;
 		}
-		if (isconst && (v < 1 || v > limit[i])) {
+		if (g.isconst && (g.val < 1 || g.val > limit[i])) {
 			diag_error(n->loc, "the grid size in %c must be from 1 to %lld, found %lld", "xyz"[i],
-				   (long long)limit[i], (long long)v);
-		} else if (isconst) {
-			ki->grid[i] = arena_printf(S->p->arena, "%lld", (long long)v);
+				   (long long)limit[i], (long long)g.val);
+		} else if (g.isconst) {
+			ki->grid[i] = arena_printf(S->p->arena, "%lld", (long long)g.val);
 		} else {
-			ki->grid[i] = arena_strdup(S->p->arena, b.s);
+			ki->grid[i] = arena_strdup(S->p->arena, g.text.s);
 		}
-		buf_free(&b);
+		buf_free(&g.text);
 	}
+}
+
+/* An instance's `when (...)` (generic.c makes it a clause of the instance's kernel): a
+ * condition over the kernel's shape symbols, integer scalars, constants and num_sms,
+ * which the entry point evaluates before launching the instance. A condition that is
+ * always true is dropped (the instance always holds); one that is always false would make
+ * the instance unreachable from the entry point. */
+static void
+check_when(Sema *S, Node *w, KernelInfo *ki)
+{
+	Part c = part_none;
+	Buf text = {0};
+
+	if (!formula_part(S, &when_formula, w->lhs, &c)) {
+		buf_free(&c.text);
+		return;
+	}
+	if (!c.isbool)
+		diag_error(w->loc, "when (...) takes a condition (a comparison, &&, || or !), found an integer expression");
+	else if (c.isconst && !c.val)
+		diag_error(w->loc, "the entry point '%s' never selects the instance '%s': its condition is always false",
+			   w->name, S->kernel->name);
+	else if (!c.isconst) {
+		ast_expr_text(w->lhs, &text);
+		ki->when = arena_strdup(S->p->arena, c.text.s);
+		ki->when_text = arena_strdup(S->p->arena, text.s);
+		ki->when_at = w;
+	}
+	buf_free(&c.text);
+	buf_free(&text);
 }
 
 static void
@@ -984,6 +1161,7 @@ check_kernel(Sema *S, Node *k)
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",
 			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster", [N_INDEXW] = "index",
+			[N_WHEN] = "when",
 		};
 
 		if (seen[n->kind]) {
@@ -1000,6 +1178,8 @@ check_kernel(Sema *S, Node *k)
 			check_grid(S, n, ki);
 		else if (n->kind == N_INDEXW)
 			check_index(n, ki);
+		else if (n->kind == N_WHEN)
+			check_when(S, n, ki);
 		else
 			asy_clause(S, n, ki);
 	}

@@ -294,15 +294,20 @@ typedef struct Grid {
 	const int64_t *vals;    /* evaluating (host_grid_eval): param -> value; each result
 	                         * is then the decimal value instead of C code */
 	int64_t num_sms_val;
+	int logic;              /* a condition: comparisons, && || ! (see host_cond_check) */
+	int json;               /* each result is the manifest's JSON form instead of C code */
+	int isbool;             /* the last result is a condition (else an integer) */
 } Grid;
 
 static char *grid_expr(Grid *g);
+static char *grid_or(Grid *g);
 
 static void
 grid_fail(Grid *g, const char *fmt, const char *arg)
 {
 	if (!g->failed && g->err) {
-		buf_printf(g->err, "grid formula \"%s\" at offset %d: ", g->src, (int)(g->p - g->src));
+		buf_printf(g->err, "%s \"%s\" at offset %d: ", g->logic ? "condition" : "grid formula",
+			   g->src, (int)(g->p - g->src));
 		buf_printf(g->err, fmt, arg);
 	}
 	g->failed = 1;
@@ -343,10 +348,20 @@ grid_eval_op(Grid *g, const char *fn, const char *l, const char *r)
 static char *
 grid_op(Grid *g, const char *fn, const char *l, const char *r)
 {
+	static const char *const json_op[][2] = {
+		{"gadd", "+"}, {"gsub", "-"}, {"gmul", "*"}, {"gdiv", "/"}, {"grem", "%"},
+		{"gcdiv", "cdiv"}, {"gmin", "min"}, {"gmax", "max"},
+	};
+	size_t i;
+
 	if (!l || !r)
 		return NULL;
+	g->isbool = 0;
 	if (g->vals)
 		return grid_eval_op(g, fn, l, r);
+	for (i = 0; g->json && i < sizeof json_op / sizeof json_op[0]; i++)
+		if (strcmp(fn, json_op[i][0]) == 0)
+			return arena_printf(g->a, "[\"%s\", %s, %s]", json_op[i][1], l, r);
 	if (strcmp(fn, "gmin") == 0 || strcmp(fn, "gmax") == 0)
 		return arena_printf(g->a, "cakert_%s(%s, %s)", fn, l, r);
 	return arena_printf(g->a, "cakert_%s(%s, %s, &ok)", fn, l, r);
@@ -393,6 +408,8 @@ grid_name(Grid *g, const char *name, const char *at)
 			grid_fail(g, "'%s' is not a sym or integer scalar parameter", name);
 			return NULL;
 		}
+		if (g->json)
+			return arena_printf(g->a, "\"%s\"", name);
 		if (g->vals) {
 			if (g->vals[i] < 0 && pr->kind == PARAM_SCALAR && pr->type.base == IR_U64) {
 				grid_fail(g, "'%s' does not fit in int64", name);
@@ -411,11 +428,24 @@ grid_name(Grid *g, const char *name, const char *at)
 	 * have been found above: parameters shadow it) */
 	if (strcmp(name, "num_sms") == 0) {
 		g->num_sms = 1;
+		if (g->json)
+			return "\"num_sms\"";
 		return g->vals ? arena_printf(g->a, "%lld", (long long)g->num_sms_val) : "g_num_sms";
 	}
 	g->p = at;
 	grid_fail(g, "'%s' is not a parameter (or num_sms)", name);
 	return NULL;
+}
+
+/* v, which must be an integer (a condition is not one). */
+static char *
+grid_int(Grid *g, char *v)
+{
+	if (v && g->isbool) {
+		grid_fail(g, "%s", "expected an integer, found a condition");
+		return NULL;
+	}
+	return v;
 }
 
 static char *
@@ -425,6 +455,7 @@ grid_primary(Grid *g)
 	const char *start;
 
 	grid_space(g);
+	g->isbool = 0;
 	if (*g->p >= '0' && *g->p <= '9') {
 		int64_t v = 0;
 
@@ -435,12 +466,12 @@ grid_primary(Grid *g)
 			}
 			v = v * 10 + (*g->p - '0');
 		}
-		if (v <= INT32_MAX || g->vals)
+		if (v <= INT32_MAX || g->vals || g->json)
 			return arena_printf(g->a, "%lld", (long long)v);
 		return arena_printf(g->a, "INT64_C(%lld)", (long long)v);
 	}
 	if (grid_accept(g, '(')) {
-		l = grid_expr(g);
+		l = g->logic ? grid_or(g) : grid_expr(g);
 		if (!l)
 			return NULL;
 		if (!grid_accept(g, ')')) {
@@ -464,14 +495,14 @@ grid_primary(Grid *g)
 		grid_fail(g, "unknown function '%s' (expected cdiv, min or max)", name);
 		return NULL;
 	}
-	l = grid_expr(g);
+	l = grid_int(g, grid_expr(g));
 	if (!l)
 		return NULL;
 	if (!grid_accept(g, ',')) {
 		grid_fail(g, "%s", "expected ',' between two arguments");
 		return NULL;
 	}
-	r = grid_expr(g);
+	r = grid_int(g, grid_expr(g));
 	if (!r)
 		return NULL;
 	if (!grid_accept(g, ')')) {
@@ -486,12 +517,25 @@ grid_unary(Grid *g)
 {
 	char *v;
 
-	if (grid_accept(g, '-')) {
+	grid_space(g);
+	if (g->logic && g->p[0] == '!' && g->p[1] != '=') {
+		g->p++;
 		v = grid_unary(g);
+		if (v && !g->isbool) {
+			grid_fail(g, "%s", "'!' takes a condition, found an integer");
+			return NULL;
+		}
+		if (!v)
+			return NULL;
+		g->isbool = 1;
+		return arena_printf(g->a, g->json ? "[\"!\", %s]" : "(!%s)", v);
+	}
+	if (grid_accept(g, '-')) {
+		v = grid_int(g, grid_unary(g));
 		return grid_op(g, "gsub", "0", v);
 	}
 	if (grid_accept(g, '+'))
-		return grid_unary(g);
+		return grid_int(g, grid_unary(g));
 	return grid_primary(g);
 }
 
@@ -502,6 +546,12 @@ grid_term(Grid *g)
 	const char *fn;
 
 	while (l) {
+		if (g->isbool) {
+			grid_space(g);
+			if (*g->p == '*' || *g->p == '/' || *g->p == '%')
+				l = grid_int(g, l);
+			break;
+		}
 		if (grid_accept(g, '*'))
 			fn = "gmul";
 		else if (grid_accept(g, '/'))
@@ -510,7 +560,7 @@ grid_term(Grid *g)
 			fn = "grem";
 		else
 			break;
-		r = grid_unary(g);
+		r = grid_int(g, grid_unary(g));
 		l = grid_op(g, fn, l, r);
 	}
 	return l;
@@ -523,23 +573,105 @@ grid_expr(Grid *g)
 	const char *fn;
 
 	while (l) {
+		if (g->isbool) {
+			grid_space(g);
+			if (*g->p == '+' || *g->p == '-')
+				l = grid_int(g, l);
+			break;
+		}
 		if (grid_accept(g, '+'))
 			fn = "gadd";
 		else if (grid_accept(g, '-'))
 			fn = "gsub";
 		else
 			break;
-		r = grid_term(g);
+		r = grid_int(g, grid_term(g));
 		l = grid_op(g, fn, l, r);
 	}
 	return l;
 }
 
-/* Translates formula src to a C expression in arena a; NULL with a message in err. Sets
- * *num_sms (when not NULL) if the formula names num_sms. */
+/* The two-character operator op, if it comes next. */
+static int
+grid_accept2(Grid *g, const char *op)
+{
+	grid_space(g);
+	if (g->p[0] != op[0] || g->p[1] != op[1])
+		return 0;
+	g->p += 2;
+	return 1;
+}
+
+/* l OP r for a comparison, && or ||: C's operator (C's && and || evaluate the right side
+ * only when needed, so a guard such as N > 0 && M / N > 4 never divides by zero), or the
+ * JSON form. */
+static char *
+grid_logic_op(Grid *g, const char *op, const char *l, const char *r)
+{
+	if (!l || !r)
+		return NULL;
+	g->isbool = 1;
+	if (g->json)
+		return arena_printf(g->a, "[\"%s\", %s, %s]", op, l, r);
+	return arena_printf(g->a, "(%s %s %s)", l, op, r);
+}
+
+/* a comparison (not chained), or a sum; == and != also compare two conditions */
+static char *
+grid_cmp(Grid *g)
+{
+	static const char *const ops[] = {"<=", ">=", "==", "!=", "<", ">"};
+	char *l = grid_expr(g), *r;
+	int lbool = g->isbool;
+	size_t i;
+
+	if (!l || !g->logic)
+		return l;
+	for (i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (ops[i][1] ? grid_accept2(g, ops[i]) : (g->p[0] == ops[i][0] && g->p[1] != '=' &&
+							   (grid_accept(g, ops[i][0]))))
+			break;
+	if (i == sizeof ops / sizeof ops[0])
+		return l;
+	r = grid_expr(g);
+	if (r && (lbool != g->isbool || (lbool && i < 2) || (lbool && i > 3))) {
+		grid_fail(g, "'%s' compares two integers (== and != also two conditions)", ops[i]);
+		return NULL;
+	}
+	return grid_logic_op(g, ops[i], l, r);
+}
+
+/* conditions joined by && (tighter) or || */
+static char *
+grid_join(Grid *g, const char *op)
+{
+	int and = strcmp(op, "&&") == 0, lbool;
+	char *l = and ? grid_cmp(g) : grid_join(g, "&&"), *r;
+
+	while (l && grid_accept2(g, op)) {
+		lbool = g->isbool;
+		r = and ? grid_cmp(g) : grid_join(g, "&&");
+		if (r && (!lbool || !g->isbool)) {
+			grid_fail(g, "'%s' takes two conditions, found an integer", op);
+			return NULL;
+		}
+		l = grid_logic_op(g, op, l, r);
+	}
+	return l;
+}
+
+static char *
+grid_or(Grid *g)
+{
+	return grid_join(g, "||");
+}
+
+/* Translates formula src to a C expression in arena a (or its JSON form); NULL with a
+ * message in err. Sets *num_sms (when not NULL) if the formula names num_sms. A condition
+ * (logic) must be one: a comparison, &&, || or !. */
 static char *
 grid_translate(const IrKernel *k, Arena *a, const char *src, unsigned char *used, Buf *err,
-	       int *num_sms, const int64_t *vals, int64_t num_sms_val)
+	       int *num_sms, const int64_t *vals, int64_t num_sms_val, int logic, int json)
 {
 	Grid g;
 	char *e;
@@ -547,15 +679,22 @@ grid_translate(const IrKernel *k, Arena *a, const char *src, unsigned char *used
 	memset(&g, 0, sizeof g);
 	g.vals = vals;
 	g.num_sms_val = num_sms_val;
+	g.logic = logic;
+	g.json = json;
 	g.k = k;
 	g.a = a;
 	g.src = g.p = src ? src : "";
 	g.used = used;
 	g.err = err;
-	e = grid_expr(&g);
+	e = logic ? grid_or(&g) : grid_expr(&g);
 	grid_space(&g);
 	if (e && *g.p) {
 		grid_fail(&g, "%s", "unexpected text after the expression");
+		e = NULL;
+	}
+	if (e && logic && !g.isbool) {
+		g.p = g.src;
+		grid_fail(&g, "%s", "expected a condition, found an integer");
 		e = NULL;
 	}
 	if (num_sms && g.num_sms)
@@ -567,7 +706,7 @@ int
 host_grid_check(const IrKernel *k, const char *expr, Buf *err)
 {
 	Arena *a = arena_new();
-	char *e = grid_translate(k, a, expr, NULL, err, NULL, NULL, 0);
+	char *e = grid_translate(k, a, expr, NULL, err, NULL, NULL, 0, 0, 0);
 
 	arena_free(a);
 	return e ? 0 : -1;
@@ -578,7 +717,7 @@ host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t
 	       int64_t *out, Buf *err)
 {
 	Arena *a = arena_new();
-	char *e = grid_translate(k, a, expr, NULL, err, NULL, vals, num_sms);
+	char *e = grid_translate(k, a, expr, NULL, err, NULL, vals, num_sms, 0, 0);
 
 	if (e)
 		*out = strtoll(e, NULL, 10);
@@ -826,22 +965,15 @@ emit_descriptor(Emit *e, const HostImages *img, const char *symbol, Buf *c)
 	buf_puts(c, "};\n\n");
 }
 
-/* The validation and grid code shared by _grid and _launch; expr holds the translated
- * grid formulas and used the parameters they name. */
+/* Points t[] at args' tensors and checks them (binding sym[]), the tensor maps and the
+ * scalars: what every use of the arguments does first (_prepare, an entry point's
+ * conditions). */
 static void
-emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
+emit_checks(const Emit *e, Buf *c)
 {
 	const IrKernel *k = e->k;
 	int i;
 
-	buf_puts(c, "/* Checks args (no driver needed), binds the shape symbols and computes the grid. */\n");
-	buf_printf(c, "static int\n%s_prepare(const %s_args *args, const CakeTensor **t, int64_t *sym,\n"
-		   "\t\tint64_t grid[3], CakeError *err)\n{\n", e->name, e->name);
-	if (strstr(expr[0], "&ok") || strstr(expr[1], "&ok") || strstr(expr[2], "&ok"))
-		buf_puts(c, "\tint ok = 1;\n");
-	buf_puts(c, "\tint rc;\n\n");
-	buf_printf(c, "\tif (!args)\n\t\treturn cakert_fail(err, CAKE_ERR_NULL, \"%s: args is NULL\");\n",
-		   e->name);
 	for (i = 0; i < k->nparams; i++)
 		if (k->params[i].kind == PARAM_TENSOR)
 			buf_printf(c, "\tt[%d] = &args->%s;\n", e->symno[i], e->field[i]);
@@ -870,7 +1002,16 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 				   "\tsym[%d] = args->%s;\n", e->field[i], sym_max(k), e->symno[i], e->field[i]);
 		}
 	}
-	buf_puts(c, "\t{\n");
+}
+
+/* The int64 locals a formula's C reads (v_<name> for each parameter in used, g_num_sms
+ * where e->num_sms), declared at the top of a block after emit_checks. */
+static void
+emit_values(const Emit *e, const unsigned char *used, Buf *c)
+{
+	const IrKernel *k = e->k;
+	int i;
+
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
 
@@ -881,11 +1022,32 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 		else
 			buf_printf(c, "\t\tconst int64_t v_%s = args->%s;\n", p->name, e->field[i]);
 	}
-	/* after the checks above, so that bad arguments are reported without a GPU */
+	/* after the checks, so that bad arguments are reported without a GPU */
 	if (e->num_sms)
 		buf_printf(c, "\t\tint64_t g_num_sms;\t/* the device's SM count */\n\n"
 			   "\t\tif ((rc = cakert_num_sms(&%s_kernel, &g_num_sms, err)) != CAKE_OK)\n"
 			   "\t\t\treturn rc;\n", e->name);
+}
+
+/* The validation and grid code shared by _grid and _launch; expr holds the translated
+ * grid formulas and used the parameters they name. */
+static void
+emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
+{
+	const IrKernel *k = e->k;
+	int i;
+
+	buf_puts(c, "/* Checks args (no driver needed), binds the shape symbols and computes the grid. */\n");
+	buf_printf(c, "static int\n%s_prepare(const %s_args *args, const CakeTensor **t, int64_t *sym,\n"
+		   "\t\tint64_t grid[3], CakeError *err)\n{\n", e->name, e->name);
+	if (strstr(expr[0], "&ok") || strstr(expr[1], "&ok") || strstr(expr[2], "&ok"))
+		buf_puts(c, "\tint ok = 1;\n");
+	buf_puts(c, "\tint rc;\n\n");
+	buf_printf(c, "\tif (!args)\n\t\treturn cakert_fail(err, CAKE_ERR_NULL, \"%s: args is NULL\");\n",
+		   e->name);
+	emit_checks(e, c);
+	buf_puts(c, "\t{\n");
+	emit_values(e, used, c);
 	for (i = 0; i < 3; i++) {
 		/* a formula that parsed cannot contain a comment delimiter */
 		buf_printf(c, "\n\t\t/* %c: %s */\n\t\tgrid[%d] = %s;\n", "xyz"[i],
@@ -1070,6 +1232,43 @@ check_tmap(const IrKernel *k, const IrParam *p)
 	return n;
 }
 
+/* e's facts about k's parameters: field names, symbol and tensor numbers, which symbols a
+ * tensor binds (in k's arena). */
+static void
+emit_init(Emit *e, const IrKernel *k)
+{
+	int i, d;
+
+	memset(e, 0, sizeof *e);
+	e->k = k;
+	e->name = k->name;
+	e->field = arena_alloc(k->arena, sizeof *e->field * (size_t)(k->nparams + 1));
+	e->symno = arena_alloc(k->arena, sizeof *e->symno * (size_t)(k->nparams + 1));
+	e->bound = arena_alloc(k->arena, sizeof *e->bound * (size_t)(k->nparams + 1));
+	e->align = arena_alloc(k->arena, sizeof *e->align * (size_t)(k->nparams + 1));
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		e->field[i] = field_name(k, p->name);
+		if (p->kind == PARAM_SYM)
+			e->symno[i] = e->nsyms++;
+		else if (p->kind == PARAM_TENSOR)
+			e->symno[i] = e->ntensors++;
+		else if (p->kind == PARAM_TMAP)
+			e->symno[i] = e->ntmaps++;
+	}
+	for (i = 0; i < k->nparams; i++)
+		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
+			int s = k->params[i].dims[d].sym;
+
+			if (s >= 0 && (s >= k->nparams || k->params[s].kind != PARAM_SYM))
+				ICE("kernel %s: tensor '%s' dim %d names parameter %d, which is not a sym",
+				    k->name, k->params[i].name, d, s);
+			if (s >= 0)
+				e->bound[e->symno[s]] = 1;
+		}
+}
+
 void
 host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages *img,
 	  Buf *h, Buf *c, Buf *manifest)
@@ -1080,7 +1279,7 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	unsigned char *used;
 	char *expr[3];
 	Buf err = {0};
-	int i, d, num_sms = 0, bad = 0;
+	int i, num_sms = 0, bad = 0;
 
 	for (i = 0; i < k->nparams; i++)
 		if (k->params[i].kind == PARAM_TMAP)
@@ -1092,7 +1291,7 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	a = arena_new();
 	used = arena_alloc(a, (size_t)k->nparams + 1);
 	for (i = 0; i < 3; i++) {
-		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms, NULL, 0);
+		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms, NULL, 0, 0, 0);
 		if (!expr[i]) {
 			SrcLoc loc = {k->file, 0, 0, 0};
 
@@ -1103,36 +1302,9 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 		}
 	}
 
-	memset(&e, 0, sizeof e);
-	e.k = k;
-	e.name = k->name;
+	emit_init(&e, k);
 	e.num_sms = num_sms;
 	snprintf(e.hash, sizeof e.hash, "%016llx", (unsigned long long)hash);
-	e.field = arena_alloc(k->arena, sizeof *e.field * (size_t)(k->nparams + 1));
-	e.symno = arena_alloc(k->arena, sizeof *e.symno * (size_t)(k->nparams + 1));
-	e.bound = arena_alloc(k->arena, sizeof *e.bound * (size_t)(k->nparams + 1));
-	e.align = arena_alloc(k->arena, sizeof *e.align * (size_t)(k->nparams + 1));
-	for (i = 0; i < k->nparams; i++) {
-		const IrParam *p = &k->params[i];
-
-		e.field[i] = field_name(k, p->name);
-		if (p->kind == PARAM_SYM)
-			e.symno[i] = e.nsyms++;
-		else if (p->kind == PARAM_TENSOR)
-			e.symno[i] = e.ntensors++;
-		else if (p->kind == PARAM_TMAP)
-			e.symno[i] = e.ntmaps++;
-	}
-	for (i = 0; i < k->nparams; i++)
-		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
-			int s = k->params[i].dims[d].sym;
-
-			if (s >= 0 && (s >= k->nparams || k->params[s].kind != PARAM_SYM))
-				ICE("kernel %s: tensor '%s' dim %d names parameter %d, which is not a sym",
-				    k->name, k->params[i].name, d, s);
-			if (s >= 0)
-				e.bound[e.symno[s]] = 1;
-		}
 
 	/* Alignment: 16 bytes where the kernel uses vector accesses or a TMA map covers the
 	 * tensor, else the element size. */
@@ -1207,6 +1379,85 @@ entry_types(const IrKernel *k, Buf *c)
 				   ir_base_name((IrBase)k->params[i].type.elem));
 }
 
+/* s as text inside a C string literal that is a printf format (% doubled). */
+static void
+put_cfmt(Buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			buf_puts(b, "%%");
+		else
+			put_cstr(b, (char[2]){*s, 0});
+	}
+}
+
+/* <inst>_when(args, &holds, err), for instance j of entry en, which has a condition:
+ * checks the arguments and binds the shape symbols as the instance's launcher does (the
+ * same checks, the same errors), then evaluates the condition in int64; division by zero
+ * or overflow is CAKE_ERR_GRID, naming the values. Returns 0 after reporting a condition
+ * that does not translate (sema checked it: a compiler bug). */
+static int
+entry_when(const IrEntry *en, int j, const IrKernel *k, Buf *c)
+{
+	Emit e;
+	Arena *a = arena_new();
+	unsigned char *used = arena_alloc(a, (size_t)k->nparams + 1);
+	Buf err = {0};
+	int i, n = 0, num_sms = 0;
+	char *expr = grid_translate(k, a, en->when[j], used, &err, &num_sms, NULL, 0, 1, 0);
+
+	if (!expr) {
+		SrcLoc loc = {k->file, 0, 0, 0};
+
+		diag_error(loc, "entry point %s, instance %s: %s", en->name, k->name, err.s);
+		buf_free(&err);
+		arena_free(a);
+		return 0;
+	}
+	emit_init(&e, k);
+	e.num_sms = num_sms;
+	buf_printf(c, "/* Whether the condition of %s holds:\n *   %s\n"
+		   " * after checking args as its launcher does; CAKE_ERR_GRID if the condition\n"
+		   " * divides by zero or overflows int64. */\n",
+		   k->name, en->when_text[j] ? en->when_text[j] : en->when[j]);
+	buf_printf(c, "static int\n%s_when(const %s_args *args, int *holds, CakeError *err)\n{\n",
+		   k->name, en->name);
+	buf_printf(c, "\tconst CakeTensor *t[%d] = {NULL};\n\tint64_t sym[%d] = {",
+		   e.ntensors ? e.ntensors : 1, e.nsyms ? e.nsyms : 1);
+	for (i = 0; i < (e.nsyms ? e.nsyms : 1); i++)
+		buf_puts(c, i ? ", -1" : "-1");
+	buf_puts(c, "};\n");
+	if (strstr(expr, "&ok"))
+		buf_puts(c, "\tint ok = 1;\n");
+	buf_puts(c, "\tint rc;\n\n");
+	emit_checks(&e, c);
+	buf_puts(c, "\t{\n");
+	emit_values(&e, used, c);
+	buf_printf(c, "\n\t\t*holds = %s;\n", expr);
+	if (strstr(expr, "&ok")) {
+		buf_printf(c, "\t\tif (!ok)\n\t\t\treturn cakert_fail(err, CAKE_ERR_GRID, \"%s: the condition of %s, ",
+			   en->name, k->name);
+		put_cfmt(c, en->when_text[j] ? en->when_text[j] : en->when[j]);
+		buf_puts(c, ", divides by zero or overflows int64 (");
+		for (i = 0; i < k->nparams; i++)
+			if (used[i])
+				buf_printf(c, "%s%s = %%lld", n++ ? ", " : "", k->params[i].name);
+		if (num_sms)
+			buf_printf(c, "%snum_sms = %%lld", n++ ? ", " : "");
+		buf_puts(c, ")\"");
+		for (i = 0; i < k->nparams; i++)
+			if (used[i])
+				buf_printf(c, ",\n\t\t\t    (long long)v_%s", k->params[i].name);
+		if (num_sms)
+			buf_puts(c, ",\n\t\t\t    (long long)g_num_sms");
+		buf_puts(c, ");\n");
+	}
+	buf_puts(c, "\t}\n\treturn CAKE_OK;\n}\n\n");
+	buf_free(&err);
+	arena_free(a);
+	return 1;
+}
+
 /* <name>_launch or <name>_grid: the first instance that matches, else CAKE_ERR_DTYPE. */
 static void
 entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const char *sig,
@@ -1216,13 +1467,26 @@ entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const c
 
 	buf_printf(c, "int\n%s_%s(const %s_args *args, %s, CakeError *err)\n{\n", e->name, fn,
 		   e->name, sig);
+	for (j = 0; j < e->ninst; j++)
+		n += e->when[j] != NULL;
+	if (n)
+		buf_puts(c, "\tint holds, rc;\n\n");
+	n = 0;
 	buf_puts(c, "\tif (!args)\n\t\treturn cakert_fail(err, CAKE_ERR_NULL, \"");
 	buf_printf(c, "%s: args is NULL\");\n", e->name);
 	for (j = 0; j < e->ninst; j++) {
 		buf_puts(c, "\tif (");
 		entry_match(insts[j], c);
-		buf_printf(c, ") {\n\t\t%s_args inst;\n\n\t\tmemcpy(&inst, args, sizeof inst);\n"
-			   "\t\treturn %s_%s(&inst, %s, err);\n\t}\n", insts[j]->name, insts[j]->name, fn, call);
+		if (!e->when[j]) {
+			buf_printf(c, ") {\n\t\t%s_args inst;\n\n\t\tmemcpy(&inst, args, sizeof inst);\n"
+				   "\t\treturn %s_%s(&inst, %s, err);\n\t}\n", insts[j]->name, insts[j]->name, fn, call);
+			continue;
+		}
+		/* when (...): an error evaluating it stops the choice */
+		buf_printf(c, ") {\n\t\tif ((rc = %s_when(args, &holds, err)) != CAKE_OK)\n\t\t\treturn rc;\n"
+			   "\t\tif (holds) {\n\t\t\t%s_args inst;\n\n\t\t\tmemcpy(&inst, args, sizeof inst);\n"
+			   "\t\t\treturn %s_%s(&inst, %s, err);\n\t\t}\n\t}\n",
+			   insts[j]->name, insts[j]->name, insts[j]->name, fn, call);
 	}
 	buf_printf(c, "\treturn cakert_fail(err, CAKE_ERR_DTYPE, \"%s: no instance takes these element types (", e->name);
 	for (i = 0; i < insts[0]->nparams; i++)
@@ -1253,11 +1517,13 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 	upper[i] = 0;
 	buf_printf(h, "/* %s.h: the entry point %s (generated by cakec; do not edit): launches the\n"
 		   " * first of the instances of the generic kernel %s whose tensor element types\n"
-		   " * match the arguments:", e->name, e->name, e->name);
+		   " * match the arguments (and whose condition holds):", e->name, e->name, e->name);
 	for (j = 0; j < e->ninst; j++) {
 		buf_printf(h, "%s\n *   %s (", j ? ";" : "", insts[j]->name);
 		entry_types(insts[j], h);
 		buf_puts(h, ")");
+		if (e->when[j])
+			buf_printf(h, " when %s", e->when_text[j] ? e->when_text[j] : e->when[j]);
 	}
 	buf_printf(h, ". */\n#ifndef CAKE_ENTRY_%s_H\n#define CAKE_ENTRY_%s_H\n\n", upper, upper);
 	for (j = 0; j < e->ninst; j++)
@@ -1265,11 +1531,17 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 	buf_puts(h, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 	buf_printf(h, "/* The instances' arguments are the same but for the tensors' element types. */\n"
 		   "typedef %s_args %s_args;\n\n", insts[0]->name, e->name);
+	for (j = 0; j < e->ninst && !e->when[j]; j++)
+		;
 	buf_printf(h, "/* Picks the instance and launches it as its launcher does; CAKE_ERR_DTYPE when\n"
-		   " * no instance takes the tensors' element types. */\n"
-		   "int %s_launch(const %s_args *args, CUstream stream, CakeError *err);\n\n", e->name, e->name);
-	buf_printf(h, "/* The grid the chosen instance would use, without the driver. */\n"
-		   "int %s_grid(const %s_args *args, int64_t grid[3], CakeError *err);\n\n", e->name, e->name);
+		   " * no instance takes the tensors' element types%s */\n"
+		   "int %s_launch(const %s_args *args, CUstream stream, CakeError *err);\n\n",
+		   j < e->ninst ? ". A condition is evaluated after\n * the checks its instance's launcher makes, and stops the choice with their error,\n * or CAKE_ERR_GRID if it divides by zero or overflows int64." : ".",
+		   e->name, e->name);
+	buf_printf(h, "/* The grid the chosen instance would use, without the driver%s. */\n"
+		   "int %s_grid(const %s_args *args, int64_t grid[3], CakeError *err);\n\n",
+		   j < e->ninst ? " (but where a\n * condition or the grid names num_sms); the same choice, the same errors" : "",
+		   e->name, e->name);
 	buf_puts(h, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 
 	buf_printf(c, "/* %s.c: the entry point %s (generated by cakec; do not edit). */\n"
@@ -1279,24 +1551,46 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 		buf_printf(c, "typedef char %s_same_args_%d[sizeof(%s_args) == sizeof(%s_args) ? 1 : -1];\n",
 			   e->name, j, insts[j]->name, e->name);
 	buf_puts(c, "\n");
+	for (j = 0; j < e->ninst; j++)
+		if (e->when[j] && !entry_when(e, j, insts[j], c))
+			return;
 	entry_function(e, insts, "launch", "CUstream stream", "stream", c);
 	buf_puts(c, "\n");
 	entry_function(e, insts, "grid", "int64_t grid[3]", "grid", c);
 }
 
 void
-host_entry_manifest(const IrEntry *e, Buf *m)
+host_entry_manifest(const IrEntry *e, IrKernel *const *insts, Buf *m)
 {
 	int j;
 
 	buf_puts(m, "{\n    \"entry\": ");
 	put_json(m, e->name);
-	buf_puts(m, ",\n    \"rule\": \"the first instance, in this order, whose tensor element types match the arguments\",\n"
+	buf_puts(m, ",\n    \"rule\": \"the first instance, in this order, whose tensor element types match the arguments and whose condition (when, null: none) holds\",\n"
 		 "    \"instances\": [");
 	for (j = 0; j < e->ninst; j++) {
 		if (j)
 			buf_puts(m, ", ");
 		put_json(m, e->insts[j]);
 	}
-	buf_puts(m, "]\n  }");
+	/* each condition as written and as a tree: ["op", operand, ...] with names as
+	 * strings and integers as numbers */
+	buf_puts(m, "],\n    \"when\": [");
+	for (j = 0; j < e->ninst; j++) {
+		Arena *a = arena_new();
+		char *tree = NULL;
+
+		buf_puts(m, j ? ",\n      " : "\n      ");
+		if (e->when[j])
+			tree = grid_translate(insts[j], a, e->when[j], NULL, NULL, NULL, NULL, 0, 1, 1);
+		if (!tree) {
+			buf_puts(m, "null");
+		} else {
+			buf_puts(m, "{\"text\": ");
+			put_json(m, e->when_text[j] ? e->when_text[j] : e->when[j]);
+			buf_printf(m, ", \"expr\": %s}", tree);
+		}
+		arena_free(a);
+	}
+	buf_puts(m, "\n    ]\n  }");
 }

@@ -22,10 +22,17 @@ void host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostI
 
 /* Writes the entry point e's header and source: <name>_args (the instances' arguments),
  * <name>_launch and <name>_grid, which pick the first instance in insts[] (e's kernels, in
- * order) whose tensor element types match the arguments and call its launcher. */
+ * order) whose tensor element types match the arguments and whose condition holds, and
+ * call its launcher. A condition (e->when) is the grid formula language with comparisons
+ * (< <= == != > >=, not chained; == and != also compare two conditions), && || and !, at
+ * C's precedence, evaluated as grid formulas are (int64, division by zero and overflow are
+ * errors: CAKE_ERR_GRID), && and || from the left and only as far as needed. One that
+ * does not translate is reported through diag_error and the source is left unfinished. */
 void host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c);
-/* The manifest's object for entry point e: {"entry", "rule", "instances"} (no newline). */
-void host_entry_manifest(const IrEntry *e, Buf *m);
+/* The manifest's object for entry point e: {"entry", "rule", "instances", "when"} (no
+ * newline); "when" has, per instance, null or {"text", "expr"}: the condition as written
+ * and as a JSON tree (["&&", ["<=", "M", 64], ["==", ["%", "N", 8], 0]]). */
+void host_entry_manifest(const IrEntry *e, IrKernel *const *insts, Buf *m);
 
 /* Checks a grid formula (IrKernel.grid's language) against k's parameters: returns 0, or
  * -1 with a message in err ("grid formula \"cdiv(x, 4)\" at offset 6: 'x' is not a

@@ -277,7 +277,8 @@ ir_module_add(IrModule *m, IrKernel *k)
 }
 
 void
-ir_module_add_entry(IrModule *m, const char *name, int ninst, const char *const *insts)
+ir_module_add_entry(IrModule *m, const char *name, int ninst, const char *const *insts,
+		    const char *const *when, const char *const *when_text)
 {
 	IrEntry e;
 	int i;
@@ -285,26 +286,45 @@ ir_module_add_entry(IrModule *m, const char *name, int ninst, const char *const 
 	e.name = xstrdup(name);
 	e.ninst = ninst;
 	e.insts = xmalloc(sizeof *e.insts * (size_t)(ninst + 1));
-	for (i = 0; i < ninst; i++)
+	e.when = xcalloc((size_t)ninst + 1, sizeof *e.when);
+	e.when_text = xcalloc((size_t)ninst + 1, sizeof *e.when_text);
+	for (i = 0; i < ninst; i++) {
 		e.insts[i] = xstrdup(insts[i]);
+		if (when && when[i])
+			e.when[i] = xstrdup(when[i]);
+		if (when_text && when_text[i])
+			e.when_text[i] = xstrdup(when_text[i]);
+	}
 	PUSH(m->entries, m->nentries, m->capentries, e);
+}
+
+void
+ir_entry_free(IrEntry *e)
+{
+	int j;
+
+	for (j = 0; j < e->ninst; j++) {
+		free(e->insts[j]);
+		free(e->when[j]);
+		free(e->when_text[j]);
+	}
+	free(e->insts);
+	free(e->when);
+	free(e->when_text);
+	free(e->name);
 }
 
 void
 ir_module_free(IrModule *m)
 {
-	int i, j;
+	int i;
 
 	if (!m)
 		return;
 	for (i = 0; i < m->nkernels; i++)
 		ir_kernel_free(m->kernels[i]);
-	for (i = 0; i < m->nentries; i++) {
-		for (j = 0; j < m->entries[i].ninst; j++)
-			free(m->entries[i].insts[j]);
-		free(m->entries[i].insts);
-		free(m->entries[i].name);
-	}
+	for (i = 0; i < m->nentries; i++)
+		ir_entry_free(&m->entries[i]);
 	free(m->entries);
 	free(m->kernels);
 	free(m);

@@ -391,12 +391,17 @@ typedef struct IrKernel {
 } IrKernel;
 
 /* An entry point: one launcher for the instances of a generic kernel, which launches the
- * first of them, in order, whose tensor element types match its arguments (the instances'
- * parameters differ only in those types). */
+ * first of them, in order, whose tensor element types match its arguments and whose
+ * condition holds (the instances' parameters differ only in those types). */
 typedef struct IrEntry {
 	char *name;
 	int ninst;
 	char **insts;           /* kernel names */
+	/* each instance's `when` condition, NULL where it has none: in the host formula
+	 * language (ir.h's grid formulas with comparisons, && || !), fully parenthesized,
+	 * and as the user wrote it (for messages and the manifest) */
+	char **when;
+	char **when_text;
 } IrEntry;
 
 typedef struct IrModule {
@@ -410,7 +415,10 @@ IrKernel *ir_kernel_new(const char *name, int file);
 void ir_kernel_free(IrKernel *k);
 IrModule *ir_module_new(void);
 void ir_module_add(IrModule *m, IrKernel *k);
-void ir_module_add_entry(IrModule *m, const char *name, int ninst, const char *const *insts);
+/* when and when_text (each NULL, or ninst strings that may be NULL): see IrEntry. */
+void ir_module_add_entry(IrModule *m, const char *name, int ninst, const char *const *insts,
+			 const char *const *when, const char *const *when_text);
+void ir_entry_free(IrEntry *e);
 void ir_module_free(IrModule *m);
 
 IrValue ir_new_value(IrKernel *k, IrType t);

@@ -153,9 +153,10 @@ def _read_manifest(gen_dir):
         kernels = json.load(f)
     if not isinstance(kernels, list):
         raise ValueError("%s: expected a JSON array of kernels" % path)
-    # entry points ({"entry", "instances"}) become kernels named as the entry, with the
-    # first instance's parameters: every instance has them, but for the tensor dtypes,
-    # and the entry's C launcher picks the instance
+    # entry points ({"entry", "instances", "when"}) become kernels named as the entry,
+    # with the first instance's parameters: every instance has them, but for the tensor
+    # dtypes, and the entry's C launcher picks the instance (by dtypes and each
+    # instance's `when` condition, so a call chooses exactly as a C caller's would)
     by_name = dict((k["kernel"], k) for k in kernels if "kernel" in k)
     out = [k for k in kernels if "kernel" in k]
     for e in kernels:
@@ -163,6 +164,7 @@ def _read_manifest(gen_dir):
             k = dict(by_name[e["instances"][0]])
             k["kernel"] = e["entry"]
             k["entry_instances"] = list(e["instances"])
+            k["entry_when"] = list(e.get("when") or [None] * len(e["instances"]))
             out.append(k)
     return out
 

@@ -861,10 +861,7 @@ select_kernels(const Options *o, IrModule **mods)
 				m->entries[n++] = *e;
 				continue;
 			}
-			for (j = 0; j < e->ninst; j++)
-				free(e->insts[j]);
-			free(e->insts);
-			free(e->name);
+			ir_entry_free(e);
 		}
 		m->nentries = n;
 	}
@@ -894,7 +891,7 @@ emit_entries(const IrModule *m, Buf *manifest)
 		snprintf(name, sizeof name, "%s.c", e->name);
 		add_output_buf(name, &c);
 		buf_puts(manifest, manifest->len ? ",\n  " : "[\n  ");
-		host_entry_manifest(e, manifest);
+		host_entry_manifest(e, insts, manifest);
 		free(insts);
 	}
 }
