@@ -9,7 +9,7 @@
 // RUN: %t/checks | FileCheck %s
 // RUN: FileCheck --check-prefix=SRC %s < %t/pick.c
 // RUN: FileCheck --check-prefix=MAN %s < %t/manifest.json
-// RUN: %cakec --emit=host -o %t/again %s && diff %t/pick.c %t/again/pick.c && diff %t/manifest.json %t/again/manifest.json
+// RUN: %cakec --emit=ptx,host -o %t/again %s && diff %t/pick.c %t/again/pick.c && diff %t/manifest.json %t/again/manifest.json
 
 kernel pick<T: f32 | bf16, U: i32 = 1>(x: in T[N], y: out f32[N], d: i64, s: f32)
     threads(256) grid(cdiv(N, 256 * U))
