@@ -601,7 +601,8 @@ group_spans(Interp *it, GRec *r, int n, int fam)
 	uint64_t now = trace_now(it);
 	int i, j;
 
-	qsort(r, (size_t)n, sizeof *r, grec_cmp);
+	if (n > 0)      /* r is NULL when nothing was recorded: qsort wants a pointer */
+		qsort(r, (size_t)n, sizeof *r, grec_cmp);
 	for (i = 0; i < n; i = j) {
 		uint64_t t0 = ~0ull, t1 = 0;
 		int64_t bytes = 0;
@@ -715,7 +716,8 @@ bytes_counter(Trace *t, int64_t pid, const ASpan *s, int n, const char *name)
 		d[nd].t = s[i].t1;
 		d[nd++].d = -b;
 	}
-	qsort(d, (size_t)nd, sizeof *d, delta_cmp);
+	if (nd > 0)
+		qsort(d, (size_t)nd, sizeof *d, delta_cmp);
 	push(t, 'C', pid, 0, 0, 0, xstrdup(name), xstrdup("{\"bytes\": 0}"));
 	for (i = 0; i < nd; i++) {
 		Buf a = {0};
@@ -736,7 +738,8 @@ lay_out(Interp *it)
 	Trace *t = it->trace;
 	int i, j;
 
-	qsort(t->spans, (size_t)t->nspans, sizeof *t->spans, span_cmp);
+	if (t->nspans > 0)
+		qsort(t->spans, (size_t)t->nspans, sizeof *t->spans, span_cmp);
 	for (i = 0; i < t->nspans; i = j) {
 		uint64_t end[MAX_LANES];
 		int nlanes = 0, cap = fams[t->spans[i].fam].lanes;
@@ -855,7 +858,8 @@ trace_close(Interp *it, Buf *err)
 		return 0;
 	if (it->trace)
 		trace_cluster_end(it);
-	qsort(t->ev, (size_t)t->nev, sizeof *t->ev, ev_cmp);
+	if (t->nev > 0)
+		qsort(t->ev, (size_t)t->nev, sizeof *t->ev, ev_cmp);
 	fprintf(t->f, "{\"traceEvents\": [\n");
 	for (i = 0; i < t->nev; i++) {
 		const TEvent *e = &t->ev[i];
