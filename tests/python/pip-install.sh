@@ -6,7 +6,7 @@
 # Needs python3-venv and PyPI (for setuptools); .ci/run runs it.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 [ $# -eq 0 ] || shift
 [ $# -gt 0 ] || set -- "$root/out/elementwise"
 venv=$build/pip-venv
