@@ -83,7 +83,7 @@ compile_entries(const IrModule *m)
 				if (strcmp(m->kernels[n]->name, e->insts[j]) == 0)
 					insts[j] = m->kernels[n];
 		host_emit_entry(e, insts, &h, &c);
-		host_entry_manifest(e, &man);
+		host_entry_manifest(e, insts, &man);
 		buf_free(&h);
 		buf_free(&c);
 		buf_free(&man);
