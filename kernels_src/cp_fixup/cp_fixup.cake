@@ -1,0 +1,150 @@
+// cp_fixup: the context-parallel state fix-up of a chunked delta-rule prefill (docs/cp_fixup.md).
+//
+// Each chunk c of a sequence was computed from a zero state: it left a local state
+// L_c [K, V] (f32) and a transfer matrix M_c [K, K] (f32, or bf16 with f32 accumulation).
+// The fix-up makes the true states, sequentially over the chunks, for each (b, h):
+//
+//     S_0 = init[b, h]   (or L_0 when there is no initial state)
+//     S_c = L_c + M_c S_{c-1}          c = 1 .. n_b - 1   (torch.baddbmm(L_c, M_c, S_{c-1}))
+//     S_c = 0                          c = n_b .. C - 1   (past the sequence's valid chunks)
+//
+// with n_b = nvalid[b] clamped to 0 .. C. The initial state is optional: `init` is
+// [BI, H, K, V] with BI = B (present) or BI = 0 (absent; no elements, data may be NULL).
+//
+// The SIMT design (for few heads and many chunks): columns of S are independent, so a
+// block owns BV columns of one head's state, and one thread owns one row of them (KT
+// threads, KT >= K; threads past K take part in the barriers only). Per chunk, thread i
+// computes row i: S_c[i, :] = L_c[i, :] + sum_j M_c[i, j] S_{c-1}[j, :], reading M_c's row
+// i (its own) and all of S_{c-1} (the same row j for all threads: a broadcast) from shared
+// memory, BV accumulators in registers. M_{c+1} is on its way by cp.async into the other
+// half of a double buffer while chunk c accumulates, and L_{c+1}'s row is loaded into
+// registers one chunk ahead. M's rows are padded by 4 elements so that the threads'
+// vector reads of their rows fall in different banks (row strides of 528 bytes for f32,
+// 264 for bf16).
+//
+// Generic parameters: T, M's element type; KT, the threads (and the largest K); BV, the
+// columns a block owns (V must be a multiple of BV; K and V multiples of 4). The entry
+// point picks the instance from K, V, B * H and the SM count (the `when` rules below).
+
+const PAD: i32 = 4;                  // elements after each row of M in shared memory
+
+kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
+        l: in f32[B, H, C, K, V], m: in T[B, H, C, K, K], init: in f32[BI, H, K, V],
+        nvalid: in i32[B], s: out f32[B, H, C, K, V])
+    targets(sm_90a, sm_100a, sm_103a)
+    threads(KT)
+    grid(B * H * (V / BV))
+{
+    shared ms: T[2, KT, KT + PAD];   // M_c and M_{c+1}
+    shared ss: f32[KT, BV];          // S_{c-1}, the block's columns
+
+    let nv = V / BV;
+    let vb = block.x % nv;
+    let h = block.x / nv % H;
+    let b = block.x / nv / H;
+    let v0 = vb * BV;
+    let i = thread.x;
+    let act = i < K;                 // this thread owns a row
+    let n = min(max(nvalid[b], 0), C);
+
+    // S_0: the initial state, or L_0
+    var acc: f32x4[BV / 4] = 0.0;
+    if (act && n > 0) {
+        if (b < BI) {
+            for (q in 0 .. BV / 4) unroll {
+                acc[q] = init[b, h, i, v0 + 4 * q : 4];
+            }
+        } else {
+            for (q in 0 .. BV / 4) unroll {
+                acc[q] = l[b, h, 0, i, v0 + 4 * q : 4];
+            }
+        }
+        for (q in 0 .. BV / 4) unroll {
+            ss[i, 4 * q : 4] = acc[q];
+            s[b, h, 0, i, v0 + 4 * q : 4] = acc[q];
+        }
+    }
+    // M_1 and L_1's row, ahead of the loop
+    var lnx: f32x4[BV / 4] = 0.0;
+    if (act && n > 1) {
+        for (j in 0 .. K step 4) {
+            cp_async(ms[1, i, j : 4], m[b, h, 1, i, j : 4]);
+        }
+        for (q in 0 .. BV / 4) unroll {
+            lnx[q] = l[b, h, 1, i, v0 + 4 * q : 4];
+        }
+    }
+    cp_async_commit();
+
+    for (c in 1 .. n) {
+        let cur = c % 2;
+        // M_{c+1} into the other half (every thread is past its reads of M_{c-1}: the
+        // barrier at the end of the previous chunk)
+        if (act && c + 1 < n) {
+            for (j in 0 .. K step 4) {
+                cp_async(ms[1 - cur, i, j : 4], m[b, h, c + 1, i, j : 4]);
+            }
+        }
+        cp_async_commit();
+        cp_async_wait(1);            // this thread's part of M_c has landed
+        barrier();                   // everyone's part, and S_{c-1} in ss
+        for (q in 0 .. BV / 4) unroll {
+            acc[q] = lnx[q];
+        }
+        if (act && c + 1 < n) {
+            for (q in 0 .. BV / 4) unroll {
+                lnx[q] = l[b, h, c + 1, i, v0 + 4 * q : 4];
+            }
+        }
+        if (act) {
+            for (j in 0 .. K step 4) unroll(2) {
+                let mv = f32x4(ms[cur, i, j : 4]);
+                for (q in 0 .. BV / 4) unroll {
+                    acc[q] = fma(f32x4(mv.x), ss[j, 4 * q : 4], acc[q]);
+                }
+                for (q in 0 .. BV / 4) unroll {
+                    acc[q] = fma(f32x4(mv.y), ss[j + 1, 4 * q : 4], acc[q]);
+                }
+                for (q in 0 .. BV / 4) unroll {
+                    acc[q] = fma(f32x4(mv.z), ss[j + 2, 4 * q : 4], acc[q]);
+                }
+                for (q in 0 .. BV / 4) unroll {
+                    acc[q] = fma(f32x4(mv.w), ss[j + 3, 4 * q : 4], acc[q]);
+                }
+            }
+        }
+        barrier();                   // every thread has read S_{c-1} and M_c
+        if (act) {
+            for (q in 0 .. BV / 4) unroll {
+                ss[i, 4 * q : 4] = acc[q];
+                s[b, h, c, i, v0 + 4 * q : 4] = acc[q];
+            }
+        }
+    }
+    cp_async_wait(0);
+
+    // the slots past the valid chunks
+    if (act) {
+        for (c in n .. C) {
+            for (q in 0 .. BV / 4) unroll {
+                s[b, h, c, i, v0 + 4 * q : 4] = f32x4(0.0);
+            }
+        }
+    }
+}
+
+// The entry point's rules, in order, for each M type: K <= 64 runs on 64 threads; the
+// widest column slice that still gives every SM a block (fewer blocks re-reading M),
+// else the narrowest (the most blocks for few heads).
+instance cp_fixup<f32, 64, 32> as cp_fixup_f32_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
+instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64);
+instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
+instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
+instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
+instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64);
+instance cp_fixup<bf16, 128, 32> as cp_fixup_bf16_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
+instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<bf16, 128, 4> as cp_fixup_bf16_k128_bv4;

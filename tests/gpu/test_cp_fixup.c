@@ -1,0 +1,357 @@
+/* test_cp_fixup.c: the context-parallel state fix-up family on the GPU (docs/cp_fixup.md,
+ * docs/testing.md). Each shape runs with f32 and with bf16 transfers: every instance of
+ * kernels_src/cp_fixup/cp_fixup.cake that takes the shape (K <= its threads, V a multiple
+ * of its column slice), then the entry point cp_fixup, whose choice is printed as its
+ * grid; the large shapes run through the entry point only.
+ *
+ * The float64 reference is the sequential recurrence of the issue, per (b, h):
+ *   S_0 = init[b, h] (or L_0 without one), S_c = L_c + M_c S_{c-1} for c < n_b, S_c = 0
+ * for c >= n_b, with n_b = nvalid[b] clamped to 0 .. C. Inputs: L and init U(-1, 1), M
+ * U(-1, 1) * 1.5 / sqrt(K) (spectral radius about 0.87, so that the states stay of order 1
+ * over many chunks), rounded to bf16 for the bf16 instances (the reference uses the
+ * rounded values); no input is 0. The output is poisoned first (NaN), every tensor is
+ * guarded, and the inputs must come back unchanged. Error: |got - ref| / max(|ref|, 0.5)
+ * <= 1e-4 for both M types (bf16 products of exact bf16 values are exact in f32: only the
+ * f32 accumulation differs, as with f32 transfers); the zeroed slots must be exactly 0.
+ * Ragged cases give the batches' valid-chunk counts C, a count in 1 .. C - 1, 0 and
+ * C + 5 (clamped to C), in turn; the initial state is present (BI = B) or absent (BI = 0,
+ * no elements, NULL data). */
+#include "gputest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_fixup.h"
+
+/* X(instance, bf16 transfers, threads (largest K), column slice) */
+#define CPF_INSTANCES(X) \
+	X(cp_fixup_f32_k64_bv32, 0, 64, 32) \
+	X(cp_fixup_f32_k64_bv8, 0, 64, 8) \
+	X(cp_fixup_f32_k64_bv4, 0, 64, 4) \
+	X(cp_fixup_f32_k128_bv32, 0, 128, 32) \
+	X(cp_fixup_f32_k128_bv8, 0, 128, 8) \
+	X(cp_fixup_f32_k128_bv4, 0, 128, 4) \
+	X(cp_fixup_bf16_k64_bv32, 1, 64, 32) \
+	X(cp_fixup_bf16_k64_bv8, 1, 64, 8) \
+	X(cp_fixup_bf16_k64_bv4, 1, 64, 4) \
+	X(cp_fixup_bf16_k128_bv32, 1, 128, 32) \
+	X(cp_fixup_bf16_k128_bv8, 1, 128, 8) \
+	X(cp_fixup_bf16_k128_bv4, 1, 128, 4)
+
+typedef int (*CpfLaunch)(const cp_fixup_args *a, CUstream s, CakeError *err);
+
+#define WRAP(name, BF16_, KT_, BV_) \
+	static int \
+	launch_##name(const cp_fixup_args *a, CUstream s, CakeError *err) \
+	{ \
+		name##_args x; \
+		memset(&x, 0, sizeof x); \
+		x.l = a->l; \
+		x.m = a->m; \
+		x.init = a->init; \
+		x.nvalid = a->nvalid; \
+		x.s = a->s; \
+		return name##_launch(&x, s, err); \
+	}
+CPF_INSTANCES(WRAP)
+
+typedef struct CpfInstance {
+	const char *name;
+	int bf16, kt, bv;
+	CpfLaunch launch;
+} CpfInstance;
+
+#define ENTRY(name, BF16_, KT_, BV_) {#name, BF16_, KT_, BV_, launch_##name},
+static const CpfInstance instances[] = {CPF_INSTANCES(ENTRY)};
+#define NINSTANCES ((int)(sizeof instances / sizeof instances[0]))
+
+typedef struct CpfShape {
+	int b, h, c, k, v;
+	int init, ragged;
+	int small;      /* also under CAKE_GPU_TEST_SMALL (the emulated driver) */
+	int large;      /* the entry point only */
+} CpfShape;
+
+static const CpfShape shapes[] = {
+	{1, 1, 2, 64, 64, 0, 0, 1, 0},
+	{2, 1, 3, 64, 64, 1, 1, 1, 0},
+	{1, 1, 3, 128, 128, 0, 0, 1, 0},
+	{4, 1, 3, 64, 128, 1, 1, 1, 0},
+	{1, 1, 2, 128, 64, 1, 0, 1, 0},
+	{1, 2, 16, 128, 128, 0, 0, 0, 0},
+	{1, 4, 64, 128, 128, 1, 1, 0, 0},
+	{4, 8, 16, 64, 64, 1, 1, 0, 0},
+	{3, 5, 9, 128, 64, 0, 1, 0, 0},
+	{8, 32, 16, 128, 128, 0, 0, 0, 1},
+	{8, 32, 16, 128, 128, 1, 1, 0, 1},
+	{8, 32, 64, 64, 64, 1, 1, 0, 1},
+};
+#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+
+#define FLOOR 0.5
+#define THRESHOLD 1e-4
+
+typedef struct CpfCase {
+	CpfShape sh;
+	int bf16;
+	size_t nl, nm, ni;              /* elements of L (and S), M, init */
+	float *l, *init;
+	float *mf;                      /* M, f32 bits (f32 transfers) */
+	uint16_t *mb;                   /* M, bf16 bits */
+	int32_t *nvalid;
+	double *ref;
+	int64_t lshape[5], mshape[5], ishape[4], nshape[1];
+	GtBuf dl, dm, di, dn, ds;
+	cp_fixup_args args;
+} CpfCase;
+
+static void
+destroy(CpfCase *c)
+{
+	gt_buf_free(&c->dl);
+	gt_buf_free(&c->dm);
+	gt_buf_free(&c->di);
+	gt_buf_free(&c->dn);
+	gt_buf_free(&c->ds);
+	free(c->l);
+	free(c->init);
+	free(c->mf);
+	free(c->mb);
+	free(c->nvalid);
+	free(c->ref);
+}
+
+/* The reference of one (b, h): the chunks' states in double. */
+static void
+reference(CpfCase *c, const double *md, int b, int h)
+{
+	const CpfShape *s = &c->sh;
+	size_t kv = (size_t)s->k * s->v, kk = (size_t)s->k * s->k;
+	size_t bh = (size_t)b * s->h + h;
+	const float *l = c->l + bh * s->c * kv;
+	const double *m = md + bh * s->c * kk;
+	double *out = c->ref + bh * s->c * kv;
+	int n = c->nvalid[b] < 0 ? 0 : c->nvalid[b] > s->c ? s->c : c->nvalid[b];
+	int ci, i, j, v;
+
+	for (ci = 0; ci < s->c; ci++) {
+		double *sc = out + ci * kv;
+
+		if (ci >= n) {
+			memset(sc, 0, kv * sizeof *sc);
+			continue;
+		}
+		for (i = 0; i < s->k * s->v; i++)
+			sc[i] = ci == 0 && s->init ? c->init[bh * kv + i] : l[ci * kv + i];
+		if (ci == 0)
+			continue;
+		for (i = 0; i < s->k; i++)
+			for (j = 0; j < s->k; j++) {
+				double mij = m[ci * kk + (size_t)i * s->k + j];
+				const double *prev = out + (ci - 1) * kv + (size_t)j * s->v;
+
+				for (v = 0; v < s->v; v++)
+					sc[i * s->v + v] += mij * prev[v];
+			}
+	}
+}
+
+static int
+create(CpfCase *c, const GtDev *g, const CpfShape *sh, int bf16, uint64_t seed, CUstream st)
+{
+	GtRng r;
+	double *md, scale = 1.5 / sqrt((double)sh->k);
+	size_t i;
+	int b, h;
+
+	memset(c, 0, sizeof *c);
+	c->sh = *sh;
+	c->bf16 = bf16;
+	c->nl = (size_t)sh->b * sh->h * sh->c * sh->k * sh->v;
+	c->nm = (size_t)sh->b * sh->h * sh->c * sh->k * sh->k;
+	c->ni = sh->init ? (size_t)sh->b * sh->h * sh->k * sh->v : 0;
+	c->l = malloc(c->nl * sizeof *c->l);
+	c->init = malloc((c->ni + 1) * sizeof *c->init);
+	c->mf = malloc(c->nm * sizeof *c->mf);
+	c->mb = malloc(c->nm * sizeof *c->mb);
+	c->nvalid = malloc((size_t)sh->b * sizeof *c->nvalid);
+	c->ref = malloc(c->nl * sizeof *c->ref);
+	md = malloc(c->nm * sizeof *md);
+	if (!c->l || !c->init || !c->mf || !c->mb || !c->nvalid || !c->ref || !md ||
+	    gt_buf_alloc(&c->dl, c->nl * 4, "cp_fixup L") ||
+	    gt_buf_alloc(&c->dm, c->nm * (bf16 ? 2 : 4), "cp_fixup M") ||
+	    gt_buf_alloc(&c->di, c->ni * 4, "cp_fixup init") ||
+	    gt_buf_alloc(&c->dn, (size_t)sh->b * 4, "cp_fixup nvalid") ||
+	    gt_buf_alloc(&c->ds, c->nl * 4, "cp_fixup S")) {
+		printf("FAIL cp_fixup: allocation failed\n");
+		free(md);
+		return 1;
+	}
+	gt_rng_seed(&r, seed);
+	for (i = 0; i < c->nl; i++)
+		c->l[i] = (float)gt_rng_uniform(&r, -1.0, 1.0);
+	for (i = 0; i < c->ni; i++)
+		c->init[i] = (float)gt_rng_uniform(&r, -1.0, 1.0);
+	for (i = 0; i < c->nm; i++) {
+		float x = (float)(gt_rng_uniform(&r, -1.0, 1.0) * scale);
+
+		c->mf[i] = x;
+		c->mb[i] = gt_bf16_from_float(x);
+		md[i] = bf16 ? gt_bf16_to_float(c->mb[i]) : x;
+	}
+	for (b = 0; b < sh->b; b++) {
+		int cnt = sh->c;
+
+		if (sh->ragged)
+			switch (b % 4) {
+			case 1: cnt = 1 + (int)(gt_rng_next(&r) % (uint64_t)(sh->c - 1)); break;
+			case 2: cnt = 0; break;
+			case 3: cnt = sh->c + 5; break;
+			default: break;
+			}
+		c->nvalid[b] = cnt;
+	}
+	for (b = 0; b < sh->b; b++)
+		for (h = 0; h < sh->h; h++)
+			reference(c, md, b, h);
+	free(md);
+
+	c->lshape[0] = c->mshape[0] = c->nshape[0] = sh->b;
+	c->lshape[1] = c->mshape[1] = c->ishape[1] = sh->h;
+	c->lshape[2] = c->mshape[2] = sh->c;
+	c->lshape[3] = c->mshape[3] = c->ishape[2] = sh->k;
+	c->lshape[4] = c->ishape[3] = sh->v;
+	c->mshape[4] = sh->k;
+	c->ishape[0] = sh->init ? sh->b : 0;
+	gt_tensor(&c->args.l, g, &c->dl, CAKE_DTYPE_FLOAT, 32, 5, c->lshape);
+	gt_tensor(&c->args.m, g, &c->dm, bf16 ? CAKE_DTYPE_BFLOAT : CAKE_DTYPE_FLOAT,
+		  bf16 ? 16 : 32, 5, c->mshape);
+	gt_tensor(&c->args.init, g, &c->di, CAKE_DTYPE_FLOAT, 32, 4, c->ishape);
+	if (!sh->init)
+		c->args.init.data = NULL;       /* no elements: NULL data is allowed */
+	gt_tensor(&c->args.nvalid, g, &c->dn, CAKE_DTYPE_INT, 32, 1, c->nshape);
+	gt_tensor(&c->args.s, g, &c->ds, CAKE_DTYPE_FLOAT, 32, 5, c->lshape);
+	return gt_buf_poison(&c->dl, st, "cp_fixup L") || gt_buf_poison(&c->dm, st, "cp_fixup M") ||
+	       gt_buf_poison(&c->di, st, "cp_fixup init") ||
+	       gt_buf_poison(&c->dn, st, "cp_fixup nvalid") ||
+	       gt_buf_upload(&c->dl, c->l, st, "cp_fixup L") ||
+	       gt_buf_upload(&c->dm, bf16 ? (const void *)c->mb : (const void *)c->mf, st, "cp_fixup M") ||
+	       (c->ni && gt_buf_upload(&c->di, c->init, st, "cp_fixup init")) ||
+	       gt_buf_upload(&c->dn, c->nvalid, st, "cp_fixup nvalid");
+}
+
+/* Poisons S, launches, compares; prints one line. Returns 0 on pass. */
+static int
+run(CpfCase *c, CUstream st, const char *kname, CpfLaunch launch, const char *extra)
+{
+	const CpfShape *sh = &c->sh;
+	const unsigned char *p;
+	char label[256];
+	int guards = 1, inputs = 1;
+	size_t i, nonzero = 0;
+	CakeError err;
+	GtCmp cmp;
+	int rc;
+
+	snprintf(label, sizeof label, "B=%d H=%d C=%d K=%d V=%d %s%s%s%s", sh->b, sh->h, sh->c,
+		 sh->k, sh->v, c->bf16 ? "bf16" : "f32", sh->init ? " init" : "",
+		 sh->ragged ? " ragged" : "", extra);
+	if (gt_buf_poison(&c->ds, st, "cp_fixup S"))
+		return 1;
+	rc = launch(&c->args, st, &err);
+	if (rc != CAKE_OK) {
+		printf("FAIL %s %s: launch: %s: %s\n", kname, label, cakert_status_name(rc), err.msg);
+		return 1;
+	}
+	if (!(p = gt_fetch(&c->dl, st, "cp_fixup L", &guards)))
+		return 1;
+	inputs &= memcmp(p, c->l, c->nl * 4) == 0;
+	if (!(p = gt_fetch(&c->dm, st, "cp_fixup M", &guards)))
+		return 1;
+	inputs &= memcmp(p, c->bf16 ? (const void *)c->mb : (const void *)c->mf,
+			 c->nm * (c->bf16 ? 2 : 4)) == 0;
+	if (c->ni) {
+		if (!(p = gt_fetch(&c->di, st, "cp_fixup init", &guards)))
+			return 1;
+		inputs &= memcmp(p, c->init, c->ni * 4) == 0;
+	}
+	if (!(p = gt_fetch(&c->dn, st, "cp_fixup nvalid", &guards)))
+		return 1;
+	inputs &= memcmp(p, c->nvalid, (size_t)sh->b * 4) == 0;
+	if (!(p = gt_fetch(&c->ds, st, "cp_fixup S", &guards)))
+		return 1;
+	gt_cmp_init(&cmp, FLOOR, THRESHOLD);
+	gt_cmp_f32(&cmp, p, c->ref, c->nl);
+	/* the reference's zeros are the slots past the valid chunks: exactly 0 */
+	for (i = 0; i < c->nl; i++) {
+		float f;
+
+		memcpy(&f, p + 4 * i, 4);
+		if (c->ref[i] == 0.0 && f != 0.0f)
+			nonzero++;
+	}
+	if (nonzero) {
+		printf("FAIL %s %s: %zu elements past the valid chunks are not 0\n", kname, label,
+		       nonzero);
+		return 1;
+	}
+	return gt_report(kname, label, &cmp, guards, inputs);
+}
+
+int
+main(void)
+{
+	GtDev g;
+	CUstream st = NULL;
+	int i, j, d, rc, failed = 0, ran = 0;
+
+	rc = gt_init(&g, "test_cp_fixup");
+	if (rc > 0)
+		return gt_skip_status();
+	if (rc < 0)
+		return 1;
+	if (gt_cu(g.cu->stream_create(&st, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "test_cp_fixup")) {
+		gt_fini(&g);
+		return 1;
+	}
+	for (i = 0; i < NSHAPES; i++) {
+		const CpfShape *sh = &shapes[i];
+
+		if (gt_small() && !sh->small)
+			continue;
+		for (d = 0; d < 2; d++) {
+			CpfCase c;
+			int64_t grid[3] = {0, 0, 0};
+			char extra[64];
+			CakeError err;
+
+			if (create(&c, &g, sh, d, gt_seed("cp_fixup", 2 * i + d), st)) {
+				destroy(&c);
+				failed++;
+				ran++;
+				continue;
+			}
+			for (j = 0; j < NINSTANCES && !sh->large; j++) {
+				const CpfInstance *in = &instances[j];
+
+				if (in->bf16 != d || sh->k > in->kt || sh->v % in->bv != 0)
+					continue;
+				ran++;
+				failed += run(&c, st, in->name, in->launch, "");
+			}
+			/* the entry point, with its choice (the grid is B * H * V / BV) */
+			rc = cp_fixup_grid(&c.args, grid, &err);
+			snprintf(extra, sizeof extra, " (grid %lld: BV %lld)", (long long)grid[0],
+				 rc == CAKE_OK && grid[0] ? (long long)sh->b * sh->h * sh->v / grid[0] : 0LL);
+			ran++;
+			failed += run(&c, st, "cp_fixup", cp_fixup_launch, extra);
+			destroy(&c);
+		}
+	}
+	g.cu->stream_destroy(st);
+	gt_fini(&g);
+	printf("test_cp_fixup: %d of %d cases passed\n", ran - failed, ran);
+	return failed ? 1 : 0;
+}
