@@ -60,6 +60,7 @@ target_include_directories(test_cp_fixup SYSTEM PRIVATE ${CAKE_CUDA_INCLUDE})
 target_link_libraries(test_cp_fixup PRIVATE ${CMAKE_DL_LIBS} Threads::Threads m)
 add_test(NAME gpu/test_cp_fixup COMMAND test_cp_fixup)
 set_tests_properties(gpu/test_cp_fixup PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 900)
+# 16 emulated SMs: the small shapes then make the entry point pick each column slice
 add_test(NAME gpu/emu/test_cp_fixup COMMAND test_cp_fixup)
 set_tests_properties(gpu/emu/test_cp_fixup PROPERTIES TIMEOUT 900
-  ENVIRONMENT "${gpu_emu_env};CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1")
+  ENVIRONMENT "${gpu_emu_env};CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1;EMU_SMS=16")

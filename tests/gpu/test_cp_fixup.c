@@ -300,12 +300,27 @@ run(CpfCase *c, CUstream st, const char *kname, CpfLaunch launch, const char *ex
 	return gt_report(kname, label, &cmp, guards, inputs);
 }
 
+/* The entry point's rule for the column slice (kernels_src/cp_fixup/cp_fixup.cake's
+ * `when` conditions, the same for K <= 64 and K <= 128): the widest slice that still
+ * gives every SM a block, else the narrowest. */
+static int
+expected_bv(const CpfShape *sh, int sms)
+{
+	long long heads = (long long)sh->b * sh->h;
+
+	if (heads * (sh->v / 32) >= sms && sh->v % 32 == 0)
+		return 32;
+	if (heads * (sh->v / 8) >= sms && sh->v % 8 == 0)
+		return 8;
+	return 4;
+}
+
 int
 main(void)
 {
 	GtDev g;
 	CUstream st = NULL;
-	int i, j, d, rc, failed = 0, ran = 0;
+	int i, j, d, rc, failed = 0, ran = 0, sms = 0;
 
 	rc = gt_init(&g, "test_cp_fixup");
 	if (rc > 0)
@@ -313,6 +328,12 @@ main(void)
 	if (rc < 0)
 		return 1;
 	if (gt_cu(g.cu->stream_create(&st, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "test_cp_fixup")) {
+		gt_fini(&g);
+		return 1;
+	}
+	if (gt_cu(g.cu->device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g.dev),
+		  "cuDeviceGetAttribute", "test_cp_fixup")) {
+		g.cu->stream_destroy(st);
 		gt_fini(&g);
 		return 1;
 	}
@@ -341,10 +362,19 @@ main(void)
 				ran++;
 				failed += run(&c, st, in->name, in->launch, "");
 			}
-			/* the entry point, with its choice (the grid is B * H * V / BV) */
+			/* the entry point: its choice (the grid is B * H * V / BV) must be the
+			 * rule's, then its result */
 			rc = cp_fixup_grid(&c.args, grid, &err);
-			snprintf(extra, sizeof extra, " (grid %lld: BV %lld)", (long long)grid[0],
-				 rc == CAKE_OK && grid[0] ? (long long)sh->b * sh->h * sh->v / grid[0] : 0LL);
+			ran++;
+			if (rc != CAKE_OK || grid[0] != (int64_t)sh->b * sh->h * sh->v / expected_bv(sh, sms)) {
+				printf("FAIL cp_fixup B=%d H=%d C=%d K=%d V=%d: the entry point's grid is %lld "
+				       "(%s), the rule's BV %d on %d SMs gives %lld\n", sh->b, sh->h, sh->c,
+				       sh->k, sh->v, (long long)grid[0], cakert_status_name(rc),
+				       expected_bv(sh, sms), sms,
+				       (long long)sh->b * sh->h * sh->v / expected_bv(sh, sms));
+				failed++;
+			}
+			snprintf(extra, sizeof extra, " (BV %d on %d SMs)", expected_bv(sh, sms), sms);
 			ran++;
 			failed += run(&c, st, "cp_fixup", cp_fixup_launch, extra);
 			destroy(&c);
