@@ -46,6 +46,8 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
     let i = thread.x;
     let act = i < K;                 // this thread owns a row
     let n = min(max(nvalid[b], 0), C);
+    let NP = BV <= 8 ? 4 : 1;        // partial sums per column (below; as an array size and
+                                     // a loop bound it is written out: a let is not a constant)
 
     // S_0: the initial state, or L_0
     var acc: f32x4[BV / 4] = 0.0;
@@ -97,19 +99,28 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             }
         }
         if (act) {
+            // partial sums by j % 4 when the slice is narrow: four chains of K / 4
+            // dependent FMAs instead of one of K (a block has 4 warps, one per scheduler:
+            // nothing else hides the FMA latency); wide slices have chains enough
+            var part: f32x4[BV <= 8 ? 4 : 1, BV / 4] = 0.0;
             for (j in 0 .. K step 4) unroll(2) {
                 let mv = f32x4(ms[cur, i, j : 4]);
                 for (q in 0 .. BV / 4) unroll {
-                    acc[q] = fma(f32x4(mv.x), ss[j, 4 * q : 4], acc[q]);
+                    part[0, q] = fma(f32x4(mv.x), ss[j, 4 * q : 4], part[0, q]);
                 }
                 for (q in 0 .. BV / 4) unroll {
-                    acc[q] = fma(f32x4(mv.y), ss[j + 1, 4 * q : 4], acc[q]);
+                    part[1 % NP, q] = fma(f32x4(mv.y), ss[j + 1, 4 * q : 4], part[1 % NP, q]);
                 }
                 for (q in 0 .. BV / 4) unroll {
-                    acc[q] = fma(f32x4(mv.z), ss[j + 2, 4 * q : 4], acc[q]);
+                    part[2 % NP, q] = fma(f32x4(mv.z), ss[j + 2, 4 * q : 4], part[2 % NP, q]);
                 }
                 for (q in 0 .. BV / 4) unroll {
-                    acc[q] = fma(f32x4(mv.w), ss[j + 3, 4 * q : 4], acc[q]);
+                    part[3 % NP, q] = fma(f32x4(mv.w), ss[j + 3, 4 * q : 4], part[3 % NP, q]);
+                }
+            }
+            for (q in 0 .. BV / 4) unroll {
+                for (p in 0 .. (BV <= 8 ? 4 : 1)) unroll {
+                    acc[q] = acc[q] + part[p, q];
                 }
             }
         }
