@@ -152,7 +152,7 @@ struct Node {
 	ConstVal cv;
 	Symbol *sym;          /* names, declarations */
 	int slot_base;        /* statements: first local slot declared inside */
-	int lane;             /* N_INDEX/N_MEMBER on a vector: the lane */
+	int lane;             /* N_INDEX/N_MEMBER on a vector: the lane (-1: known once unrolled) */
 	int builtin;          /* N_CALL/N_MEMBER: which builtin (builtins.def) */
 	int indexkind;        /* N_INDEX: IDX_* below */
 	KernelInfo *kinfo;    /* N_KERNEL */
@@ -413,6 +413,7 @@ int ra_element(Sema *S, Node *e, Symbol *s);
 /* Whether the checked i32 expression e is known once loops are unrolled (constants,
  * indices of fully unrolled loops with constant bounds, lets of such, arithmetic). */
 int ra_known(const Node *e);
+void ra_mark_loops(const Node *e);
 
 /* ---- generic.c: generic kernels and their instances ---- */
 /* Checks a generic kernel's parameters (not its body: that is checked per instance). */

@@ -270,7 +270,8 @@ sema_element(Sema *S, Node *e, Symbol *s, int read, int write)
 	return ok;
 }
 
-/* A lane of a vector: v[i] with a constant i. */
+/* A lane of a vector: v[i] with i a constant, or known once loops are unrolled (ra_known):
+ * e->lane is then -1 and irgen finds the lane in each unrolled copy. */
 static void
 check_lane_index(Sema *S, Node *e)
 {
@@ -287,9 +288,21 @@ check_lane_index(Sema *S, Node *e)
 		fe_set_error(e);
 		return;
 	}
-	if (!ix->isconst || !fe_intnum(ix->ty)) {
-		diag_error(ix->loc, "a vector lane index must be an integer constant");
+	if (!fe_intnum(ix->ty) || !ra_known(ix)) {
+		diag_error(ix->loc, "a vector lane index must be known at compile time once loops are unrolled (constants, indices of 'unroll' loops with constant bounds, 'let's and arithmetic of those)");
 		fe_set_error(e);
+		return;
+	}
+	if (!ix->isconst) {
+		/* an unroll index: irgen unrolls its loops and finds the lane in each copy */
+		if (!fe_convert(ix, ir_scalar(IR_I32), "a vector lane index")) {
+			fe_set_error(e);
+			return;
+		}
+		ra_mark_loops(ix);
+		e->indexkind = IDX_LANE;
+		e->lane = -1;
+		e->ty = ir_scalar((IrBase)vt.base);
 		return;
 	}
 	if (ix->cv.i < 0 || ix->cv.i >= vt.lanes) {

@@ -272,6 +272,27 @@ ig_reg_slot(IrGen *G, const Node *e)
 	return s->slot + (int)lin;
 }
 
+/* The lane of a vector lane read e (an N_INDEX with IDX_LANE): its constant, or its index
+ * in this unrolled copy (0 after reporting one out of range). */
+static int
+ig_lane(IrGen *G, const Node *e)
+{
+	const Node *ix = e->list.head;
+	int lanes = e->lhs->ty.lanes;
+	int64_t v;
+
+	if (e->lane >= 0)
+		return e->lane;
+	if (!ig_known(G, ix, &v))
+		return 0;
+	if ((v < 0 || v >= lanes) && G->oob != ix) {
+		G->oob = ix;   /* once per index, not once per unrolled copy */
+		diag_error(ix->loc, "lane index %lld is out of range for %s (0 to %d)", (long long)v,
+			   fe_tname(e->lhs->ty), lanes - 1);
+	}
+	return v < 0 || v >= lanes ? 0 : (int)v;
+}
+
 static void
 ig_regs_decl(IrGen *G, const Node *s)
 {
@@ -359,7 +380,7 @@ irgen_expr(IrGen *G, Node *e)
 		if (e->indexkind == IDX_LANE) {
 			a = irgen_expr(G, e->lhs);
 			G->b.loc = e->loc;
-			return irb_imm(&G->b, IR_EXTRACT, e->ty, e->lane, 1, &a);
+			return irb_imm(&G->b, IR_EXTRACT, e->ty, ig_lane(G, e), 1, &a);
 		}
 		a = ig_elemptr(G, e);
 		return irb_imm(&G->b, IR_LOAD, e->ty, readonly(e->sym), 1, &a);

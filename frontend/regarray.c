@@ -27,25 +27,25 @@ ra_known(const Node *e)
 }
 
 /* Marks the loops whose indices e uses: irgen unrolls them (their trip count is within
- * FE_MAX_FULL_UNROLL: sema checks every full unroll). */
-static void
-mark_loops(const Node *e)
+ * FE_MAX_FULL_UNROLL: sema checks every full unroll). Also for vector lane indices. */
+void
+ra_mark_loops(const Node *e)
 {
 	if (e->isconst)
 		return;
 	switch (e->kind) {
 	case N_NAME:
 		if (e->sym->kind == SYM_LET)
-			mark_loops(e->sym->decl->init);
+			ra_mark_loops(e->sym->decl->init);
 		else
 			((Node *)e->sym->decl)->ival = 1;
 		return;
 	case N_UNARY:
-		mark_loops(e->lhs);
+		ra_mark_loops(e->lhs);
 		return;
 	case N_BINARY:
-		mark_loops(e->lhs);
-		mark_loops(e->rhs);
+		ra_mark_loops(e->lhs);
+		ra_mark_loops(e->rhs);
 		return;
 	default:
 		return;
@@ -163,7 +163,7 @@ ra_element(Sema *S, Node *e, Symbol *s)
 				   (long long)ix->cv.i, s->name, i + 1, (long long)s->dims[i]);
 			ok = 0;
 		} else {
-			mark_loops(ix);
+			ra_mark_loops(ix);
 		}
 	}
 	e->indexkind = IDX_REGS;
