@@ -105,17 +105,11 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             var part: f32x4[BV <= 8 ? 4 : 1, BV / 4] = 0.0;
             for (j in 0 .. K step 4) unroll(2) {
                 let mv = f32x4(ms[cur, i, j : 4]);
-                for (q in 0 .. BV / 4) unroll {
-                    part[0, q] = fma(f32x4(mv.x), ss[j, 4 * q : 4], part[0, q]);
-                }
-                for (q in 0 .. BV / 4) unroll {
-                    part[1 % NP, q] = fma(f32x4(mv.y), ss[j + 1, 4 * q : 4], part[1 % NP, q]);
-                }
-                for (q in 0 .. BV / 4) unroll {
-                    part[2 % NP, q] = fma(f32x4(mv.z), ss[j + 2, 4 * q : 4], part[2 % NP, q]);
-                }
-                for (q in 0 .. BV / 4) unroll {
-                    part[3 % NP, q] = fma(f32x4(mv.w), ss[j + 3, 4 * q : 4], part[3 % NP, q]);
+                for (r in 0 .. 4) unroll {
+                    let mj = f32x4(mv[r]);
+                    for (q in 0 .. BV / 4) unroll {
+                        part[r % NP, q] = fma(mj, ss[j + r, 4 * q : 4], part[r % NP, q]);
+                    }
                 }
             }
             for (q in 0 .. BV / 4) unroll {
