@@ -103,6 +103,9 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             // dependent FMAs instead of one of K (a block has 4 warps, one per scheduler:
             // nothing else hides the FMA latency); wide slices have chains enough
             var part: f32x4[BV <= 8 ? 4 : 1, BV / 4] = 0.0;
+            for (q in 0 .. BV / 4) unroll {
+                part[0, q] = acc[q];     // L_c starts the first sum (one sum: no extra registers)
+            }
             for (j in 0 .. K step 4) unroll(2) {
                 let mv = f32x4(ms[cur, i, j : 4]);
                 for (r in 0 .. 4) unroll {
@@ -113,7 +116,8 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
                 }
             }
             for (q in 0 .. BV / 4) unroll {
-                for (p in 0 .. (BV <= 8 ? 4 : 1)) unroll {
+                acc[q] = part[0, q];
+                for (p in 1 .. (BV <= 8 ? 4 : 1)) unroll {
                     acc[q] = acc[q] + part[p, q];
                 }
             }
