@@ -3,7 +3,9 @@
 every kernel in kernels_src/, for one target (sm_90a) and for every target the kernel lists
 (sm_90a, sm_100a and sm_103a; sm_90a alone for the wgmma GEMMs) in one run, both at the
 default -O2; and, for information (no budget), one target at -O3.
-Usage: python3 bench/compile_speed.py [--cakec build/cakec] [--runs 21] [--budget-ms 50]
+Usage: python3 bench/compile_speed.py [--cakec build/cakec] [--runs 21] [--budget-ms 50] [--dir D]
+(--dir: the folder of kernels instead of kernels_src, relative to the repository, repeatable:
+--dir bench/naive times the plain-code corpus.)
 Prints a table; exits 1 if any median is over the budget.
 With --compare OLD_CAKEC it instead times OLD_CAKEC and --cakec side by side (runs
 interleaved, so load on the machine hits both alike) at -O2 for every kernel's targets, and
@@ -68,9 +70,12 @@ def main():
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--budget-ms", type=float, default=50.0)
     ap.add_argument("--compare", metavar="OLD_CAKEC", help="time OLD_CAKEC and --cakec side by side")
+    ap.add_argument("--dir", action="append",
+                    help="a folder of kernels, relative to the repository (repeatable; default kernels_src)")
     a = ap.parse_args()
     # a file without a kernel is a library the others import (kernels_src/gdp/gdp_math.cake)
-    files = [f for f in sorted(glob.glob(os.path.join(root, "kernels_src", "**", "*.cake"), recursive=True))
+    files = [f for d in (a.dir or ["kernels_src"])
+             for f in sorted(glob.glob(os.path.join(root, d, "**", "*.cake"), recursive=True))
              if re.search(r"^kernel\s", open(f).read(), re.M)]
     if a.compare:
         return compare(a.compare, a.cakec, files, a.runs, root)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks every kernels_src kernel: PTX for each target assembled by ptxas without spills,
-IR round trip, and deterministic output. Prints one line per check; exits 1 on any failure."""
+"""Checks every kernel of kernels_src (or of the folders given with --dir, relative to
+--root): PTX for each target assembled by ptxas without spills, IR round trip, and
+deterministic output. Prints one line per check; exits 1 on any failure."""
 import argparse
 import filecmp
 import glob
@@ -20,14 +21,18 @@ def main():
     ap.add_argument("--ptxas", required=True)
     ap.add_argument("--root", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--dir", action="append",
+                    help="a folder of kernels, relative to --root (repeatable; default kernels_src)")
     a = ap.parse_args()
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
+    dirs = a.dir or ["kernels_src"]
     # a file without a kernel is a library the others import (kernels_src/gdp/gdp_math.cake)
-    files = [f for f in sorted(glob.glob(os.path.join(a.root, "kernels_src", "**", "*.cake"), recursive=True))
+    files = [f for d in dirs
+             for f in sorted(glob.glob(os.path.join(a.root, d, "**", "*.cake"), recursive=True))
              if re.search(r"^kernel\s", open(f).read(), re.M)]
     if not files:
-        print("FAIL: no kernels found under kernels_src/")
+        print("FAIL: no kernels found under %s" % ", ".join(dirs))
         return 1
     failures = 0
     nptx = 0
