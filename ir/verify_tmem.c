@@ -248,8 +248,398 @@ vf_tmem_op(Verifier *v, const IrOp *op)
 	}
 }
 
+/* ---- whole-kernel rules ---- */
+
+/* One enclosing region: op's region `branch`. The threads that run an op are told apart by
+ * the chain of regions it is in; two chains name the same threads when each link is the
+ * same region, or an `if` branch on an equal condition (the frontend guards the alloc and
+ * the dealloc of warp 0 by two ifs on `warpid == 0`), or a role of the same warps. */
+typedef struct Guard {
+	const IrOp *op;
+	int branch;
+} Guard;
+
+#define MAX_GUARDS 32
+
+typedef struct Site {
+	const IrOp *op;
+	int ng;
+	Guard g[MAX_GUARDS];
+	int freed, relinquished;
+} Site;
+
+/* The fence rules' state for one thread at one point: the last mbar.wait not yet followed
+ * by tcgen05.fence.after, and the last tcgen05.ld with how far it is released (LD_ISSUED,
+ * LD_WAITED: tcgen05.wait.ld came, fence.before not yet). */
+enum { LD_NONE, LD_WAITED, LD_ISSUED };
+
+typedef struct Fence {
+	const IrOp *wait;
+	const IrOp *ld;
+	int ld_state;
+} Fence;
+
+typedef struct TmWalk {
+	Verifier *v;
+	Guard g[MAX_GUARDS];
+	int ng, deep;              /* deep: nested past MAX_GUARDS (no pairing there) */
+	int elect;                 /* inside an elect region or an `if elect.sync` */
+	Site *allocs, *rels;
+	int nallocs, capallocs, nrels, caprels;
+	const IrOp *cg_op;         /* the first op with a cta_group */
+	int cg_reported, pair_reported, elect_reported;
+	int64_t cols;
+	const IrOp **reported;     /* ops the fence walk reported (loops are walked twice) */
+	int nreported, capreported;
+	long budget;
+} TmWalk;
+
+/* Whether x and y are the same value: one id, or pure ops of one opcode, attribute and type
+ * on operands that are the same (a few levels deep). */
+static int
+same_value(const Verifier *v, IrValue x, IrValue y, int depth)
+{
+	const IrOp *a, *b;
+	int i;
+
+	if (x == y)
+		return 1;
+	if (depth <= 0 || x <= 0 || y <= 0 || x >= v->k->nvalues || y >= v->k->nvalues)
+		return 0;
+	a = v->def[x];
+	b = v->def[y];
+	if (!a || !b || a->opc != b->opc || !(ir_opinfo[a->opc].flags & OPF_PURE) || a->nres != 1 ||
+	    b->nres != 1 || a->nargs != b->nargs || a->imm != b->imm || a->fimm != b->fimm ||
+	    !ir_type_eq(vt(v, x), vt(v, y)))
+		return 0;
+	for (i = 0; i < a->nargs; i++)
+		if (!same_value(v, a->args[i], b->args[i], depth - 1))
+			return 0;
+	return 1;
+}
+
+static int
+same_link(const Verifier *v, const Guard *a, const Guard *b)
+{
+	int64_t l1, h1, l2, h2;
+
+	if (a->op == b->op)
+		return a->branch == b->branch;
+	if (a->op->opc != b->op->opc || a->branch != b->branch)
+		return 0;
+	switch (a->op->opc) {
+	case IR_IF:
+		return a->op->nargs == 1 && b->op->nargs == 1 && same_value(v, a->op->args[0], b->op->args[0], 6);
+	case IR_ROLE:
+		return a->op->nargs >= 2 && b->op->nargs >= 2 && vf_const_of(v, a->op->args[0], &l1) &&
+		       vf_const_of(v, a->op->args[1], &h1) && vf_const_of(v, b->op->args[0], &l2) &&
+		       vf_const_of(v, b->op->args[1], &h2) && l1 == l2 && h1 == h2;
+	default:
+		return 0;
+	}
+}
+
+static int
+same_threads(const TmWalk *w, const Site *s)
+{
+	int i;
+
+	if (s->ng != w->ng)
+		return 0;
+	for (i = 0; i < s->ng; i++)
+		if (!same_link(w->v, &s->g[i], &w->g[i]))
+			return 0;
+	return 1;
+}
+
+static Site *
+add_site(TmWalk *w, Site **arr, int *n, int *cap, const IrOp *op)
+{
+	Site s;
+
+	memset(&s, 0, sizeof s);
+	s.op = op;
+	s.ng = w->ng;
+	memcpy(s.g, w->g, sizeof(Guard) * (size_t)w->ng);
+	PUSH(*arr, *n, *cap, s);
+	return &(*arr)[*n - 1];
+}
+
+static int
+line_of(const IrOp *op)
+{
+	return op->loc.line;
+}
+
+static int
+is_collective(int opc)
+{
+	return opc == IR_TMEM_ALLOC || opc == IR_TMEM_DEALLOC || opc == IR_TMEM_RELINQUISH ||
+	       opc == IR_TCGEN05_LD || opc == IR_TCGEN05_ST || opc == IR_TCGEN05_WAIT_LD ||
+	       opc == IR_TCGEN05_WAIT_ST;
+}
+
+static int
+has_cta_group(int opc)
+{
+	return opc == IR_TMEM_ALLOC || opc == IR_TMEM_DEALLOC || opc == IR_TMEM_RELINQUISH ||
+	       opc == IR_TCGEN05_MMA || opc == IR_TCGEN05_COMMIT;
+}
+
+/* alloc, dealloc and relinquish: paired by the threads that run them. */
+static void
+pair_alloc(TmWalk *w, const IrOp *op)
+{
+	Verifier *v = w->v;
+	int64_t n = op->imm & 0xffff;
+	int i;
+
+	if (w->deep)
+		return;
+	switch (op->opc) {
+	case IR_TMEM_ALLOC:
+		if (valid_cols(n))
+			w->cols += n;
+		for (i = 0; i < w->nrels; i++)
+			if (same_threads(w, &w->rels[i])) {
+				vf_error(v, op->loc, "tmem.alloc after the tmem.relinquish at line %d of the same warp: the "
+					 "warp gave up the right to allocate", line_of(w->rels[i].op));
+				break;
+			}
+		add_site(w, &w->allocs, &w->nallocs, &w->capallocs, op)->relinquished = i < w->nrels;
+		break;
+	case IR_TMEM_DEALLOC:
+		for (i = 0; i < w->nallocs; i++) {
+			Site *s = &w->allocs[i];
+
+			if (!s->freed && s->op->imm == op->imm && same_threads(w, s)) {
+				s->freed = 1;
+				return;
+			}
+		}
+		vf_error(v, op->loc, "tmem.dealloc of %" PRId64 " columns frees nothing: no tmem.alloc[%" PRId64 "] of the "
+			 "same warp (under the same conditions) is live here", n, op->imm);
+		break;
+	default:
+		add_site(w, &w->rels, &w->nrels, &w->caprels, op);
+		for (i = 0; i < w->nallocs; i++)
+			if (same_threads(w, &w->allocs[i]))
+				w->allocs[i].relinquished = 1;
+		break;
+	}
+}
+
+static void
+check_struct_op(TmWalk *w, const IrOp *op)
+{
+	Verifier *v = w->v;
+	const IrKernel *k = v->k;
+	int i;
+
+	for (i = 0; i < op->nargs; i++) {
+		IrValue x = op->args[i];
+		const IrOp *d = x > 0 && x < k->nvalues ? v->def[x] : NULL;
+
+		if (d && d->opc == IR_TCGEN05_LD && op->opc != IR_TCGEN05_WAIT_LD) {
+			vf_error(v, op->loc, "%s reads %%%d, a tcgen05.ld result: those are read only through "
+				 "tcgen05.wait.ld's results", vf_opname(op), x);
+			break;
+		}
+	}
+	if (w->elect && is_collective(op->opc) && !w->elect_reported) {
+		vf_rule(v, op->loc, "%s inside an elect region: it is warp-collective (every thread of the warp "
+			"runs it)", vf_opname(op));
+		w->elect_reported = 1;
+	}
+	if (has_cta_group(op->opc)) {
+		if (!w->cg_op) {
+			w->cg_op = op;
+		} else if (is_cg2(op) != is_cg2(w->cg_op) && !w->cg_reported) {
+			vf_error(v, op->loc, "%s uses cta_group::%d but the %s at line %d uses cta_group::%d: a kernel uses one",
+				 vf_opname(op), is_cg2(op) ? 2 : 1, vf_opname(w->cg_op), line_of(w->cg_op),
+				 is_cg2(w->cg_op) ? 2 : 1);
+			w->cg_reported = 1;
+		}
+		if (is_cg2(op) && k->cluster[0] % 2 && !w->pair_reported) {
+			vf_rule(v, op->loc, "%s with cta_group::2 needs clusters of CTA pairs (cluster x a multiple of 2), "
+				"but kernel '%s' has cluster %d %d %d", vf_opname(op), k->name, k->cluster[0], k->cluster[1],
+				k->cluster[2]);
+			w->pair_reported = 1;
+		}
+	}
+	if (op->opc == IR_TMEM_ALLOC || op->opc == IR_TMEM_DEALLOC || op->opc == IR_TMEM_RELINQUISH)
+		pair_alloc(w, op);
+}
+
+static int
+is_elect_cond(const Verifier *v, const IrOp *op)
+{
+	IrValue c = op->nargs == 1 ? op->args[0] : 0;
+
+	return op->opc == IR_IF && c > 0 && c < v->k->nvalues && v->def[c] && v->def[c]->opc == IR_ELECT_SYNC;
+}
+
+static void
+walk_struct(TmWalk *w, const IrRegion *r, int depth)
+{
+	int i, j;
+
+	if (depth > 1000)
+		return;
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		check_struct_op(w, op);
+		for (j = 0; j < op->nregions; j++) {
+			int elect = op->opc == IR_ELECT || (j == 0 && is_elect_cond(w->v, op));
+
+			if (w->ng < MAX_GUARDS) {
+				w->g[w->ng].op = op;
+				w->g[w->ng].branch = j;
+				w->ng++;
+			} else {
+				w->deep++;
+			}
+			w->elect += elect;
+			walk_struct(w, &op->regions[j], depth + 1);
+			w->elect -= elect;
+			if (w->deep)
+				w->deep--;
+			else
+				w->ng--;
+		}
+	}
+}
+
+/* ---- the fences ---- */
+
+static void
+fence_report(TmWalk *w, const IrOp *op, const IrOp *since)
+{
+	int i;
+
+	for (i = 0; i < w->nreported; i++)
+		if (w->reported[i] == op)
+			return;
+	PUSH(w->reported, w->nreported, w->capreported, op);
+	if (since->opc == IR_MBAR_WAIT)
+		vf_error(w->v, op->loc, "%s follows the mbar.wait at line %d with no tcgen05.fence.after between them: "
+			 "the wait does not order this thread's tcgen05 ops after it", vf_opname(op), line_of(since));
+	else
+		vf_error(w->v, op->loc, "%s follows the tcgen05.ld at line %d with no tcgen05.wait.ld and "
+			 "tcgen05.fence.before between them: the arrival may let another thread overwrite the columns "
+			 "before the load completed", vf_opname(op), line_of(since));
+}
+
+static void
+fence_join(Fence *a, const Fence *b)
+{
+	if (!a->wait)
+		a->wait = b->wait;
+	if (b->ld_state > a->ld_state) {
+		a->ld_state = b->ld_state;
+		a->ld = b->ld;
+	}
+}
+
+static void walk_fences(TmWalk *w, const IrRegion *r, Fence *st, int depth);
+
+static void
+fence_regions(TmWalk *w, const IrOp *op, Fence *st, int depth)
+{
+	Fence out = *st, s;
+	int j, pass;
+
+	if (op->opc == IR_FOR || op->opc == IR_WHILE) {
+		/* twice: the second time with what the first iteration leaves for the next */
+		s = *st;
+		for (pass = 0; pass < 2; pass++) {
+			for (j = 0; j < op->nregions; j++)
+				walk_fences(w, &op->regions[j], &s, depth + 1);
+			fence_join(&s, st);
+		}
+		fence_join(&out, &s);
+	} else {
+		for (j = 0; j < op->nregions; j++) {
+			s = *st;
+			walk_fences(w, &op->regions[j], &s, depth + 1);
+			fence_join(&out, &s);
+		}
+	}
+	*st = out;
+}
+
+static void
+walk_fences(TmWalk *w, const IrRegion *r, Fence *st, int depth)
+{
+	int i;
+
+	if (depth > 1000)
+		return;
+	for (i = 0; i < r->nops && w->budget > 0; i++, w->budget--) {
+		const IrOp *op = &r->ops[i];
+
+		switch (op->opc) {
+		case IR_MBAR_WAIT: st->wait = op; break;
+		case IR_TCGEN05_FENCE_AFTER: st->wait = NULL; break;
+		case IR_TCGEN05_MMA: case IR_TCGEN05_LD: case IR_TCGEN05_ST: case IR_TMEM_DEALLOC:
+			if (st->wait)
+				fence_report(w, op, st->wait);
+			if (op->opc == IR_TCGEN05_LD) {
+				st->ld_state = LD_ISSUED;
+				st->ld = op;
+			}
+			break;
+		case IR_TCGEN05_WAIT_LD:
+			if (st->ld_state == LD_ISSUED)
+				st->ld_state = LD_WAITED;
+			break;
+		case IR_TCGEN05_FENCE_BEFORE:
+			if (st->ld_state == LD_WAITED)
+				st->ld_state = LD_NONE;
+			break;
+		case IR_MBAR_ARRIVE: case IR_MBAR_ARRIVE_TX: case IR_MBAR_ARRIVE_REMOTE:
+			if (st->ld_state != LD_NONE)
+				fence_report(w, op, st->ld);
+			break;
+		default:
+			break;
+		}
+		if (op->nregions)
+			fence_regions(w, op, st, depth);
+	}
+}
+
 void
 vf_tmem_kernel(Verifier *v)
 {
-	(void)v;
+	const IrKernel *k = v->k;
+	TmWalk w;
+	Fence st;
+	int i, per_sm = k->min_blocks > 1 ? k->min_blocks : 1;
+
+	memset(&w, 0, sizeof w);
+	memset(&st, 0, sizeof st);
+	w.v = v;
+	w.budget = WALK_BUDGET;
+	walk_struct(&w, &k->body, 0);
+	for (i = 0; i < w.nallocs; i++) {
+		const Site *s = &w.allocs[i];
+
+		if (!s->freed)
+			vf_error(v, s->op->loc, "tmem.alloc of %" PRId64 " columns is not freed by a tmem.dealloc of the same "
+				 "warp on every path to the kernel's end", s->op->imm & 0xffff);
+		else if (!s->relinquished)
+			vf_error(v, s->op->loc, "tmem.alloc: the warp runs no tmem.relinquish before the kernel's end "
+				 "(other CTAs' allocations on the SM may wait for the permit)");
+	}
+	/* the CTAs that share an SM share its 512 columns */
+	if (w.nallocs && w.cols * per_sm > TMEM_COLS)
+		vf_rule(v, w.allocs[0].op->loc, "tensor memory: the kernel allocates %" PRId64 " columns, and %d CTA%s "
+			"per SM (min_blocks) need %" PRId64 " of the SM's %d", w.cols, per_sm, per_sm == 1 ? "" : "s",
+			w.cols * per_sm, TMEM_COLS);
+	walk_fences(&w, &k->body, &st, 0);
+	free(w.allocs);
+	free(w.rels);
+	free(w.reported);
 }
