@@ -457,6 +457,8 @@ agent_span(Interp *it, const Agent *a, int unfinished)
 	ASpan s;
 	int i;
 
+	if (a->kind == AG_TC_MMA || a->kind == AG_TC_COMMIT)
+		return;         /* tcgen05 has no track yet */
 	if (a->kind == AG_CP_ASYNC) {
 		GRec g;
 
