@@ -256,7 +256,7 @@ tmem_wait_str(const Interp *it, const Warp *w, Buf *msg)
 	(void)it;
 	for (c = 0; c < TM_COLS; c++)
 		used += w->b->tm->owner[c] != 0;
-	buf_printf(msg, "in tmem.alloc for %lld columns of tensor memory (%d of 512 allocated, none freed)", (long long)w->wait_bar,
+	buf_printf(msg, "in tmem.alloc for %lld columns of tensor memory (%d of 512 allocated)", (long long)w->wait_bar,
 		   used);
 }
 
@@ -430,6 +430,11 @@ read_check(Warp *w, const IrOp *op, int q, int c)
 			    "%s reads tensor memory that the tcgen05.mma at line %d:%d (warp %d) writes, and no tcgen05.commit that tracks it ordered the write before this read (read before commit: wait on the commit's mbarrier, then tcgen05.fence.after)%s: lane %d column %d",
 			    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, m->w_warp,
 			    m->w_seq > by->tc.done[TC_MMA] ? "; the mma is still in flight" : "", 32 * q, c);
+		return -1;
+	}
+	if (m->w_warp == w->id) {
+		interp_fail(w, op, 0, "%s reads tensor memory that this warp's tcgen05.st at line %d:%d writes before tcgen05.wait.st completed it: lane %d column %d",
+			    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, 32 * q, c);
 		return -1;
 	}
 	interp_fail(w, op, 0,

@@ -388,6 +388,8 @@ trace_wait(Warp *w, int begin)
 	Buf a = {0};
 	char *name;
 
+	if (begin > 0 && w->state == W_TMEM)
+		return;         /* a tmem.alloc waiting for columns has no span yet */
 	if (begin > 0) {
 		tw->wait_t0 = trace_now(it);
 		tw->wait_state = w->state;
