@@ -166,7 +166,7 @@ arrive_one(Warp *w, const IrOp *op, int l, uint64_t p, int64_t tx, int arrive)
 	m->pending--;
 	if (w->b == w->it->blk && w->id < 32)
 		m->arrived |= 1u << w->id;
-	if (w->tc.any && w->b == w->it->blk)
+	if (w->tc.any && w->b->rank >> 1 == w->it->blk->rank >> 1)     /* its CTA pair */
 		tmem_arrive(w, m);
 	if (m->pending == 0 && m->tx < 0) {
 		bar_name(w->it, off, nm, sizeof nm);

@@ -23,11 +23,12 @@ typedef struct Warp Warp;
 /* Why a warp is not running. */
 enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_TMEM, W_DONE };
 
-/* The tcgen05 ordering (tmem.c): per warp of a CTA (at most 32) and per kind of
- * asynchronous tensor-memory access, the sequence number of the last one ordered. */
+/* The tcgen05 ordering (tmem.c): per warp of a CTA pair (rank & 1) * warps per CTA + warp,
+ * at most 64) and per kind of asynchronous tensor-memory access, the sequence number of
+ * the last one ordered. */
 enum { TC_MMA, TC_LD, TC_ST, TC_KINDS };
 typedef struct TcClock {
-	uint32_t v[TC_KINDS][32];
+	uint32_t v[TC_KINDS][64];
 } TcClock;
 
 /* A warp's tcgen05 state: its accesses issued and completed (tcgen05.mma: by the commit
@@ -334,9 +335,11 @@ void tmem_arrive(Warp *w, Mbar *m);
 void tmem_acquire(Warp *w, const Mbar *m);
 void tmem_phase(Interp *it, Mbar *m);
 void tmem_barrier(Interp *it, Block *b);
+/* ... or the warps of the cluster pass a cluster barrier */
+void tmem_cluster_barrier(Interp *it);
 /* Tensor-memory cells a tcgen05.mma of warp w writes: the access checks, then the marks.
  * 0, or -1 after a finding. */
-int tmem_mma_issue(Warp *w, const IrOp *op, int l, uint32_t taddr, int m, int n, int accum);
+int tmem_mma_issue(Warp *w, const IrOp *op, Block *bk, uint32_t taddr, int m, int n, int accum);
 /* The cells' values (the mma computes at completion) */
 uint32_t *tmem_cell(Block *b, int lane, int col);
 /* Agent a (AG_TC_MMA, AG_TC_COMMIT) of CTA it->blk completes. 0, or -1 after a finding. */

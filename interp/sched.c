@@ -224,6 +224,7 @@ release_cluster(Interp *it, int report)
 			it->warps[i].state = W_RUNNABLE;
 		for (i = 0; i < it->ncta; i++)
 			it->ctas[i].epoch++;
+		tmem_cluster_barrier(it);
 		return 1;
 	}
 	if (report) {

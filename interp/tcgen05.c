@@ -92,7 +92,7 @@ mma_issue(Warp *w, const IrOp *op, int l)
 	    operand_issue(w, op, da, m, et, seq) != 0 || operand_issue(w, op, db, n, et, seq) != 0)
 		return -1;
 	w->tc.issued[TC_MMA] = seq;
-	if (tmem_mma_issue(w, op, l, taddr, m, n, accum) != 0)
+	if (tmem_mma_issue(w, op, w->b, taddr, m, n, accum) != 0)
 		return -1;
 	a = async_agent_new(w, op, l, AG_TC_MMA);
 	a->da = da;
@@ -209,8 +209,8 @@ commit_complete(Interp *it, const Agent *a)
 	Block *own = it->blk;
 	int r, bad = 0;
 
-	if (w->tc.rel.v[TC_MMA][w->id] < a->seq)
-		w->tc.rel.v[TC_MMA][w->id] = a->seq;
+	if (w->tc.rel.v[TC_MMA][(w->b->rank & 1) * it->nwarps + w->id] < a->seq)
+		w->tc.rel.v[TC_MMA][(w->b->rank & 1) * it->nwarps + w->id] = a->seq;
 	w->tc.any = 1;
 	if (!a->ranks)
 		return async_arrive(w, a->op, a->lane, a->mbar);

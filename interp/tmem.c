@@ -127,6 +127,33 @@ tmem_block_end(Interp *it, Block *b)
 
 /* ---- the ordering clocks ---- */
 
+/* A warp's index in the clocks: its place in its CTA pair. */
+static int
+tc_id(const Warp *w)
+{
+	return (w->b->rank & 1) * w->it->nwarps + w->id;
+}
+
+/* The warp of clock index i in the pair of CTA b, as the reports name it: "warp 1", or
+ * "warp 1 of CTA rank 1" in a cluster. */
+static const char *
+tc_who(const Interp *it, const Block *b, int i, char *buf, size_t size)
+{
+	const Warp *o = &it->warps[(b->rank & ~1) * it->nwarps + i];
+
+	if (it->ncta > 1)
+		snprintf(buf, size, "warp %d of CTA rank %d", o->id, o->b->rank);
+	else
+		snprintf(buf, size, "warp %d", o->id);
+	return buf;
+}
+
+static const Warp *
+tc_warp(const Interp *it, const Block *b, int i)
+{
+	return &it->warps[(b->rank & ~1) * it->nwarps + i];
+}
+
 static void
 clock_max(TcClock *d, const TcClock *s)
 {
@@ -146,10 +173,10 @@ tmem_fence_before(Warp *w)
 	TcWarp *t = &w->tc;
 
 	clock_max(&t->rel, &t->kn);
-	if (t->rel.v[TC_LD][w->id] < t->done[TC_LD])
-		t->rel.v[TC_LD][w->id] = t->done[TC_LD];
-	if (t->rel.v[TC_ST][w->id] < t->done[TC_ST])
-		t->rel.v[TC_ST][w->id] = t->done[TC_ST];
+	if (t->rel.v[TC_LD][tc_id(w)] < t->done[TC_LD])
+		t->rel.v[TC_LD][tc_id(w)] = t->done[TC_LD];
+	if (t->rel.v[TC_ST][tc_id(w)] < t->done[TC_ST])
+		t->rel.v[TC_ST][tc_id(w)] = t->done[TC_ST];
 	t->any = 1;
 }
 
@@ -190,6 +217,25 @@ tmem_acquire(Warp *w, const Mbar *m)
 }
 
 void
+tmem_cluster_barrier(Interp *it)
+{
+	int p, i, n;
+	TcClock all;
+	Warp *ws;
+
+	for (p = 0; p < it->ncta; p += 2) {     /* the clocks order the warps of a CTA pair */
+		ws = &it->warps[p * it->nwarps];
+		n = (p + 1 < it->ncta ? 2 : 1) * it->nwarps;
+		memset(&all, 0, sizeof all);
+		for (i = 0; i < n; i++)
+			if (ws[i].tc.any)
+				clock_max(&all, &ws[i].tc.rel);
+		for (i = 0; i < n; i++)
+			clock_max(&ws[i].tc.acq, &all);
+	}
+}
+
+void
 tmem_barrier(Interp *it, Block *b)
 {
 	Warp *ws = &it->warps[b->rank * it->nwarps];
@@ -219,7 +265,7 @@ ex_tcgen05_fence(Warp *w, const IrOp *op, uint32_t mask)
 static int
 known(const Warp *w, int k, int by, uint32_t seq)
 {
-	if (by == w->id && k != TC_MMA)
+	if (by == tc_id(w) && k != TC_MMA)
 		return seq <= w->tc.done[k];
 	return seq <= w->tc.kn.v[k][by];
 }
@@ -390,9 +436,9 @@ dealloc_check(Warp *w, const IrOp *op, const Tmem *tm, int c, int n)
 
 /* Columns [c, c + n) lie inside allocations; else a finding (-1). */
 static int
-cols_allocated(Warp *w, const IrOp *op, int c, int n)
+cols_allocated(Warp *w, const IrOp *op, const Block *bk, int c, int n)
 {
-	const Tmem *tm = w->b->tm;
+	const Tmem *tm = bk->tm;
 	int i;
 
 	for (i = c; i < c + n; i++)
@@ -407,10 +453,11 @@ cols_allocated(Warp *w, const IrOp *op, int c, int n)
 /* A read (ld, or the accumulator of an mma) of column c of quarter q by warp w: the last
  * write must be ordered before it. 0, or -1 after a finding. */
 static int
-read_check(Warp *w, const IrOp *op, int q, int c)
+read_check(Warp *w, const IrOp *op, const Block *bk, int q, int c)
 {
-	const TmemMeta *m = &w->b->tm->meta[q][c];
+	const TmemMeta *m = &bk->tm->meta[q][c];
 	const Warp *by;
+	char who[64];
 
 	if (m->w_kind < 0 && op->opc == IR_TCGEN05_MMA) {
 		interp_fail(w, op, 0, "tcgen05.mma accumulates (enable-input-d) into tensor memory that nothing wrote since tmem.alloc: lane %d column %d (the first mma of a tile must not accumulate)",
@@ -422,79 +469,82 @@ read_check(Warp *w, const IrOp *op, int q, int c)
 			    32 * q, c);
 		return -1;
 	}
-	if (known(w, m->w_kind, m->w_warp, m->w_seq) || (op->opc == IR_TCGEN05_MMA && m->w_kind == TC_MMA && m->w_warp == w->id))
+	if (known(w, m->w_kind, m->w_warp, m->w_seq) || (op->opc == IR_TCGEN05_MMA && m->w_kind == TC_MMA && m->w_warp == tc_id(w)))
 		return 0;
-	by = &w->it->warps[w->b->rank * w->it->nwarps + m->w_warp];
+	by = tc_warp(w->it, bk, m->w_warp);
+	tc_who(w->it, bk, m->w_warp, who, sizeof who);
 	if (m->w_kind == TC_MMA) {
 		interp_fail(w, op, 0,
-			    "%s reads tensor memory that the tcgen05.mma at line %d:%d (warp %d) writes, and no tcgen05.commit that tracks it ordered the write before this read (read before commit: wait on the commit's mbarrier, then tcgen05.fence.after)%s: lane %d column %d",
-			    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, m->w_warp,
+			    "%s reads tensor memory that the tcgen05.mma at line %d:%d (%s) writes, and no tcgen05.commit that tracks it ordered the write before this read (read before commit: wait on the commit's mbarrier, then tcgen05.fence.after)%s: lane %d column %d",
+			    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, who,
 			    m->w_seq > by->tc.done[TC_MMA] ? "; the mma is still in flight" : "", 32 * q, c);
 		return -1;
 	}
-	if (m->w_warp == w->id) {
+	if (m->w_warp == tc_id(w)) {
 		interp_fail(w, op, 0, "%s reads tensor memory that this warp's tcgen05.st at line %d:%d writes before tcgen05.wait.st completed it: lane %d column %d",
 			    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, 32 * q, c);
 		return -1;
 	}
 	interp_fail(w, op, 0,
-		    "%s reads tensor memory that the tcgen05.st at line %d:%d (warp %d) writes, and nothing orders the write before this read (the writer's tcgen05.wait.st and tcgen05.fence.before, then an arrive this warp waits for, then tcgen05.fence.after): lane %d column %d",
-		    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, m->w_warp, 32 * q, c);
+		    "%s reads tensor memory that the tcgen05.st at line %d:%d (%s) writes, and nothing orders the write before this read (the writer's tcgen05.wait.st and tcgen05.fence.before, then an arrive this warp waits for, then tcgen05.fence.after): lane %d column %d",
+		    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, who, 32 * q, c);
 	return -1;
 }
 
 /* A write (mma, st) or dealloc of column c of quarter q by warp w: the last read and
  * another warp's last write must be ordered before it. 0, or -1 after a finding. */
 static int
-write_check(Warp *w, const IrOp *op, int q, int c)
+write_check(Warp *w, const IrOp *op, const Block *bk, int q, int c)
 {
-	const TmemMeta *m = &w->b->tm->meta[q][c];
+	const TmemMeta *m = &bk->tm->meta[q][c];
 	const Warp *by;
+	char who[64];
 
 	if (m->r_warp >= 0 && !known(w, TC_LD, m->r_warp, m->r_seq)) {
 		interp_fail(w, op, 0,
-			    "%s overwrites tensor memory that warp %d read with the tcgen05.ld at line %d:%d, and nothing orders that read before this write (accumulator WAR: the reader's tcgen05.wait.ld and tcgen05.fence.before, then an arrive this thread waits for, then tcgen05.fence.after): lane %d column %d",
-			    ir_opinfo[op->opc].name, m->r_warp, m->r_op->loc.line, m->r_op->loc.col, 32 * q, c);
+			    "%s overwrites tensor memory that %s read with the tcgen05.ld at line %d:%d, and nothing orders that read before this write (accumulator WAR: the reader's tcgen05.wait.ld and tcgen05.fence.before, then an arrive this thread waits for, then tcgen05.fence.after): lane %d column %d",
+			    ir_opinfo[op->opc].name, tc_who(w->it, bk, m->r_warp, who, sizeof who), m->r_op->loc.line, m->r_op->loc.col,
+			    32 * q, c);
 		return -1;
 	}
 	if (m->w_kind < 0 || known(w, m->w_kind, m->w_warp, m->w_seq))
 		return 0;
-	by = &w->it->warps[w->b->rank * w->it->nwarps + m->w_warp];
-	if (m->w_kind == TC_MMA && m->w_warp == w->id && op->opc != IR_TMEM_DEALLOC)
+	by = tc_warp(w->it, bk, m->w_warp);
+	tc_who(w->it, bk, m->w_warp, who, sizeof who);
+	if (m->w_kind == TC_MMA && m->w_warp == tc_id(w) && op->opc != IR_TMEM_DEALLOC)
 		return 0;       /* a thread's mmas and sts are pipelined in order */
 	if (m->w_kind == TC_MMA && m->w_seq > by->tc.done[TC_MMA] && op->opc == IR_TMEM_DEALLOC) {
-		interp_fail(w, op, 0, "tmem.dealloc of tensor memory that the tcgen05.mma at line %d:%d (warp %d) still writes (in flight: no tcgen05.commit that tracks it was waited for): lane %d column %d",
-			    m->w_op->loc.line, m->w_op->loc.col, m->w_warp, 32 * q, c);
+		interp_fail(w, op, 0, "tmem.dealloc of tensor memory that the tcgen05.mma at line %d:%d (%s) still writes (in flight: no tcgen05.commit that tracks it was waited for): lane %d column %d",
+			    m->w_op->loc.line, m->w_op->loc.col, who, 32 * q, c);
 		return -1;
 	}
-	interp_fail(w, op, 0, "%s of tensor memory that the %s at line %d:%d (warp %d) writes, and nothing orders that write before this one: lane %d column %d",
+	interp_fail(w, op, 0, "%s of tensor memory that the %s at line %d:%d (%s) writes, and nothing orders that write before this one: lane %d column %d",
 		    ir_opinfo[op->opc].name, m->w_kind == TC_MMA ? "tcgen05.mma" : "tcgen05.st", m->w_op->loc.line, m->w_op->loc.col,
-		    m->w_warp, 32 * q, c);
+		    who, 32 * q, c);
 	return -1;
 }
 
 int
-tmem_mma_issue(Warp *w, const IrOp *op, int l, uint32_t taddr, int mrows, int n, int accum)
+tmem_mma_issue(Warp *w, const IrOp *op, Block *bk, uint32_t taddr, int mrows, int n, int accum)
 {
 	int c0 = (int)(taddr & 0xffff), q, c;
 	TmemMeta *m;
 
-	(void)l;
 	if (taddr >> 16) {
 		interp_fail(w, op, 0, "tcgen05.mma into tensor memory at lane %u (an M = %d accumulator starts at lane 0)", taddr >> 16, mrows);
 		return -1;
 	}
-	if (cols_allocated(w, op, c0, n) != 0)
+	if (cols_allocated(w, op, bk, c0, n) != 0)
 		return -1;
 	for (q = 0; q < mrows / 32; q++)
 		for (c = c0; c < c0 + n; c++)
-			if (write_check(w, op, q, c) != 0 || (accum && read_check(w, op, q, c) != 0))
+			if (write_check(w, op, bk, q, c) != 0 || (accum && read_check(w, op, bk, q, c) != 0))
 				return -1;
 	for (q = 0; q < mrows / 32; q++)
 		for (c = c0; c < c0 + n; c++) {
-			m = &w->b->tm->meta[q][c];
+			m = &bk->tm->meta[q][c];
 			m->w_kind = TC_MMA;
-			m->w_warp = (int8_t)w->id;
+			m->w_warp = (int8_t)tc_id(w);
 			m->w_seq = w->tc.issued[TC_MMA];
 			m->w_op = op;
 			m->r_warp = -1;
@@ -525,7 +575,7 @@ ex_tmem_dealloc(Warp *w, const IrOp *op, uint32_t mask)
 		return;
 	for (q = 0; q < 4; q++)
 		for (c = c0; c < c0 + n; c++)
-			if (write_check(w, op, q, c) != 0)
+			if (write_check(w, op, w->b, q, c) != 0)
 				return;
 	tm->alloc_n[c0] = 0;
 	for (c = c0; c < c0 + n; c++) {
@@ -559,7 +609,7 @@ ldst_at(Warp *w, const IrOp *op, uint32_t mask, int n, int *q, int *c0)
 		return -1;
 	}
 	*q = lane / 32;
-	return cols_allocated(w, op, *c0, n);
+	return cols_allocated(w, op, w->b, *c0, n);
 }
 
 void
@@ -571,7 +621,7 @@ ex_tcgen05_ld(Warp *w, const IrOp *op, uint32_t mask)
 	if (ldst_at(w, op, mask, n, &q, &c0) != 0)
 		return;
 	for (c = c0; c < c0 + n; c++)
-		if (read_check(w, op, q, c) != 0)
+		if (read_check(w, op, w->b, q, c) != 0)
 			return;
 	w->tc.issued[TC_LD]++;
 	for (c = c0; c < c0 + n; c++) {
@@ -579,7 +629,7 @@ ex_tcgen05_ld(Warp *w, const IrOp *op, uint32_t mask)
 
 		LANES(l, mask) d[l] = *tmem_cell(w->b, 32 * q + l, c);
 		m = &w->b->tm->meta[q][c];
-		m->r_warp = (int8_t)w->id;
+		m->r_warp = (int8_t)tc_id(w);
 		m->r_seq = w->tc.issued[TC_LD];
 		m->r_op = op;
 	}
@@ -597,7 +647,7 @@ ex_tcgen05_st(Warp *w, const IrOp *op, uint32_t mask)
 	if (ldst_at(w, op, mask, n, &q, &c0) != 0)
 		return;
 	for (c = c0; c < c0 + n; c++)
-		if (write_check(w, op, q, c) != 0)
+		if (write_check(w, op, w->b, q, c) != 0)
 			return;
 	w->tc.issued[TC_ST]++;
 	for (c = c0; c < c0 + n; c++) {
@@ -606,7 +656,7 @@ ex_tcgen05_st(Warp *w, const IrOp *op, uint32_t mask)
 		LANES(l, mask) *tmem_cell(w->b, 32 * q + l, c) = (uint32_t)s[l];
 		m = &w->b->tm->meta[q][c];
 		m->w_kind = TC_ST;
-		m->w_warp = (int8_t)w->id;
+		m->w_warp = (int8_t)tc_id(w);
 		m->w_seq = w->tc.issued[TC_ST];
 		m->w_op = op;
 		m->r_warp = -1;
