@@ -20,31 +20,56 @@
 /* The element types of the imm's kind field (0 bf16, 1 f16, 2 e4m3, 3 e5m2). */
 static const IrBase mma_kinds[] = {IR_BF16, IR_F16, IR_E4M3, IR_E5M2};
 
-/* The shape and kind of a tcgen05.mma imm: 0, or -1 after a finding (an illegal shape; a
- * form the interpreter does not run yet). */
+/* Whether op is of cta_group::2 (bit 16 of the imm): the CTA pair. */
+static int
+cg2(const IrOp *op)
+{
+	return (int)(op->imm >> 16 & 1);
+}
+
+/* The shape and kind of a tcgen05.mma imm (M: the pair's with cta_group::2): 0, or -1
+ * after a finding (an illegal shape; a form the interpreter does not run yet). */
 static int
 mma_shape(Warp *w, const IrOp *op, int *m, int *n, IrBase *et)
 {
-	int kind = (int)(op->imm >> 12 & 0xf);
+	int kind = (int)(op->imm >> 12 & 0xf), step = cg2(op) ? 16 : 8, m0 = cg2(op) ? 128 : 64;
 
 	*n = (int)(op->imm & 0x1ff);
 	*m = (int)(op->imm >> 9 & 7) * 64;
-	if (op->imm >> 16 & 3) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: tcgen05.mma with %s",
-			    op->imm >> 16 & 1 ? "cta_group::2" : "an f16 accumulator");
+	if (op->imm >> 17 & 1) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: tcgen05.mma with an f16 accumulator");
 		return -1;
 	}
-	if (kind > 3 || (*m != 64 && *m != 128) || *n < 8 || *n > 256 || *n % 8) {
-		interp_fail(w, op, 0, "tcgen05.mma of shape M = %d, N = %d, kind %d (cta_group::1 takes M 64 or 128, N 8..256 in steps of 8; kinds 0..3)",
-			    *m, *n, kind);
+	if (kind > 3 || (*m != m0 && *m != 2 * m0) || *n < step || *n > 256 || *n % step) {
+		interp_fail(w, op, 0, "tcgen05.mma of shape M = %d, N = %d, kind %d (cta_group::%d takes M %d or %d, N %d..256 in steps of %d; kinds 0..3)",
+			    *m, *n, kind, 1 + cg2(op), m0, 2 * m0, step, step);
 		return -1;
 	}
-	if (*m != 128) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: tcgen05.mma with M = %d", *m);
+	if (*m != 128 * (1 + cg2(op))) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: tcgen05.mma with M = %d (cta_group::%d)", *m, 1 + cg2(op));
 		return -1;
 	}
 	*et = mma_kinds[kind];
 	return 0;
+}
+
+/* The CTAs an mma of warp w works on: its own, or with cta_group::2 the pair, which the
+ * even CTA's thread issues. -1 after a finding. */
+static int
+mma_ctas(Warp *w, const IrOp *op, Block **ctas)
+{
+	Interp *it = w->it;
+
+	ctas[0] = w->b;
+	if (!cg2(op))
+		return 1;
+	if (w->b->rank % 2 || w->b->rank + 1 >= it->ncta) {
+		interp_fail(w, op, 0, "tcgen05.mma with cta_group::2 issued by CTA rank %d of a cluster of %d (the even CTA of a pair issues for both)",
+			    w->b->rank, it->ncta);
+		return -1;
+	}
+	ctas[1] = &it->ctas[w->b->rank + 1];
+	return 2;
 }
 
 /* A shared-memory descriptor of tcgen05 has 0b001 in bits 46..48 (a wgmma one has 0). */
@@ -71,35 +96,54 @@ operand_issue(Warp *w, const IrOp *op, uint64_t d, int rows, IrBase et, uint32_t
 	return 0;
 }
 
+/* The checks of an mma at issue in each of the nc CTAs it works on: their m / nc rows of A
+ * and of D (N columns), their n / nc rows of B. */
+static int
+mma_issue_in(Warp *w, const IrOp *op, Block *bk, const Agent *a, int m, int n, int nc, IrBase et)
+{
+	Interp *it = w->it;
+	int bad;
+
+	it->blk = bk;
+	bad = operand_issue(w, op, a->da, m / nc, et, a->seq) != 0 || operand_issue(w, op, a->db, n / nc, et, a->seq) != 0 ||
+	      tmem_mma_issue(w, op, bk, a->taddr, m / nc, n, a->accum) != 0;
+	it->blk = w->b;
+	return bad ? -1 : 0;
+}
+
 /* One thread's (lane l's) tcgen05.mma: the checks, then an agent in flight. */
 static int
 mma_issue(Warp *w, const IrOp *op, int l)
 {
-	uint64_t da = reg(w, op->args[1], 0)[l], db = reg(w, op->args[2], 0)[l];
-	uint32_t taddr = (uint32_t)reg(w, op->args[0], 0)[l], seq;
-	int accum = (int)(reg(w, op->args[3], 0)[l] & 1), m, n;
+	int m, n, nc, h;
 	IrBase et;
-	Agent *a;
+	Agent a, *ag;
+	Block *ctas[2];
 
-	if (mma_shape(w, op, &m, &n, &et) != 0)
+	memset(&a, 0, sizeof a);
+	a.da = reg(w, op->args[1], 0)[l];
+	a.db = reg(w, op->args[2], 0)[l];
+	a.taddr = (uint32_t)reg(w, op->args[0], 0)[l];
+	a.accum = (int)(reg(w, op->args[3], 0)[l] & 1);
+	if (mma_shape(w, op, &m, &n, &et) != 0 || (nc = mma_ctas(w, op, ctas)) < 0)
 		return -1;
 	if (ir_vtype(w->it->k, op->args[1]).base != IR_I64) {
 		interp_fail(w, op, 1u << l, "not yet supported by the interpreter: tcgen05.mma with A in tensor memory");
 		return -1;
 	}
-	seq = w->tc.issued[TC_MMA] + 1;
-	if (desc_version(w, op, da, "A") != 0 || desc_version(w, op, db, "B") != 0 ||
-	    operand_issue(w, op, da, m, et, seq) != 0 || operand_issue(w, op, db, n, et, seq) != 0)
+	if (desc_version(w, op, a.da, "A") != 0 || desc_version(w, op, a.db, "B") != 0)
 		return -1;
-	w->tc.issued[TC_MMA] = seq;
-	if (tmem_mma_issue(w, op, w->b, taddr, m, n, accum) != 0)
-		return -1;
-	a = async_agent_new(w, op, l, AG_TC_MMA);
-	a->da = da;
-	a->db = db;
-	a->taddr = taddr;
-	a->accum = accum;
-	a->seq = seq;
+	a.seq = w->tc.issued[TC_MMA] + 1;
+	w->tc.issued[TC_MMA] = a.seq;
+	for (h = 0; h < nc; h++)
+		if (mma_issue_in(w, op, ctas[h], &a, m, n, nc, et) != 0)
+			return -1;
+	ag = async_agent_new(w, op, l, AG_TC_MMA);
+	ag->da = a.da;
+	ag->db = a.db;
+	ag->taddr = a.taddr;
+	ag->accum = a.accum;
+	ag->seq = a.seq;
 	return 0;
 }
 
@@ -120,10 +164,6 @@ ex_tcgen05_commit(Warp *w, const IrOp *op, uint32_t mask)
 	Agent *a;
 	int l;
 
-	if (op->imm >> 16 & 1) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: tcgen05.commit with cta_group::2");
-		return;
-	}
 	LANES(l, mask) {
 		p = reg(w, op->args[0], 0)[l];
 		ranks = op->nargs > 1 ? (uint32_t)(reg(w, op->args[1], 0)[l] & 0xffff) : 0;
@@ -157,7 +197,8 @@ reads_end(Block *bk, int gid, uint32_t seq)
 }
 
 /* D[i][j] = sum over k of A[i][k] B[j][k] (+ D[i][j]): per element, the products (exact
- * in double) added one by one in k order to the f32 accumulator, each sum rounded to f32. */
+ * in double) added one by one in k order to the f32 accumulator, each sum rounded to f32.
+ * D: the m rows of CTA bk (lane i = row i). */
 static void
 mma_compute(Block *bk, const Agent *a, const double *A, const double *B, int m, int n, int nk)
 {
@@ -174,29 +215,36 @@ mma_compute(Block *bk, const Agent *a, const double *A, const double *B, int m, 
 		}
 }
 
+/* An mma completes: it reads A (each CTA's M / nc rows) and B (N / nc rows of each CTA)
+ * and writes each CTA's rows of D. */
 static int
 mma_complete(Interp *it, const Agent *a)
 {
 	Warp *w = &it->warps[a->warp];
-	int m, n, nk;
+	Block *own = it->blk, *ctas[2];
+	int m, n, nk, nc, h, bad = 0;
 	IrBase et;
 	double *A, *B;
 	int64_t lo, hi;
-	int bad;
 
-	if (mma_shape(w, a->op, &m, &n, &et) != 0)
+	if (mma_shape(w, a->op, &m, &n, &et) != 0 || (nc = mma_ctas(w, a->op, ctas)) < 0)
 		return -1;
 	nk = 32 / ir_type_bytes(ir_scalar(et));
 	A = xmalloc((size_t)m * (size_t)nk * sizeof *A);
 	B = xmalloc((size_t)n * (size_t)nk * sizeof *B);
-	bad = async_desc_read(w, a->op, a->da, 0, m, et, A, &lo, &hi) != 0 ||
-	      async_desc_read(w, a->op, a->db, 0, n, et, B, &lo, &hi) != 0;
-	if (!bad)
-		mma_compute(it->blk, a, A, B, m, n, nk);
+	for (h = 0; h < nc && !bad; h++) {
+		it->blk = ctas[h];
+		bad = async_desc_read(w, a->op, a->da, 0, m / nc, et, A + (size_t)h * (m / nc) * nk, &lo, &hi) != 0 ||
+		      async_desc_read(w, a->op, a->db, 0, n / nc, et, B + (size_t)h * (n / nc) * nk, &lo, &hi) != 0;
+	}
+	for (h = 0; h < nc && !bad; h++)
+		mma_compute(ctas[h], a, A + (size_t)h * (m / nc) * nk, B, m / nc, n, nk);
 	free(A);
 	free(B);
 	w->tc.done[TC_MMA] = a->seq;
-	reads_end(it->blk, a->warp, a->seq);
+	for (h = 0; h < nc; h++)
+		reads_end(ctas[h], a->warp, a->seq);
+	it->blk = own;
 	return bad ? -1 : 0;
 }
 

@@ -55,6 +55,10 @@ typedef struct Tmem {
 	int relinquish_warp;
 	BarClock *clocks;
 	int nclocks, capclocks;
+	/* the pair's even CTA: a cta_group::2 alloc whose warp waits for the peer CTA's */
+	Warp *pair_w;
+	int pair_n, pair_lane;
+	uint64_t pair_slot;
 } Tmem;
 
 static Tmem *
@@ -94,6 +98,7 @@ tmem_block_start(Interp *it, Block *b)
 		}
 	tm->relinquish = NULL;
 	tm->nclocks = 0;
+	tm->pair_w = NULL;
 }
 
 void
@@ -287,10 +292,18 @@ fit(const Tmem *tm, int n)
 	return -1;
 }
 
+/* The pair state of w's CTA pair (in the even CTA). */
+static Tmem *
+pair_tm(Warp *w)
+{
+	return tm_get(&w->it->ctas[w->b->rank & ~1]);
+}
+
 int
 tmem_ready(const Interp *it, const Warp *w)
 {
-	(void)it;
+	if (w->wait_bar < 0)    /* cta_group::2: until the peer's warp allocated for both */
+		return it->ctas[w->b->rank & ~1].tm->pair_w != w;
 	return fit(w->b->tm, (int)w->wait_bar) >= 0;
 }
 
@@ -300,20 +313,15 @@ tmem_wait_str(const Interp *it, const Warp *w, Buf *msg)
 	int c, used = 0;
 
 	(void)it;
+	if (w->wait_bar < 0) {
+		buf_printf(msg, "in tmem.alloc with cta_group::2 for the warp of the peer CTA (rank %d) to allocate too",
+			   w->b->rank ^ 1);
+		return;
+	}
 	for (c = 0; c < TM_COLS; c++)
 		used += w->b->tm->owner[c] != 0;
 	buf_printf(msg, "in tmem.alloc for %lld columns of tensor memory (%d of 512 allocated)", (long long)w->wait_bar,
 		   used);
-}
-
-/* cta_group::2 (bit 16 of the imm) is not run yet: a finding; 0 when cta_group::1. */
-static int
-cg1_only(Warp *w, const IrOp *op)
-{
-	if (!(op->imm >> 16 & 1))
-		return 0;
-	interp_fail(w, op, 0, "not yet supported by the interpreter: %s with cta_group::2", ir_opinfo[op->opc].name);
-	return -1;
 }
 
 /* The column count of an alloc or dealloc: a power of two 32..512, else a finding (-1). */
@@ -344,37 +352,129 @@ uniform(Warp *w, const IrOp *op, uint32_t mask, int arg, uint64_t *v)
 	return 0;
 }
 
+/* The CTA b may still allocate: else (after tmem.relinquish) a finding (-1). */
+static int
+permit(Warp *w, const IrOp *op, Block *b)
+{
+	Tmem *tm = tm_get(b);
+
+	if (!tm->relinquish)
+		return 0;
+	interp_fail(w, op, 0, "tmem.alloc after the tmem.relinquish at line %d:%d (warp %d%s): the CTA gave up its permit to allocate tensor memory",
+		    tm->relinquish->loc.line, tm->relinquish->loc.col, tm->relinquish_warp, b == w->b ? "" : " of the peer CTA");
+	return -1;
+}
+
+/* Columns [s, s + n) of w's CTA become w's; their address goes to the slot (lane l's
+ * store, in CTA it->blk). 0, or -1 after a finding. */
+static int
+alloc_at(Warp *w, const IrOp *op, int l, uint64_t slot, int s, int n)
+{
+	Tmem *tm = w->b->tm;
+	unsigned char *p = mem_access(w, op, l, slot, 4, 4, 1);
+	uint32_t addr = (uint32_t)s;
+	int c;
+
+	if (!p)
+		return -1;
+	for (c = s; c < s + n; c++)
+		tm->owner[c] = (int8_t)(w->id + 1);
+	tm->alloc_n[s] = (int16_t)n;
+	tm->alloc_op[s] = op;
+	memcpy(p, &addr, 4);
+	return 0;
+}
+
+/* The first run of n columns free in both CTAs of w's pair, or -1. */
+static int
+pair_fit(const Interp *it, const Warp *w, int n)
+{
+	const Tmem *a = it->ctas[w->b->rank & ~1].tm, *b = it->ctas[w->b->rank | 1].tm;
+	int s, c;
+
+	for (s = 0; s + n <= TM_COLS; s += n) {
+		for (c = s; c < s + n && !a->owner[c] && !b->owner[c]; c++)
+			;
+		if (c == s + n)
+			return s;
+	}
+	return -1;
+}
+
+/* tmem.alloc with cta_group::2: one warp in each CTA of the pair; the first waits for the
+ * second, which allocates the same columns in both and writes both slots. */
+static void
+pair_alloc(Warp *w, const IrOp *op, int l, int n, uint64_t slot)
+{
+	Interp *it = w->it;
+	Tmem *pt;
+	Warp *first;
+	int s;
+
+	if (it->ncta < 2 || it->ncta % 2) {
+		interp_fail(w, op, 0, "tmem.alloc with cta_group::2 in a cluster of %d CTA%s (the pair is two CTAs of a cluster)", it->ncta,
+			    it->ncta == 1 ? "" : "s");
+		return;
+	}
+	tm_get(&it->ctas[w->b->rank ^ 1]);
+	pt = pair_tm(w);
+	if (!pt->pair_w || pt->pair_w->b == w->b) {
+		if (pt->pair_w) {
+			interp_fail(w, op, 0, "tmem.alloc with cta_group::2 by warps %d and %d of one CTA (one warp of each CTA of the pair allocates)",
+				    pt->pair_w->id, w->id);
+			return;
+		}
+		pt->pair_w = w;
+		pt->pair_n = n;
+		pt->pair_lane = l;
+		pt->pair_slot = slot;
+		w->wait_bar = -1;
+		sched_barrier(w, op, W_TMEM);
+		return;
+	}
+	first = pt->pair_w;
+	if (pt->pair_n != n) {
+		interp_fail(w, op, 0, "tmem.alloc with cta_group::2 of %d columns, while the peer CTA's warp %d asks for %d", n, first->id,
+			    pt->pair_n);
+		return;
+	}
+	if (permit(w, op, first->b) != 0)
+		return;
+	if ((s = pair_fit(it, w, n)) < 0) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: a tmem.alloc with cta_group::2 that waits for room (%d columns free in neither CTA of the pair)",
+			    n);
+		return;
+	}
+	if (alloc_at(w, op, l, slot, s, n) != 0)
+		return;
+	it->blk = first->b;
+	alloc_at(first, first->wait_op, pt->pair_lane, pt->pair_slot, s, n);
+	it->blk = w->b;
+	pt->pair_w = NULL;
+}
+
 void
 ex_tmem_alloc(Warp *w, const IrOp *op, uint32_t mask)
 {
 	Tmem *tm;
-	int n, s, c, l = __builtin_ctz(mask);
+	int n, s, l = __builtin_ctz(mask);
 	uint64_t slot;
-	unsigned char *p;
-	uint32_t addr;
 
-	if (!exec_full_warp(w, op, mask) || cg1_only(w, op) || (n = ncols(w, op)) < 0 || uniform(w, op, mask, 0, &slot))
+	if (!exec_full_warp(w, op, mask) || (n = ncols(w, op)) < 0 || uniform(w, op, mask, 0, &slot) ||
+	    permit(w, op, w->b) != 0)
 		return;
-	tm = tm_get(w->b);
-	if (tm->relinquish) {
-		interp_fail(w, op, 0, "tmem.alloc after the tmem.relinquish at line %d:%d (warp %d): the CTA gave up its permit to allocate tensor memory",
-			    tm->relinquish->loc.line, tm->relinquish->loc.col, tm->relinquish_warp);
+	if (op->imm >> 16 & 1) {
+		pair_alloc(w, op, l, n, slot);
 		return;
 	}
+	tm = w->b->tm;
 	while ((s = fit(tm, n)) < 0) {  /* blocks until another warp frees columns */
 		w->wait_bar = n;
 		sched_barrier(w, op, W_TMEM);
 		if (w->it->failed)
 			return;
 	}
-	if (!(p = mem_access(w, op, l, slot, 4, 4, 1)))
-		return;
-	for (c = s; c < s + n; c++)
-		tm->owner[c] = (int8_t)(w->id + 1);
-	tm->alloc_n[s] = (int16_t)n;
-	tm->alloc_op[s] = op;
-	addr = (uint32_t)s;
-	memcpy(p, &addr, 4);
+	alloc_at(w, op, l, slot, s, n);
 }
 
 void
@@ -382,7 +482,7 @@ ex_tmem_relinquish(Warp *w, const IrOp *op, uint32_t mask)
 {
 	Tmem *tm;
 
-	if (!exec_full_warp(w, op, mask) || cg1_only(w, op))
+	if (!exec_full_warp(w, op, mask))
 		return;
 	tm = tm_get(w->b);
 	if (!tm->relinquish) {
@@ -559,7 +659,7 @@ ex_tmem_dealloc(Warp *w, const IrOp *op, uint32_t mask)
 	uint64_t a;
 	int n, c0, q, c;
 
-	if (!exec_full_warp(w, op, mask) || cg1_only(w, op) || (n = ncols(w, op)) < 0 || uniform(w, op, mask, 0, &a))
+	if (!exec_full_warp(w, op, mask) || (n = ncols(w, op)) < 0 || uniform(w, op, mask, 0, &a))
 		return;
 	c0 = (int)(a & 0xffff);
 	if (a >> 16) {
