@@ -979,11 +979,15 @@ async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBas
 			}
 			if (it->blk->shadow[at] != SH_WRITTEN &&
 			    (it->blk->shadow[at] == SH_PENDING || it->o->check_uninit)) {
+				char cta[48] = "";
+
 				nm = mem_shared_name(it, at, &rel);
+				if (it->blk != w->b)    /* tcgen05 with cta_group::2: the peer's */
+					snprintf(cta, sizeof cta, " in CTA rank %d", it->blk->rank);
 				interp_fail(w, op, 0, it->blk->shadow[at] == SH_PENDING
-					    ? "%s reads shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset %lld of '%s'"
-					    : "%s reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
-					    ir_opinfo[op->opc].name, (long long)rel, nm);
+					    ? "%s reads shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset %lld of '%s'%s"
+					    : "%s reads uninitialized shared memory: byte offset %lld of '%s'%s, which nothing wrote",
+					    ir_opinfo[op->opc].name, (long long)rel, nm, cta);
 				return -1;
 			}
 			if ((it->blk->gen[at].thread || it->blk->gen[at + eb - 1].thread) && proxy_check(w, op, 0, at, eb) != 0)

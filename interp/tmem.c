@@ -5,11 +5,13 @@
  *   tmem.alloc (a warp; n a power of two, 32..512, at a multiple of n) blocks while no
  *   room is free (W_TMEM), tmem.dealloc frees exactly an allocation of the same warp, and
  *   after tmem.relinquish the CTA allocates no more. Columns still allocated when the
- *   block finishes are a finding at their tmem.alloc.
+ *   block finishes are a finding at their tmem.alloc. With cta_group::2 one warp of each
+ *   CTA of a pair allocates: the first waits, the second allocates in both.
  * - tcgen05.ld/st (the 32x32b shape) move a warp's 32 lanes, those of its quarter
  *   32 * (warp % 4); the values of an ld are defined only after tcgen05.wait.ld (its
  *   results are tagged until then: exec.c, acc_check).
- * - Ordering is a happens-before relation over numbered accesses: each warp numbers its
+ * - Ordering is a happens-before relation over numbered accesses: each warp (of the CTA
+ *   pair: tc_id) numbers its
  *   tcgen05.mma, ld and st; a TcClock holds per warp and kind the last number ordered.
  *   tcgen05.fence.before publishes the warp's completed ld/st (wait.ld, wait.st) and what
  *   it knows into `rel`; an mbarrier arrival (tcgen05.commit: with its mmas, once they
