@@ -147,11 +147,30 @@ mma_issue(Warp *w, const IrOp *op, int l)
 	return 0;
 }
 
+/* Two lanes of one tcgen05.mma op into the same accumulator: each thread issues its own
+ * mma (a missing elect), which accumulate twice or race. 0, or -1 after a finding. */
+static int
+one_issuer(Warp *w, const IrOp *op, uint32_t mask)
+{
+	const uint64_t *d = reg(w, op->args[0], 0);
+	int l, f = __builtin_ctz(mask);
+
+	LANES(l, mask & (mask - 1)) if (d[l] == d[f]) {
+		interp_fail(w, op, (1u << f) | (1u << l),
+			    "lanes %d and %d of the warp issue tcgen05.mma into the same tensor memory in one op: each thread that executes it issues an mma (one thread issues: elect it)",
+			    f, l);
+		return -1;
+	}
+	return 0;
+}
+
 void
 ex_tcgen05_mma(Warp *w, const IrOp *op, uint32_t mask)
 {
 	int l;
 
+	if (one_issuer(w, op, mask) != 0)
+		return;
 	LANES(l, mask) if (mma_issue(w, op, l) != 0)
 		return;
 }
