@@ -223,38 +223,34 @@ tmem_acquire(Warp *w, const Mbar *m)
 	clock_max(&w->tc.acq, &w->it->blk->tm->clocks[m->tc - 1].done);
 }
 
+/* A barrier over the n warps from ws: each takes what all of them published. */
+static void
+merge_rel(Warp *ws, int n)
+{
+	TcClock all;
+	int i;
+
+	memset(&all, 0, sizeof all);
+	for (i = 0; i < n; i++)
+		if (ws[i].tc.any)
+			clock_max(&all, &ws[i].tc.rel);
+	for (i = 0; i < n; i++)
+		clock_max(&ws[i].tc.acq, &all);
+}
+
 void
 tmem_cluster_barrier(Interp *it)
 {
-	int p, i, n;
-	TcClock all;
-	Warp *ws;
+	int p;
 
-	for (p = 0; p < it->ncta; p += 2) {     /* the clocks order the warps of a CTA pair */
-		ws = &it->warps[p * it->nwarps];
-		n = (p + 1 < it->ncta ? 2 : 1) * it->nwarps;
-		memset(&all, 0, sizeof all);
-		for (i = 0; i < n; i++)
-			if (ws[i].tc.any)
-				clock_max(&all, &ws[i].tc.rel);
-		for (i = 0; i < n; i++)
-			clock_max(&ws[i].tc.acq, &all);
-	}
+	for (p = 0; p < it->ncta; p += 2)       /* the clocks order the warps of a CTA pair */
+		merge_rel(&it->warps[p * it->nwarps], (p + 1 < it->ncta ? 2 : 1) * it->nwarps);
 }
 
 void
 tmem_barrier(Interp *it, Block *b)
 {
-	Warp *ws = &it->warps[b->rank * it->nwarps];
-	TcClock all;
-	int i;
-
-	memset(&all, 0, sizeof all);
-	for (i = 0; i < it->nwarps; i++)
-		if (ws[i].tc.any)
-			clock_max(&all, &ws[i].tc.rel);
-	for (i = 0; i < it->nwarps; i++)
-		clock_max(&ws[i].tc.acq, &all);
+	merge_rel(&it->warps[b->rank * it->nwarps], it->nwarps);
 }
 
 void
