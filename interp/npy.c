@@ -14,7 +14,7 @@ static const struct {
 } npy_types[] = {
 	{IR_I1, "|b1"}, {IR_I8, "|i1"}, {IR_I16, "<i2"}, {IR_I32, "<i4"}, {IR_I64, "<i8"},
 	{IR_U32, "<u4"}, {IR_U64, "<u8"}, {IR_F16, "<f2"}, {IR_BF16, "<u2"}, {IR_F32, "<f4"},
-	{IR_F64, "<f8"},
+	{IR_F64, "<f8"}, {IR_E4M3, "|u1"}, {IR_E5M2, "|u1"},   /* fp8: the byte patterns */
 };
 
 const char *

@@ -7,7 +7,7 @@
 import struct
 import sys
 
-FMT = {"<f2": "e", "<f4": "f", "<f8": "d", "<u2": "H", "<i2": "h", "<i4": "i", "<i8": "q", "<u4": "I"}
+FMT = {"|u1": "B", "<f2": "e", "<f4": "f", "<f8": "d", "<u2": "H", "<i2": "h", "<i4": "i", "<i8": "q", "<u4": "I"}
 
 
 def write(path, descr, shape, vals):
