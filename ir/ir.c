@@ -184,7 +184,7 @@ ir_type_str(IrType t, char *out, int size)
 		snprintf(out, (size_t)size, "%s", ir_base_name((IrBase)t.base));
 }
 
-static const char *const pipe_source_names[PIPE_SRC_COUNT] = {"tma", "thread", "warp", "warpgroup"};
+static const char *const pipe_source_names[PIPE_SRC_COUNT] = {"tma", "thread", "warp", "warpgroup", "mma"};
 
 const char *
 ir_pipe_source_name(int src)
@@ -207,7 +207,7 @@ int
 ir_pipe_source_count(int src, int mult)
 {
 	switch (src) {
-	case PIPE_SRC_TMA: case PIPE_SRC_THREAD: return mult;
+	case PIPE_SRC_TMA: case PIPE_SRC_THREAD: case PIPE_SRC_MMA: return mult;
 	case PIPE_SRC_WARP: return 32 * mult;
 	case PIPE_SRC_WARPGROUP: return 128 * mult;
 	default: return 0;

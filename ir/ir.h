@@ -341,9 +341,11 @@ typedef enum IrPipeSource {
 	PIPE_SRC_THREAD,     /* one (elected) thread per unit */
 	PIPE_SRC_WARP,       /* 32 threads per unit */
 	PIPE_SRC_WARPGROUP,  /* 128 threads per unit */
+	PIPE_SRC_MMA,        /* one tcgen05.commit per unit: arrives once the thread's
+				tcgen05.mma ops completed (count 1) */
 	PIPE_SRC_COUNT
 } IrPipeSource;
-const char *ir_pipe_source_name(int src);        /* "tma", "thread", "warp", "warpgroup" */
+const char *ir_pipe_source_name(int src);        /* "tma", "thread", "warp", "warpgroup", "mma" */
 int ir_pipe_source_from_name(const char *s);     /* -1 if unknown */
 /* The arrival count a source times mult gives a barrier (tma: 1 per mult). */
 int ir_pipe_source_count(int src, int mult);

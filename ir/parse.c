@@ -1049,10 +1049,10 @@ parse_source(Parser *p, int *src, int *mult)
 	char s[16];
 
 	if (p->tok.kind != T_IDENT || p->tok.n >= (int)sizeof s)
-		fail_tok(p, "expected tma, thread, warp or warpgroup, found %s", tok_text(p));
+		fail_tok(p, "expected tma, thread, warp, warpgroup or mma, found %s", tok_text(p));
 	snprintf(s, sizeof s, "%.*s", p->tok.n, p->tok.s);
 	if ((*src = ir_pipe_source_from_name(s)) < 0)
-		fail_tok(p, "expected tma, thread, warp or warpgroup, found %s", tok_text(p));
+		fail_tok(p, "expected tma, thread, warp, warpgroup or mma, found %s", tok_text(p));
 	next(p);
 	*mult = (int)parse_int(p, INT_MIN, INT_MAX, "a multiplier");
 }
