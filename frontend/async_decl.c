@@ -395,6 +395,7 @@ asy_stmt(Sema *S, Node *s)
 	case N_TENSORMAP: check_tensormap(S, s); return 1;
 	case N_PIPELINE: check_pipeline(S, s); return 1;
 	case N_MBARRIER: check_mbarrier(S, s); return 1;
+	case N_TMEM: asy_tmem(S, s); return 1;
 	case N_ROLE: check_role(S, s); return 1;
 	case N_ELECT: check_elect(S, s); return 1;
 	case N_PRODUCE: case N_CONSUME: check_async(S, s); return 1;
