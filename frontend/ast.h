@@ -554,7 +554,6 @@ struct KernelInfo {
 	Symbol **hobjs;           /* program arena */
 	int ntmems;               /* tensor memory declarations, in order (mma_tcgen05.c) */
 	Symbol **tmems;           /* program arena */
-	int tmem_cols;            /* the columns allocated for them: 0, or a power of two 32..512 */
 };
 
 /* ---- async.c, async_decl.c, async_call.c, mma_wgmma.c: sema of the async constructs

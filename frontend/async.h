@@ -69,6 +69,6 @@ int asy_is_acc(IrType t);                /* f32acc[64, N]: a fragment, or f32x4 
 #define TMEM_COLS 512
 void asy_tmem(Sema *S, Node *s);          /* tmem NAME: f32[128, COLS] in PIPE; */
 void asy_tcgen05_mma(Sema *S, Node *e);   /* tcgen05_mma(D, A, B, accumulate: E) */
-void asy_tmem_end(Sema *S, KernelInfo *ki);  /* the allocation and the roles' rules */
+void asy_tmem_end(Sema *S, KernelInfo *ki);  /* ki's tmems */
 
 #endif

@@ -1,8 +1,8 @@
 /* irgen_tcgen05.c: tensor memory and the tcgen05 MMA -> IR (docs/language.md, "Blackwell:
  * tensor memory and tcgen05"; the ops are ir/ops.def's TMEM_* and TCGEN05_* rows).
  *
- * One allocation per CTA holds every `tmem` (KernelInfo.tmem_cols columns, each tmem at
- * its Symbol.col, stage s of a staged one s * COLS further): warp 0 allocates it into the
+ * One allocation per CTA holds every `tmem` (ir_tmem_cols of the kernel's IrTmem table,
+ * each tmem at its Symbol.col, stage s of a staged one s * COLS further): warp 0 allocates it into the
  * shared slot `tmem.addr` and gives up the permit, and every thread reads the address after
  * fence.before, a CTA barrier and fence.after (the order tcgen05.alloc's write needs). At
  * the kernel's end the same fences and barrier order every thread's tcgen05 work before
@@ -35,14 +35,14 @@ in_warp0(IrGen *G, void (*emit)(IrGen *G, IrValue arg), IrValue arg)
 static void
 emit_alloc(IrGen *G, IrValue slot)
 {
-	irb_imm(&G->b, IR_TMEM_ALLOC, t_void, G->info->tmem_cols, 1, &slot);
+	irb_imm(&G->b, IR_TMEM_ALLOC, t_void, ir_tmem_cols(G->k), 1, &slot);
 	irb_imm(&G->b, IR_TMEM_RELINQUISH, t_void, 0, 0, NULL);
 }
 
 static void
 emit_dealloc(IrGen *G, IrValue base)
 {
-	irb_imm(&G->b, IR_TMEM_DEALLOC, t_void, G->info->tmem_cols, 1, &base);
+	irb_imm(&G->b, IR_TMEM_DEALLOC, t_void, ir_tmem_cols(G->k), 1, &base);
 }
 
 /* fence.before, CTA barrier, fence.after: tcgen05 work before it is ordered before the
@@ -61,10 +61,25 @@ irgen_tmem_begin(IrGen *G)
 	IrKernel *k = G->k;
 	IrBuffer b;
 	IrValue slot;
-	int buf;
+	int buf, i;
 
 	if (!G->info->ntmems)
 		return;
+	for (i = 0; i < G->info->ntmems; i++) {
+		const Symbol *s = G->info->tmems[i];
+		IrTmem t;
+
+		memset(&t, 0, sizeof t);
+		t.name = arena_strdup(k->arena, s->name);
+		t.cols = (int)s->dims[1];
+		t.stages = s->stages;
+		t.col = s->col;
+		t.pipeline = s->pipe ? arena_strdup(k->arena, s->pipe->name) : NULL;
+		t.writer = s->wrole ? arena_strdup(k->arena, s->wrole->name) : NULL;
+		t.reader = s->rrole ? arena_strdup(k->arena, s->rrole->name) : NULL;
+		t.loc = s->loc;
+		ir_add_tmem(k, t);
+	}
 	memset(&b, 0, sizeof b);
 	b.name = "tmem.addr";
 	b.elem = IR_I32;

@@ -161,6 +161,10 @@ mma_place(Sema *S, Node *e, Symbol *d)
 		diag_error(e->loc, "tcgen05_mma is issued by one thread: write it inside elect { ... }");
 		return 0;
 	}
+	if (d->pipe && !d->wrole) {
+		d->wrole = h->role;
+		d->wloc = e->loc;
+	}
 	if (d->pipe) {
 		blk = block_of(h, d->pipe);
 		if (!blk || blk->kind != N_PRODUCE) {
@@ -236,6 +240,10 @@ load_place(Sema *S, Node *e, Symbol *d)
 		diag_error(e->loc, "tmem_load is warp-collective (each thread reads its lane): it cannot run inside elect");
 		return 0;
 	}
+	if (d->pipe && !d->rrole) {
+		d->rrole = h->role;
+		d->rloc = e->loc;
+	}
 	if (d->pipe) {
 		blk = block_of(h, d->pipe);
 		if (!blk || blk->kind != N_CONSUME) {
@@ -292,21 +300,17 @@ asy_tmem_load(Sema *S, Node *e, const Symbol *sym, IrType t)
 	return load_place(S, e, d);
 }
 
-/* The allocation: a power of two from 32 to 512 columns covering every stage of every
- * tmem (tcgen05.alloc's rule). */
+/* The kernel's tmems, for irgen's table (ir_tmem_cols rounds their columns up to what
+ * tcgen05.alloc takes). */
 void
 asy_tmem_end(Sema *S, KernelInfo *ki)
 {
 	AsyncSema *h = S->asy;
-	int cols = 32;
 
 	ki->ntmems = h->ntmems;
 	ki->tmems = arena_alloc(S->p->arena, sizeof(Symbol *) * (size_t)(h->ntmems + 1));
 	if (h->ntmems)
 		memcpy(ki->tmems, h->tmems, sizeof(Symbol *) * (size_t)h->ntmems);
-	while (cols < h->tmem_used)
-		cols *= 2;
-	ki->tmem_cols = h->ntmems ? cols : 0;
 	free(h->tmems);
 }
 

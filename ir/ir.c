@@ -258,6 +258,7 @@ ir_kernel_free(IrKernel *k)
 	free(k->bufs);
 	free(k->barriers);
 	free(k->pipelines);
+	free(k->tmems);
 	free(k->vtypes);
 	free(k->vlocs);
 	arena_free(k->arena);
@@ -395,6 +396,25 @@ ir_add_pipeline(IrKernel *k, IrPipeline p)
 {
 	PUSH(k->pipelines, k->npipelines, k->cappipelines, p);
 	return k->npipelines - 1;
+}
+
+int
+ir_add_tmem(IrKernel *k, IrTmem t)
+{
+	PUSH(k->tmems, k->ntmems, k->captmems, t);
+	return k->ntmems - 1;
+}
+
+int
+ir_tmem_cols(const IrKernel *k)
+{
+	int i, used = 0, cols = 32;
+
+	for (i = 0; i < k->ntmems; i++)
+		used += k->tmems[i].cols * k->tmems[i].stages;
+	while (cols < used)
+		cols *= 2;
+	return k->ntmems ? cols : 0;
 }
 
 IrOp *
