@@ -87,6 +87,8 @@ bar_progress(Interp *it, Mbar *m)
 		m->arrived_before |= m->arrived;
 		m->arrived = 0;
 		mem_barrier(it);
+		if (m->tc)
+			tmem_phase(it, m);
 		if (it->trace)
 			trace_phase(it, m);
 	}
@@ -164,6 +166,8 @@ arrive_one(Warp *w, const IrOp *op, int l, uint64_t p, int64_t tx, int arrive)
 	m->pending--;
 	if (w->b == w->it->blk && w->id < 32)
 		m->arrived |= 1u << w->id;
+	if (w->tc.any && w->b == w->it->blk)
+		tmem_arrive(w, m);
 	if (m->pending == 0 && m->tx < 0) {
 		bar_name(w->it, off, nm, sizeof nm);
 		interp_fail(w, op, 1u << l,
@@ -173,6 +177,12 @@ arrive_one(Warp *w, const IrOp *op, int l, uint64_t p, int64_t tx, int arrive)
 	}
 	bar_progress(w->it, m);
 	return 0;
+}
+
+int
+async_arrive(Warp *w, const IrOp *op, int l, uint64_t p)
+{
+	return arrive_one(w, op, l, p, -1, 1);
 }
 
 /* mbar.arrive, mbar.arrive.tx, mbar.expect.tx and mbar.arrive.remote (on the barrier at the
@@ -218,6 +228,8 @@ ex_mbar_wait(Warp *w, const IrOp *op, uint32_t mask)
 		sched_mbar_wait(w, op, off, (int)p[l]);
 		if (w->it->failed)
 			return;
+		if (w->it->blk->mbar[off / 8].tc)
+			tmem_acquire(w, &w->it->blk->mbar[off / 8]);
 	}
 }
 
@@ -226,7 +238,8 @@ async_ready(const Interp *it, const Warp *w)
 {
 	const Mbar *m = &w->b->mbar[w->wait_bar / 8];
 
-	(void)it;
+	if (w->state == W_TMEM)
+		return tmem_ready(it, w);
 	return (int)(m->phase & 1) != w->wait_parity;
 }
 
@@ -312,8 +325,8 @@ proxy_check(Warp *w, const IrOp *op, uint32_t lanes, int64_t lo, int64_t n)
 
 /* ---- agents: TMA loads and stores, cp.async ---- */
 
-static Agent *
-agent_new(Warp *w, const IrOp *op, int l, int kind)
+Agent *
+async_agent_new(Warp *w, const IrOp *op, int l, int kind)
 {
 	Block *bk = w->it->blk;
 	Agent *a;
@@ -371,9 +384,17 @@ static int
 agent_eligible(const Interp *it, const Agent *a)
 {
 	const Warp *w = &it->warps[a->warp];
+	const Agent *o;
 
 	if (a->kind == AG_TMA_LOAD)
 		return 1;
+	if (a->kind == AG_TC_MMA || a->kind == AG_TC_COMMIT) {
+		/* a thread's mmas complete in issue order, its commits after them */
+		for (o = a->cta->agents; o < a; o++)
+			if (o->kind == AG_TC_MMA && o->warp == a->warp && o->lane == a->lane)
+				return 0;
+		return 1;
+	}
 	return a->group < (a->kind == AG_CP_ASYNC ? w->cp_groups[a->lane] : w->bulk_groups[a->lane]);
 }
 
@@ -424,6 +445,13 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 		int64_t rel;
 		const char *nm;
 
+		if (r->lo < d + bytes && d < r->hi && r->group == TC_READ) {
+			nm = mem_shared_name(it, r->lo > d ? r->lo : d, &rel);
+			interp_fail(w, op, 1u << l,
+				    "TMA load into shared memory that a tcgen05.mma of warp %d (line %d:%d) still reads: byte offset %lld of '%s'; it has not completed (no tcgen05.commit that tracks it has arrived), so the stage was released too early",
+				    it->warps[r->warp].id, r->op->loc.line, r->op->loc.col, (long long)rel, nm);
+			return -1;
+		}
 		if (r->lo < d + bytes && d < r->hi) {
 			nm = mem_shared_name(it, r->lo > d ? r->lo : d, &rel);
 			interp_fail(w, op, 1u << l,
@@ -446,7 +474,7 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 			return -1;
 		}
 	}
-	a = agent_new(w, op, l, AG_TMA_LOAD);
+	a = async_agent_new(w, op, l, AG_TMA_LOAD);
 	a->tmap = tmap;
 	for (i = 0; i < rank; i++)
 		a->coord[i] = (int64_t)(int32_t)reg(w, op->args[first_coord + i], 0)[l];
@@ -535,7 +563,7 @@ ex_tma_store(Warp *w, const IrOp *op, uint32_t mask)
 		}
 		if (proxy_check(w, op, 1u << l, d, bytes) != 0)
 			return;
-		a = agent_new(w, op, l, AG_TMA_STORE);
+		a = async_agent_new(w, op, l, AG_TMA_STORE);
 		a->tmap = tmap;
 		for (i = 0; i < rank; i++)
 			a->coord[i] = (int64_t)(int32_t)reg(w, op->args[2 + i], 0)[l];
@@ -562,7 +590,7 @@ ex_cp_async(Warp *w, const IrOp *op, uint32_t mask)
 		if (!s || !(d = mem_access(w, op, l, dst[l], n, n, 1)))
 			return;
 		off = d - w->it->blk->smem;
-		a = agent_new(w, op, l, AG_CP_ASYNC);
+		a = async_agent_new(w, op, l, AG_CP_ASYNC);
 		a->smem = off;
 		a->bytes = n;
 		a->global = s;
@@ -653,6 +681,8 @@ agent_run(Interp *it, int k)
 		trace_agent(it, &a);
 	memmove(bk->agents + k, bk->agents + k + 1, (size_t)(bk->nagents - k - 1) * sizeof *bk->agents);
 	bk->nagents--;
+	if (a.kind == AG_TC_MMA || a.kind == AG_TC_COMMIT)
+		return tcgen05_complete(it, &a);
 	if (a.kind == AG_CP_ASYNC) {
 		memcpy(bk->smem + a.smem, a.global, (size_t)a.bytes);
 		shadow_done(bk, a.smem, a.bytes);
@@ -726,6 +756,7 @@ async_block_start(Interp *it, Block *b)
 		it->run++;
 	b->nagents = 0;
 	b->nreads = 0;
+	tmem_block_start(it, b);
 	b->pending_bytes = 0;
 	for (i = 0; i < it->nwarps; i++) {
 		Warp *w = &it->warps[b->rank * it->nwarps + i];
@@ -736,6 +767,15 @@ async_block_start(Interp *it, Block *b)
 		w->wgmma_retired = 0;
 		w->csyncs = 0;
 		w->acc_hi = 0;
+		memset(w->tc.issued, 0, sizeof w->tc.issued);
+		memset(w->tc.done, 0, sizeof w->tc.done);
+		memset(&w->tc.kn, 0, sizeof w->tc.kn);
+		memset(&w->tc.acq, 0, sizeof w->tc.acq);
+		memset(&w->tc.rel, 0, sizeof w->tc.rel);
+		w->tc.any = 0;
+		w->tc.ld_hi = 0;
+		if (w->tc.ld_tag)
+			memset(w->tc.ld_tag, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->tc.ld_tag);
 		if (w->acc_group) {
 			memset(w->acc_group, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->acc_group);
 			memset(w->acc_op, 0, ((size_t)it->k->nvalues + 1) * sizeof *w->acc_op);
@@ -758,11 +798,11 @@ async_block_end(Interp *it, Block *b)
 			return -1;
 		}
 	}
-	/* stores and copies nobody waited for still happen */
+	/* stores, copies and mmas nobody waited for still happen */
 	while (it->blk->nagents)
 		if (agent_run(it, 0) != 0)
 			return -1;
-	return 0;
+	return tmem_block_end(it, b);
 }
 
 /* Every unfinished warp is blocked, nothing in flight: one line per group of warps that
@@ -810,6 +850,10 @@ async_deadlock(Interp *it, const Warp *blocked)
 				buf_printf(&msg, ": an arrival owed at exit: %s finished without arriving in this phase, having arrived in the earlier ones",
 					   on);
 			}
+		} else if (w->state == W_TMEM) {
+			buf_printf(&msg, "; %s wait%s at line %d:%d ", wn, group & (group - 1) ? "" : "s", w->wait_op->loc.line,
+				   w->wait_op->loc.col);
+			tmem_wait_str(it, w, &msg);
 		} else {
 			buf_printf(&msg, "; %s wait%s at the %sbarrier at line %d:%d", wn, group & (group - 1) ? "" : "s",
 				   w->state == W_CLUSTER ? "cluster " : "",
@@ -837,8 +881,12 @@ ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask)
 	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
 	uint64_t fixed = ((uint64_t)1 << 16) | ((sbo >> 4) << 32) | (layout << 62);
 
+	/* tcgen05's descriptor is wgmma's with the version field (bits 46..48) 0b001; its
+	 * layout codes 2, 4, 6 in bits 61..63 are wgmma's 1, 2, 3 in bits 62..63 */
+	if (op->opc == IR_TCGEN05_DESC)
+		fixed |= (uint64_t)1 << 46;
 	if (sw != 32 && sw != 64 && sw != 128) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: wgmma.desc with swizzle %d", sw);
+		interp_fail(w, op, 0, "not yet supported by the interpreter: %s with swizzle %d", ir_opinfo[op->opc].name, sw);
 		return;
 	}
 	LANES(l, mask) {
@@ -850,9 +898,8 @@ ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
-/* Records that w's current wgmma group reads shared bytes [lo, hi) until it retires. */
-static void
-read_record(Warp *w, const IrOp *op, int64_t lo, int64_t hi)
+void
+async_read_record(Warp *w, const IrOp *op, uint32_t group, uint32_t seq, int64_t lo, int64_t hi)
 {
 	Block *bk = w->it->blk;
 	WgmmaRead *r;
@@ -863,7 +910,8 @@ read_record(Warp *w, const IrOp *op, int64_t lo, int64_t hi)
 	}
 	r = &bk->reads[bk->nreads++];
 	r->warp = w->gid;
-	r->group = w->wgmma_groups;
+	r->group = group;
+	r->seq = seq;
 	r->lo = lo;
 	r->hi = hi;
 	r->op = op;
@@ -892,57 +940,75 @@ ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask)
 	for (i = 0, j = 0; i < bk->nreads; i++) {
 		const WgmmaRead *r = &bk->reads[i];
 
-		if (!(r->warp == w->gid && r->group + (uint32_t)op->imm < w->wgmma_groups))
+		if (!(r->warp == w->gid && r->group != TC_READ && r->group + (uint32_t)op->imm < w->wgmma_groups))
 			bk->reads[j++] = *r;
 	}
 	bk->nreads = j;
 	ex_wgmma_pass(w, op, mask);
 }
 
-/* Reads rows [r0, r0 + nrows) x k 0..15 of the K-major operand that descriptor desc
- * describes into out (nrows x 16), as wgmma does: row r at start + (r / 8) * SBO + (r % 8)
- * * span + 2 k, swizzled. Returns 0, or -1 after a finding. */
-static int
-desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out)
+/* Reads rows [r0, r0 + nrows) of the K-major operand that descriptor desc describes, 32
+ * bytes (one K step) each, as wgmma and tcgen05.mma do: element k of row r at start + (r /
+ * 8) * SBO + (r % 8) * span + k * size, swizzled (the layout field: bits 62..63 of a wgmma
+ * descriptor, the same bits of tcgen05's 61..63 field). */
+int
+async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out, int64_t *lo_,
+		int64_t *hi_)
 {
 	int64_t lo = INT64_MAX, hi = -1;
 	Interp *it = w->it;
 	int64_t start = (int64_t)(desc & 0x3fff) << 4, sbo = (int64_t)((desc >> 32) & 0x3fff) << 4;
 	int layout = (int)(desc >> 62), span = layout == 1 ? 128 : layout == 2 ? 64 : layout == 3 ? 32 : 0;
-	int r, k;
+	int eb = ir_type_bytes(ir_scalar(et)), nk = 32 / eb, r, k;
 
-	if (!span) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: a wgmma descriptor without swizzle");
+	if (!span || desc >> 61 & 1) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: a %s descriptor without swizzle (or with a 32-byte atom)",
+			    ir_opinfo[op->opc].name);
 		return -1;
 	}
 	for (r = 0; r < nrows; r++)
-		for (k = 0; k < 16; k++) {
-			int64_t rr = r0 + r, at = swizzle(start + rr / 8 * sbo + rr % 8 * span + 2 * k, span), rel;
-			uint16_t v;
+		for (k = 0; k < nk; k++) {
+			int64_t rr = r0 + r, at = swizzle(start + rr / 8 * sbo + rr % 8 * span + eb * k, span), rel;
+			uint16_t v = 0;
 			const char *nm;
 
-			if (at < 0 || at + 2 > it->k->smem_bytes) {
-				interp_fail(w, op, 0, "wgmma reads past shared memory (byte %lld of %lld)", (long long)at,
-					    (long long)it->k->smem_bytes);
+			if (at < 0 || at + eb > it->k->smem_bytes) {
+				interp_fail(w, op, 0, "%s reads past shared memory (byte %lld of %lld)", ir_opinfo[op->opc].name,
+					    (long long)at, (long long)it->k->smem_bytes);
 				return -1;
 			}
 			if (it->blk->shadow[at] != SH_WRITTEN &&
 			    (it->blk->shadow[at] == SH_PENDING || it->o->check_uninit)) {
 				nm = mem_shared_name(it, at, &rel);
 				interp_fail(w, op, 0, it->blk->shadow[at] == SH_PENDING
-					    ? "wgmma reads shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset %lld of '%s'"
-					    : "wgmma reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
-					    (long long)rel, nm);
+					    ? "%s reads shared memory that an asynchronous copy in flight will write (wait for it first: its mbarrier, or cp.async.wait): byte offset %lld of '%s'"
+					    : "%s reads uninitialized shared memory: byte offset %lld of '%s', which nothing wrote",
+					    ir_opinfo[op->opc].name, (long long)rel, nm);
 				return -1;
 			}
-			if ((it->blk->gen[at].thread || it->blk->gen[at + 1].thread) && proxy_check(w, op, 0, at, 2) != 0)
+			if ((it->blk->gen[at].thread || it->blk->gen[at + eb - 1].thread) && proxy_check(w, op, 0, at, eb) != 0)
 				return -1;
-			memcpy(&v, it->blk->smem + at, 2);
-			out[r * 16 + k] = num_to_double(et, v);
+			memcpy(&v, it->blk->smem + at, (size_t)eb);
+			if (out)
+				out[r * nk + k] = num_to_double(et, v);
 			lo = at < lo ? at : lo;
-			hi = at + 2 > hi ? at + 2 : hi;
+			hi = at + eb > hi ? at + eb : hi;
 		}
-	read_record(w, op, lo, hi);
+	*lo_ = lo;
+	*hi_ = hi;
+	return 0;
+}
+
+/* One wgmma operand tile (16 k) read through its descriptor; its bytes stay read until the
+ * warp's current group retires. */
+static int
+desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out)
+{
+	int64_t lo, hi;
+
+	if (async_desc_read(w, op, desc, r0, nrows, et, out, &lo, &hi) != 0)
+		return -1;
+	async_read_record(w, op, w->wgmma_groups, 0, lo, hi);
 	return 0;
 }
 

@@ -616,9 +616,8 @@ ex_nothing(Warp *w, const IrOp *op, uint32_t mask)
 
 /* ---- collectives ---- */
 
-/* A collective needs every lane of the warp: 1, or 0 after reporting a divergent one. */
-static int
-full_warp(Warp *w, const IrOp *op, uint32_t mask)
+int
+exec_full_warp(Warp *w, const IrOp *op, uint32_t mask)
 {
 	char in[128], out[128];
 
@@ -634,7 +633,7 @@ full_warp(Warp *w, const IrOp *op, uint32_t mask)
 static void
 ex_barrier(Warp *w, const IrOp *op, uint32_t mask)
 {
-	if (full_warp(w, op, mask))
+	if (exec_full_warp(w, op, mask))
 		sched_barrier(w, op, W_BARRIER);
 }
 
@@ -644,7 +643,7 @@ ex_shfl(Warp *w, const IrOp *op, uint32_t mask)
 	const uint64_t *b = reg(w, op->args[1], 0);
 	int e, l, n = w->it->width[op->res[0]], src[WARP];
 
-	if (!full_warp(w, op, mask))
+	if (!exec_full_warp(w, op, mask))
 		return;
 	LANES(l, mask) {
 		int j = (int)(b[l] & 31);
@@ -674,7 +673,7 @@ ex_vote(Warp *w, const IrOp *op, uint32_t mask)
 	uint32_t ballot = 0;
 	int l;
 
-	if (!full_warp(w, op, mask))
+	if (!exec_full_warp(w, op, mask))
 		return;
 	if (p)
 		LANES(l, mask) if (p[l] & 1) ballot |= 1u << l;
@@ -718,6 +717,13 @@ acc_check(Warp *w, const IrOp *op, uint32_t mask)
 		IrValue v = op->args[i];
 		const IrOp *mma = w->acc_op[v];
 
+		if (w->tc.ld_tag && w->tc.ld_tag[v] > w->tc.done[TC_LD] && op->opc != IR_TCGEN05_WAIT_LD) {
+			mma = w->tc.ld_op[v];
+			interp_fail(w, op, mask == w->exists ? 0 : mask,
+				    "%s reads the result of the tcgen05.ld at line %d:%d before tcgen05.wait.ld (the registers are undefined until then): read it through tcgen05.wait.ld's results",
+				    ir_opinfo[op->opc].name, mma->loc.line, mma->loc.col);
+			return -1;
+		}
 		if (w->acc_group[v] && w->acc_group[v] - 1 >= w->wgmma_retired) {
 			interp_fail(w, op, mask == w->exists ? 0 : mask,
 				    "%s reads the %s of the wgmma at line %d:%d before wgmma.wait retired its group (the registers belong to the asynchronous wgmma until then): wait for it first",
@@ -746,7 +752,7 @@ exec_region(Warp *w, const IrRegion *r, uint32_t mask)
 
 		if (ir_opinfo[op->opc].flags & OPF_TERM)
 			return op;
-		if (w->acc_hi > w->wgmma_retired && acc_check(w, op, mask) != 0)
+		if ((w->acc_hi > w->wgmma_retired || w->tc.ld_hi > w->tc.done[TC_LD]) && acc_check(w, op, mask) != 0)
 			return NULL;
 		fns[op->opc](w, op, mask);
 		if (w->it->failed)
@@ -952,6 +958,19 @@ static const ExecRow exec_rows[] = {
 	{IR_WGMMA_WAIT, ex_wgmma_wait, NULL, NULL},
 	{IR_SETMAXNREG, ex_setmaxnreg, NULL, NULL},
 
+	{IR_TMEM_ALLOC, ex_tmem_alloc, NULL, NULL},
+	{IR_TMEM_DEALLOC, ex_tmem_dealloc, NULL, NULL},
+	{IR_TMEM_RELINQUISH, ex_tmem_relinquish, NULL, NULL},
+	{IR_TCGEN05_DESC, ex_wgmma_desc, NULL, NULL},
+	{IR_TCGEN05_MMA, ex_tcgen05_mma, NULL, NULL},
+	{IR_TCGEN05_COMMIT, ex_tcgen05_commit, NULL, NULL},
+	{IR_TCGEN05_LD, ex_tcgen05_ld, NULL, NULL},
+	{IR_TCGEN05_ST, ex_tcgen05_st, NULL, NULL},
+	{IR_TCGEN05_WAIT_LD, ex_tcgen05_wait, NULL, NULL},
+	{IR_TCGEN05_WAIT_ST, ex_tcgen05_wait, NULL, NULL},
+	{IR_TCGEN05_FENCE_BEFORE, ex_tcgen05_fence, NULL, NULL},
+	{IR_TCGEN05_FENCE_AFTER, ex_tcgen05_fence, NULL, NULL},
+
 	{IR_TMA_STORE, ex_tma_store, NULL, NULL},
 	{IR_TMA_COMMIT, ex_async_commit, NULL, NULL},
 	{IR_TMA_WAIT, ex_async_wait, NULL, NULL},
@@ -994,6 +1013,8 @@ exec_body(Warp *w)
 	if (!w->acc_group) {    /* freed with the warp (sched.c) */
 		w->acc_group = xcalloc((size_t)k->nvalues + 1, sizeof *w->acc_group);
 		w->acc_op = xcalloc((size_t)k->nvalues + 1, sizeof *w->acc_op);
+		w->tc.ld_tag = xcalloc((size_t)k->nvalues + 1, sizeof *w->tc.ld_tag);
+		w->tc.ld_op = xcalloc((size_t)k->nvalues + 1, sizeof *w->tc.ld_op);
 	}
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];

@@ -21,7 +21,27 @@ typedef struct Block Block;
 typedef struct Warp Warp;
 
 /* Why a warp is not running. */
-enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_DONE };
+enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_TMEM, W_DONE };
+
+/* The tcgen05 ordering (tmem.c): per warp of a CTA (at most 32) and per kind of
+ * asynchronous tensor-memory access, the sequence number of the last one ordered. */
+enum { TC_MMA, TC_LD, TC_ST, TC_KINDS };
+typedef struct TcClock {
+	uint32_t v[TC_KINDS][32];
+} TcClock;
+
+/* A warp's tcgen05 state: its accesses issued and completed (tcgen05.mma: by the commit
+ * agent; ld, st: by wait.ld, wait.st) and what it knows is ordered before its next ops:
+ * kn (after tcgen05.fence.after), acq (acquired by a wait or a barrier, not yet fenced),
+ * rel (published by its next arrive or barrier: set by tcgen05.fence.before). */
+typedef struct TcWarp {
+	uint32_t issued[TC_KINDS], done[TC_KINDS];
+	TcClock kn, acq, rel;
+	int any;        /* rel is not all zero */
+	uint32_t *ld_tag;       /* per value: the tcgen05.ld (issued number) that defines it */
+	const IrOp **ld_op;
+	uint32_t ld_hi;         /* the newest tcgen05.ld tagged */
+} TcWarp;
 
 /* Shadow bytes of shared memory: what wrote a byte. */
 enum {
@@ -47,6 +67,7 @@ struct Warp {
 	uint32_t wgmma_groups;          /* wgmma groups committed */
 	uint32_t wgmma_retired;         /* groups below this retired (wgmma.wait) */
 	uint16_t csyncs;                /* cluster barriers passed in this block */
+	TcWarp tc;                      /* tcgen05 and tensor memory (tmem.c) */
 	/* per value: 1 + the wgmma group whose accumulator (or A fragment) it is, passed on
 	 * by copies, wgmma.fence and wgmma.wait; in flight while that group has not retired
 	 * (exec.c, acc_check); acc_op: that wgmma. acc_hi: 1 + the newest group tagged. */
@@ -87,12 +108,13 @@ typedef struct Mbar {
 	/* the CTA's warps that arrived in the current phase; in earlier phases (a warp that
 	 * finished without its arrival of this phase owed it: async_deadlock) */
 	uint32_t arrived, arrived_before;
+	int tc;                 /* 1 + its tcgen05 clocks in Block.tm (tmem.c), or 0 */
 } Mbar;
 
 /* An asynchronous operation in flight (async.c), which the scheduler completes at a step
  * it draws from the seed (cp.async and TMA stores once their group is committed), or a
  * wait completes. */
-enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC };
+enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC, AG_TC_MMA, AG_TC_COMMIT };
 typedef struct Agent {
 	int kind;
 	const IrOp *op;         /* the op that issued it (findings are reported there) */
@@ -107,16 +129,27 @@ typedef struct Agent {
 	int64_t bytes;
 	unsigned char *global;  /* cp.async: the source */
 	uint64_t t_issue;       /* --trace: the clock when it was issued */
+	/* tcgen05.mma: the descriptors, the D address, enable-input-d; both: the issuing
+	 * warp's tcgen05.mma number (the mma's; the last one a commit tracks); commit: the
+	 * mbarrier pointer and the multicast mask of cluster ranks (0: its own CTA) */
+	uint64_t da, db, mbar;
+	uint32_t taddr, seq, ranks;
+	int accum;
 } Agent;
 
 /* Shared bytes a wgmma read that has not retired (wgmma.wait): a TMA load into them is a
  * finding (a stage released before its wgmmas retired). */
 typedef struct WgmmaRead {
 	int warp;               /* Warp.gid */
-	uint32_t group;         /* the warp's wgmma group */
+	uint32_t group;         /* the warp's wgmma group; TC_READ: a tcgen05.mma's */
+	uint32_t seq;           /* TC_READ: the warp's tcgen05.mma number */
 	int64_t lo, hi;         /* the bytes [lo, hi) */
 	const IrOp *op;
 } WgmmaRead;
+
+#define TC_READ UINT32_MAX
+
+struct Tmem;
 
 struct Block {
 	int64_t id[3];
@@ -132,6 +165,7 @@ struct Block {
 	int64_t pending_bytes;  /* shared bytes marked SH_PENDING or SH_READING */
 	WgmmaRead *reads;       /* of wgmmas not retired */
 	int nreads, capreads;
+	struct Tmem *tm;        /* tensor memory, once a warp allocates it (tmem.c) */
 };
 
 /* One access to an element of a global tensor, for the global race check (memory.c). */
@@ -204,6 +238,8 @@ exec_acc_copy(Warp *w, IrValue dst, IrValue src)
 	if (w->acc_group) {
 		w->acc_group[dst] = w->acc_group[src];
 		w->acc_op[dst] = w->acc_op[src];
+		w->tc.ld_tag[dst] = w->tc.ld_tag[src];
+		w->tc.ld_op[dst] = w->tc.ld_op[src];
 	}
 }
 
@@ -262,6 +298,55 @@ void async_deadlock(Interp *it, const Warp *first);
 void async_block_start(Interp *it, Block *b);
 /* The CTA finished: reports a TMA load still in flight. Returns 0 when none is. */
 int async_block_end(Interp *it, Block *b);
+
+/* The descriptor-decoded K-major operand tile of an MMA: rows [r0, r0 + nrows), the 32
+ * bytes of one K step each (16 elements of 16 bits, 32 of 8), as doubles into out (NULL:
+ * only the checks: bytes in flight, uninitialized, written without a proxy fence); the
+ * bytes it reads in [*lo, *hi). 0, or -1 after a finding. */
+int async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out, int64_t *lo,
+		    int64_t *hi);
+/* Records that warp w's wgmma group (or TC_READ: tcgen05.mma number seq) reads shared
+ * bytes [lo, hi) of CTA it->blk until it retires (completes). */
+void async_read_record(Warp *w, const IrOp *op, uint32_t group, uint32_t seq, int64_t lo, int64_t hi);
+/* One thread's arrival on the mbarrier at p in CTA it->blk; -1 after a finding. */
+int async_arrive(Warp *w, const IrOp *op, int l, uint64_t p);
+Agent *async_agent_new(Warp *w, const IrOp *op, int l, int kind);
+/* A collective needs every lane of the warp: 1, or 0 after reporting a divergent one. */
+int exec_full_warp(Warp *w, const IrOp *op, uint32_t mask);
+
+/* ---- tmem.c: tensor memory, tcgen05 ordering; tcgen05.c: mma and commit ---- */
+void ex_tmem_alloc(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tmem_dealloc(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tmem_relinquish(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tcgen05_ld(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tcgen05_st(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tcgen05_wait(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tcgen05_fence(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tcgen05_mma(Warp *w, const IrOp *op, uint32_t mask);
+void ex_tcgen05_commit(Warp *w, const IrOp *op, uint32_t mask);
+/* Whether warp w (W_TMEM) can allocate now. */
+int tmem_ready(const Interp *it, const Warp *w);
+/* The deadlock report's words for a warp blocked in tmem.alloc. */
+void tmem_wait_str(const Interp *it, const Warp *w, Buf *msg);
+/* The tcgen05 ordering at synchronization: w arrives on mbarrier m (of CTA it->blk),
+ * w's wait on m returned, m completes a phase, b's warps pass a block barrier. */
+void tmem_arrive(Warp *w, Mbar *m);
+void tmem_acquire(Warp *w, const Mbar *m);
+void tmem_phase(Interp *it, Mbar *m);
+void tmem_barrier(Interp *it, Block *b);
+/* Tensor-memory cells a tcgen05.mma of warp w writes: the access checks, then the marks.
+ * 0, or -1 after a finding. */
+int tmem_mma_issue(Warp *w, const IrOp *op, int l, uint32_t taddr, int m, int n, int accum);
+/* The cells' values (the mma computes at completion) */
+uint32_t *tmem_cell(Block *b, int lane, int col);
+/* Agent a (AG_TC_MMA, AG_TC_COMMIT) of CTA it->blk completes. 0, or -1 after a finding. */
+int tcgen05_complete(Interp *it, const Agent *a);
+void tmem_block_start(Interp *it, Block *b);
+void tmem_free(Block *b);
+/* tcgen05.fence.before's effect (tcgen05.commit implies it) */
+void tmem_fence_before(Warp *w);
+/* The CTA finished: tensor memory still allocated is a finding (-1). */
+int tmem_block_end(Interp *it, Block *b);
 
 /* ---- trace.c: the timeline of --trace (docs/interpreter.md, "Timeline") ----
  * The clock is the cluster's warp-ops (Interp.steps) plus one tick per scheduling step in

@@ -521,6 +521,7 @@ mem_free(Interp *it)
 		free(it->ctas[i].mbar);
 		free(it->ctas[i].agents);
 		free(it->ctas[i].reads);
+		tmem_free(&it->ctas[i]);
 	}
 	free(it->ctas);
 }

@@ -74,10 +74,31 @@ small_encode(IrBase b, double x)
 	return sign | (uint64_t)(e + bias) << mbits | (q & ((1u << mbits) - 1));
 }
 
+/* The OCP fp8 formats (read only: tcgen05.mma operands): E5M2 is IEEE-like; E4M3 has no
+ * infinities, and only S.1111.111 is NaN. */
+static double
+fp8_decode(IrBase b, uint64_t bits)
+{
+	int e4 = b == IR_E4M3, mbits = e4 ? 3 : 2, ebits = e4 ? 4 : 5, bias = e4 ? 7 : 15;
+	int e = (int)(bits >> mbits & ((1u << ebits) - 1)), m = (int)(bits & ((1u << mbits) - 1));
+	double v;
+
+	if (e4 && e == 15 && m == 7)
+		v = NAN;
+	else if (!e4 && e == 31)
+		v = m ? NAN : INFINITY;
+	else if (e == 0)
+		v = ldexp((double)m, 1 - bias - mbits);
+	else
+		v = ldexp((double)(m | 1 << mbits), e - bias - mbits);
+	return bits >> 7 & 1 ? -v : v;
+}
+
 double
 num_to_double(IrBase b, uint64_t bits)
 {
 	switch (b) {
+	case IR_E4M3: case IR_E5M2: return fp8_decode(b, bits);
 	case IR_F16: case IR_BF16: return small_decode(b, bits);
 	case IR_F32: return num_f32(bits);
 	default: return num_f64(bits);

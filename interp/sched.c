@@ -176,6 +176,8 @@ release_barrier(Interp *it, Block *b, int report)
 		for (i = 0; i < it->nwarps; i++)
 			ws[i].state = W_RUNNABLE;
 		b->epoch++;
+		if (b->tm)
+			tmem_barrier(it, b);
 		return 1;
 	}
 	if (!report)
@@ -257,7 +259,7 @@ unblock(Interp *it)
 		return 0;
 	}
 	for (i = 0; i < n; i++)
-		if (it->warps[i].state == W_MBAR) {
+		if (it->warps[i].state == W_MBAR || it->warps[i].state == W_TMEM) {
 			async_deadlock(it, &it->warps[i]);
 			return -1;
 		}
@@ -292,7 +294,7 @@ run_cluster(Interp *it)
 		for (i = 0; i < n; i++) {
 			Warp *o = &it->warps[i];
 
-			if (o->state == W_MBAR && async_ready(it, o))
+			if ((o->state == W_MBAR || o->state == W_TMEM) && async_ready(it, o))
 				o->state = W_RUNNABLE;
 			if (o->state == W_RUNNABLE)
 				runnable[nr++] = i;
@@ -487,6 +489,8 @@ interp_run(const IrKernel *k, InterpArg *args, const InterpOptions *o)
 		free(it.warps[i].stack);
 		free(it.warps[i].acc_group);
 		free(it.warps[i].acc_op);
+		free(it.warps[i].tc.ld_tag);
+		free(it.warps[i].tc.ld_op);
 	}
 	free(it.warps);
 	free(it.slot);

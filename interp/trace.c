@@ -388,6 +388,8 @@ trace_wait(Warp *w, int begin)
 	Buf a = {0};
 	char *name;
 
+	if (begin > 0 && w->state == W_TMEM)
+		return;         /* a tmem.alloc waiting for columns has no span yet */
 	if (begin > 0) {
 		tw->wait_t0 = trace_now(it);
 		tw->wait_state = w->state;
@@ -457,6 +459,8 @@ agent_span(Interp *it, const Agent *a, int unfinished)
 	ASpan s;
 	int i;
 
+	if (a->kind == AG_TC_MMA || a->kind == AG_TC_COMMIT)
+		return;         /* tcgen05 has no track yet */
 	if (a->kind == AG_CP_ASYNC) {
 		GRec g;
 

@@ -1,0 +1,627 @@
+/* tmem.c: tensor memory and the ordering of its asynchronous accesses (docs/interpreter.md,
+ * "Tensor memory and tcgen05").
+ *
+ * - Each CTA has 128 lanes x 512 columns of 32-bit cells, allocated by columns:
+ *   tmem.alloc (a warp; n a power of two, 32..512, at a multiple of n) blocks while no
+ *   room is free (W_TMEM), tmem.dealloc frees exactly an allocation of the same warp, and
+ *   after tmem.relinquish the CTA allocates no more. Columns still allocated when the
+ *   block finishes are a finding at their tmem.alloc.
+ * - tcgen05.ld/st (the 32x32b shape) move a warp's 32 lanes, those of its quarter
+ *   32 * (warp % 4); the values of an ld are defined only after tcgen05.wait.ld (its
+ *   results are tagged until then: exec.c, acc_check).
+ * - Ordering is a happens-before relation over numbered accesses: each warp numbers its
+ *   tcgen05.mma, ld and st; a TcClock holds per warp and kind the last number ordered.
+ *   tcgen05.fence.before publishes the warp's completed ld/st (wait.ld, wait.st) and what
+ *   it knows into `rel`; an mbarrier arrival (tcgen05.commit: with its mmas, once they
+ *   completed) carries `rel` into the barrier, whose completed phase hands it to the
+ *   warps whose wait returns (`acq`), as a block barrier hands every warp's `rel` to all;
+ *   tcgen05.fence.after makes `acq` known (`kn`). Every (quarter, column) keeps its last
+ *   write (mma or st) and last read (ld) with their numbers: an ld of a write not known
+ *   to the reader is a read before commit; an mma, st or dealloc over a read (or another
+ *   warp's write) not known to the writer is the accumulator WAR race. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
+
+#define TM_LANES 128
+#define TM_COLS 512
+
+/* The last write and read of one column of one lane quarter. */
+typedef struct TmemMeta {
+	const IrOp *w_op, *r_op;
+	uint32_t w_seq, r_seq;          /* the writer's (reader's) number of that access */
+	int8_t w_kind;                  /* TC_MMA, TC_ST, or -1: nothing wrote it since alloc */
+	int8_t w_warp, r_warp;          /* warp ids; r_warp -1: no read since the write */
+} TmemMeta;
+
+/* An mbarrier's clocks: what its arrivals carried so far, and up to its last completed phase. */
+typedef struct BarClock {
+	TcClock cur, done;
+} BarClock;
+
+typedef struct Tmem {
+	uint32_t cells[TM_LANES * TM_COLS];
+	TmemMeta meta[4][TM_COLS];
+	int8_t owner[TM_COLS];          /* the allocating warp + 1, 0: free */
+	int16_t alloc_n[TM_COLS];       /* at an allocation's first column: its columns */
+	const IrOp *alloc_op[TM_COLS];
+	const IrOp *freed_op[TM_COLS];  /* the last dealloc of the column */
+	int8_t freed_warp[TM_COLS];
+	const IrOp *relinquish;         /* the CTA's tmem.relinquish, or NULL */
+	int relinquish_warp;
+	BarClock *clocks;
+	int nclocks, capclocks;
+} Tmem;
+
+static Tmem *
+tm_get(Block *b)
+{
+	if (!b->tm) {   /* freed with the block (mem_free) */
+		b->tm = xcalloc(1, sizeof *b->tm);
+		tmem_block_start(NULL, b);
+	}
+	return b->tm;
+}
+
+uint32_t *
+tmem_cell(Block *b, int lane, int col)
+{
+	return &b->tm->cells[lane * TM_COLS + col];
+}
+
+void
+tmem_block_start(Interp *it, Block *b)
+{
+	Tmem *tm = b->tm;
+	int q, c;
+
+	(void)it;
+	if (!tm)
+		return;
+	memset(tm->owner, 0, sizeof tm->owner);
+	memset(tm->alloc_n, 0, sizeof tm->alloc_n);
+	memset(tm->alloc_op, 0, sizeof tm->alloc_op);
+	memset(tm->freed_op, 0, sizeof tm->freed_op);
+	for (q = 0; q < 4; q++)
+		for (c = 0; c < TM_COLS; c++) {
+			memset(&tm->meta[q][c], 0, sizeof tm->meta[q][c]);
+			tm->meta[q][c].w_kind = -1;
+			tm->meta[q][c].r_warp = -1;
+		}
+	tm->relinquish = NULL;
+	tm->nclocks = 0;
+}
+
+void
+tmem_free(Block *b)
+{
+	if (b->tm)
+		free(b->tm->clocks);
+	free(b->tm);
+	b->tm = NULL;
+}
+
+int
+tmem_block_end(Interp *it, Block *b)
+{
+	Tmem *tm = b->tm;
+	int c;
+
+	if (!tm)
+		return 0;
+	for (c = 0; c < TM_COLS; c++)
+		if (tm->alloc_n[c]) {
+			Warp *w = &it->warps[b->rank * it->nwarps + tm->owner[c] - 1];
+
+			interp_fail(w, tm->alloc_op[c], 0,
+				    "the block finished with columns %d-%d of tensor memory that this tmem.alloc allocated still allocated: tmem.dealloc them before the kernel exits (a leak)",
+				    c, c + tm->alloc_n[c] - 1);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- the ordering clocks ---- */
+
+static void
+clock_max(TcClock *d, const TcClock *s)
+{
+	int k, i;
+
+	for (k = 0; k < TC_KINDS; k++)
+		for (i = 0; i < 32; i++)
+			if (d->v[k][i] < s->v[k][i])
+				d->v[k][i] = s->v[k][i];
+}
+
+/* tcgen05.fence.before (also implied by tcgen05.commit): the warp's completed lds and sts,
+ * and what it knows, are ordered before its next arrive or barrier. */
+void
+tmem_fence_before(Warp *w)
+{
+	TcWarp *t = &w->tc;
+
+	clock_max(&t->rel, &t->kn);
+	if (t->rel.v[TC_LD][w->id] < t->done[TC_LD])
+		t->rel.v[TC_LD][w->id] = t->done[TC_LD];
+	if (t->rel.v[TC_ST][w->id] < t->done[TC_ST])
+		t->rel.v[TC_ST][w->id] = t->done[TC_ST];
+	t->any = 1;
+}
+
+static BarClock *
+bar_clock(Block *b, Mbar *m)
+{
+	Tmem *tm = tm_get(b);
+
+	if (!m->tc) {
+		if (tm->nclocks == tm->capclocks) {
+			tm->capclocks = tm->capclocks ? 2 * tm->capclocks : 8;
+			tm->clocks = xrealloc(tm->clocks, (size_t)tm->capclocks * sizeof *tm->clocks);
+		}
+		memset(&tm->clocks[tm->nclocks], 0, sizeof *tm->clocks);
+		m->tc = ++tm->nclocks;
+	}
+	return &tm->clocks[m->tc - 1];
+}
+
+void
+tmem_arrive(Warp *w, Mbar *m)
+{
+	clock_max(&bar_clock(w->it->blk, m)->cur, &w->tc.rel);
+}
+
+void
+tmem_phase(Interp *it, Mbar *m)
+{
+	BarClock *c = bar_clock(it->blk, m);
+
+	clock_max(&c->done, &c->cur);
+}
+
+void
+tmem_acquire(Warp *w, const Mbar *m)
+{
+	clock_max(&w->tc.acq, &w->it->blk->tm->clocks[m->tc - 1].done);
+}
+
+void
+tmem_barrier(Interp *it, Block *b)
+{
+	Warp *ws = &it->warps[b->rank * it->nwarps];
+	TcClock all;
+	int i;
+
+	memset(&all, 0, sizeof all);
+	for (i = 0; i < it->nwarps; i++)
+		if (ws[i].tc.any)
+			clock_max(&all, &ws[i].tc.rel);
+	for (i = 0; i < it->nwarps; i++)
+		clock_max(&ws[i].tc.acq, &all);
+}
+
+void
+ex_tcgen05_fence(Warp *w, const IrOp *op, uint32_t mask)
+{
+	(void)mask;
+	if (op->opc == IR_TCGEN05_FENCE_BEFORE)
+		tmem_fence_before(w);
+	else
+		clock_max(&w->tc.kn, &w->tc.acq);
+}
+
+/* Whether warp w knows access number seq of kind k by warp `by` happened before (its own
+ * ld and st: once waited for). */
+static int
+known(const Warp *w, int k, int by, uint32_t seq)
+{
+	if (by == w->id && k != TC_MMA)
+		return seq <= w->tc.done[k];
+	return seq <= w->tc.kn.v[k][by];
+}
+
+/* ---- allocation ---- */
+
+/* The first free run of n columns at a multiple of n, or -1. */
+static int
+fit(const Tmem *tm, int n)
+{
+	int s, c;
+
+	for (s = 0; s + n <= TM_COLS; s += n) {
+		for (c = s; c < s + n && !tm->owner[c]; c++)
+			;
+		if (c == s + n)
+			return s;
+	}
+	return -1;
+}
+
+int
+tmem_ready(const Interp *it, const Warp *w)
+{
+	(void)it;
+	return fit(w->b->tm, (int)w->wait_bar) >= 0;
+}
+
+void
+tmem_wait_str(const Interp *it, const Warp *w, Buf *msg)
+{
+	int c, used = 0;
+
+	(void)it;
+	for (c = 0; c < TM_COLS; c++)
+		used += w->b->tm->owner[c] != 0;
+	buf_printf(msg, "in tmem.alloc for %lld columns of tensor memory (%d of 512 allocated)", (long long)w->wait_bar,
+		   used);
+}
+
+/* cta_group::2 (bit 16 of the imm) is not run yet: a finding; 0 when cta_group::1. */
+static int
+cg1_only(Warp *w, const IrOp *op)
+{
+	if (!(op->imm >> 16 & 1))
+		return 0;
+	interp_fail(w, op, 0, "not yet supported by the interpreter: %s with cta_group::2", ir_opinfo[op->opc].name);
+	return -1;
+}
+
+/* The column count of an alloc or dealloc: a power of two 32..512, else a finding (-1). */
+static int
+ncols(Warp *w, const IrOp *op)
+{
+	int n = (int)(op->imm & 0xffff);
+
+	if (n >= 32 && n <= TM_COLS && !(n & (n - 1)))
+		return n;
+	interp_fail(w, op, 0, "%s of %d columns (a power of two from 32 to 512)", ir_opinfo[op->opc].name, n);
+	return -1;
+}
+
+/* The warp-uniform operand of a warp-collective op: every lane gives the same value. */
+static int
+uniform(Warp *w, const IrOp *op, uint32_t mask, int arg, uint64_t *v)
+{
+	const uint64_t *a = reg(w, op->args[arg], 0);
+	int l, f = __builtin_ctz(mask);
+
+	LANES(l, mask) if (a[l] != a[f]) {
+		interp_fail(w, op, (1u << f) | (1u << l), "%s with different addresses in lanes %d and %d (it takes one for the warp)",
+			    ir_opinfo[op->opc].name, f, l);
+		return -1;
+	}
+	*v = a[f];
+	return 0;
+}
+
+void
+ex_tmem_alloc(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Tmem *tm;
+	int n, s, c, l = __builtin_ctz(mask);
+	uint64_t slot;
+	unsigned char *p;
+	uint32_t addr;
+
+	if (!exec_full_warp(w, op, mask) || cg1_only(w, op) || (n = ncols(w, op)) < 0 || uniform(w, op, mask, 0, &slot))
+		return;
+	tm = tm_get(w->b);
+	if (tm->relinquish) {
+		interp_fail(w, op, 0, "tmem.alloc after the tmem.relinquish at line %d:%d (warp %d): the CTA gave up its permit to allocate tensor memory",
+			    tm->relinquish->loc.line, tm->relinquish->loc.col, tm->relinquish_warp);
+		return;
+	}
+	while ((s = fit(tm, n)) < 0) {  /* blocks until another warp frees columns */
+		w->wait_bar = n;
+		sched_barrier(w, op, W_TMEM);
+		if (w->it->failed)
+			return;
+	}
+	if (!(p = mem_access(w, op, l, slot, 4, 4, 1)))
+		return;
+	for (c = s; c < s + n; c++)
+		tm->owner[c] = (int8_t)(w->id + 1);
+	tm->alloc_n[s] = (int16_t)n;
+	tm->alloc_op[s] = op;
+	addr = (uint32_t)s;
+	memcpy(p, &addr, 4);
+}
+
+void
+ex_tmem_relinquish(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Tmem *tm;
+
+	if (!exec_full_warp(w, op, mask) || cg1_only(w, op))
+		return;
+	tm = tm_get(w->b);
+	if (!tm->relinquish) {
+		tm->relinquish = op;
+		tm->relinquish_warp = w->id;
+	}
+}
+
+/* The allocation holding column c: its first column, or -1 when c is free. */
+static int
+alloc_start(const Tmem *tm, int c)
+{
+	if (c < 0 || c >= TM_COLS || !tm->owner[c])
+		return -1;
+	while (!tm->alloc_n[c])
+		c--;
+	return c;
+}
+
+/* Columns [c, c + n) are one allocation of warp w's; else a finding (-1). */
+static int
+dealloc_check(Warp *w, const IrOp *op, const Tmem *tm, int c, int n)
+{
+	int s = alloc_start(tm, c);
+	const IrOp *a;
+
+	if (s < 0 && c < TM_COLS && tm->freed_op[c]) {
+		interp_fail(w, op, 0, "tmem.dealloc of columns %d-%d, which the tmem.dealloc at line %d:%d (warp %d) freed already (a double free)",
+			    c, c + n - 1, tm->freed_op[c]->loc.line, tm->freed_op[c]->loc.col, tm->freed_warp[c]);
+		return -1;
+	}
+	if (s < 0) {
+		interp_fail(w, op, 0, "tmem.dealloc of columns %d-%d, which are not allocated", c, c + n - 1);
+		return -1;
+	}
+	a = tm->alloc_op[s];
+	if (s != c || tm->alloc_n[s] != n) {
+		interp_fail(w, op, 0, "tmem.dealloc of columns %d-%d, which are not the allocation of columns %d-%d by the tmem.alloc at line %d:%d",
+			    c, c + n - 1, s, s + tm->alloc_n[s] - 1, a->loc.line, a->loc.col);
+		return -1;
+	}
+	if (tm->owner[s] != w->id + 1) {
+		interp_fail(w, op, 0, "tmem.dealloc by warp %d of columns %d-%d, which warp %d allocated (the tmem.alloc at line %d:%d): the warp that allocates tensor memory must free it",
+			    w->id, c, c + n - 1, tm->owner[s] - 1, a->loc.line, a->loc.col);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- access checks ---- */
+
+/* Columns [c, c + n) lie inside allocations; else a finding (-1). */
+static int
+cols_allocated(Warp *w, const IrOp *op, int c, int n)
+{
+	const Tmem *tm = w->b->tm;
+	int i;
+
+	for (i = c; i < c + n; i++)
+		if (i >= TM_COLS || !tm || !tm->owner[i]) {
+			interp_fail(w, op, 0, "%s of tensor memory columns %d-%d, which are not allocated (column %d)", ir_opinfo[op->opc].name,
+				    c, c + n - 1, i);
+			return -1;
+		}
+	return 0;
+}
+
+/* A read (ld, or the accumulator of an mma) of column c of quarter q by warp w: the last
+ * write must be ordered before it. 0, or -1 after a finding. */
+static int
+read_check(Warp *w, const IrOp *op, int q, int c)
+{
+	const TmemMeta *m = &w->b->tm->meta[q][c];
+	const Warp *by;
+
+	if (m->w_kind < 0 && op->opc == IR_TCGEN05_MMA) {
+		interp_fail(w, op, 0, "tcgen05.mma accumulates (enable-input-d) into tensor memory that nothing wrote since tmem.alloc: lane %d column %d (the first mma of a tile must not accumulate)",
+			    32 * q, c);
+		return -1;
+	}
+	if (m->w_kind < 0) {
+		interp_fail(w, op, 0, "%s reads tensor memory that nothing wrote since tmem.alloc: lane %d column %d", ir_opinfo[op->opc].name,
+			    32 * q, c);
+		return -1;
+	}
+	if (known(w, m->w_kind, m->w_warp, m->w_seq) || (op->opc == IR_TCGEN05_MMA && m->w_kind == TC_MMA && m->w_warp == w->id))
+		return 0;
+	by = &w->it->warps[w->b->rank * w->it->nwarps + m->w_warp];
+	if (m->w_kind == TC_MMA) {
+		interp_fail(w, op, 0,
+			    "%s reads tensor memory that the tcgen05.mma at line %d:%d (warp %d) writes, and no tcgen05.commit that tracks it ordered the write before this read (read before commit: wait on the commit's mbarrier, then tcgen05.fence.after)%s: lane %d column %d",
+			    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, m->w_warp,
+			    m->w_seq > by->tc.done[TC_MMA] ? "; the mma is still in flight" : "", 32 * q, c);
+		return -1;
+	}
+	if (m->w_warp == w->id) {
+		interp_fail(w, op, 0, "%s reads tensor memory that this warp's tcgen05.st at line %d:%d writes before tcgen05.wait.st completed it: lane %d column %d",
+			    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, 32 * q, c);
+		return -1;
+	}
+	interp_fail(w, op, 0,
+		    "%s reads tensor memory that the tcgen05.st at line %d:%d (warp %d) writes, and nothing orders the write before this read (the writer's tcgen05.wait.st and tcgen05.fence.before, then an arrive this warp waits for, then tcgen05.fence.after): lane %d column %d",
+		    ir_opinfo[op->opc].name, m->w_op->loc.line, m->w_op->loc.col, m->w_warp, 32 * q, c);
+	return -1;
+}
+
+/* A write (mma, st) or dealloc of column c of quarter q by warp w: the last read and
+ * another warp's last write must be ordered before it. 0, or -1 after a finding. */
+static int
+write_check(Warp *w, const IrOp *op, int q, int c)
+{
+	const TmemMeta *m = &w->b->tm->meta[q][c];
+	const Warp *by;
+
+	if (m->r_warp >= 0 && !known(w, TC_LD, m->r_warp, m->r_seq)) {
+		interp_fail(w, op, 0,
+			    "%s overwrites tensor memory that warp %d read with the tcgen05.ld at line %d:%d, and nothing orders that read before this write (accumulator WAR: the reader's tcgen05.wait.ld and tcgen05.fence.before, then an arrive this thread waits for, then tcgen05.fence.after): lane %d column %d",
+			    ir_opinfo[op->opc].name, m->r_warp, m->r_op->loc.line, m->r_op->loc.col, 32 * q, c);
+		return -1;
+	}
+	if (m->w_kind < 0 || known(w, m->w_kind, m->w_warp, m->w_seq))
+		return 0;
+	by = &w->it->warps[w->b->rank * w->it->nwarps + m->w_warp];
+	if (m->w_kind == TC_MMA && m->w_warp == w->id && op->opc != IR_TMEM_DEALLOC)
+		return 0;       /* a thread's mmas and sts are pipelined in order */
+	if (m->w_kind == TC_MMA && m->w_seq > by->tc.done[TC_MMA] && op->opc == IR_TMEM_DEALLOC) {
+		interp_fail(w, op, 0, "tmem.dealloc of tensor memory that the tcgen05.mma at line %d:%d (warp %d) still writes (in flight: no tcgen05.commit that tracks it was waited for): lane %d column %d",
+			    m->w_op->loc.line, m->w_op->loc.col, m->w_warp, 32 * q, c);
+		return -1;
+	}
+	interp_fail(w, op, 0, "%s of tensor memory that the %s at line %d:%d (warp %d) writes, and nothing orders that write before this one: lane %d column %d",
+		    ir_opinfo[op->opc].name, m->w_kind == TC_MMA ? "tcgen05.mma" : "tcgen05.st", m->w_op->loc.line, m->w_op->loc.col,
+		    m->w_warp, 32 * q, c);
+	return -1;
+}
+
+int
+tmem_mma_issue(Warp *w, const IrOp *op, int l, uint32_t taddr, int mrows, int n, int accum)
+{
+	int c0 = (int)(taddr & 0xffff), q, c;
+	TmemMeta *m;
+
+	(void)l;
+	if (taddr >> 16) {
+		interp_fail(w, op, 0, "tcgen05.mma into tensor memory at lane %u (an M = %d accumulator starts at lane 0)", taddr >> 16, mrows);
+		return -1;
+	}
+	if (cols_allocated(w, op, c0, n) != 0)
+		return -1;
+	for (q = 0; q < mrows / 32; q++)
+		for (c = c0; c < c0 + n; c++)
+			if (write_check(w, op, q, c) != 0 || (accum && read_check(w, op, q, c) != 0))
+				return -1;
+	for (q = 0; q < mrows / 32; q++)
+		for (c = c0; c < c0 + n; c++) {
+			m = &w->b->tm->meta[q][c];
+			m->w_kind = TC_MMA;
+			m->w_warp = (int8_t)w->id;
+			m->w_seq = w->tc.issued[TC_MMA];
+			m->w_op = op;
+			m->r_warp = -1;
+		}
+	return 0;
+}
+
+void
+ex_tmem_dealloc(Warp *w, const IrOp *op, uint32_t mask)
+{
+	Tmem *tm = w->b->tm;
+	uint64_t a;
+	int n, c0, q, c;
+
+	if (!exec_full_warp(w, op, mask) || cg1_only(w, op) || (n = ncols(w, op)) < 0 || uniform(w, op, mask, 0, &a))
+		return;
+	c0 = (int)(a & 0xffff);
+	if (a >> 16) {
+		interp_fail(w, op, 0, "tmem.dealloc of the address %#llx (lane %llu: an allocation's address has lane 0)", (unsigned long long)a,
+			    (unsigned long long)(a >> 16));
+		return;
+	}
+	if (!tm) {
+		interp_fail(w, op, 0, "tmem.dealloc of columns %d-%d, which are not allocated", c0, c0 + n - 1);
+		return;
+	}
+	if (dealloc_check(w, op, tm, c0, n) != 0)
+		return;
+	for (q = 0; q < 4; q++)
+		for (c = c0; c < c0 + n; c++)
+			if (write_check(w, op, q, c) != 0)
+				return;
+	tm->alloc_n[c0] = 0;
+	for (c = c0; c < c0 + n; c++) {
+		tm->owner[c] = 0;
+		tm->freed_op[c] = op;
+		tm->freed_warp[c] = (int8_t)w->id;
+		for (q = 0; q < 4; q++) {
+			tm->meta[q][c].w_kind = -1;
+			tm->meta[q][c].r_warp = -1;
+		}
+	}
+}
+
+/* ---- ld, st, wait ---- */
+
+/* The warp's ld/st address: uniform, in its lane quarter, over allocated columns; its
+ * quarter and first column. 0, or -1 after a finding. */
+static int
+ldst_at(Warp *w, const IrOp *op, uint32_t mask, int n, int *q, int *c0)
+{
+	uint64_t a;
+	int lane, want = 32 * (w->id % 4);
+
+	if (!exec_full_warp(w, op, mask) || uniform(w, op, mask, 0, &a))
+		return -1;
+	lane = (int)(a >> 16 & 0xffff);
+	*c0 = (int)(a & 0xffff);
+	if (lane != want) {
+		interp_fail(w, op, 0, "%s by warp %d of tensor memory lanes %d-%d: a warp reaches only the 32 lanes of its quarter, 32 * (warp %% 4) = %d-%d (lane-quarter rule)",
+			    ir_opinfo[op->opc].name, w->id, lane, lane + 31, want, want + 31);
+		return -1;
+	}
+	*q = lane / 32;
+	return cols_allocated(w, op, *c0, n);
+}
+
+void
+ex_tcgen05_ld(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int n = (int)op->imm, q, c0, c, l;
+	TmemMeta *m;
+
+	if (ldst_at(w, op, mask, n, &q, &c0) != 0)
+		return;
+	for (c = c0; c < c0 + n; c++)
+		if (read_check(w, op, q, c) != 0)
+			return;
+	w->tc.issued[TC_LD]++;
+	for (c = c0; c < c0 + n; c++) {
+		uint64_t *d = reg(w, op->res[0], c - c0);
+
+		LANES(l, mask) d[l] = *tmem_cell(w->b, 32 * q + l, c);
+		m = &w->b->tm->meta[q][c];
+		m->r_warp = (int8_t)w->id;
+		m->r_seq = w->tc.issued[TC_LD];
+		m->r_op = op;
+	}
+	w->tc.ld_tag[op->res[0]] = w->tc.issued[TC_LD];
+	w->tc.ld_op[op->res[0]] = op;
+	w->tc.ld_hi = w->tc.issued[TC_LD];
+}
+
+void
+ex_tcgen05_st(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int n = (int)op->imm, q, c0, c, l;
+	TmemMeta *m;
+
+	if (ldst_at(w, op, mask, n, &q, &c0) != 0)
+		return;
+	for (c = c0; c < c0 + n; c++)
+		if (write_check(w, op, q, c) != 0)
+			return;
+	w->tc.issued[TC_ST]++;
+	for (c = c0; c < c0 + n; c++) {
+		const uint64_t *s = reg(w, op->args[1], c - c0);
+
+		LANES(l, mask) *tmem_cell(w->b, 32 * q + l, c) = (uint32_t)s[l];
+		m = &w->b->tm->meta[q][c];
+		m->w_kind = TC_ST;
+		m->w_warp = (int8_t)w->id;
+		m->w_seq = w->tc.issued[TC_ST];
+		m->w_op = op;
+		m->r_warp = -1;
+	}
+}
+
+/* tcgen05.wait.ld, tcgen05.wait.st: the warp's lds (sts) completed; wait.ld passes the ld
+ * results through (defined from here on). */
+void
+ex_tcgen05_wait(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int k = op->opc == IR_TCGEN05_WAIT_LD ? TC_LD : TC_ST;
+
+	if (!exec_full_warp(w, op, mask))
+		return;
+	w->tc.done[k] = w->tc.issued[k];
+	ex_wgmma_pass(w, op, mask);
+}
