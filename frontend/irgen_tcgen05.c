@@ -105,6 +105,7 @@ irgen_tmem_end(IrGen *G)
 {
 	if (!G->tmem_base)
 		return;
+	G->b.loc = G->info->tmems[0]->loc;   /* generated for the declarations: reported there */
 	fenced_barrier(G);
 	in_warp0(G, emit_dealloc, G->tmem_base);
 }
