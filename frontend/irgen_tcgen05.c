@@ -129,29 +129,41 @@ tmem_addr(IrGen *G, const Symbol *d, IrValue lane, IrValue col)
 	return a;
 }
 
-/* tcgen05_mma(D, A, B, accumulate: E): one tcgen05.mma per 16 of K, the descriptors
- * advanced by 16 elements (32 bytes inside the 128-byte swizzle span) each; the first
- * takes E as its enable-input-d, the others accumulate. */
+/* The kind field of tcgen05.mma's imm (ir/ops.def): the operands' element type. */
+static int
+mma_kind(int base)
+{
+	switch (base) {
+	case IR_F16: return 1;
+	case IR_E4M3: return 2;
+	case IR_E5M2: return 3;
+	default: return 0;   /* bf16 */
+	}
+}
+
+/* tcgen05_mma(D, A, B, accumulate: E): one tcgen05.mma per 16 of K (32 for fp8: 32 bytes
+ * either way), the descriptors advanced by those 32 bytes inside the 128-byte swizzle span
+ * each; the first takes E as its enable-input-d, the others accumulate. */
 void
 irgen_tcgen05_mma(IrGen *G, Node *e)
 {
 	Node *dn = e->list.head, *an = dn->next, *bn = an->next, *acc = bn->next;
 	const Symbol *d = dn->sym, *sa = an->sym, *sb = bn->sym;
 	IrValue en = irgen_expr(G, acc->lhs), pa, pb, addr, tru, ops[4];
-	int64_t step, imm;
+	int64_t step, imm, kstep = ir_is_fp8(sa->type) ? 32 : 16;
 
 	G->b.loc = e->loc;
 	addr = tmem_addr(G, d, 0, 0);
 	pa = irgen_buffer(G, sa);
 	pb = irgen_buffer(G, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
-	imm = sb->dims[0] | (sa->dims[0] / 64) << 9 | (int64_t)(sa->type.base == IR_F16) << 12;
-	for (step = 0; step < sa->dims[1] / 16; step++) {
+	imm = sb->dims[0] | (sa->dims[0] / 64) << 9 | (int64_t)mma_kind(sa->type.base) << 12;
+	for (step = 0; step < sa->dims[1] / kstep; step++) {
 		IrValue xa = pa, xb = pb;
 
 		if (step) {
-			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, 16 * step));
-			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, 16 * step));
+			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, kstep * step));
+			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, kstep * step));
 		}
 		ops[0] = addr;
 		ops[1] = irb_imm(&G->b, IR_TCGEN05_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);

@@ -125,8 +125,8 @@ asy_tmem(Sema *S, Node *s)
 
 /* ---- tcgen05_mma(D, A, B, accumulate: E) ---- */
 
-/* An MMA operand in shared memory: rows x K, K-major, bf16 or f16, one 128-byte swizzle
- * span per row (the descriptor form the expansion builds). */
+/* An MMA operand in shared memory: rows x K, K-major, bf16, f16, e4m3 or e5m2, one
+ * 128-byte swizzle span per row (the descriptor form the expansion builds). */
 static int
 mma_operand(Node *a, const Symbol *b, const char *which)
 {
@@ -137,14 +137,15 @@ mma_operand(Node *a, const Symbol *b, const char *which)
 			   b->name, b->rank);
 		return 0;
 	}
-	if (b->type.base != IR_BF16 && b->type.base != IR_F16) {
-		diag_error(a->loc, "tcgen05_mma operand %s '%s' holds %s; tcgen05_mma takes bf16 or f16", which,
-			   b->name, fe_tname(b->type));
+	if (b->type.base != IR_BF16 && b->type.base != IR_F16 && b->type.base != IR_E4M3 &&
+	    b->type.base != IR_E5M2) {
+		diag_error(a->loc, "tcgen05_mma operand %s '%s' holds %s; tcgen05_mma takes bf16, f16, e4m3 or e5m2",
+			   which, b->name, fe_tname(b->type));
 		return 0;
 	}
 	if (b->swizzle != 128 || k * asy_elem_bytes(b->type) != 128) {
-		diag_error(a->loc, "tcgen05_mma operand %s '%s' must be K-major with rows of one 128-byte swizzle span: T[rows, 64] swizzle(128)",
-			   which, b->name);
+		diag_error(a->loc, "tcgen05_mma operand %s '%s' must be K-major with rows of one 128-byte swizzle span: %s[rows, %d] swizzle(128)",
+			   which, b->name, fe_tname(b->type), (int)(128 / asy_elem_bytes(b->type)));
 		return 0;
 	}
 	return 1;

@@ -16,6 +16,8 @@
  *   - TMA issue: tma.load/tma.load.mc/tma.store outside an elect block must be reached by at
  *     most one thread of a warp;
  *   - aliases: buffers sharing storage must not be used by different roles;
+ *   - tcgen05.mma by one thread of the CTA (each thread's MMAs are its own, committed by
+ *     its own tcgen05.commit: several issuers would each write the whole accumulator);
  *   - the TMEM lane quarter: a warp's tcgen05.ld/st reach only lanes 32 * (warp % 4) ..
  *     + 31, so the lane of the address (the term (lane << 16) added to the allocation's
  *     base, whose lane is 0) must be 32 * (warp % 4) in every thread that runs it;
@@ -81,6 +83,7 @@ typedef struct Check {
 	int nroles, caproles;
 	const IrOp *role;       /* while walking: the enclosing role */
 	int in_elect;
+	SrcLoc mma_reported;    /* the last tcgen05_mma reported (its K/16 MMAs share it) */
 	const IrOp *split;      /* while walking: the innermost if that parted the threads */
 	const IrOp *maysplit;   /* ... or may have: its condition depends on the thread index
 				   in a way not known here */
@@ -438,6 +441,23 @@ lane_term(const Check *c, IrValue v, int depth)
 }
 
 static void
+check_mma_issue(Check *c, const IrOp *op, const Mask *m)
+{
+	char warps[96];
+	int n;
+
+	if (!m->known || (n = mask_count(c, m)) <= 1)
+		return;
+	if (op->loc.line == c->mma_reported.line && op->loc.col == c->mma_reported.col &&
+	    op->loc.file == c->mma_reported.file)
+		return;
+	c->mma_reported = op->loc;
+	mask_warps(c, m, warps, sizeof warps);
+	diag_error(op->loc, "%s is issued by %d threads (%s): one thread of the CTA issues the MMAs into an accumulator; put the elect under a condition on the warp (if (warp == 1) { elect { ... } }) or in a one-warp role",
+		   ir_opinfo[op->opc].name, n, warps);
+}
+
+static void
 check_lane_quarter(Check *c, const IrOp *op, const Mask *m)
 {
 	IrValue x = lane_term(c, op->args[0], 0);
@@ -603,6 +623,9 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 			break;
 		case IR_TCGEN05_LD: case IR_TCGEN05_ST:
 			check_lane_quarter(c, op, m);
+			break;
+		case IR_TCGEN05_MMA:
+			check_mma_issue(c, op, m);
 			break;
 		case IR_BARRIER:
 			check_barrier(c, op, m);

@@ -55,7 +55,7 @@ kernel k(a: in bf16[M, K], c: out f32[M, N]) targets(sm_100a) threads(256) {
 // CHECK: err-tcgen05-calls.cake:24:21: error: tcgen05_mma needs 'accumulate: E' last: false overwrites the accumulator (the first K block of a tile), true adds to it
 // CHECK-NEXT: {{^}}                    tcgen05_mma(acc, sa, sb);
 // CHECK-NEXT: {{^}}                    ^
-// CHECK: err-tcgen05-calls.cake:25:42: error: tcgen05_mma operand B 'sc' must be K-major with rows of one 128-byte swizzle span: T[rows, 64] swizzle(128)
+// CHECK: err-tcgen05-calls.cake:25:42: error: tcgen05_mma operand B 'sc' must be K-major with rows of one 128-byte swizzle span: bf16[rows, 64] swizzle(128)
 // CHECK-NEXT: {{^}}                    tcgen05_mma(acc, sa, sc, accumulate: true);
 // CHECK-NEXT: {{^}}                                         ^
 // CHECK: err-tcgen05-calls.cake:26:45: error: tcgen05_mma takes a shared array
