@@ -1,6 +1,6 @@
 /* backend_ptx/llvm_async.c: the LLVM IR for the async ops (mbarriers, TMA, cluster, elect,
  * setmaxnreg) through LLVM 22's NVVM intrinsics, and the dispatch of the MMA ops to their
- * family's file (wgmma: llvm_wgmma.c).
+ * family's file (wgmma: llvm_wgmma.c; tensor memory and tcgen05: llvm_tcgen05.c).
  *
  * Addresses: shared memory is 32-bit (-nvptx-short-ptr); mbarriers and TMA destinations use
  * those addresses directly. A shared::cta address is also a valid shared::cluster address
@@ -233,6 +233,12 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 	case IR_WGMMA_DESC: case IR_WGMMA: case IR_WGMMA_FENCE: case IR_WGMMA_COMMIT:
 	case IR_WGMMA_WAIT:
 		lg_wgmma_op(g, op);
+		return;
+	case IR_TMEM_ALLOC: case IR_TMEM_DEALLOC: case IR_TMEM_RELINQUISH: case IR_TCGEN05_DESC:
+	case IR_TCGEN05_MMA: case IR_TCGEN05_COMMIT: case IR_TCGEN05_LD: case IR_TCGEN05_ST:
+	case IR_TCGEN05_WAIT_LD: case IR_TCGEN05_WAIT_ST: case IR_TCGEN05_FENCE_BEFORE:
+	case IR_TCGEN05_FENCE_AFTER:
+		lg_tcgen05_op(g, op);
 		return;
 	default:
 		lg_error(g, op, "'%s' cannot be lowered here", ir_opinfo[op->opc].name);

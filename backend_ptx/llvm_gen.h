@@ -2,8 +2,8 @@
  * llvm_*.c files). Private to backend_ptx/ (it pulls in the LLVM C API headers).
  *
  * Layers: llvm_kernel.c (module, kernel, regions, target machine) on top; then the
- * opcode dispatch llvm_ops.c -> llvm_math.c, llvm_async.c -> llvm_wgmma.c; llvm_values.c at the
- * bottom. */
+ * opcode dispatch llvm_ops.c -> llvm_math.c, llvm_async.c -> llvm_tcgen05.c -> llvm_wgmma.c
+ * (the descriptor and tied-asm helpers); llvm_values.c at the bottom. */
 #ifndef CAKE_LLVM_GEN_H
 #define CAKE_LLVM_GEN_H
 
@@ -89,9 +89,19 @@ LLVMValueRef lg_math_scalar(LlvmGen *g, int opc, LLVMValueRef *a);
  * must have expanded, and ops that do not exist on the target. */
 void lg_async_op(LlvmGen *g, const IrOp *op);
 
+/* ---- llvm_tcgen05.c ---- */
+/* Generates one tensor-memory or tcgen05 op (tmem.alloc .. tcgen05.fence.after). */
+void lg_tcgen05_op(LlvmGen *g, const IrOp *op);
+
 /* ---- llvm_wgmma.c ---- */
 /* Generates one wgmma op (wgmma.desc .. wgmma.wait). */
 void lg_wgmma_op(LlvmGen *g, const IrOp *op);
+/* The K-major shared-memory matrix descriptor (i64) of wgmma.desc and tcgen05.desc: operand
+ * 0 the address, op->imm the swizzle; version is or'ed in (0 wgmma, 1 << 46 tcgen05). */
+LLVMValueRef lg_kmajor_desc(LlvmGen *g, const IrOp *op, uint64_t version, const char *nm);
+/* Ties every word of op's operands through the asm statement insn into op's results (one
+ * per operand, same type), so that LLVM reads the results only after insn. */
+void lg_tied_sync(LlvmGen *g, const IrOp *op, const char *insn);
 /* Generates the wgmma group (fence, chained wgmmas, commit) that starts at r->ops[i] as one
  * asm statement; returns the number of ops it took, 0 if none starts there. */
 int lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i);

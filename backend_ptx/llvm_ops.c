@@ -859,7 +859,7 @@ lg_op(LlvmGen *g, const IrOp *op)
 	case IR_SHFL_IDX: r = shuffle(g, op, "idx", nm); break;
 	case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT: r = vote(g, op, nm); break;
 	default:
-		if (op->opc >= IR_ROLE && op->opc <= IR_WGMMA_WAIT) {
+		if (op->opc >= IR_ROLE && op->opc <= IR_TCGEN05_FENCE_AFTER) {
 			lg_async_op(g, op);
 			return;
 		}

@@ -8,17 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* wgmma.desc[swizzle]: the shared-memory matrix descriptor of a K-major operand (PTX ISA,
- * wgmma's "Matrix Descriptor Format"): start address >> 4 in bits 0-13, leading byte offset
- * >> 4 in 16-29 (1: unused for swizzled K-major), stride byte offset >> 4 in 32-45 (the 8-row
- * core-matrix group: 8 rows of the swizzle span), base offset 0 (operands start on the
- * swizzle pattern's alignment) and the layout in 62-63 (128B 1, 64B 2, 32B 3). */
-static LLVMValueRef
-wgmma_desc(LlvmGen *g, const IrOp *op, const char *nm)
+/* The shared-memory matrix descriptor of a K-major operand at operand 0 of op (a shared
+ * pointer) with swizzle op->imm bytes (PTX ISA, wgmma's "Matrix Descriptor Format", which
+ * tcgen05 extends): start address >> 4 in bits 0-13, leading byte offset >> 4 in 16-29 (1:
+ * unused for swizzled K-major), stride byte offset >> 4 in 32-45 (the 8-row core-matrix
+ * group: 8 rows of the swizzle span), base offset 0 (operands start on the swizzle
+ * pattern's alignment) and the layout in 62-63 (128B 1, 64B 2, 32B 3: tcgen05's 3-bit codes
+ * 2, 4, 6 in 61-63 are the same bits). version is or'ed in: 0 for wgmma, bit 46 for
+ * tcgen05 (its descriptor's fixed 0b001 in bits 46-48). */
+LLVMValueRef
+lg_kmajor_desc(LlvmGen *g, const IrOp *op, uint64_t version, const char *nm)
 {
 	int sw = (int)op->imm;
 	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
-	uint64_t fixed = (UINT64_C(1) << 16) | ((sbo >> 4) << 32) | (layout << 62);
+	uint64_t fixed = (UINT64_C(1) << 16) | ((sbo >> 4) << 32) | (layout << 62) | version;
 	LLVMValueRef a;
 
 	if (sw != 32 && sw != 64 && sw != 128) {
@@ -178,11 +181,12 @@ tied_asm(LlvmGen *g, const char *text, LLVMValueRef *ins, int nout, int nextra, 
 	return r;
 }
 
-/* wgmma.fence / wgmma.wait_group n with every word of the accumulators and register A
- * fragments tied through: the A fragments stay live, in the registers the wgmma reads,
- * until the wait. */
-static void
-wgmma_sync(LlvmGen *g, const IrOp *op, const char *insn)
+/* An asm statement insn with every word of op's operands tied through to its results (one
+ * per operand, same types): wgmma.fence / wgmma.wait_group n (the register A fragments stay
+ * live, in the registers the wgmma reads, until the wait) and tcgen05.wait::ld (its
+ * operands are tcgen05.ld results). */
+void
+lg_tied_sync(LlvmGen *g, const IrOp *op, const char *insn)
 {
 	LLVMValueRef *lanes;
 	int n = 0, i, nl;
@@ -422,7 +426,7 @@ wgmma_wait(LlvmGen *g, const IrOp *op)
 		lg_bind_lanes(g, op->res[0], lg_lanes(g, op, op->args[0]), ir_vtype(g->k, op->args[0]).lanes);
 		return;
 	}
-	wgmma_sync(g, op, text);
+	lg_tied_sync(g, op, text);
 }
 
 /* ---- dispatch ---- */
@@ -435,9 +439,9 @@ lg_wgmma_op(LlvmGen *g, const IrOp *op)
 
 	lg_result_name(op, nm, sizeof nm);
 	switch (op->opc) {
-	case IR_WGMMA_DESC: r = wgmma_desc(g, op, nm); break;
+	case IR_WGMMA_DESC: r = lg_kmajor_desc(g, op, 0, nm); break;
 	case IR_WGMMA: wgmma(g, op); return;
-	case IR_WGMMA_FENCE: wgmma_sync(g, op, "wgmma.fence.sync.aligned;"); return;
+	case IR_WGMMA_FENCE: lg_tied_sync(g, op, "wgmma.fence.sync.aligned;"); return;
 	case IR_WGMMA_COMMIT: tied_asm(g, "wgmma.commit_group.sync.aligned;", NULL, 0, 0, NULL); break;
 	case IR_WGMMA_WAIT: wgmma_wait(g, op); return;
 	default:

@@ -861,6 +861,12 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 		case IR_WGMMA_FENCE: case IR_WGMMA_COMMIT: case IR_WGMMA_WAIT:
 			vf_async_op(v, op);
 			break;
+		case IR_TMEM_ALLOC: case IR_TMEM_DEALLOC: case IR_TMEM_RELINQUISH: case IR_TCGEN05_DESC:
+		case IR_TCGEN05_MMA: case IR_TCGEN05_COMMIT: case IR_TCGEN05_LD: case IR_TCGEN05_ST:
+		case IR_TCGEN05_WAIT_LD: case IR_TCGEN05_WAIT_ST: case IR_TCGEN05_FENCE_BEFORE:
+		case IR_TCGEN05_FENCE_AFTER:
+			vf_tmem_op(v, op);
+			break;
 		case IR_CP_ASYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
 			check_cp_async(v, op);
 			break;
@@ -1139,8 +1145,10 @@ ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int 
 	collect_defs(&v, &k->body, 0);
 	verify_region(&v, &k->body, RK_BODY, NULL, 0);
 	/* the whole-kernel rules trust the ops' shapes, so only on structurally valid IR */
-	if (!v.nerr)
+	if (!v.nerr) {
 		vf_async_kernel(&v);
+		vf_tmem_kernel(&v);
+	}
 	free(v.state);
 	free(v.defined);
 	free(v.def);

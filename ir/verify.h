@@ -34,6 +34,8 @@ int vf_is_ptr(IrType t);           /* a pointer into global, shared or cluster m
 int vf_is_tmap(IrType t);
 void vf_want_arg(Verifier *v, const IrOp *op, int i, IrType want);
 int vf_want_nres(Verifier *v, const IrOp *op, int n);
+/* The value of x when a `const` of an integer type defines it (1), else 0. */
+int vf_const_of(const Verifier *v, IrValue x, int64_t *out);
 
 /* ---- verify_async.c ---- */
 /* Operand and result rules of the low-level async ops (mbar .. wgmma.wait) and the
@@ -44,5 +46,15 @@ void vf_async_header(Verifier *v);
 /* Whole-kernel rules, after the per-op walk: target gating, where role, elect, produce,
  * consume and wgmma may appear, and barriers initialised before use. */
 void vf_async_kernel(Verifier *v);
+/* Operand i of op reaches other CTAs of the cluster: a CTA rank (mask 0) or a mask of ranks
+ * (mask 1). The kernel needs a cluster, and a constant must name its CTAs (vf_rule). */
+void vf_cluster_arg(Verifier *v, const IrOp *op, int i, int mask);
+
+/* ---- verify_tmem.c ---- */
+/* Operand, result and attribute rules of the tensor-memory and tcgen05 ops (tmem.alloc ..
+ * tcgen05.fence.after). */
+void vf_tmem_op(Verifier *v, const IrOp *op);
+/* Whole-kernel tensor-memory rules (docs/ir.md, "tcgen05 and tensor memory"). */
+void vf_tmem_kernel(Verifier *v);
 
 #endif

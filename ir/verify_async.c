@@ -55,19 +55,6 @@ is_acc(IrType t)
 		(t.lanes == 1 || t.lanes == 2 || t.lanes == 4 || ir_is_frag(t))) || ir_is_afrag(t);
 }
 
-/* The value of x when a `const` of an integer type defines it. */
-static int
-const_of(const Verifier *v, IrValue x, int64_t *out)
-{
-	const IrOp *d;
-
-	if (x <= 0 || x >= v->k->nvalues || !(d = v->def[x]) || d->opc != IR_CONST || d->nres != 1 ||
-	    !ir_is_int(vtype(v, x)))
-		return 0;
-	*out = d->imm;
-	return 1;
-}
-
 static void
 want_i32(Verifier *v, const IrOp *op, int i, const char *what)
 {
@@ -116,7 +103,7 @@ const_range(Verifier *v, const IrOp *op, int i, int64_t lo, int64_t hi, const ch
 {
 	int64_t c;
 
-	if (const_of(v, op->args[i], &c) && (c < lo || c > hi))
+	if (vf_const_of(v, op->args[i], &c) && (c < lo || c > hi))
 		vf_error(v, op->loc, "%s: %s is %" PRId64 ", expected %" PRId64 " to %" PRId64, vf_opname(op), what,
 			 c, lo, hi);
 }
@@ -130,8 +117,8 @@ cluster_size(const IrKernel *k)
 /* Operand i of an op that reaches other CTAs of the cluster: a CTA rank, or a mask of ranks.
  * The kernel needs a cluster, and a constant rank or mask must name its CTAs. Rules a user
  * can break in .cake (remote(buf, rank), tma_load's multicast:). */
-static void
-check_cluster_arg(Verifier *v, const IrOp *op, int i, int mask)
+void
+vf_cluster_arg(Verifier *v, const IrOp *op, int i, int mask)
 {
 	int n = cluster_size(v->k);
 	int64_t c, hi = mask ? (1 << n) - 1 : n - 1;
@@ -139,7 +126,7 @@ check_cluster_arg(Verifier *v, const IrOp *op, int i, int mask)
 	if (n == 1)
 		vf_rule(v, op->loc, "%s reaches the CTAs of a cluster, but kernel '%s' has no cluster (a cluster of 1 CTA)",
 			vf_opname(op), v->k->name);
-	else if (const_of(v, op->args[i], &c) && (c < mask || c > hi))
+	else if (vf_const_of(v, op->args[i], &c) && (c < mask || c > hi))
 		vf_rule(v, op->loc, "%s: %s is %" PRId64 ", expected %d to %" PRId64, vf_opname(op),
 			mask ? "the multicast mask (CTAs of the cluster)" : "the CTA rank in the cluster", c, mask, hi);
 }
@@ -219,7 +206,7 @@ check_tma(Verifier *v, const IrOp *op)
 		want_bar(v, op, 2);
 	if (op->opc == IR_TMA_LOAD_MC) {
 		want_i32(v, op, 3, "the CTA mask");
-		check_cluster_arg(v, op, 3, 1);
+		vf_cluster_arg(v, op, 3, 1);
 	}
 	for (i = fixed; i < op->nargs; i++)
 		want_i32(v, op, i, "a coordinate");
@@ -333,7 +320,7 @@ check_role(Verifier *v, const IrOp *op)
 	static const char *const what[3] = {"lo (the first warp)", "hi (the last warp)", "regs (the register budget)"};
 
 	for (i = 0; i < 3; i++) {
-		if (!const_of(v, op->args[i], &c[i])) {
+		if (!vf_const_of(v, op->args[i], &c[i])) {
 			vf_error(v, op->loc, "operand %d of role, %s, is not a constant", i + 1, what[i]);
 			return;
 		}
@@ -420,7 +407,7 @@ vf_async_op(Verifier *v, const IrOp *op)
 		vf_want_nres(v, op, 0);
 		want_bar(v, op, 0);
 		want_i32(v, op, 1, "the CTA rank");
-		check_cluster_arg(v, op, 1, 0);
+		vf_cluster_arg(v, op, 1, 0);
 		break;
 	case IR_FENCE_MBAR_INIT: case IR_FENCE_PROXY_ASYNC: case IR_TMA_COMMIT: case IR_CLUSTER_SYNC:
 	case IR_WGMMA_COMMIT:
@@ -451,7 +438,7 @@ vf_async_op(Verifier *v, const IrOp *op)
 		if (!want_shared(v, op, 0, "the local address"))
 			break;
 		want_i32(v, op, 1, "the CTA rank");
-		check_cluster_arg(v, op, 1, 0);
+		vf_cluster_arg(v, op, 1, 0);
 		want_result(v, op, ir_ptr(IR_CLUSTER, (IrBase)vtype(v, op->args[0]).elem));
 		break;
 	case IR_WGMMA_DESC:
@@ -680,7 +667,7 @@ typedef struct Walk {
 static int
 role_bounds(const Verifier *v, const IrOp *role, int64_t *lo, int64_t *hi)
 {
-	return role && role->nargs >= 2 && const_of(v, role->args[0], lo) && const_of(v, role->args[1], hi);
+	return role && role->nargs >= 2 && vf_const_of(v, role->args[0], lo) && vf_const_of(v, role->args[1], hi);
 }
 
 static void

@@ -112,3 +112,16 @@ vf_want_nres(Verifier *v, const IrOp *op, int n)
 	return 0;
 }
 
+
+/* The value of x when a `const` of an integer type defines it. */
+int
+vf_const_of(const Verifier *v, IrValue x, int64_t *out)
+{
+	const IrOp *d;
+
+	if (x <= 0 || x >= v->k->nvalues || !(d = v->def[x]) || d->opc != IR_CONST || d->nres != 1 ||
+	    !ir_is_int(ir_vtype(v->k, x)))
+		return 0;
+	*out = d->imm;
+	return 1;
+}
