@@ -23,7 +23,6 @@
 // zeros and the epilogue skips rows and columns outside C. TMA needs rows of a multiple of
 // 16 bytes (K a multiple of 8, 16 for e4m3; the launcher checks it); K = 0 is not
 // supported (no MMA writes the tile).
-// build: ir-only (until the tcgen05 backend, branch bw_ir, is merged: no PTX yet)
 
 const BM: i32 = 128;
 const BN: i32 = 256;
