@@ -228,6 +228,24 @@ want_word(const char *word, SrcLoc loc, const char *expected, const char *where)
 
 /* The attributes after a shared array's type; align(N) goes to lhs (as before there were
  * other attributes), the rest (in, swizzle, alias) stay in attrs for async_decl.c. */
+/* Tensor memory: `tmem NAME: f32[128, COLS] in PIPELINE;` (only `in` is an attribute). */
+Node *
+ast_tmem(Parser *p, SrcLoc loc, const char *word, const char *name, Node *type, NodeList attrs)
+{
+	Node *n, *a;
+
+	if (!want_word(word, loc, "tmem", "before 'NAME: TYPE' (a tensor-memory declaration)"))
+		return NULL;
+	n = ast_node(p, N_TMEM, loc);
+	n->name = name;
+	n->type = type;
+	n->attrs = attrs;
+	deepen(p, n, type);
+	for (a = attrs.head; a; a = a->next)
+		deepen(p, n, a);
+	return n;
+}
+
 Node *
 ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, NodeList attrs)
 {
@@ -944,6 +962,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_LET: buf_printf(out, "let %s", n->name); break;
 	case N_VAR: buf_printf(out, "var %s", n->name); break;
 	case N_SHARED: buf_printf(out, "shared %s", n->name); break;
+	case N_TMEM: buf_printf(out, "tmem %s", n->name); break;
 	case N_ASSIGN:
 		buf_printf(out, "assign %s%s", n->op ? ast_op_text(n->op) : "", "=");
 		break;
@@ -1051,6 +1070,10 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_SHARED:
 		print_node(out, n->type, indent, NULL);
 		print_node(out, n->lhs, indent, "align");
+		print_list(out, n->attrs, indent, NULL);
+		break;
+	case N_TMEM:
+		print_node(out, n->type, indent, NULL);
 		print_list(out, n->attrs, indent, NULL);
 		break;
 	case N_NAMED:

@@ -34,6 +34,7 @@ typedef enum NodeKind {
 	N_LET,        /* let name [: type] = init */
 	N_VAR,        /* var name [: type] = init */
 	N_SHARED,     /* shared name: type [align(lhs)] */
+	N_TMEM,       /* tmem name: type [in PIPELINE] (attrs: N_SATTR) */
 	N_ASSIGN,     /* lhs op= rhs (op 0 for plain =) */
 	N_IF,         /* if (cond) body [else els] */
 	N_FOR,        /* for (name in lo .. hi [step step]) [unroll[(unroll_n)]] body (ival 1:
@@ -200,6 +201,7 @@ typedef enum SymKind {
 	SYM_MBARRIER,  /* raw mbarrier */
 	SYM_FUNC,      /* user function (decl: its N_FUNC) */
 	SYM_REGS,      /* register array (regarray.c): count elements from slot on */
+	SYM_TMEM,      /* tensor memory (mma_tcgen05.c): lanes x columns, per stage */
 } SymKind;
 
 struct Symbol {
@@ -230,6 +232,11 @@ struct Symbol {
 	int count;            /* SYM_MBARRIER: arrival count; SYM_REGS: elements */
 	int ucon;             /* SYM_ITER, SYM_LET: an i32 known once loops are unrolled
 				   (regarray.c) */
+	/* tensor memory (mma_tcgen05.c; stages and pipe as for shared arrays, dims lanes and
+	 * columns of one stage) */
+	int col;              /* SYM_TMEM: its first column in the CTA's allocation */
+	Node *wrole, *rrole;  /* SYM_TMEM: the roles of its first tcgen05_mma and tmem_load */
+	SrcLoc wloc, rloc;    /* SYM_TMEM: those calls */
 	Node *decl;
 };
 
@@ -279,6 +286,8 @@ Node *ast_type(Parser *p, SrcLoc loc, const char *name, NodeList dims);
 Node *ast_let(Parser *p, SrcLoc loc, int mutable_, const char *name, Node *type, Node *init);
 Node *ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, NodeList attrs);
 Node *ast_shared_attr(Parser *p, SrcLoc loc, const char *word, Node *arg);
+/* `tmem NAME: T[128, COLS] [in PIPELINE];` (word must be tmem) */
+Node *ast_tmem(Parser *p, SrcLoc loc, const char *word, const char *name, Node *type, NodeList attrs);
 Node *ast_assign(Parser *p, SrcLoc loc, AstOp op, Node *lhs, Node *rhs);
 Node *ast_if(Parser *p, SrcLoc loc, Node *cond, Node *then, Node *els);
 Node *ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, const char *word,
@@ -544,6 +553,8 @@ struct KernelInfo {
 	Symbol **tmaps;           /* program arena */
 	int nhobjs;               /* pipelines and mbarriers in declaration order */
 	Symbol **hobjs;           /* program arena */
+	int ntmems;               /* tensor memory declarations, in order (mma_tcgen05.c) */
+	Symbol **tmems;           /* program arena */
 };
 
 /* ---- async.c, async_decl.c, async_call.c, mma_wgmma.c: sema of the async constructs
@@ -557,6 +568,11 @@ void asy_kernel_end(Sema *S, Node *k, KernelInfo *ki);
 int asy_stmt(Sema *S, Node *s);
 /* The async calls and values (e->builtin set); returns 0 if e is not one of them. */
 int asy_call(Sema *S, Node *e);
+/* A return that leaves the kernel (not a function): 0 after reporting one it may not have. */
+int asy_kernel_return(Sema *S, Node *s);
+/* tmem_load(D, lane0, col0) as the initializer of register array sym of element type t
+ * (mma_tcgen05.c); 0 after an error. */
+int asy_tmem_load(Sema *S, Node *e, const Symbol *sym, IrType t);
 /* The attributes of a shared array (in PIPE, swizzle, alias) after check_shared made sym. */
 void asy_shared(Sema *S, Node *s, Symbol *sym);
 /* Records a use of a shared array (a staged one needs its pipeline's block); 0 on error. */
@@ -588,6 +604,7 @@ typedef struct IrGen {
 	const Node *oob;    /* the register array index last reported out of bounds */
 	int64_t *known;     /* per slot: the value of an index known once loops are unrolled
 			       (regarray.c), for the loops irgen unrolls */
+	IrValue tmem_base;  /* the TMEM address of the kernel's allocation (0: no tmem) */
 } IrGen;
 
 IrValue irgen_expr(IrGen *G, Node *e);
@@ -631,5 +648,14 @@ IrValue irgen_wgmma(IrGen *G, Node *e);
 IrValue irgen_wgmma_afrag(IrGen *G, Node *e);   /* bf16a(acc), f16a(acc) */
 /* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator. */
 void irgen_wgmma_store(IrGen *G, Node *e);
+
+/* ---- irgen_tcgen05.c ---- */
+/* With tensor memory: the address slot (a shared buffer), warp 0's allocation and the
+ * fenced broadcast of its address at entry; the fenced free at the end. */
+void irgen_tmem_begin(IrGen *G);
+void irgen_tmem_end(IrGen *G);
+void irgen_tcgen05_mma(IrGen *G, Node *e);
+/* var r: f32[N] = tmem_load(D, lane0, col0): out gets the N element values. */
+void irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out);
 
 #endif

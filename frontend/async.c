@@ -231,6 +231,7 @@ asy_kernel_end(Sema *S, Node *k, KernelInfo *ki)
 	ki->hobjs = arena_alloc(S->p->arena, sizeof(Symbol *) * (size_t)(h->nhobjs + 1));
 	if (h->nhobjs)
 		memcpy(ki->hobjs, h->hobjs, sizeof(Symbol *) * (size_t)h->nhobjs);
+	asy_tmem_end(S, ki);
 	free(h->hobjs);
 	free(h->tmaps);
 	free(h->roles);

@@ -28,6 +28,9 @@ struct AsyncSema {
 	int ntmaps, captmaps;
 	Node **roles;
 	int nroles, caproles;
+	Symbol **tmems;         /* tensor memory (mma_tcgen05.c) */
+	int ntmems, captmems;
+	int tmem_used;          /* columns of all stages of all of them */
 };
 
 typedef struct AsyncSema AsyncSema;
@@ -60,5 +63,12 @@ void asy_wgmma(Sema *S, Node *e);        /* acc = wgmma(acc, a, b) */
 void asy_wgmma_store(Sema *S, Node *e);  /* store(tensor, acc, [row, col]) */
 void asy_wgmma_afrag(Sema *S, Node *e);  /* bf16a(acc), f16a(acc) */
 int asy_is_acc(IrType t);                /* f32acc[64, N]: a fragment, or f32x4 for N = 8 */
+
+/* ---- mma_tcgen05.c ---- */
+#define TMEM_LANES 128
+#define TMEM_COLS 512
+void asy_tmem(Sema *S, Node *s);          /* tmem NAME: f32[128, COLS] in PIPE; */
+void asy_tcgen05_mma(Sema *S, Node *e);   /* tcgen05_mma(D, A, B, accumulate: E) */
+void asy_tmem_end(Sema *S, KernelInfo *ki);  /* ki's tmems */
 
 #endif

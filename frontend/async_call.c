@@ -257,6 +257,11 @@ asy_call(Sema *S, Node *e)
 	case BI_WGMMA: asy_wgmma(S, e); break;
 	case BI_STORE: asy_wgmma_store(S, e); break;
 	case BI_BF16A: case BI_F16A: asy_wgmma_afrag(S, e); break;
+	case BI_TCGEN05_MMA: asy_tcgen05_mma(S, e); break;
+	case BI_TMEM_LOAD:
+		diag_error(e->loc, "tmem_load(...) initialises a register array: var r: f32[32] = tmem_load(acc, lane0, col0);");
+		fe_set_error(e);
+		return 1;
 	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
 		if (asy_split_args(e, args, 1, NULL, NULL) != 0)
 			diag_error(e->loc, "'%s' takes no arguments, found %d", e->name, e->list.n);

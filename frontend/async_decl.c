@@ -115,7 +115,7 @@ check_tensormap(Sema *S, Node *s)
 	PUSH(h->tmaps, h->ntmaps, h->captmaps, sym);
 }
 
-/* A pipeline's arrival source: tma, thread, warp or warpgroup, optionally `* count`. */
+/* A pipeline's arrival source: tma, thread, warp, warpgroup or mma, optionally `* count`. */
 static int
 pipe_source(Sema *S, Node *v, const char *pipe, int side, int *src, int *mult)
 {
@@ -129,14 +129,14 @@ pipe_source(Sema *S, Node *v, const char *pipe, int side, int *src, int *mult)
 			return 0;
 	}
 	if (name->kind != N_NAME || ir_pipe_source_from_name(name->name) < 0) {
-		diag_error(name->loc, "the %s source of pipeline '%s' is tma, thread, warp or warpgroup, optionally times a count (warpgroup * 2)",
+		diag_error(name->loc, "the %s source of pipeline '%s' is tma, thread, warp, warpgroup or mma, optionally times a count (warpgroup * 2)",
 			   side_name[side], pipe);
 		return 0;
 	}
 	*src = ir_pipe_source_from_name(name->name);
 	*mult = (int)m;
 	if (side == 1 && *src == PIPE_SRC_TMA) {
-		diag_error(name->loc, "TMA completes only a full barrier; the empty source of pipeline '%s' is thread, warp or warpgroup",
+		diag_error(name->loc, "TMA completes only a full barrier; the empty source of pipeline '%s' is thread, warp, warpgroup or mma",
 			   pipe);
 		return 0;
 	}
@@ -395,6 +395,7 @@ asy_stmt(Sema *S, Node *s)
 	case N_TENSORMAP: check_tensormap(S, s); return 1;
 	case N_PIPELINE: check_pipeline(S, s); return 1;
 	case N_MBARRIER: check_mbarrier(S, s); return 1;
+	case N_TMEM: asy_tmem(S, s); return 1;
 	case N_ROLE: check_role(S, s); return 1;
 	case N_ELECT: check_elect(S, s); return 1;
 	case N_PRODUCE: case N_CONSUME: check_async(S, s); return 1;

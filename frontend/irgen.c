@@ -298,8 +298,14 @@ ig_regs_decl(IrGen *G, const Node *s)
 {
 	const Symbol *sym = s->sym;
 	Node *a = s->init->kind == N_LIST ? s->init->list.head : NULL;
-	IrValue v = a ? 0 : irgen_expr(G, s->init);
+	IrValue v;
 	int i;
+
+	if (s->init->builtin == BI_TMEM_LOAD && s->init->kind == N_CALL) {
+		irgen_tmem_load(G, s->init, sym->count, &G->slots[sym->slot]);
+		return;
+	}
+	v = a ? 0 : irgen_expr(G, s->init);
 
 	for (i = 0; i < sym->count; i++, a = a ? a->next : NULL)
 		G->slots[sym->slot + i] = a ? irgen_expr(G, a) : v;
@@ -962,11 +968,13 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	G.b.loc = kernel->body->loc;
 	irgen_async_tables(&G);
 	irgen_async_init(&G);
+	irgen_tmem_begin(&G);
 	G.ret_slot = kernel->xslot[0];
 	G.brk_slot = G.cont_slot = -1;
 	clear_flag(&G, G.ret_slot);
 	irgen_block(&G, kernel->body);
 	G.b.loc = kernel->body->loc;
+	irgen_tmem_end(&G);
 	irb_op(&G.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);
 	free(G.slots);
 	free(G.known);

@@ -205,7 +205,7 @@ irgen_async_stmt(IrGen *G, Node *s)
 	IrValue fixed[3];
 
 	switch (s->kind) {
-	case N_TENSORMAP: case N_PIPELINE: case N_MBARRIER:
+	case N_TENSORMAP: case N_PIPELINE: case N_MBARRIER: case N_TMEM:
 		return 1;   /* tables, made by irgen_async_tables */
 	case N_ROLE:
 		G->b.loc = s->loc;
@@ -323,6 +323,7 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 	case BI_WGMMA: *v = irgen_wgmma(G, e); return 1;
 	case BI_STORE: irgen_wgmma_store(G, e); return 1;
 	case BI_BF16A: case BI_F16A: *v = irgen_wgmma_afrag(G, e); return 1;
+	case BI_TCGEN05_MMA: irgen_tcgen05_mma(G, e); return 1;
 	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
 		G->b.loc = e->loc;
 		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), 0, NULL);

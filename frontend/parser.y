@@ -244,6 +244,8 @@ stmt:
 					{ $$ = ast_let(p, L(@1), 1, $2, $3, $5); }
 	| SHARED IDENT ':' type sattrs ';'
 					{ $$ = ast_shared(p, L(@1), $2, $4, $5); }
+	| IDENT IDENT ':' type sattrs ';'
+					{ $$ = ast_tmem(p, L(@1), $1, $2, $4, $5); }
 	| IDENT IDENT '=' expr ';'      { $$ = ast_decl_init(p, L(@1), $1, $2, L(@2), $4); }
 	| IDENT IDENT '(' dargs ')' ';' { $$ = ast_decl_args(p, L(@1), $1, $2, L(@2), $4); }
 	| IDENT IDENT '(' dargs ')' role_attrs block

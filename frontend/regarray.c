@@ -93,6 +93,8 @@ check_init(Sema *S, Node *init, const Symbol *sym, IrType t)
 	int ok = 1;
 
 	snprintf(what, sizeof what, "the initializer of register array '%s'", sym->name);
+	if (init->kind == N_CALL && !init->lhs && strcmp(init->name, "tmem_load") == 0)
+		return asy_tmem_load(S, init, sym, t);
 	if (init->kind != N_LIST)
 		return sema_value(S, init) && fe_convert(init, t, what);
 	if (init->list.n != sym->count) {

@@ -69,6 +69,7 @@ sema_sym_what(const Symbol *s)
 	case SYM_MBARRIER: return "mbarrier";
 	case SYM_FUNC: return "function";
 	case SYM_REGS: return "register array";
+	case SYM_TMEM: return "tensor memory";
 	default: return "builtin";
 	}
 }

@@ -337,6 +337,8 @@ check_exit(Sema *S, Node *s)
 	}
 	if (i < 0)
 		ICE("check_exit: no body around '%s'", word);
+	if (S->xs[i].kind == XC_KERNEL && !asy_kernel_return(S, s))
+		return;
 	if (S->xs[i].ret.base == IR_VOID && s->lhs) {
 		diag_error(s->lhs->loc, S->xs[i].kind == XC_KERNEL ? "a kernel returns no value"
 			   : "function '%s' returns no value (it has no '-> type')", S->xs[i].call

@@ -184,7 +184,7 @@ ir_type_str(IrType t, char *out, int size)
 		snprintf(out, (size_t)size, "%s", ir_base_name((IrBase)t.base));
 }
 
-static const char *const pipe_source_names[PIPE_SRC_COUNT] = {"tma", "thread", "warp", "warpgroup"};
+static const char *const pipe_source_names[PIPE_SRC_COUNT] = {"tma", "thread", "warp", "warpgroup", "mma"};
 
 const char *
 ir_pipe_source_name(int src)
@@ -207,7 +207,7 @@ int
 ir_pipe_source_count(int src, int mult)
 {
 	switch (src) {
-	case PIPE_SRC_TMA: case PIPE_SRC_THREAD: return mult;
+	case PIPE_SRC_TMA: case PIPE_SRC_THREAD: case PIPE_SRC_MMA: return mult;
 	case PIPE_SRC_WARP: return 32 * mult;
 	case PIPE_SRC_WARPGROUP: return 128 * mult;
 	default: return 0;
@@ -258,6 +258,7 @@ ir_kernel_free(IrKernel *k)
 	free(k->bufs);
 	free(k->barriers);
 	free(k->pipelines);
+	free(k->tmems);
 	free(k->vtypes);
 	free(k->vlocs);
 	arena_free(k->arena);
@@ -395,6 +396,25 @@ ir_add_pipeline(IrKernel *k, IrPipeline p)
 {
 	PUSH(k->pipelines, k->npipelines, k->cappipelines, p);
 	return k->npipelines - 1;
+}
+
+int
+ir_add_tmem(IrKernel *k, IrTmem t)
+{
+	PUSH(k->tmems, k->ntmems, k->captmems, t);
+	return k->ntmems - 1;
+}
+
+int
+ir_tmem_cols(const IrKernel *k)
+{
+	int i, used = 0, cols = 32;
+
+	for (i = 0; i < k->ntmems; i++)
+		used += k->tmems[i].cols * k->tmems[i].stages;
+	while (cols < used)
+		cols *= 2;
+	return k->ntmems ? cols : 0;
 }
 
 IrOp *

@@ -341,9 +341,11 @@ typedef enum IrPipeSource {
 	PIPE_SRC_THREAD,     /* one (elected) thread per unit */
 	PIPE_SRC_WARP,       /* 32 threads per unit */
 	PIPE_SRC_WARPGROUP,  /* 128 threads per unit */
+	PIPE_SRC_MMA,        /* one tcgen05.commit per unit: arrives once the thread's
+				tcgen05.mma ops completed (count 1) */
 	PIPE_SRC_COUNT
 } IrPipeSource;
-const char *ir_pipe_source_name(int src);        /* "tma", "thread", "warp", "warpgroup" */
+const char *ir_pipe_source_name(int src);        /* "tma", "thread", "warp", "warpgroup", "mma" */
 int ir_pipe_source_from_name(const char *s);     /* -1 if unknown */
 /* The arrival count a source times mult gives a barrier (tma: 1 per mult). */
 int ir_pipe_source_count(int src, int mult);
@@ -358,6 +360,18 @@ typedef struct IrPipeline {
 	int empty_src, empty_mult;
 	SrcLoc loc;
 } IrPipeline;
+
+/* A tensor-memory accumulator of the language (`tmem`): its columns in the kernel's one TMEM
+ * allocation (tmem.alloc), for --report=tmem; the ops address TMEM by value, not by this. */
+typedef struct IrTmem {
+	const char *name;
+	int cols;          /* columns of one stage (128 lanes each) */
+	int stages;        /* 1, or the stages of its pipeline */
+	int col;           /* first column of stage 0 in the allocation */
+	const char *pipeline;        /* its pipeline's name, or NULL */
+	const char *writer, *reader; /* the roles of its first MMA and first load, or NULL */
+	SrcLoc loc;
+} IrTmem;
 
 typedef struct IrKernel {
 	Arena *arena;      /* the kernel's lifetime: names, args, regions */
@@ -388,6 +402,8 @@ typedef struct IrKernel {
 	IrBarrier *barriers;
 	int npipelines, cappipelines;
 	IrPipeline *pipelines;
+	int ntmems, captmems;
+	IrTmem *tmems;
 } IrKernel;
 
 /* An entry point: one launcher for the instances of a generic kernel, which launches the
@@ -429,6 +445,10 @@ int ir_add_param(IrKernel *k, IrParam p);      /* also adds its body argument; r
 int ir_add_buffer(IrKernel *k, IrBuffer b);
 int ir_add_barrier(IrKernel *k, IrBarrier b);      /* returns the barrier index */
 int ir_add_pipeline(IrKernel *k, IrPipeline p);    /* returns the pipeline index */
+int ir_add_tmem(IrKernel *k, IrTmem t);             /* returns the tmem index */
+/* The TMEM columns the kernel's tmems take: their total rounded up to a power of two from
+ * 32 to 512 (what tcgen05.alloc allocates); 0 without tmem. */
+int ir_tmem_cols(const IrKernel *k);
 
 /* Appends a copy of op to r and returns a pointer to it, valid until r grows again. */
 IrOp *ir_region_push(IrRegion *r, const IrOp *op);

@@ -1049,10 +1049,10 @@ parse_source(Parser *p, int *src, int *mult)
 	char s[16];
 
 	if (p->tok.kind != T_IDENT || p->tok.n >= (int)sizeof s)
-		fail_tok(p, "expected tma, thread, warp or warpgroup, found %s", tok_text(p));
+		fail_tok(p, "expected tma, thread, warp, warpgroup or mma, found %s", tok_text(p));
 	snprintf(s, sizeof s, "%.*s", p->tok.n, p->tok.s);
 	if ((*src = ir_pipe_source_from_name(s)) < 0)
-		fail_tok(p, "expected tma, thread, warp or warpgroup, found %s", tok_text(p));
+		fail_tok(p, "expected tma, thread, warp, warpgroup or mma, found %s", tok_text(p));
 	next(p);
 	*mult = (int)parse_int(p, INT_MIN, INT_MAX, "a multiplier");
 }
@@ -1083,6 +1083,44 @@ parse_pipeline(Parser *p)
 	parse_source(p, &pl.empty_src, &pl.empty_mult);
 	parse_loc(p, &pl.loc);
 	PUSH(k->pipelines, k->npipelines, k->cappipelines, pl);
+}
+
+/* `tmem NAME columns C stages S at A [pipeline P] [write ROLE] [read ROLE]` */
+static void
+parse_tmem(Parser *p)
+{
+	IrKernel *k = p->k;
+	IrTmem t;
+	int i;
+
+	memset(&t, 0, sizeof t);
+	t.loc.file = p->file;
+	t.loc.line = p->tok.line;
+	t.loc.col = p->tok.col;
+	t.name = parse_name(p, "a tmem name");
+	for (i = 0; i < k->ntmems; i++)
+		if (strcmp(k->tmems[i].name, t.name) == 0)
+			fail_at(p, t.loc.line, t.loc.col, "tmem '%s' is already declared", t.name);
+	expect_kw(p, "columns", "after the tmem name");
+	t.cols = (int)parse_int(p, 1, 512, "a column count");
+	expect_kw(p, "stages", "after the columns");
+	t.stages = (int)parse_int(p, 1, 512, "a stage count");
+	expect_kw(p, "at", "after the stages");
+	t.col = (int)parse_int(p, 0, 511, "the first column");
+	if (is_kw(p, "pipeline")) {
+		next(p);
+		t.pipeline = parse_name(p, "a pipeline name");
+	}
+	if (is_kw(p, "write")) {
+		next(p);
+		t.writer = parse_name(p, "a role name");
+	}
+	if (is_kw(p, "read")) {
+		next(p);
+		t.reader = parse_name(p, "a role name");
+	}
+	parse_loc(p, &t.loc);
+	ir_add_tmem(k, t);
 }
 
 /* Names of other header items, all known by now. */
@@ -1283,13 +1321,16 @@ parse_kernel(Parser *p)
 		} else if (is_kw(p, "shared")) {
 			next(p);
 			parse_buffer(p);
+		} else if (is_kw(p, "tmem")) {
+			next(p);
+			parse_tmem(p);
 		} else if (is_kw(p, "body")) {
 			next(p);
 			parse_body(p);
 			break;
 		} else {
 			fail_tok(p, "expected source, targets, threads, grid, cluster, min_blocks, index, smem_bytes, param, "
-				 "mbarrier, pipeline, shared or body, found %s",
+				 "mbarrier, pipeline, shared, tmem or body, found %s",
 				 tok_text(p));
 		}
 	}

@@ -322,6 +322,28 @@ print_pipeline(Buf *b, const IrKernel *k, const IrPipeline *p)
 	buf_puts(b, "\n");
 }
 
+static void
+print_tmem(Buf *b, const IrKernel *k, const IrTmem *t)
+{
+	buf_puts(b, "  tmem ");
+	print_name(b, t->name);
+	buf_printf(b, " columns %d stages %d at %d", t->cols, t->stages, t->col);
+	if (t->pipeline) {
+		buf_puts(b, " pipeline ");
+		print_name(b, t->pipeline);
+	}
+	if (t->writer) {
+		buf_puts(b, " write ");
+		print_name(b, t->writer);
+	}
+	if (t->reader) {
+		buf_puts(b, " read ");
+		print_name(b, t->reader);
+	}
+	print_loc(b, k, t->loc);
+	buf_puts(b, "\n");
+}
+
 void
 ir_print_kernel(Buf *out, const IrKernel *k)
 {
@@ -365,6 +387,8 @@ ir_print_kernel(Buf *out, const IrKernel *k)
 		print_pipeline(out, k, &k->pipelines[i]);
 	for (i = 0; i < k->nbufs; i++)
 		print_buffer(out, k, &k->bufs[i]);
+	for (i = 0; i < k->ntmems; i++)
+		print_tmem(out, k, &k->tmems[i]);
 	buf_puts(out, "  body");
 	print_region_args(out, k, &k->body);
 	buf_puts(out, " {\n");

@@ -556,7 +556,7 @@ check_pipelines(Verifier *v)
 			const IrBarrier *bar;
 
 			if (src < 0 || src >= PIPE_SRC_COUNT || mult < 1) {
-				vf_error(v, p->loc, "pipeline '%s' has %s source %d times %d (tma, thread, warp or warpgroup, "
+				vf_error(v, p->loc, "pipeline '%s' has %s source %d times %d (tma, thread, warp, warpgroup or mma, "
 					 "times at least 1)", name, sname, src, mult);
 				continue;
 			}

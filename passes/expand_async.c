@@ -5,13 +5,25 @@
  *                                              else { yield inits }
  *   elect inits { body }                   ->  if (elect.sync) { body } else { yield inits }
  *   produce[p] %stage, %phase { body }     ->  mbar.wait empty[stage], phase ^ 1
+ *                                              [tcgen05.fence.after]  (body has tcgen05 ops)
  *                                              mbar.arrive.tx full[stage], <TMA bytes>  (tma)
  *                                              body
- *                                              mbar.arrive full[stage]             (not tma)
+ *                                              mbar.arrive full[stage]        (thread, warp..)
+ *                                              tcgen05.commit full[stage]          (mma)
  *   consume[p] %stage, %phase { body }     ->  mbar.wait full[stage], phase
+ *                                              [tcgen05.fence.after]  (body has tcgen05 ops)
  *                                              body
  *                                              [wgmma.commit; wgmma.wait[0]]    (body has wgmma)
- *                                              mbar.arrive empty[stage]
+ *                                              [tcgen05.fence.before] (body has tcgen05.ld/st)
+ *                                              mbar.arrive empty[stage]       (thread, warp..)
+ *                                              tcgen05.commit empty[stage]         (mma)
+ *
+ * The tcgen05 fences order the thread's tcgen05 ops after the wait (the MMA may not start
+ * before the stage is full or the accumulator free) and its TMEM loads and stores, which
+ * tmem_load already waited for (tcgen05.wait.ld), before the arrive that lets another
+ * thread's MMA overwrite those columns. An `mma` source is released by tcgen05.commit: it
+ * arrives once the thread's MMAs so far completed, so the stage is not refilled (nor the
+ * accumulator read) while they still read (write) it.
  *
  * The TMA bytes are the boxes of the TMA loads at the top of the produce body that signal
  * the pipeline's full barrier (schedule-check rejects loads deeper in control flow); a
@@ -96,6 +108,31 @@ static int
 is_wgmma_op(int opc)
 {
 	return opc == IR_WGMMA || opc == IR_WGMMA_FENCE || opc == IR_WGMMA_COMMIT || opc == IR_WGMMA_WAIT;
+}
+
+/* tcgen05 ops that a thread orders with fences around barrier waits and arrives */
+static int
+is_tcgen05_op(int opc)
+{
+	return opc == IR_TCGEN05_MMA || opc == IR_TCGEN05_LD || opc == IR_TCGEN05_ST ||
+	       opc == IR_TCGEN05_WAIT_LD || opc == IR_TCGEN05_WAIT_ST || opc == IR_TCGEN05_COMMIT;
+}
+
+/* Whether r holds a tcgen05 op (only tcgen05.ld/st when ldst), at any depth. */
+static int
+has_tcgen05(const IrRegion *r, int ldst)
+{
+	int i, j, opc;
+
+	for (i = 0; i < r->nops; i++) {
+		opc = r->ops[i].opc;
+		if (ldst ? opc == IR_TCGEN05_LD || opc == IR_TCGEN05_ST : is_tcgen05_op(opc))
+			return 1;
+		for (j = 0; j < r->ops[i].nregions; j++)
+			if (has_tcgen05(&r->ops[i].regions[j], ldst))
+				return 1;
+	}
+	return 0;
 }
 
 /* Whether r holds an op with opcode opc (any wgmma op when opc is -1), at any depth. */
@@ -184,6 +221,22 @@ static IrValue
 mbar_addr(IrBuilder *b, int bar, IrValue elem)
 {
 	return irb_imm(b, IR_MBAR, t_bar, bar, 1, &elem);
+}
+
+/* The release of a stage's barrier bar[stage] by source src: tcgen05.commit for mma (after
+ * the thread's MMAs), else an arrive, after fence.before when the body read or wrote TMEM. */
+static void
+release(IrBuilder *b, int src, int bar, IrValue stage, int ldst)
+{
+	if (src == PIPE_SRC_MMA) {
+		IrValue m = mbar_addr(b, bar, stage);
+
+		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), 0, 1, &m);
+		return;
+	}
+	if (ldst)
+		irb_op(b, IR_TCGEN05_FENCE_BEFORE, ir_scalar(IR_VOID), 0, NULL);
+	irb_op1(b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(b, bar, stage));
 }
 
 static IrValue
@@ -355,18 +408,21 @@ expand_produce(Expand *E, IrRegion *out, IrOp *op)
 	IrValue stage = op->args[0], phase = op->args[1], *y;
 	IrType pt = ir_vtype(k, phase);
 	int64_t bytes = 0;
-	int tma = p->full_src == PIPE_SRC_TMA, ny, i;
+	int tma = p->full_src == PIPE_SRC_TMA, ny, i, ldst;
 
 	if (tma)
 		bytes = produce_bytes(E, &op->regions[0], p->full);
 	irb_op2(&b, IR_MBAR_WAIT, ir_scalar(IR_VOID), mbar_addr(&b, p->empty, stage),
 		irb_op2(&b, IR_XOR, pt, phase, int_const(&b, pt, 1)));
+	if (has_tcgen05(&op->regions[0], 0))
+		irb_op(&b, IR_TCGEN05_FENCE_AFTER, ir_scalar(IR_VOID), 0, NULL);
 	if (tma)
 		irb_op2(&b, IR_MBAR_ARRIVE_TX, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage),
 			int_const(&b, t_i32, bytes));
+	ldst = has_tcgen05(&op->regions[0], 1);
 	y = splice_body(out, &op->regions[0], &ny);
 	if (!tma)
-		irb_op1(&b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage));
+		release(&b, p->full_src, p->full, stage, ldst);
 	for (i = 0; i < op->nres && i < ny; i++)
 		replace(E, op->res[i], y[i]);
 }
@@ -412,10 +468,13 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 	IrBuilder b = {k, out, op->loc};
 	IrValue stage = op->args[0], phase = op->args[1], *y;
 	WgState s = {0, 0, 0};
-	int ny, i, nres;
+	int ny, i, nres, ldst;
 
 	wgmma_state(&op->regions[0], &s);
 	irb_op2(&b, IR_MBAR_WAIT, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage), phase);
+	if (has_tcgen05(&op->regions[0], 0))
+		irb_op(&b, IR_TCGEN05_FENCE_AFTER, ir_scalar(IR_VOID), 0, NULL);
+	ldst = has_tcgen05(&op->regions[0], 1);
 	y = splice_body(out, &op->regions[0], &ny);
 	nres = op->nres < ny ? op->nres : ny;
 	if (s.saw && s.uncommitted)
@@ -438,7 +497,7 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 	else
 		for (i = 0; i < nres; i++)
 			replace(E, op->res[i], y[i]);
-	irb_op1(&b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&b, p->empty, stage));
+	release(&b, p->empty_src, p->empty, stage, ldst);
 }
 
 /* ---- loops that keep one wgmma group in flight ---- */

@@ -44,6 +44,9 @@ void pass_smem_layout(IrKernel *k, PassContext *cx);
 /* The layout table of a laid-out kernel (barriers, buffers, total against the limit), as
  * `cakec --report=smem` prints it and the over-the-limit error shows it. */
 void pass_smem_report(Buf *out, const IrKernel *k);
+/* `cakec --report=tmem`: each tmem's columns, stages, pipeline and the roles writing
+ * (tcgen05_mma) and reading (tmem_load) it. */
+void pass_tmem_report(Buf *out, const IrKernel *k);
 /* ---- schedule_check.c ---- */
 /* The schedule rules of the high-level IR (roles, pipelines, TMA issue, expect-tx bytes,
  * register budgets, aliases); reports each violation through diag. */

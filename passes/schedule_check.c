@@ -16,6 +16,11 @@
  *   - TMA issue: tma.load/tma.load.mc/tma.store outside an elect block must be reached by at
  *     most one thread of a warp;
  *   - aliases: buffers sharing storage must not be used by different roles;
+ *   - tcgen05.mma by one thread of the CTA (each thread's MMAs are its own, committed by
+ *     its own tcgen05.commit: several issuers would each write the whole accumulator);
+ *   - the TMEM lane quarter: a warp's tcgen05.ld/st reach only lanes 32 * (warp % 4) ..
+ *     + 31, so the lane of the address (the term (lane << 16) added to the allocation's
+ *     base, whose lane is 0) must be 32 * (warp % 4) in every thread that runs it;
  *   - convergence: a barrier must be reached by every thread of the block, a warp
  *     collective (shuffle, vote, ballot) by every lane of each warp that reaches it; an
  *     early exit (return, and what the lowering of break makes of it) counts like the
@@ -78,6 +83,7 @@ typedef struct Check {
 	int nroles, caproles;
 	const IrOp *role;       /* while walking: the enclosing role */
 	int in_elect;
+	SrcLoc mma_reported;    /* the last tcgen05_mma reported (its K/16 MMAs share it) */
 	const IrOp *split;      /* while walking: the innermost if that parted the threads */
 	const IrOp *maysplit;   /* ... or may have: its condition depends on the thread index
 				   in a way not known here */
@@ -412,6 +418,71 @@ check_tma_issue(Check *c, const IrOp *op, const Mask *m)
 			   per, warp);
 }
 
+/* ---- the TMEM lane quarter ---- */
+
+/* The lane term of a TMEM address: the x of an `shl x, 16` among the operands of its sum;
+ * 0 when there is none (the lane is the base's, 0). */
+static IrValue
+lane_term(const Check *c, IrValue v, int depth)
+{
+	const IrOp *d = v > 0 && v < c->k->nvalues ? c->def[v] : NULL;
+	int64_t sh;
+	IrValue x;
+
+	if (!d || depth > 16)
+		return 0;
+	if (d->opc == IR_SHL && const_int(c, d->args[1], &sh) && sh == 16)
+		return d->args[0];
+	if (d->opc != IR_ADD)
+		return 0;
+	if ((x = lane_term(c, d->args[0], depth + 1)))
+		return x;
+	return lane_term(c, d->args[1], depth + 1);
+}
+
+static void
+check_mma_issue(Check *c, const IrOp *op, const Mask *m)
+{
+	char warps[96];
+	int n;
+
+	if (!m->known || (n = mask_count(c, m)) <= 1)
+		return;
+	if (op->loc.line == c->mma_reported.line && op->loc.col == c->mma_reported.col &&
+	    op->loc.file == c->mma_reported.file)
+		return;
+	c->mma_reported = op->loc;
+	mask_warps(c, m, warps, sizeof warps);
+	diag_error(op->loc, "%s is issued by %d threads (%s): one thread of the CTA issues the MMAs into an accumulator; put the elect under a condition on the warp (if (warp == 1) { elect { ... } }) or in a one-warp role",
+		   ir_opinfo[op->opc].name, n, warps);
+}
+
+static void
+check_lane_quarter(Check *c, const IrOp *op, const Mask *m)
+{
+	IrValue x = lane_term(c, op->args[0], 0);
+	int64_t lane;
+	int t;
+
+	if (!m->known)
+		return;
+	for (t = 0; t < c->n; t++) {
+		if (!m->in[t])
+			continue;
+		if (!x)
+			lane = 0;
+		else if (!eval(c, x, t, &lane))
+			return;
+		if (lane != 32 * (t / 32 % 4)) {
+			diag_error(op->loc, "%s in warp %d (thread %d) accesses TMEM lanes %" PRId64 " .. %" PRId64
+				   ", but warp %d reaches only lanes %d .. %d: the first lane must be 32 * (warp %% 4)",
+				   ir_opinfo[op->opc].name, t / 32, t, lane, lane + 31, t / 32, 32 * (t / 32 % 4),
+				   32 * (t / 32 % 4) + 31);
+			return;
+		}
+	}
+}
+
 /* Ops that pass a shared address on (the use is where the address is finally used). */
 static int
 passes_address(int opc)
@@ -549,6 +620,12 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 		}
 		case IR_TMA_LOAD: case IR_TMA_LOAD_MC: case IR_TMA_STORE:
 			check_tma_issue(c, op, m);
+			break;
+		case IR_TCGEN05_LD: case IR_TCGEN05_ST:
+			check_lane_quarter(c, op, m);
+			break;
+		case IR_TCGEN05_MMA:
+			check_mma_issue(c, op, m);
 			break;
 		case IR_BARRIER:
 			check_barrier(c, op, m);

@@ -295,6 +295,35 @@ pass_smem_report(Buf *out, const IrKernel *k)
 		   (long long)ir_kernel_smem_limit(k));
 }
 
+/* --report=tmem: the TMEM column map (the frontend placed the tmems; tcgen05.alloc takes
+ * ir_tmem_cols of them). Kept beside the shared-memory map it mirrors. */
+void
+pass_tmem_report(Buf *out, const IrKernel *k)
+{
+	int w = 6, i, used = 0;
+
+	if (!k->ntmems) {
+		buf_printf(out, "kernel %s: no tensor memory\n", k->name);
+		return;
+	}
+	for (i = 0; i < k->ntmems; i++) {
+		used += k->tmems[i].cols * k->tmems[i].stages;
+		if ((int)strlen(k->tmems[i].name) + 2 > w)
+			w = (int)strlen(k->tmems[i].name) + 2;
+	}
+	buf_printf(out, "kernel %s: tensor memory (%d of 512 columns allocated, %d used, 128 lanes)\n",
+		   k->name, ir_tmem_cols(k), used);
+	buf_printf(out, "  %-*s%9s%8s%8s%7s  %-10s %-10s %s\n", w, "name", "columns", "stages", "first",
+		   "last", "pipeline", "written", "read");
+	for (i = 0; i < k->ntmems; i++) {
+		const IrTmem *t = &k->tmems[i];
+
+		buf_printf(out, "  %-*s%9d%8d%8d%7d  %-10s %-10s %s\n", w, t->name, t->cols, t->stages, t->col,
+			   t->col + t->cols * t->stages - 1, t->pipeline ? t->pipeline : "-",
+			   t->writer ? t->writer : "-", t->reader ? t->reader : "-");
+	}
+}
+
 static void
 report_overflow(const Layout *L)
 {

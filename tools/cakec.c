@@ -42,6 +42,7 @@ typedef struct Options {
 	int emit_given;         /* --emit was on the command line */
 	int report_smem;        /* --report=smem */
 	int report_staging;     /* --report=staging */
+	int report_tmem;        /* --report=tmem */
 	int no_staging_elision; /* --no-staging-elision */
 	int time_report;        /* --time-report */
 	int list_outputs;       /* --list-outputs: print the output names, write nothing */
@@ -112,6 +113,8 @@ usage(FILE *f)
 	      "                          (alone, without --emit, it emits nothing else)\n"
 	      "  --report=staging        print staging-elision's decisions (buffer, barrier,\n"
 	      "                          reason, bytes saved) to stdout; --report=smem,staging both\n"
+	      "  --report=tmem           print each kernel's tensor-memory column map (tmem:\n"
+	      "                          columns, stages, pipeline, writing and reading roles)\n"
 	      "  --no-staging-elision    keep shared-memory staging as written (on at -O2)\n"
 	      "  --print-after=PASS      print the IR after PASS to stderr\n"
 	      "  --print-after-all       print the IR after every pass to stderr\n"
@@ -177,7 +180,7 @@ parse_emit(Options *o, const char *list)
 		usage_error("--emit needs at least one kind, got '%s'", list);
 }
 
-/* --report=LIST: smem, staging. */
+/* --report=LIST: smem, staging, tmem. */
 static void
 parse_report(Options *o, const char *list)
 {
@@ -190,11 +193,13 @@ parse_report(Options *o, const char *list)
 			o->report_smem = 1;
 		else if (n == 7 && strncmp(p, "staging", 7) == 0)
 			o->report_staging = 1;
+		else if (n == 4 && strncmp(p, "tmem", 4) == 0)
+			o->report_tmem = 1;
 		else {
 			char kind[64];
 
 			snprintf(kind, sizeof kind, "%.*s", (int)(n < 60 ? n : 60), p);
-			usage_error("unknown --report kind '%s' (expected smem or staging)", kind);
+			usage_error("unknown --report kind '%s' (expected smem, staging or tmem)", kind);
 		}
 		p += n;
 		if (*p == ',')
@@ -319,7 +324,7 @@ parse_args(Options *o, int argc, char **argv)
 	}
 	if (o->nfiles == 0)
 		usage_error("%s", "no input file");
-	if ((o->report_smem || o->report_staging) && !o->emit_given)
+	if ((o->report_smem || o->report_staging || o->report_tmem) && !o->emit_given)
 		o->emit = 0;
 	if (o->check_dir && o->outdir)
 		usage_error("%s", "--check-generated compares with its folder: give no -o");
@@ -1052,6 +1057,8 @@ main(int argc, char **argv)
 			}
 			if (o.report_smem)
 				pass_smem_report(&report, k);
+			if (o.report_tmem)
+				pass_tmem_report(&report, k);
 		}
 	}
 	if (diag_errors())

@@ -38,10 +38,10 @@ kernel k(a: in bf16[M, K]) targets(sm_90a) threads(128) {
 // CHECK: err-hopper-decls.cake:10:25: error: the number of stages must be from 1 to 32, found 0
 // CHECK-NEXT: {{^}}    pipeline p2(stages: 0, full: tma, empty: warp);
 // CHECK-NEXT: {{^}}                        ^
-// CHECK: err-hopper-decls.cake:11:46: error: TMA completes only a full barrier; the empty source of pipeline 'p3' is thread, warp or warpgroup
+// CHECK: err-hopper-decls.cake:11:46: error: TMA completes only a full barrier; the empty source of pipeline 'p3' is thread, warp, warpgroup or mma
 // CHECK-NEXT: {{^}}    pipeline p3(stages: 2, full: tma, empty: tma);
 // CHECK-NEXT: {{^}}                                             ^
-// CHECK: err-hopper-decls.cake:12:34: error: the full source of pipeline 'p4' is tma, thread, warp or warpgroup, optionally times a count (warpgroup * 2)
+// CHECK: err-hopper-decls.cake:12:34: error: the full source of pipeline 'p4' is tma, thread, warp, warpgroup or mma, optionally times a count (warpgroup * 2)
 // CHECK-NEXT: {{^}}    pipeline p4(stages: 2, full: block, empty: warp);
 // CHECK-NEXT: {{^}}                                 ^
 // CHECK: err-hopper-decls.cake:13:17: error: pipeline takes named arguments: pipeline p5(stages: N, full: SOURCE, empty: SOURCE)

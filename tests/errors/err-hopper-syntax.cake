@@ -73,7 +73,7 @@ kernel s7() threads(128) {
 // CHECK: err-hopper-syntax.cake:35:5: error: unknown declaration 'tensormp ta = ...' (expected 'tensormap NAME = tma(...)', or 'let' or 'var' for a local)
 // CHECK-NEXT: {{^}}    tensormp ta = tma(a, box[64, 64]);
 // CHECK-NEXT: {{^}}    ^
-// CHECK: err-hopper-syntax.cake:36:16: error: syntax error, unexpected ';', expecting '=' or '(' or '{'
+// CHECK: err-hopper-syntax.cake:36:16: error: syntax error, unexpected ';', expecting ':' or '=' or '(' or '{'
 // CHECK-NEXT: {{^}}    pipeline ld;
 // CHECK-NEXT: {{^}}               ^
 // CHECK: err-hopper-syntax.cake:37:5: error: role 'p' needs its warps: role p(warps a .. b) { ... }

@@ -9,7 +9,8 @@
  * run instead, `gemm M N K` one gemm_bf16 run; `sweep N` runs every shipped kernel on one
  * small shape under N seeds.
  *
- * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | seeds N | sweep N] */
+ * `bwgemm M N K SMS` one gemm_sm100_bf16 run with num_sms = SMS.
+ * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | bwgemm M N K SMS | seeds N | sweep N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,10 @@ tensor(InterpArg *a, void *data, int rank, int64_t d0, int64_t d1)
 	a->shape[1] = d1;
 }
 
+/* what num_sms is in grid formulas (0: the interpreter's default, 132); the persistent
+ * GEMMs set it low to run more tiles than CTAs */
+static int64_t num_sms;
+
 static int
 run(const IrKernel *k, InterpArg *args, uint64_t seed)
 {
@@ -166,6 +171,7 @@ run(const IrKernel *k, InterpArg *args, uint64_t seed)
 
 	interp_options_default(&o);
 	o.seed = seed;
+	o.num_sms = num_sms;
 	/* to measure what the global race check costs */
 	if (getenv("INTERP_NO_GLOBAL_RACES"))
 		o.check_global_races = 0;
@@ -441,7 +447,8 @@ f16_value(uint16_t h)
 	return h & 0x8000 ? -v : v;
 }
 
-/* gemm_bf16 and its f16/f32 siblings: C = A B^T against a double reference, with
+/* gemm_bf16 and its f16/f32 siblings (in_f16: 0 bf16, 1 f16, 2 e4m3 inputs; an e4m3 GEMM
+ * writes bf16): C = A B^T against a double reference, with
  * case_gemm_bf16.c's metric: floor sqrt(K) / 3, threshold u_out + K 2^-20. Returns the
  * interpreter's time in seconds. */
 static double
@@ -459,19 +466,23 @@ test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m
 
 	memset(args, 0, sizeof args);
 	for (i = 0; i < m * kk + n * kk; i++) {
-		int q;
+		int q, r = in_f16 == 2 ? 16 : 256;   /* q / 16, |q| < 16: exact in e4m3 */
 
-		while ((q = (int)uniform(-256, 256)) == 0)
+		while ((q = (int)uniform(-r, r)) == 0)
 			;
 		if (i < m * kk)
-			av[i] = q / 256.0;
+			av[i] = q / (double)r;
 		else
-			bv[i - m * kk] = q / 256.0;
+			bv[i - m * kk] = q / (double)r;
 	}
 	for (i = 0; i < m * kk; i++)
-		a[i] = in_f16 ? f16_exact(av[i]) : bf16_from((float)av[i]);
+		a[i] = in_f16 == 2 ? 0 : in_f16 ? f16_exact(av[i]) : bf16_from((float)av[i]);
 	for (i = 0; i < n * kk; i++)
-		b[i] = in_f16 ? f16_exact(bv[i]) : bf16_from((float)bv[i]);
+		b[i] = in_f16 == 2 ? 0 : in_f16 ? f16_exact(bv[i]) : bf16_from((float)bv[i]);
+	for (i = 0; in_f16 == 2 && i < m * kk; i++)
+		((uint8_t *)a)[i] = ir_fp8_encode(IR_E4M3, av[i]);
+	for (i = 0; in_f16 == 2 && i < n * kk; i++)
+		((uint8_t *)b)[i] = ir_fp8_encode(IR_E4M3, bv[i]);
 	for (i = 0; i < m; i++)
 		for (j = 0; j < n; j++)
 			for (p = 0; p < kk; p++)
@@ -487,9 +498,9 @@ test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m
 	} else {
 		for (i = 0; i < m * n; i++)
 			got[i] = out_f32 ? (double)((float *)c)[i]
-				 : in_f16 ? f16_value(((uint16_t *)c)[i]) : bf16_to(((uint16_t *)c)[i]);
+				 : in_f16 == 1 ? f16_value(((uint16_t *)c)[i]) : bf16_to(((uint16_t *)c)[i]);
 		compare(what, got, ref, (size_t)(m * n), floor,
-			(out_f32 ? 0 : in_f16 ? ldexp(1, -11) : ldexp(1, -8)) + ldexp((double)kk, -20));
+			(out_f32 ? 0 : in_f16 == 1 ? ldexp(1, -11) : ldexp(1, -8)) + ldexp((double)kk, -20));
 	}
 	secs = (clock_ms() - t0) / 1000.0;
 	free(a);
@@ -500,6 +511,17 @@ test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m
 	free(ref);
 	free(got);
 	return secs;
+}
+
+/* The Blackwell GEMMs (gemm_sm100.cake: TMA, tcgen05.mma into tensor memory, the epilogue
+ * reading it) as test_gemm, on `sms` SMs: with fewer CTAs than tiles each CTA runs several
+ * tiles through both accumulator stages. */
+static void
+test_bwgemm(const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk, int64_t sms, uint64_t seed)
+{
+	num_sms = sms;
+	test_gemm("gemm/gemm_sm100.cake", name, in_f16, out_f32, m, n, kk, seed);
+	num_sms = 0;
 }
 
 /* x[i] = q / 256 with q a random nonzero integer in (-256, 256): exact in bf16 and f16 */
@@ -814,6 +836,9 @@ sweep(uint64_t n)
 		test_gemm("gemm/gemm.cake", "gemm_f16", 1, 0, 128, 256, 64, seed);
 		test_gemm("gemm/gemm.cake", "gemm_bf16_f32", 0, 1, 128, 256, 64, seed);
 		test_gemm("gemm/gemm.cake", "gemm_f16_f32", 1, 1, 128, 256, 64, seed);
+		test_bwgemm("gemm_sm100_bf16", 0, 0, 136, 264, 72, 2, seed);
+		test_bwgemm("gemm_sm100_f16_f32", 1, 1, 128, 256, 64, 132, seed);
+		test_bwgemm("gemm_sm100_e4m3", 2, 0, 136, 264, 144, 2, seed);
 	}
 }
 
@@ -840,6 +865,17 @@ main(int argc, char **argv)
 					atoll(argv[5]), 1);
 
 		printf("gemm_bf16 %s x %s x %s: %.2f s in the interpreter\n", argv[3], argv[4], argv[5], secs);
+		free_kernels();
+		return failures != 0;
+	}
+	if (argc == 7 && strcmp(argv[2], "bwgemm") == 0) {
+		double secs;
+
+		num_sms = atoll(argv[6]);
+		secs = test_gemm("gemm/gemm_sm100.cake", "gemm_sm100_bf16", 0, 0, atoll(argv[3]), atoll(argv[4]),
+				 atoll(argv[5]), 1);
+		printf("gemm_sm100_bf16 %s x %s x %s on %s SMs: %.2f s in the interpreter\n", argv[3], argv[4],
+		       argv[5], argv[6], secs);
 		free_kernels();
 		return failures != 0;
 	}
@@ -890,6 +926,16 @@ main(int argc, char **argv)
 		test_gemm("gemm/gemm.cake", "gemm_f16_f32", 1, 1, 136, 264, 136, 6 + s * 1000);
 		test_gemm("gemm/gemm.cake", "gemm_f16", 1, 0, 192, 256, 128, 7 + s * 1000);
 		test_wgmma_rs(12 + s * 1000);
+		/* Blackwell: 1 x 1 x 16, ragged M/N/K, more tiles than CTAs (both accumulator
+		 * stages in turn), every instance */
+		test_bwgemm("gemm_sm100_bf16", 0, 0, 1, 1, 16, 132, 13 + s * 1000);
+		test_bwgemm("gemm_sm100_bf16", 0, 0, 200, 264, 72, 132, 14 + s * 1000);
+		test_bwgemm("gemm_sm100_bf16", 0, 0, 256, 512, 136, 2, 15 + s * 1000);
+		test_bwgemm("gemm_sm100_bf16_f32", 0, 1, 384, 256, 64, 1, 16 + s * 1000);
+		test_bwgemm("gemm_sm100_f16", 1, 0, 136, 520, 24, 2, 17 + s * 1000);
+		test_bwgemm("gemm_sm100_f16_f32", 1, 1, 129, 257, 200, 3, 18 + s * 1000);
+		test_bwgemm("gemm_sm100_e4m3", 2, 0, 1, 1, 16, 132, 19 + s * 1000);
+		test_bwgemm("gemm_sm100_e4m3", 2, 0, 200, 264, 272, 2, 20 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);

@@ -1,0 +1,193 @@
+/* irgen_tcgen05.c: tensor memory and the tcgen05 MMA -> IR (docs/language.md, "Blackwell:
+ * tensor memory and tcgen05"; the ops are ir/ops.def's TMEM_* and TCGEN05_* rows).
+ *
+ * One allocation per CTA holds every `tmem` (ir_tmem_cols of the kernel's IrTmem table,
+ * each tmem at its Symbol.col, stage s of a staged one s * COLS further): warp 0 allocates it into the
+ * shared slot `tmem.addr` and gives up the permit, and every thread reads the address after
+ * fence.before, a CTA barrier and fence.after (the order tcgen05.alloc's write needs). At
+ * the kernel's end the same fences and barrier order every thread's tcgen05 work before
+ * warp 0 frees the columns. A kernel with tmem has no early return (sema), so every thread
+ * reaches both. */
+#include "ast.h"
+
+#include <string.h>
+
+static const IrType t_i32 = {IR_I32, 1, 0, 0};
+static const IrType t_void = {IR_VOID, 1, 0, 0};
+
+/* if (warpid == 0) { ops of `emit` } */
+static void
+in_warp0(IrGen *G, void (*emit)(IrGen *G, IrValue arg), IrValue arg)
+{
+	IrRegion *regs, *outer = G->b.r;
+	IrValue w = irb_op(&G->b, IR_WARPID, t_i32, 0, NULL);
+	IrValue c = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), w, irgen_c32(G, 0));
+
+	irb_region_op(&G->b, IR_IF, 1, &c, 0, NULL, &regs);
+	G->b.r = &regs[0];
+	emit(G, arg);
+	irb_op(&G->b, IR_YIELD, t_void, 0, NULL);
+	G->b.r = &regs[1];
+	irb_op(&G->b, IR_YIELD, t_void, 0, NULL);
+	G->b.r = outer;
+}
+
+static void
+emit_alloc(IrGen *G, IrValue slot)
+{
+	irb_imm(&G->b, IR_TMEM_ALLOC, t_void, ir_tmem_cols(G->k), 1, &slot);
+	irb_imm(&G->b, IR_TMEM_RELINQUISH, t_void, 0, 0, NULL);
+}
+
+static void
+emit_dealloc(IrGen *G, IrValue base)
+{
+	irb_imm(&G->b, IR_TMEM_DEALLOC, t_void, ir_tmem_cols(G->k), 1, &base);
+}
+
+/* fence.before, CTA barrier, fence.after: tcgen05 work before it is ordered before the
+ * tcgen05 work of every thread after it. */
+static void
+fenced_barrier(IrGen *G)
+{
+	irb_op(&G->b, IR_TCGEN05_FENCE_BEFORE, t_void, 0, NULL);
+	irb_op(&G->b, IR_BARRIER, t_void, 0, NULL);
+	irb_op(&G->b, IR_TCGEN05_FENCE_AFTER, t_void, 0, NULL);
+}
+
+void
+irgen_tmem_begin(IrGen *G)
+{
+	IrKernel *k = G->k;
+	IrBuffer b;
+	IrValue slot;
+	int buf, i;
+
+	if (!G->info->ntmems)
+		return;
+	for (i = 0; i < G->info->ntmems; i++) {
+		const Symbol *s = G->info->tmems[i];
+		IrTmem t;
+
+		memset(&t, 0, sizeof t);
+		t.name = arena_strdup(k->arena, s->name);
+		t.cols = (int)s->dims[1];
+		t.stages = s->stages;
+		t.col = s->col;
+		t.pipeline = s->pipe ? arena_strdup(k->arena, s->pipe->name) : NULL;
+		t.writer = s->wrole ? arena_strdup(k->arena, s->wrole->name) : NULL;
+		t.reader = s->rrole ? arena_strdup(k->arena, s->rrole->name) : NULL;
+		t.loc = s->loc;
+		ir_add_tmem(k, t);
+	}
+	memset(&b, 0, sizeof b);
+	b.name = "tmem.addr";
+	b.elem = IR_I32;
+	b.rank = 1;
+	b.dims[0] = 1;
+	b.count = 1;
+	b.align = 16;
+	b.offset = -1;
+	b.loc = G->info->tmems[0]->loc;
+	b.stages = 1;
+	b.pipeline = -1;
+	b.alias = -1;
+	buf = ir_add_buffer(k, b);
+	G->b.loc = b.loc;
+	slot = irb_imm(&G->b, IR_SMEM, ir_ptr(IR_SHARED, IR_I32), buf, 0, NULL);
+	in_warp0(G, emit_alloc, slot);
+	fenced_barrier(G);
+	G->tmem_base = irb_imm(&G->b, IR_LOAD, t_i32, 0, 1, &slot);
+}
+
+void
+irgen_tmem_end(IrGen *G)
+{
+	if (!G->tmem_base)
+		return;
+	G->b.loc = G->info->tmems[0]->loc;   /* generated for the declarations: reported there */
+	fenced_barrier(G);
+	in_warp0(G, emit_dealloc, G->tmem_base);
+}
+
+/* The TMEM address of column col (an i32 value, or 0 for none) of tmem d's current stage,
+ * at lane `lane` (0 for none). */
+static IrValue
+tmem_addr(IrGen *G, const Symbol *d, IrValue lane, IrValue col)
+{
+	IrValue a = irgen_op2(G, IR_ADD, G->tmem_base, irgen_c32(G, d->col));
+
+	if (d->pipe) {
+		IrValue st = irgen_stage(G, d->pipe->index);
+
+		a = irgen_op2(G, IR_ADD, a, irgen_op2(G, IR_MUL, st, irgen_c32(G, d->dims[1])));
+	}
+	if (col)
+		a = irgen_op2(G, IR_ADD, a, col);
+	if (lane)
+		a = irgen_op2(G, IR_ADD, a, irgen_op2(G, IR_SHL, lane, irgen_c32(G, 16)));
+	return a;
+}
+
+/* The kind field of tcgen05.mma's imm (ir/ops.def): the operands' element type. */
+static int
+mma_kind(int base)
+{
+	switch (base) {
+	case IR_F16: return 1;
+	case IR_E4M3: return 2;
+	case IR_E5M2: return 3;
+	default: return 0;   /* bf16 */
+	}
+}
+
+/* tcgen05_mma(D, A, B, accumulate: E): one tcgen05.mma per 16 of K (32 for fp8: 32 bytes
+ * either way), the descriptors advanced by those 32 bytes inside the 128-byte swizzle span
+ * each; the first takes E as its enable-input-d, the others accumulate. */
+void
+irgen_tcgen05_mma(IrGen *G, Node *e)
+{
+	Node *dn = e->list.head, *an = dn->next, *bn = an->next, *acc = bn->next;
+	const Symbol *d = dn->sym, *sa = an->sym, *sb = bn->sym;
+	IrValue en = irgen_expr(G, acc->lhs), pa, pb, addr, tru, ops[4];
+	int64_t step, imm, kstep = ir_is_fp8(sa->type) ? 32 : 16;
+
+	G->b.loc = e->loc;
+	addr = tmem_addr(G, d, 0, 0);
+	pa = irgen_buffer(G, sa);
+	pb = irgen_buffer(G, sb);
+	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
+	imm = sb->dims[0] | (sa->dims[0] / 64) << 9 | (int64_t)mma_kind(sa->type.base) << 12;
+	for (step = 0; step < sa->dims[1] / kstep; step++) {
+		IrValue xa = pa, xb = pb;
+
+		if (step) {
+			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, kstep * step));
+			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, kstep * step));
+		}
+		ops[0] = addr;
+		ops[1] = irb_imm(&G->b, IR_TCGEN05_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
+		ops[2] = irb_imm(&G->b, IR_TCGEN05_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
+		ops[3] = step ? tru : en;
+		irb_imm(&G->b, IR_TCGEN05_MMA, t_void, imm, 4, ops);
+	}
+}
+
+/* tcgen05.ld.32x32b.x<n> at (lane0, column col0 of the current stage), then
+ * tcgen05.wait.ld, whose result is the only one read; its lanes are the elements. */
+void
+irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out)
+{
+	Node *dn = e->list.head;
+	const Symbol *d = dn->sym;
+	IrValue lane = irgen_expr(G, dn->next), col = irgen_expr(G, dn->next->next), addr, v;
+	IrType t = n == 1 ? ir_scalar(IR_F32) : ir_vector(IR_F32, n);
+	int i;
+
+	G->b.loc = e->loc;
+	addr = tmem_addr(G, d, lane, col);
+	v = irb_imm(&G->b, IR_TCGEN05_LD, t, n, 1, &addr);
+	v = irb_op(&G->b, IR_TCGEN05_WAIT_LD, t, 1, &v);
+	for (i = 0; i < n; i++)
+		out[i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), i, 1, &v);
+}

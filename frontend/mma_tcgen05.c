@@ -1,0 +1,328 @@
+/* mma_tcgen05.c: sema of tensor memory and the tcgen05 MMA (docs/language.md, "Blackwell:
+ * tensor memory and tcgen05"): `tmem` declarations (their columns in the CTA's one
+ * allocation), tcgen05_mma(D, A, B, accumulate: E) and tmem_load(D, lane0, col0) as a
+ * register array's initializer, with the rules that need the language's view: where each
+ * may run (the MMA in one thread and, for a staged accumulator, inside its pipeline's
+ * produce block; loads inside its consume block), and the write-after-read hazard of an
+ * unstaged accumulator shared by two roles. The lane-quarter rule is schedule-check's (it
+ * evaluates lane0 per thread); target gating and shapes the verifier re-checks on the IR. */
+#include "async.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+role_name(const Node *r)
+{
+	return r ? r->name : "(no role)";
+}
+
+/* The innermost produce or consume block of pipeline p around the call, or NULL. */
+static Node *
+block_of(const AsyncSema *h, const Symbol *p)
+{
+	int i;
+
+	for (i = h->nasync - 1; i >= 0; i--)
+		if (h->async[i]->sym == p)
+			return h->async[i];
+	return NULL;
+}
+
+/* ---- tmem NAME: f32[128, COLS] [in PIPELINE]; ---- */
+
+static int
+tmem_dims(Sema *S, Node *s, Symbol *sym)
+{
+	Node *d = s->type->list.head;
+	int64_t v;
+
+	if (s->type->list.n != 2) {
+		diag_error(s->type->loc, "tensor memory '%s' has 2 dimensions, lanes and columns: f32[128, COLS]",
+			   s->name);
+		return 0;
+	}
+	if (!sema_const_int(S, d, "the lanes of tensor memory", &v))
+		return 0;
+	if (v != TMEM_LANES) {
+		diag_error(d->loc, "tensor memory '%s' has %d lanes (one per row of a 128-row MMA tile), found %lld",
+			   s->name, TMEM_LANES, (long long)v);
+		return 0;
+	}
+	sym->dims[0] = v;
+	d = d->next;
+	if (!sema_const_int(S, d, "the columns of tensor memory", &v))
+		return 0;
+	if (v < 8 || v > 256 || v % 8) {
+		diag_error(d->loc, "tensor memory '%s' has %lld columns; an accumulator has 8 to 256, a multiple of 8 (the MMA's N)",
+			   s->name, (long long)v);
+		return 0;
+	}
+	sym->dims[1] = v;
+	sym->rank = 2;
+	return 1;
+}
+
+void
+asy_tmem(Sema *S, Node *s)
+{
+	AsyncSema *h = S->asy;
+	Symbol *sym;
+	Node *a;
+	IrType t;
+	int ok = asy_top_level(S, s, "tensor memory");
+
+	sym = sema_declare(S, SYM_TMEM, s->name, s->loc, s);
+	s->sym = sym;
+	sym->type = fe_ty(TY_ERROR);
+	sym->stages = 1;
+	if (!fe_type_from_name(s->type->name, &t)) {
+		diag_error(s->type->loc, "unknown type '%s'", s->type->name);
+		return;
+	}
+	if (t.base != IR_F32 || t.lanes != 1) {
+		diag_error(s->type->loc, "tensor memory '%s' holds f32 accumulators, found %s", s->name,
+			   s->type->name);
+		ok = 0;
+	}
+	ok &= tmem_dims(S, s, sym);
+	for (a = s->attrs.head; a; a = a->next) {
+		Symbol *p;
+
+		if (strcmp(a->name, "in") != 0 || sym->pipe) {
+			diag_error(a->loc, "tensor memory takes one attribute, 'in PIPELINE', found '%s'", a->name);
+			ok = 0;
+			continue;
+		}
+		p = asy_name_of(S, a->lhs, SYM_PIPELINE, "'in'", "a pipeline");
+		if (!p) {
+			ok = 0;
+			continue;
+		}
+		if (p->src[0] != PIPE_SRC_MMA) {
+			diag_error(a->lhs->loc, "tensor memory '%s' is in pipeline '%s', whose full source is %s; its stages are filled by MMAs: declare the pipeline with 'full: mma'",
+				   s->name, p->name, ir_pipe_source_name(p->src[0]));
+			ok = 0;
+			continue;
+		}
+		sym->pipe = p;
+		sym->stages = p->stages;
+	}
+	if (!ok)
+		return;
+	if (h->tmem_used + sym->dims[1] * sym->stages > TMEM_COLS) {
+		diag_error(s->loc, "tensor memory '%s' needs %lld columns (%lld x %d stages), but only %d of the CTA's %d are left",
+			   s->name, (long long)(sym->dims[1] * sym->stages), (long long)sym->dims[1], sym->stages,
+			   TMEM_COLS - h->tmem_used, TMEM_COLS);
+		return;
+	}
+	sym->col = h->tmem_used;
+	h->tmem_used += (int)(sym->dims[1] * sym->stages);
+	sym->type = t;
+	sym->index = h->ntmems;
+	PUSH(h->tmems, h->ntmems, h->captmems, sym);
+}
+
+/* ---- tcgen05_mma(D, A, B, accumulate: E) ---- */
+
+/* An MMA operand in shared memory: rows x K, K-major, bf16, f16, e4m3 or e5m2, one
+ * 128-byte swizzle span per row (the descriptor form the expansion builds). */
+static int
+mma_operand(Node *a, const Symbol *b, const char *which)
+{
+	int64_t k = b->dims[1];
+
+	if (b->rank != 2) {
+		diag_error(a->loc, "tcgen05_mma operand %s '%s' must have 2 dimensions (rows, K), found %d", which,
+			   b->name, b->rank);
+		return 0;
+	}
+	if (b->type.base != IR_BF16 && b->type.base != IR_F16 && b->type.base != IR_E4M3 &&
+	    b->type.base != IR_E5M2) {
+		diag_error(a->loc, "tcgen05_mma operand %s '%s' holds %s; tcgen05_mma takes bf16, f16, e4m3 or e5m2",
+			   which, b->name, fe_tname(b->type));
+		return 0;
+	}
+	if (b->swizzle != 128 || k * asy_elem_bytes(b->type) != 128) {
+		diag_error(a->loc, "tcgen05_mma operand %s '%s' must be K-major with rows of one 128-byte swizzle span: %s[rows, %d] swizzle(128)",
+			   which, b->name, fe_tname(b->type), (int)(128 / asy_elem_bytes(b->type)));
+		return 0;
+	}
+	return 1;
+}
+
+/* The accumulator's write rules: one thread, inside its pipeline's produce block. */
+static int
+mma_place(Sema *S, Node *e, Symbol *d)
+{
+	AsyncSema *h = S->asy;
+	Node *blk;
+
+	if (!h->in_elect) {
+		diag_error(e->loc, "tcgen05_mma is issued by one thread: write it inside elect { ... }");
+		return 0;
+	}
+	if (d->pipe && !d->wrole) {
+		d->wrole = h->role;
+		d->wloc = e->loc;
+	}
+	if (d->pipe) {
+		blk = block_of(h, d->pipe);
+		if (!blk || blk->kind != N_PRODUCE) {
+			diag_error(e->loc, "tcgen05_mma writes tensor memory '%s' of pipeline '%s' only inside 'produce %s', which selects the stage and commits it to the readers",
+				   d->name, d->pipe->name, d->pipe->name);
+			return 0;
+		}
+		return 1;
+	}
+	if (!d->wrole) {
+		d->wrole = h->role;
+		d->wloc = e->loc;
+		if (!d->rrole || d->rrole == h->role)
+			return 1;
+	} else if (!d->rrole || d->rrole == h->role) {
+		return 1;
+	}
+	diag_error(e->loc, "tcgen05_mma writes tensor memory '%s' in role '%s' while role '%s' reads it with tmem_load: the next MMA may overwrite columns not yet read; declare it 'in PIPELINE' (full: mma) so that the reader releases each stage",
+		   d->name, role_name(h->role), role_name(d->rrole));
+	diag_note(d->rloc, "the tmem_load is here");
+	return 0;
+}
+
+void
+asy_tcgen05_mma(Sema *S, Node *e)
+{
+	Node *pos[3], *acc;
+	Symbol *d, *a, *b;
+	int n = asy_split_args(e, pos, 3, "accumulate", &acc);
+
+	e->ty = ir_scalar(IR_VOID);
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "tensor memory, operands A and B and accumulate: E"))
+		return;
+	if (!acc) {
+		diag_error(e->loc, "tcgen05_mma needs 'accumulate: E' last: false overwrites the accumulator (the first K block of a tile), true adds to it");
+		return;
+	}
+	d = asy_name_of(S, pos[0], SYM_TMEM, "tcgen05_mma", "tensor memory first (the accumulator)");
+	a = asy_buffer_arg(S, pos[1], "tcgen05_mma");
+	b = asy_buffer_arg(S, pos[2], "tcgen05_mma");
+	if (!sema_value(S, acc->lhs) || !fe_convert(acc->lhs, ir_scalar(IR_I1), "'accumulate:'"))
+		return;
+	if (!d || !a || !b || !mma_operand(pos[1], a, "A") || !mma_operand(pos[2], b, "B"))
+		return;
+	if (a->dims[0] != TMEM_LANES) {
+		diag_error(pos[1]->loc, "tcgen05_mma operand A '%s' has %lld rows; it takes %d (M = 128, one per TMEM lane)",
+			   a->name, (long long)a->dims[0], TMEM_LANES);
+		return;
+	}
+	if (b->dims[0] < 8 || b->dims[0] > 256 || b->dims[0] % 8 || b->dims[0] > d->dims[1]) {
+		diag_error(pos[2]->loc, "tcgen05_mma operand B '%s' has %lld rows (N); N is 8 to 256, a multiple of 8, at most the %lld columns of '%s'",
+			   b->name, (long long)b->dims[0], (long long)d->dims[1], d->name);
+		return;
+	}
+	if (a->type.base != b->type.base || a->dims[1] != b->dims[1]) {
+		diag_error(pos[2]->loc, "tcgen05_mma operands A '%s' (%s, K = %lld) and B '%s' (%s, K = %lld) differ",
+			   a->name, fe_tname(a->type), (long long)a->dims[1], b->name, fe_tname(b->type),
+			   (long long)b->dims[1]);
+		return;
+	}
+	mma_place(S, e, d);
+}
+
+/* ---- var r: f32[N] = tmem_load(D, lane0, col0) ---- */
+
+static int
+load_place(Sema *S, Node *e, Symbol *d)
+{
+	AsyncSema *h = S->asy;
+	Node *blk;
+
+	if (h->in_elect) {
+		diag_error(e->loc, "tmem_load is warp-collective (each thread reads its lane): it cannot run inside elect");
+		return 0;
+	}
+	if (d->pipe && !d->rrole) {
+		d->rrole = h->role;
+		d->rloc = e->loc;
+	}
+	if (d->pipe) {
+		blk = block_of(h, d->pipe);
+		if (!blk || blk->kind != N_CONSUME) {
+			diag_error(e->loc, "tmem_load reads tensor memory '%s' of pipeline '%s' only inside 'consume %s', which waits for the commit of its MMAs",
+				   d->name, d->pipe->name, d->pipe->name);
+			return 0;
+		}
+		return 1;
+	}
+	if (!d->rrole) {
+		d->rrole = h->role;
+		d->rloc = e->loc;
+	}
+	if (!d->wrole || d->wrole == h->role)
+		return 1;
+	diag_error(e->loc, "tmem_load reads tensor memory '%s' in role '%s' while role '%s' writes it with tcgen05_mma: the next MMA may overwrite columns not yet read; declare it 'in PIPELINE' (full: mma) so that the reader releases each stage",
+		   d->name, role_name(h->role), role_name(d->wrole));
+	diag_note(d->wloc, "the tcgen05_mma is here");
+	return 0;
+}
+
+int
+asy_tmem_load(Sema *S, Node *e, const Symbol *sym, IrType t)
+{
+	Node *pos[3];
+	Symbol *d;
+	int n = asy_split_args(e, pos, 3, NULL, NULL);
+	int64_t c;
+
+	e->builtin = BI_TMEM_LOAD;
+	e->ty = fe_ty(TY_NONVALUE);
+	if (!S->asy) {
+		diag_error(e->loc, "'tmem_load' is only available in a kernel body");
+		return 0;
+	}
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "tensor memory, the first lane and the first column"))
+		return 0;
+	d = asy_name_of(S, pos[0], SYM_TMEM, "tmem_load", "tensor memory first");
+	if (!asy_i32_value(S, pos[1], "the first lane of tmem_load") ||
+	    !asy_i32_value(S, pos[2], "the first column of tmem_load") || !d)
+		return 0;
+	if (t.base != IR_F32 || t.lanes != 1 || sym->rank != 1 || sym->count & (sym->count - 1)) {
+		diag_error(e->loc, "tmem_load fills a register array f32[N], N a power of two from 1 to 128 (the columns read), but '%s' is %s[%d%s]",
+			   sym->name, fe_tname(t), (int)sym->dims[0], sym->rank == 1 ? "" : ", ...");
+		return 0;
+	}
+	if (pos[2]->isconst && (pos[2]->cv.i < 0 || pos[2]->cv.i + sym->count > d->dims[1])) {
+		c = pos[2]->cv.i;
+		diag_error(pos[2]->loc, "tmem_load reads columns %lld .. %lld of tensor memory '%s', which has %lld",
+			   (long long)c, (long long)(c + sym->count - 1), d->name, (long long)d->dims[1]);
+		return 0;
+	}
+	e->sym = d;
+	return load_place(S, e, d);
+}
+
+/* The kernel's tmems, for irgen's table (ir_tmem_cols rounds their columns up to what
+ * tcgen05.alloc takes). */
+void
+asy_tmem_end(Sema *S, KernelInfo *ki)
+{
+	AsyncSema *h = S->asy;
+
+	ki->ntmems = h->ntmems;
+	ki->tmems = arena_alloc(S->p->arena, sizeof(Symbol *) * (size_t)(h->ntmems + 1));
+	if (h->ntmems)
+		memcpy(ki->tmems, h->tmems, sizeof(Symbol *) * (size_t)h->ntmems);
+	free(h->tmems);
+}
+
+int
+asy_kernel_return(Sema *S, Node *s)
+{
+	AsyncSema *h = S->asy;
+
+	if (!h || !h->ntmems)
+		return 1;
+	diag_error(s->loc, "kernel '%s' has tensor memory: it may not return early (every thread meets before its columns are freed at the end)",
+		   h->kernel->name);
+	return 0;
+}
