@@ -3,8 +3,8 @@
  * Usage: first_call KERNEL...   (no KERNEL: every kernel below; --list: their names)
  * For each kernel: allocate and fill one case's tensors, synchronize, then time the host
  * side of the first <kernel>_launch (the module load for this context: the cubin, or the
- * driver's JIT compile of the PTX; then the launch), synchronize, time the second call,
- * synchronize, and check the result. Prints one line per kernel:
+ * driver's JIT compile of the PTX; then the launch), synchronize, fill the same inputs
+ * again, time the second call, and check its result. Prints one line per kernel:
  *   first_call axpby: first 0.412 ms, second 0.006 ms, image cubin sm_90a
  * (image: what cakert_loaded_image says the context loaded), or a FAIL line. The cold
  * start is a per-process cost, so bench/first_call.py runs one kernel per process; here
@@ -96,7 +96,10 @@ run_one(const GtDev *g, CUstream s, int i)
 		return 0;
 	}
 	if (rc == CAKE_OK) {
-		if (gt_cu(g->cu->stream_synchronize(s), "cuStreamSynchronize", k->name)) {
+		/* the same inputs again (axpby's y is inout), so that the check holds */
+		if (gt_cu(g->cu->stream_synchronize(s), "cuStreamSynchronize", k->name) ||
+		    k->fill(c, gt_seed(k->name, 0), s) != 0 ||
+		    gt_cu(g->cu->stream_synchronize(s), "cuStreamSynchronize", k->name)) {
 			k->destroy(c);
 			return 1;
 		}
