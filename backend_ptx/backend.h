@@ -33,5 +33,9 @@ void ptx_init(void);
 void ptx_shutdown(void);
 /* Assembles PTX into a cubin with ptxas. Returns 0, or -1 with ptxas's messages in log. */
 int ptx_assemble(const char *ptx, size_t len, int target, Buf *cubin, Buf *log);
+/* ptxas's version as `ptxas --version` ends its release line ("13.0.88"), into out;
+ * returns 0, or -1 (no ptxas, or no version in its output). Cubins differ between ptxas
+ * versions, so a manifest records the one that built its cubins. */
+int ptx_ptxas_version(Buf *out);
 
 #endif

@@ -177,3 +177,30 @@ out:
 	rmdir(dir);
 	return rc;
 }
+
+int
+ptx_ptxas_version(Buf *out)
+{
+	const char *ptxas = ptx_find_ptxas(), *v;
+	char *argv[3];
+	Buf log = {0};
+	int rc = -1;
+	size_t n;
+
+	if (!ptxas)
+		return -1;
+	argv[0] = (char *)ptxas;
+	argv[1] = "--version";
+	argv[2] = NULL;
+	/* "Cuda compilation tools, release 13.0, V13.0.88": the number after ", V" */
+	if (run_captured(argv, &log) == 0 && log.s && (v = strstr(log.s, ", V"))) {
+		v += 3;
+		n = strspn(v, "0123456789.");
+		if (n > 0) {
+			buf_putn(out, v, (int)n);
+			rc = 0;
+		}
+	}
+	buf_free(&log);
+	return rc;
+}

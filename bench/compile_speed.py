@@ -3,6 +3,10 @@
 every kernel in kernels_src/, for one target (sm_90a) and for every target the kernel lists
 (sm_90a, sm_100a and sm_103a; sm_90a alone for the wgmma GEMMs) in one run, both at the
 default -O2; and, for information (no budget), one target at -O3.
+What it measures is `cakec --emit=ptx`: .cake to PTX text only, with no launchers and no
+ptxas. The budget is for cakec's own work; `--emit=host` also runs ptxas on each target's
+PTX by default (to embed cubins), which takes ptxas's time on top (0.1-0.5 s per kernel
+and target on a 2-core machine) and is not measured here (`--ptx-only` skips it).
 Usage: python3 bench/compile_speed.py [--cakec build/cakec] [--runs 21] [--budget-ms 50] [--dir D]
 (--dir: the folder of kernels instead of kernels_src, relative to the repository, repeatable:
 --dir bench/naive times the plain-code corpus.)

@@ -3,7 +3,8 @@
 # cakec_add_kernels(<target> SOURCES a.cake ... [TARGETS sm_90a ...] [OUTPUT_DIR dir]
 #                   [OPTIONS opt ...])
 #   Runs cakec at build time on the sources (each kernel for TARGETS, default the targets
-#   its targets(...) lists; OPTIONS go to cakec as they are, e.g. -D N=4) into OUTPUT_DIR
+#   its targets(...) lists; OPTIONS go to cakec as they are, e.g. -D N=4, or --ptx-only
+#   for launchers without the cubins cakec embeds by default when it finds ptxas) into OUTPUT_DIR
 #   (default ${CMAKE_CURRENT_BINARY_DIR}/cakec_<target>), and adds the generated launchers
 #   and runtime to <target>, with OUTPUT_DIR and cuda.h's folder on its include path. An
 #   edited source regenerates; an unchanged one does not. The generated files' names come
@@ -12,7 +13,7 @@
 #
 # cakec_add_checked_in_kernels(<target> DIR dir)
 #   Adds a generated folder checked into the project (cakec -o dir --emit=ptx,host, with
-#   cubins or not) to <target>: no cakec needed to build. `cakec --check-generated` tells
+#   the embedded cubins or --ptx-only) to <target>: no cakec needed to build. `cakec --check-generated` tells
 #   whether the folder is still what cakec would write.
 #
 # Both link <target> with the C library's dlopen (the runtime loads libcuda.so.1 itself:

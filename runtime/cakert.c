@@ -763,6 +763,9 @@ typedef struct CacheEntry {
 	const CakertKernel *k;
 	CUmodule module;
 	CUfunction fn;
+	int target;             /* CAKERT_<ID> of the image loaded */
+	int cubin;              /* 1: the cubin loaded, 0: the PTX */
+	CUresult cubin_refused; /* why the driver refused the cubin (CUDA_SUCCESS: it did not) */
 } CacheEntry;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -806,16 +809,74 @@ arch_error(const CakertKernel *k, CUdevice dev, int major, int minor, CakeError 
 			   k->name, (int)dev, major, minor, major, minor, k->nimages ? built : "none");
 }
 
+/* cuModuleLoadDataEx of one image, with the driver's error log (NUL-terminated) in log. */
+static CUresult
+load_image(CUmodule *module, const void *image, char *log, size_t size)
+{
+	CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+	void *optval[2];
+	CUresult r;
+
+	log[0] = 0;
+	optval[0] = log;
+	optval[1] = (void *)(uintptr_t)size;
+	r = driver.module_load_data_ex(module, image, 2, opt, optval);
+	log[size - 1] = 0;
+	return r;
+}
+
+/* Loads k's image for the device into e->module: the cubin of the device's exact
+ * architecture (machine code: no JIT), else, or when the driver refuses the cubin (one
+ * from a newer ptxas than the driver knows, say), the PTX, which the driver JIT-compiles.
+ * Only the device's own target's PTX can stand in: every target is arch-specific (sm_90a,
+ * sm_100a, ...), and arch-specific PTX JIT-compiles for that architecture only, so no
+ * older target's PTX would load either. */
+static int
+load_module(const CakertKernel *k, CUdevice dev, int major, int minor, CacheEntry *e, CakeError *err)
+{
+	const CakertImage *img = NULL;
+	const char *kind = "cubin";
+	char log[1024], why[256], cubin_why[256];
+	int target = target_of(major, minor), i;
+	CUresult r = CUDA_SUCCESS;
+
+	for (i = 0; i < k->nimages; i++)
+		if (k->images[i].target == target)
+			img = &k->images[i];
+	if (!img)
+		return arch_error(k, dev, major, minor, err);
+	e->target = target;
+	e->cubin_refused = CUDA_SUCCESS;
+	e->cubin = 0;
+	if (img->cubin) {
+		r = load_image(&e->module, img->cubin, log, sizeof log);
+		e->cubin = r == CUDA_SUCCESS;
+		e->cubin_refused = r;
+	}
+	if (!e->cubin && img->ptx) {
+		kind = "PTX";
+		r = load_image(&e->module, img->ptx, log, sizeof log);
+	}
+	if (r == CUDA_SUCCESS)
+		return CAKE_OK;
+	cakert_result_string(r, why, sizeof why);
+	cubin_why[0] = 0;
+	if (e->cubin_refused != CUDA_SUCCESS && img->ptx) {
+		char name[128];
+
+		cakert_result_string(e->cubin_refused, name, sizeof name);
+		snprintf(cubin_why, sizeof cubin_why, " (after the cubin failed: %s)", name);
+	}
+	return cakert_fail(err, CAKE_ERR_DRIVER, "%s: cuModuleLoadDataEx (%s for %s) failed: %s%s%s%s",
+			   k->name, kind, target_names[target], why, log[0] ? ": " : "", log, cubin_why);
+}
+
 /* Loads k's module into the current context ctx and prepares its function. Called with
  * cache_lock held, so each (context, kernel) loads once. */
 static int
 load_function(const CakertKernel *k, CUcontext ctx, CUdevice dev, CacheEntry *e, CakeError *err)
 {
-	const CakertImage *img = NULL;
-	CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-	void *optval[2];
-	char log[1024], why[256];
-	int major = 0, minor = 0, target, i;
+	int major = 0, minor = 0, rc;
 	CUresult r;
 
 	r = driver.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
@@ -823,25 +884,8 @@ load_function(const CakertKernel *k, CUcontext ctx, CUdevice dev, CacheEntry *e,
 		r = driver.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
 	if (r != CUDA_SUCCESS)
 		return driver_fail(err, k, "cuDeviceGetAttribute(compute capability)", r);
-	target = target_of(major, minor);
-	for (i = 0; i < k->nimages; i++)
-		if (k->images[i].target == target)
-			img = &k->images[i];
-	if (!img)
-		return arch_error(k, dev, major, minor, err);
-
-	log[0] = 0;
-	optval[0] = log;
-	optval[1] = (void *)(uintptr_t)sizeof log;
-	r = driver.module_load_data_ex(&e->module, img->cubin ? (const void *)img->cubin
-						  : (const void *)img->ptx, 2, opt, optval);
-	if (r != CUDA_SUCCESS) {
-		cakert_result_string(r, why, sizeof why);
-		log[sizeof log - 1] = 0;
-		return cakert_fail(err, CAKE_ERR_DRIVER, "%s: cuModuleLoadDataEx (%s for %s) failed: %s%s%s",
-				   k->name, img->cubin ? "cubin" : "PTX", target_names[target], why,
-				   log[0] ? ": " : "", log);
-	}
+	if ((rc = load_module(k, dev, major, minor, e, err)) != CAKE_OK)
+		return rc;
 	r = driver.module_get_function(&e->fn, e->module, k->symbol);
 	if (r != CUDA_SUCCESS) {
 		driver.module_unload(e->module);
@@ -909,6 +953,34 @@ get_function(const CakertKernel *k, CUcontext ctx, CUdevice dev, CUfunction *fn,
 	}
 	pthread_mutex_unlock(&cache_lock);
 	return rc;
+}
+
+int
+cakert_loaded_image(const CakertKernel *k, CUcontext ctx, char *buf, size_t size)
+{
+	size_t i;
+	int found = 0;
+
+	if (size)
+		buf[0] = 0;
+	pthread_mutex_lock(&cache_lock);
+	for (i = 0; i < cache_len && !found; i++) {
+		const CacheEntry *e = &cache[i];
+		const char *name = NULL;
+
+		if (e->ctx != ctx || e->k != k)
+			continue;
+		found = 1;
+		if (e->cubin_refused != CUDA_SUCCESS && driver.get_error_name)
+			driver.get_error_name(e->cubin_refused, &name);
+		if (size && e->cubin_refused != CUDA_SUCCESS)
+			snprintf(buf, size, "PTX %s (cubin refused: %s)", target_names[e->target],
+				 name ? name : "?");
+		else if (size)
+			snprintf(buf, size, "%s %s", e->cubin ? "cubin" : "PTX", target_names[e->target]);
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return found;
 }
 
 void

@@ -326,6 +326,10 @@ CUdeviceptr cakert_tensor_ptr(const CakeTensor *t);
  * the cluster-dimension attribute. */
 int cakert_launch(const CakertKernel *k, const CakeTensor *const *t, const int64_t grid[3],
 		  CUstream stream, void **params, CakeError *err);
+/* Which image of k the context ctx loaded, for tools that report cold starts: writes
+ * "cubin sm_90a", "PTX sm_90a", or "PTX sm_90a (cubin refused: CUDA_ERROR_...)" into buf
+ * and returns 1; returns 0 (buf empty) when k was not loaded in ctx. */
+int cakert_loaded_image(const CakertKernel *k, CUcontext ctx, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

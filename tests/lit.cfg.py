@@ -30,6 +30,14 @@ ptxas = os.environ.get("CAKEC_PTXAS") or shutil.which("ptxas") or "/usr/local/cu
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# the GPU tests' generated folders embed cubins (the build found ptxas and is not
+# -DCAKEC_GPU_PTX_ONLY=ON): what tests/gpu/emu-images.test needs
+try:
+    with open(os.path.join(config.build_dir, "gen", "elementwise", "manifest.json")) as f:
+        if '"images": "cubin+ptx"' in f.read():
+            config.available_features.add("gen-cubins")
+except OSError:
+    pass
 cuda_inc = "/usr/local/cuda/include"
 if os.path.exists(os.path.join(cuda_inc, "cuda.h")):
     config.available_features.add("cuda-h")

@@ -29,6 +29,13 @@ enum {
 	EMIT_HOST = 1 << 5,
 };
 
+/* Whether a compile assembles cubins (decide_cubins). */
+enum {
+	CUBINS_NONE,            /* PTX only: no host or --ptx-only, or no ptxas */
+	CUBINS_DEFAULT,         /* for the launchers, by default: ptxas's refusal is a warning */
+	CUBINS_REQUIRED,        /* --emit=cubin: no ptxas, or its refusal, is an error */
+};
+
 static const struct {
 	const char *name;
 	unsigned bit;
@@ -47,6 +54,8 @@ typedef struct Options {
 	int time_report;        /* --time-report */
 	int list_outputs;       /* --list-outputs: print the output names, write nothing */
 	const char *check_dir;  /* --check-generated DIR: compare the outputs with DIR */
+	int ptx_only;           /* --ptx-only: launchers embed no cubins */
+	int cubins;             /* CUBINS_*: decided by decide_cubins */
 	unsigned targets;       /* from --target; 0 = each kernel's own */
 	const char *outdir;
 	int input_ir;           /* -1: by extension */
@@ -106,7 +115,11 @@ usage(FILE *f)
 	      "  -o DIR                  write outputs into DIR (created if missing); without -o,\n"
 	      "                          text outputs go to stdout\n"
 	      "  --emit=LIST             comma list of ast, ir, llvm, ptx, cubin, host\n"
-	      "                          (default: ptx; cubin and host need -o)\n"
+	      "                          (default: ptx; cubin and host need -o); with host\n"
+	      "                          the launchers embed a cubin per target beside\n"
+	      "                          the PTX when ptxas is found\n"
+	      "  --ptx-only              launchers embed PTX only (no ptxas run; the driver\n"
+	      "                          JIT-compiles it at the first launch in each process)\n"
 	      "  --input=cake|ir         input language (default: by extension; .ir is IR text)\n"
 	      "  --passes=LIST           run exactly these passes, in order (empty: none)\n"
 	      "  --report=smem           print each kernel's shared-memory layout to stdout\n"
@@ -287,6 +300,8 @@ parse_args(Options *o, int argc, char **argv)
 			PUSH(o->kernels, o->nkernels, o->capkernels, v);
 		} else if (strcmp(a, "--time-report") == 0) {
 			o->time_report = 1;
+		} else if (strcmp(a, "--ptx-only") == 0) {
+			o->ptx_only = 1;
 		} else if (strcmp(a, "--list-outputs") == 0) {
 			o->list_outputs = 1;
 		} else if ((v = optval(argc, argv, &i, "--check-generated"))) {
@@ -332,6 +347,8 @@ parse_args(Options *o, int argc, char **argv)
 		o->outdir = o->check_dir;
 	if ((o->emit & (EMIT_CUBIN | EMIT_HOST)) && !o->outdir && !o->list_outputs)
 		usage_error("%s", "--emit=cubin and --emit=host write several files: give -o DIR");
+	if (o->ptx_only && (o->emit & EMIT_CUBIN))
+		usage_error("%s", "--ptx-only and --emit=cubin contradict each other: give one");
 	if (o->depfile && !o->outdir)
 		usage_error("%s", "--depfile names the files written: give -o DIR");
 	if (o->print_after) {
@@ -428,7 +445,7 @@ run_target(void *arg)
 		j->failed = 1;
 		return NULL;
 	}
-	if (j->o->emit & EMIT_CUBIN) {
+	if (j->o->cubins != CUBINS_NONE) {
 		t0 = clock_ms();
 		if (ptx_assemble(j->ptx.s ? j->ptx.s : "", (size_t)j->ptx.len, j->target, &j->cubin, &j->log) != 0)
 			j->failed = 2;
@@ -486,10 +503,6 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 
 	if (!(o->emit & (EMIT_LLVM | EMIT_PTX | EMIT_CUBIN | EMIT_HOST)))
 		return;
-	if ((o->emit & EMIT_CUBIN) && !ptx_find_ptxas()) {
-		diag_error(file_loc(k), "--emit=cubin needs ptxas: none found (set CAKEC_PTXAS or install the CUDA toolkit)");
-		return;
-	}
 	for (t = 0; t < TARGET_COUNT; t++) {
 		if (!(k->targets & (1u << t)))
 			continue;
@@ -519,9 +532,15 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		if (j->failed == 1)
 			ICE("backend failed on kernel '%s' for %s: %s", k->name, ir_target_name(t),
 			    j->err.s ? j->err.s : "?");
-		if (j->failed == 2)
+		if (j->failed == 2 && o->cubins == CUBINS_REQUIRED)
 			ICE("ptxas rejected the PTX of kernel '%s' for %s:\n%s", k->name,
 			    ir_target_name(t), j->log.s ? j->log.s : "");
+		if (j->failed == 2) {
+			/* an older ptxas than the PTX needs, most likely: the PTX still works */
+			fprintf(stderr, "cakec: warning: ptxas rejected the PTX of kernel '%s' for %s; its launcher embeds the PTX only:\n%s",
+				k->name, ir_target_name(t), j->log.s ? j->log.s : "");
+			j->cubin.len = 0;
+		}
 		if (o->emit & EMIT_LLVM) {
 			Buf copy = {0};
 
@@ -530,7 +549,7 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 			add_output_buf(name, &copy);
 		}
 		img.ptx[t] = j->ptx.s ? j->ptx.s : "";
-		if (o->emit & EMIT_CUBIN) {
+		if (o->cubins != CUBINS_NONE && j->cubin.len > 0) {
 			img.cubin[t] = (const unsigned char *)j->cubin.s;
 			img.cubin_len[t] = (size_t)j->cubin.len;
 		}
@@ -654,6 +673,7 @@ manifest_header(const Options *o, Buf *m)
 {
 	char emit[64] = "--emit=", opt[16];
 	int i, t, first = 1;
+	Buf ver = {0};
 
 	for (i = 0; i < (int)(sizeof emit_names / sizeof emit_names[0]); i++)
 		if (o->emit & emit_names[i].bit)
@@ -668,6 +688,8 @@ manifest_header(const Options *o, Buf *m)
 	header_opt(m, &first, opt, NULL);
 	if (o->no_staging_elision)
 		header_opt(m, &first, "--no-staging-elision", NULL);
+	if (o->ptx_only)
+		header_opt(m, &first, "--ptx-only", NULL);
 	for (i = 0; i < o->nkernels; i++)
 		header_opt(m, &first, "--kernel=", o->kernels[i]);
 	for (i = 0; i < o->ndefines; i++) {
@@ -677,7 +699,42 @@ manifest_header(const Options *o, Buf *m)
 		header_opt(m, &first, d.s, NULL);
 		buf_free(&d);
 	}
-	buf_puts(m, "]}");
+	buf_puts(m, "]");
+	if (o->cubins != CUBINS_NONE && ptx_ptxas_version(&ver) == 0)
+		buf_printf(m, ", \"images\": \"cubin+ptx\", \"ptxas\": \"%s\"", ver.s);
+	else if (o->cubins != CUBINS_NONE)
+		buf_puts(m, ", \"images\": \"cubin+ptx\", \"ptxas\": \"unknown version\"");
+	else
+		buf_printf(m, ", \"images\": \"ptx\", \"why\": \"%s\"",
+			   o->ptx_only ? "--ptx-only" : "no ptxas found");
+	buf_puts(m, "}");
+	buf_free(&ver);
+}
+
+/* Whether this compile assembles cubins: always for --emit=cubin (ptxas required), and by
+ * default when writing launchers, so that a launch loads machine code instead of making
+ * the driver JIT-compile the PTX in every process (hundreds of ms for a GEMM). The PTX is
+ * embedded either way: the runtime falls back on it when the driver refuses the cubin. */
+static void
+decide_cubins(Options *o)
+{
+	static const char *const why = "set CAKEC_PTXAS or install the CUDA toolkit";
+
+	if (o->emit & EMIT_CUBIN) {
+		if (!ptx_find_ptxas()) {
+			fprintf(stderr, "cakec: error: --emit=cubin needs ptxas: none found (%s)\n", why);
+			exit(EXIT_USER);
+		}
+		o->cubins = CUBINS_REQUIRED;
+	} else if (!(o->emit & EMIT_HOST) || o->ptx_only || o->list_outputs) {
+		o->cubins = CUBINS_NONE;        /* --list-outputs: cubins add no file */
+	} else if (ptx_find_ptxas()) {
+		o->cubins = CUBINS_DEFAULT;
+	} else {
+		o->cubins = CUBINS_NONE;
+		fprintf(stderr, "cakec: note: no ptxas found (%s): the launchers embed PTX only, "
+			"which the driver JIT-compiles at the first launch in each process\n", why);
+	}
 }
 
 /* --list-outputs: the names -o would write, one per line. */
@@ -1064,6 +1121,7 @@ main(int argc, char **argv)
 	if (diag_errors())
 		return finish(EXIT_USER);
 
+	decide_cubins(&o);
 	if (o.emit & EMIT_HOST)
 		manifest_header(&o, &manifest);
 	for (f = 0; f < o.nfiles; f++)

@@ -6,7 +6,7 @@
 # its .cake defines. The program is build/tests/gpu/test_check_<name>, so bench/run_gpu.sh
 # runs it with the other GPU tests; without a GPU it prints SKIPPED. Checks have no twin
 # in the emulated driver (tests/gpu/emu_libcuda.c): they run on a GPU only.
-# Uses gpu_emit, gpu_runtime_c and gpu_first_gen from CMakeLists.txt.
+# Uses gpu_emit, gpu_image_flags, gpu_runtime_c and gpu_first_gen from CMakeLists.txt.
 
 function(cake_gpu_check name)
   # ARGN: the kernels checks/<name>.cake defines
@@ -22,7 +22,7 @@ function(cake_gpu_check name)
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${cake})
   add_custom_command(OUTPUT ${outs}
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${out}
-    COMMAND $<TARGET_FILE:cakec> --emit=${gpu_emit} -o ${out} ${rel}
+    COMMAND $<TARGET_FILE:cakec> --emit=${gpu_emit} ${gpu_image_flags} -o ${out} ${rel}
     DEPENDS cakec ${cake}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
     COMMENT "cakec: tests/gpu/checks/${name}.cake -> gen/checks/${name}"

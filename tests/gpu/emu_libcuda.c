@@ -42,6 +42,13 @@
  *   EMU_NO_DEVICE=1                 cuInit fails with CUDA_ERROR_NO_DEVICE
  *   EMU_CAPTURE_LOAD_FAILS=1        module loads fail while a stream captures (global)
  *   EMU_EAGER=1                     run stream work at once instead of at the next wait
+ *   EMU_LOADS=1                     print each module load: the image's kind (cubin or
+ *       PTX) and architecture (a cubin's ELF flags, a PTX's .target)
+ *   EMU_FAIL_CUBIN=1                cubin loads fail (CUDA_ERROR_NO_BINARY_FOR_GPU), as a
+ *       cubin from a newer ptxas than the driver does; PTX still loads
+ *
+ * Like a driver, cuModuleLoadDataEx refuses an image for another architecture than the
+ * device's (EMU_CC): a cubin whose ELF flags name another SM, a PTX whose .target does.
  *
  * The interpreter and the IR code are linked in (unsanitized, position independent,
  * hidden); they are not thread-safe, so launches run one at a time. */
@@ -994,17 +1001,67 @@ find_kernel(const char *symbol)
 
 static int modules_live;
 
+/* The SM number an image is for (90, 100, 103; 0 when it does not say), and whether it
+ * is a cubin (an ELF file) rather than PTX text. */
+static int
+image_sm(const void *image, int *cubin)
+{
+	const unsigned char *b = image;
+	const char *t;
+	uint32_t flags;
+
+	*cubin = memcmp(b, "\177ELF", 4) == 0;
+	if (*cubin) {
+		/* e_flags of an ELF64 header; ELF ABI version 8 (CUDA 13) moved the SM from
+		 * the low byte to the next one */
+		memcpy(&flags, b + 48, sizeof flags);
+		return b[8] >= 8 ? (int)((flags >> 8) & 0xff) : (int)(flags & 0xff);
+	}
+	t = strstr((const char *)image, "\n.target sm_");
+	return t ? atoi(t + strlen("\n.target sm_")) : 0;
+}
+
+/* Writes msg into the caller's CU_JIT_ERROR_LOG_BUFFER, when it gave one. */
+static void
+jit_log(unsigned int n, const CUjit_option *o, void **v, const char *msg)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (o[i] == CU_JIT_ERROR_LOG_BUFFER)
+			buf = v[i];
+		if (o[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+			size = (size_t)(uintptr_t)v[i];
+	}
+	if (buf && size)
+		snprintf(buf, size, "%s", msg);
+}
+
 CUresult CUDAAPI
 cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *o, void **v)
 {
-	(void)image;
-	(void)n;
-	(void)o;
-	(void)v;
+	const char *cc = getenv("EMU_CC");
+	int dev_sm = cc ? atoi(cc) : 90, cubin, sm;
+
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (global_captures && getenv("EMU_CAPTURE_LOAD_FAILS"))
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	sm = image_sm(image, &cubin);
+	if (getenv("EMU_LOADS"))
+		fprintf(stderr, "emu_libcuda: cuModuleLoadDataEx: %s for sm_%d on an sm_%d device%s\n",
+			cubin ? "cubin" : "PTX", sm, dev_sm,
+			cubin && getenv("EMU_FAIL_CUBIN") ? ": refused (EMU_FAIL_CUBIN)" : "");
+	if (cubin && getenv("EMU_FAIL_CUBIN")) {
+		jit_log(n, o, v, "emulated: cubins are refused (EMU_FAIL_CUBIN)");
+		return CUDA_ERROR_NO_BINARY_FOR_GPU;
+	}
+	if (sm && sm != dev_sm) {
+		jit_log(n, o, v, "emulated: the image is for another architecture than the device's");
+		return cubin ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_PTX;
+	}
 	pthread_mutex_lock(&lock);
 	modules_live++;
 	pthread_mutex_unlock(&lock);

@@ -8,7 +8,7 @@
 # -O2 default) and NAME_staged with --no-staging-elision, the shared-memory staging as
 # written. Each kernel goes to build/gen/gdp/<kernel>/ (its own cakec run: -D applies to a
 # whole run); the list is written to build/gen/gdp/variants.json for bench/gdp.py and to
-# gdp_variants.h for test_gdp. Uses gpu_target_flags, gpu_emit, gpu_runtime_c,
+# gdp_variants.h for test_gdp. Uses gpu_target_flags, gpu_emit, gpu_image_flags, gpu_runtime_c,
 # gpu_first_gen, Python3.
 #
 # Names: gdp_t<T>_h<NH>_k<KD>v<VD>_bv<BV>[_<design>][_l2]_<type>, the tma design's tag
@@ -161,7 +161,7 @@ foreach(entry ${gdp_variants})
     # -I, and the depfile lists them, so that editing one rebuilds the variants
     add_custom_command(OUTPUT ${outs}
       COMMAND ${CMAKE_COMMAND} -E rm -rf ${out}
-      COMMAND $<TARGET_FILE:cakec> ${gpu_target_flags} --emit=${gpu_emit},ir ${defs} ${flags}
+      COMMAND $<TARGET_FILE:cakec> ${gpu_target_flags} --emit=${gpu_emit},ir ${gpu_image_flags} ${defs} ${flags}
               -I ${CMAKE_SOURCE_DIR}/kernels_src/gdp --depfile ${out}.d -o ${out} ${ksrc}
       DEPENDS cakec ${ksrc}
       DEPFILE ${out}.d

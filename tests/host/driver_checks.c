@@ -68,6 +68,19 @@ counter_is(const char *name, const char *counter, long want)
 		printf("ok %s: %s = %ld\n", name, counter, v);
 }
 
+/* cakert_loaded_image of kitchen in ctx. */
+static void
+image_is(const char *name, CUcontext ctx, const char *want)
+{
+	char got[128];
+
+	if (!cakert_loaded_image(&kitchen_kernel, ctx, got, sizeof got) || strcmp(got, want) != 0) {
+		printf("FAIL %s: expected the image \"%s\", found \"%s\"\n", name, want, got);
+		failures++;
+	} else
+		printf("ok %s: %s\n", name, got);
+}
+
 static CakeTensor
 view(int code, int bits, int ndim, const int64_t *shape, uint64_t at, int device)
 {
@@ -227,6 +240,7 @@ main(int argc, char **argv)
 	status_is("launch", rc, &err, CAKE_OK, NULL);
 	counter_is("launch-loads", "load", 1);
 	counter_is("launch-image", "last_cubin", strcmp(mode, "cubin") == 0);
+	image_is("launch-loaded", ctx0, strcmp(mode, "cubin") == 0 ? "cubin sm_90a" : "PTX sm_90a");
 	if (strcmp(mode, "cubin") != 0 && strcmp(fake_str("target"), "sm_90a") != 0)
 		fail("launch-target", "expected sm_90a%.0ld%.0ld", 0, 0, fake_str("target"));
 	if (strcmp(fake_str("symbol"), kitchen_kernel.symbol) != 0)
@@ -309,10 +323,23 @@ main(int argc, char **argv)
 
 	fake_set("load_error", CUDA_ERROR_INVALID_PTX);
 	rc = kitchen_launch(&c.a, stream, &err);
-	status_is("load-error", rc, &err, CAKE_ERR_DRIVER, strcmp(mode, "cubin") == 0 ?
-		  "kitchen: cuModuleLoadDataEx (cubin for sm_90a) failed: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed: ptxas fatal: fake failure" :
+	status_is("load-error", rc, &err, CAKE_ERR_DRIVER,
 		  "kitchen: cuModuleLoadDataEx (PTX for sm_90a) failed: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed: ptxas fatal: fake failure");
+	if (strcmp(mode, "cubin") == 0)
+		status_is("load-error-after-cubin", rc, &err, CAKE_ERR_DRIVER,
+			  "fake failure (after the cubin failed: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed)");
 	fake_set("load_error", 0);
+
+	/* a cubin the driver refuses (from a newer ptxas, say): the PTX stands in */
+	cakert_forget_context(ctx0);
+	fake_set("cubin_load_error", CUDA_ERROR_NO_BINARY_FOR_GPU);
+	rc = kitchen_launch(&c.a, stream, &err);
+	status_is("cubin-refused", rc, &err, CAKE_OK, NULL);
+	counter_is("cubin-refused-image", "last_cubin", 0);
+	image_is("cubin-refused-loaded", ctx0, strcmp(mode, "cubin") == 0 ?
+		 "PTX sm_90a (cubin refused: CUDA_ERROR_NO_BINARY_FOR_GPU)" : "PTX sm_90a");
+	fake_set("cubin_load_error", 0);
+	cakert_forget_context(ctx0);
 
 	rc = kitchen_launch(&c.a, stream, &err);
 	status_is("recovered", rc, &err, CAKE_OK, NULL);

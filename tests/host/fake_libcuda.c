@@ -47,6 +47,7 @@ static struct {
 	{"load_error", 0}, {"launch_error", 0}, {"static_smem", 0},
 	{"grid_x", 0}, {"grid_y", 0}, {"grid_z", 0}, {"block_x", 0}, {"block_y", 0},
 	{"block_z", 0}, {"smem", 0}, {"stream", 0}, {"nattrs", 0}, {"last_cubin", 0},
+	{"cubin_load_error", 0},
 	{"last_setattr", 0}, {"optin0", 0}, {"cluster_x", 0}, {"cluster_y", 0},
 	{"cluster_z", 0}, {"sms_queries", 0}, {"encode", 0}, {"encode_error", 0},
 	{NULL, 0},
@@ -164,6 +165,7 @@ cuGetErrorString(CUresult r, const char **s)
 	case CUDA_ERROR_INVALID_VALUE: *s = "invalid argument"; break;
 	case CUDA_ERROR_NO_DEVICE: *s = "no CUDA-capable device is detected"; break;
 	case CUDA_ERROR_INVALID_PTX: *s = "a PTX JIT compilation failed"; break;
+	case CUDA_ERROR_NO_BINARY_FOR_GPU: *s = "no kernel image is available for execution on the device"; break;
 	case CUDA_ERROR_INVALID_HANDLE: *s = "invalid resource handle"; break;
 	default: *s = "unknown error"; break;
 	}
@@ -177,6 +179,7 @@ cuGetErrorName(CUresult r, const char **s)
 	case CUDA_ERROR_INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; break;
 	case CUDA_ERROR_NO_DEVICE: *s = "CUDA_ERROR_NO_DEVICE"; break;
 	case CUDA_ERROR_INVALID_PTX: *s = "CUDA_ERROR_INVALID_PTX"; break;
+	case CUDA_ERROR_NO_BINARY_FOR_GPU: *s = "CUDA_ERROR_NO_BINARY_FOR_GPU"; break;
 	case CUDA_ERROR_INVALID_HANDLE: *s = "CUDA_ERROR_INVALID_HANDLE"; break;
 	default: *s = "CUDA_ERROR_UNKNOWN"; break;
 	}
@@ -270,6 +273,8 @@ cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int nopt, CUjit_opti
 
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
+	if (*var("cubin_load_error") && memcmp(s, "\177ELF", 4) == 0)
+		return (CUresult)*var("cubin_load_error");
 	if (*var("load_error")) {
 		for (i = 0; i < nopt; i++)
 			if (opt[i] == CU_JIT_ERROR_LOG_BUFFER)
