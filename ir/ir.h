@@ -572,5 +572,8 @@ int ir_verify(const IrKernel *k, const char *when);
  * breaks: rule violations are prefixed with rule_when (none when NULL) and counted in
  * *nrule. Returns the count of all errors. */
 int ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int *nrule);
+/* 1 (the default): ir_verify runs the whole-kernel tensor-memory rules (alloc/dealloc
+ * pairing, relinquish, fences); cakec-run --no-static-tmem-rules clears it. */
+extern int ir_verify_tmem_kernel_rules;
 
 #endif

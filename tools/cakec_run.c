@@ -77,6 +77,9 @@ usage(FILE *f)
 		"  --passes=LIST           run exactly these passes, as cakec --passes does\n"
 		"                          (smem-layout is added when the list leaves no layout);\n"
 		"                          e.g. to run IR that schedule-check would reject\n"
+		"  --no-static-tmem-rules  skip the verifier's whole-kernel tensor-memory rules\n"
+		"                          (pairing, relinquish, fences): to see what the\n"
+		"                          run-time checks find in IR those rules refuse\n"
 		"  --help                  show this help\n"
 		"\n"
 		"exit status: 0 ok, 1 a finding (out-of-bounds access, divergent barrier or\n"
@@ -187,6 +190,8 @@ parse_args(Options *o, int argc, char **argv)
 			o->io.check_races = 0;
 		} else if (strcmp(a, "--no-global-race-check") == 0) {
 			o->io.check_global_races = 0;
+		} else if (strcmp(a, "--no-static-tmem-rules") == 0) {
+			ir_verify_tmem_kernel_rules = 0;
 		} else if (strcmp(a, "--no-uninit-check") == 0) {
 			o->io.check_uninit = 0;
 		} else if ((v = optval(argc, argv, &i, "--input"))) {
