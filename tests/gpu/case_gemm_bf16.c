@@ -18,7 +18,13 @@
  *
  * The gemm kernels are built for sm_90a only: another device is skipped. Their launchers
  * need K to be a multiple of 8 (TMA: rows of a multiple of 16 bytes); KNAME_main checks
- * that they say so, with no GPU needed. */
+ * that they say so, with no GPU needed.
+ *
+ * The Blackwell GEMMs (kernels_src/gemm/gemm_sm100.cake) are tested by the same code:
+ * case_gemm_sm100_*.c set GEMM_SM to 100 (they run on sm_100 and sm_103, and against the
+ * emulated driver with EMU_CC=100), and GEMM_IN_E4M3 makes the inputs e4m3 (one byte, K a
+ * multiple of 16; values of U(-1, 1) rounded to e4m3, whose products are exact in f32 as
+ * bf16's are, so the threshold is the same). */
 #include "gputest.h"
 
 #ifndef KNAME
@@ -32,12 +38,27 @@
 #define STR(a) STR_(a)
 #define NAME STR(KNAME)
 
-#ifdef GEMM_IN_F16
+#ifndef GEMM_SM
+#define GEMM_SM 90
+#endif
+
+#if defined(GEMM_IN_E4M3)
+#define IN_CODE CAKE_DTYPE_FLOAT8_E4M3FN
+#define IN_NAME "e4m3"
+#define IN_BYTES 1
+#define K_MULTIPLE 16
+typedef uint8_t in_bits;
+#elif defined(GEMM_IN_F16)
 #define IN_CODE CAKE_DTYPE_FLOAT
 #define IN_NAME "f16"
 #else
 #define IN_CODE CAKE_DTYPE_BFLOAT
 #define IN_NAME "bf16"
+#endif
+#ifndef IN_BYTES
+#define IN_BYTES 2
+#define K_MULTIPLE 8
+typedef uint16_t in_bits;
 #endif
 #if defined(GEMM_OUT_F32)
 #define OUT_CODE CAKE_DTYPE_FLOAT
@@ -98,14 +119,46 @@ f16_from_double(double x)
 }
 #endif
 
+#ifdef GEMM_IN_E4M3
+/* e4m3 (OCP, bias 7): the value of a byte, and x rounded to nearest even; for the inputs'
+ * range (|x| < 1) only: no overflow, subnormals below 2^-6 in steps of 2^-9. */
+static double
+e4m3_to_double(uint8_t b)
+{
+	int e = (b >> 3) & 0xf, m = b & 7;
+	double v = e ? ldexp((double)(8 | m), e - 10) : ldexp((double)m, -9);
+
+	return (b & 0x80) ? -v : v;
+}
+
+static uint8_t
+e4m3_from_double(double x)
+{
+	double a = fabs(x), q;
+	int e;
+
+	frexp(a, &e);           /* a = f 2^e, f in [0.5, 1) */
+	e = e - 1 < -6 ? -6 : e - 1;
+	q = nearbyint(ldexp(a, 3 - e));   /* 3 mantissa bits at exponent e */
+	a = ldexp(q, e - 3);
+	frexp(a, &e);
+	e -= 1;
+	return (uint8_t)((x < 0 ? 0x80 : 0) |
+			 (a < 0x1p-6 ? (int)ldexp(a, 9) : (e + 7) << 3 | ((int)ldexp(a, 3 - e) & 7)));
+}
+#endif
+
 /* An input element: a draw from U(-1, 1) rounded to the input type, never 0. */
-static uint16_t
+static in_bits
 draw_in(GtRng *r, double *value)
 {
-	uint16_t h;
+	in_bits h;
 
 	do {
-#ifdef GEMM_IN_F16
+#if defined(GEMM_IN_E4M3)
+		h = e4m3_from_double(gt_rng_uniform(r, -1.0, 1.0));
+		*value = e4m3_to_double(h);
+#elif defined(GEMM_IN_F16)
 		h = f16_from_double(gt_rng_uniform(r, -1.0, 1.0));
 		*value = f16_to_double(h);
 #else
@@ -156,7 +209,7 @@ struct GtCase {
 	const GtDev *g;
 	int64_t ashape[2], bshape[2], cshape[2];
 	size_t m, n, k;
-	uint16_t *a, *b;        /* the inputs' bits */
+	in_bits *a, *b;         /* the inputs' bits */
 	double *ad, *bd;        /* and their values */
 	double *ref;
 	GtBuf da, db, dc;
@@ -196,21 +249,21 @@ create(const GtDev *g, const int64_t *dims)
 	c->bshape[1] = dims[2];
 	c->cshape[0] = dims[0];
 	c->cshape[1] = dims[1];
-	c->a = malloc(c->m * c->k * 2);
-	c->b = malloc(c->n * c->k * 2);
+	c->a = malloc(c->m * c->k * IN_BYTES);
+	c->b = malloc(c->n * c->k * IN_BYTES);
 	c->ad = malloc(c->m * c->k * sizeof *c->ad);
 	c->bd = malloc(c->n * c->k * sizeof *c->bd);
 	c->ref = malloc(c->m * c->n * sizeof *c->ref);
 	if (!c->a || !c->b || !c->ad || !c->bd || !c->ref ||
-	    gt_buf_alloc(&c->da, c->m * c->k * 2, NAME " A") ||
-	    gt_buf_alloc(&c->db, c->n * c->k * 2, NAME " B") ||
+	    gt_buf_alloc(&c->da, c->m * c->k * IN_BYTES, NAME " A") ||
+	    gt_buf_alloc(&c->db, c->n * c->k * IN_BYTES, NAME " B") ||
 	    gt_buf_alloc(&c->dc, c->m * c->n * OUT_BYTES, NAME " C")) {
 		printf("FAIL %s M=%zu N=%zu K=%zu: allocation failed\n", NAME, c->m, c->n, c->k);
 		destroy(c);
 		return NULL;
 	}
-	gt_tensor(&c->args.a, g, &c->da, IN_CODE, 16, 2, c->ashape);
-	gt_tensor(&c->args.b, g, &c->db, IN_CODE, 16, 2, c->bshape);
+	gt_tensor(&c->args.a, g, &c->da, IN_CODE, IN_BYTES * 8, 2, c->ashape);
+	gt_tensor(&c->args.b, g, &c->db, IN_CODE, IN_BYTES * 8, 2, c->bshape);
 	gt_tensor(&c->args.c, g, &c->dc, OUT_CODE, OUT_BYTES * 8, 2, c->cshape);
 	return c;
 }
@@ -271,10 +324,10 @@ check(GtCase *c, CUstream s, const char *label)
 
 	if (!(p = gt_fetch(&c->da, s, NAME " A", &guards)))
 		return 1;
-	inputs &= memcmp(p, c->a, c->m * c->k * 2) == 0;
+	inputs &= memcmp(p, c->a, c->m * c->k * IN_BYTES) == 0;
 	if (!(p = gt_fetch(&c->db, s, NAME " B", &guards)))
 		return 1;
-	inputs &= memcmp(p, c->b, c->n * c->k * 2) == 0;
+	inputs &= memcmp(p, c->b, c->n * c->k * IN_BYTES) == 0;
 	if (!(p = gt_fetch(&c->dc, s, NAME " C", &guards)))
 		return 1;
 	gt_cmp_init(&cmp, floor, OUT_ROUND + ldexp((double)c->k, -20));
@@ -311,7 +364,7 @@ check_k_rejected(void)
 
 	for (i = 0; i < (int)(sizeof ks / sizeof ks[0]); i++) {
 		int64_t ash[2] = {3, ks[i]}, bsh[2] = {5, ks[i]}, csh[2] = {3, 5}, grid[3];
-		int bad_k = ks[i] % 8 != 0, rc, ok;
+		int bad_k = ks[i] % K_MULTIPLE != 0, rc, ok;
 		CAT(KNAME, _args) args;
 		CakeError err;
 
@@ -323,7 +376,7 @@ check_k_rejected(void)
 		args.b.shape = bsh;
 		args.c.shape = csh;
 		args.a.dtype.code = args.b.dtype.code = IN_CODE;
-		args.a.dtype.bits = args.b.dtype.bits = 16;
+		args.a.dtype.bits = args.b.dtype.bits = IN_BYTES * 8;
 		args.c.dtype.code = OUT_CODE;
 		args.c.dtype.bits = OUT_BYTES * 8;
 		args.a.ndim = args.b.ndim = args.c.ndim = 2;
@@ -333,7 +386,7 @@ check_k_rejected(void)
 		rc = CAT(KNAME, _grid)(&args, grid, &err);
 		if (bad_k) {
 			ok = rc == CAKE_ERR_STRIDE &&
-			     strstr(err.msg, "K must be a multiple of 8 for " IN_NAME) != NULL;
+			     strstr(err.msg, "K must be a multiple of " STR(K_MULTIPLE) " for " IN_NAME) != NULL;
 			printf("%s %s K=%lld: %s: %s: %s\n", ok ? "PASS" : "FAIL", NAME, (long long)ks[i],
 			       ok ? "rejected" : "expected CAKE_ERR_STRIDE saying K must be a multiple of 8, got",
 			       cakert_status_name(rc), err.msg);
@@ -347,8 +400,8 @@ check_k_rejected(void)
 	return failed;
 }
 
-/* The test program: the K check, then sizes[0..n) on device 0 when it is an sm_90 (the
- * only target the family is built for; gt_init takes sm_100 and sm_103 as well). */
+/* The test program: the K check, then sizes[0..n) on device 0 when it is one the kernel is
+ * built for: an sm_90 (GEMM_SM 90), or an sm_100 or sm_103 (GEMM_SM 100). */
 int
 CAT(KNAME, _test_main)(const GtSize *sizes, int n)
 {
@@ -361,15 +414,15 @@ CAT(KNAME, _test_main)(const GtSize *sizes, int n)
 	    cu->device_get(&dev, 0) == CUDA_SUCCESS &&
 	    cu->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
 	    cu->device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS &&
-	    (major != 9 || minor != 0)) {
-		printf("SKIPPED: %s: device 0 is sm_%d%d; the gemm kernels are built for sm_90a only\n",
-		       NAME, major, minor);
+	    (GEMM_SM == 90 ? major != 9 || minor != 0 : major != 10)) {
+		printf("SKIPPED: %s: device 0 is sm_%d%d; the kernel is built for %s only\n",
+		       NAME, major, minor, GEMM_SM == 90 ? "sm_90a" : "sm_100a and sm_103a");
 		if (failed)
 			return 1;
-		/* an sm_100 or sm_103 runs the other tests: not a broken set-up, so not a
-		 * failure under CAKE_GPU_TEST_REQUIRE (the NOTE reaches run_gpu.sh's summary) */
-		if (major == 10) {
-			printf("NOTE %s: not run on sm_%d%d (sm_90a only)\n", NAME, major, minor);
+		/* a device of the other generation runs the other tests: not a broken set-up, so
+		 * not a failure under CAKE_GPU_TEST_REQUIRE (the NOTE reaches run_gpu.sh's summary) */
+		if (major == 10 || major == 9) {
+			printf("NOTE %s: not run on sm_%d%d\n", NAME, major, minor);
 			return 0;
 		}
 		return gt_skip_status();
