@@ -482,15 +482,6 @@ ptx_init(void)
 	LLVMInitializeNVPTXAsmPrinter();
 	argv[argc++] = "cakec";
 	argv[argc++] = "-nvptx-short-ptr";
-	/* The run-time unrolling the NVPTX target asks loop-unroll for (a loop of unknown
-	 * trip count unrolled with a remainder loop, as NVVM unrolls plain CUDA loops) must
-	 * compute the trip count before the loop. For `for (j in lane .. N step 32)` that is
-	 * ((N + ~lane) >> 5) + 1, which LLVM's cost model prices just over its default budget
-	 * for such expansions (4), so every strided loop stayed one load per iteration
-	 * (bench/naive: softmax_row, layernorm_row, strided_gather, argmax_row). 5 admits them;
-	 * 6 leaves a margin for a start index that is itself a sum. A trip count that needs a
-	 * division (`step grid_dim.x`) still stays out. */
-	argv[argc++] = "-scev-cheap-expansion-budget=6";
 	snprintf(extra, sizeof extra, "%s", getenv("CAKEC_LLVM_ARGS") ? getenv("CAKEC_LLVM_ARGS") : "");
 	for (w = strtok(extra, " "); w && argc < 64; w = strtok(NULL, " "))
 		argv[argc++] = w;

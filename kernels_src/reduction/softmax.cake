@@ -21,9 +21,9 @@ kernel softmax(x: in f32[M, N], y: out f32[M, N])
     let row = block.x;
     let nvec = N % 4 == 0 ? N / 4 : 0;
 
-    // 1. the row maximum (unroll(2): at 4, ptxas spills on sm_90a to keep 32 registers)
+    // 1. the row maximum
     var m: f32 = NEG_MAX;
-    for (j in thread.x .. nvec step BLOCK) unroll(2) {
+    for (j in thread.x .. nvec step BLOCK) {
         let v = x[row, j * 4 : 4];
         m = max(m, max(max(v.x, v.y), max(v.z, v.w)));
     }
