@@ -325,12 +325,30 @@ proxy_check(Warp *w, const IrOp *op, uint32_t lanes, int64_t lo, int64_t n)
 
 /* ---- agents: TMA loads and stores, cp.async ---- */
 
+/* A completed agent leaves an AG_DONE slot (agent_run) and the list is compacted here,
+ * when a new agent arrives and half the slots are dead: completing one of n agents in
+ * flight no longer moves the n behind it (thousands of 16-byte cp.asyncs made that
+ * quadratic), the list keeps issue order, and no index held during a completion moves. */
+static void
+agents_compact(Block *bk)
+{
+	int i, n = 0;
+
+	for (i = 0; i < bk->nagents; i++)
+		if (bk->agents[i].kind != AG_DONE)
+			bk->agents[n++] = bk->agents[i];
+	bk->nagents = n;
+	bk->ndead = 0;
+}
+
 Agent *
 async_agent_new(Warp *w, const IrOp *op, int l, int kind)
 {
 	Block *bk = w->it->blk;
 	Agent *a;
 
+	if (2 * bk->ndead >= bk->nagents && bk->ndead)
+		agents_compact(bk);
 	if (bk->nagents == bk->capagents) {
 		bk->capagents = bk->capagents ? 2 * bk->capagents : 16;
 		bk->agents = xrealloc(bk->agents, (size_t)bk->capagents * sizeof *bk->agents);
@@ -388,6 +406,8 @@ agent_eligible(const Interp *it, const Agent *a)
 
 	if (a->kind == AG_TMA_LOAD)
 		return 1;
+	if (a->kind == AG_DONE)
+		return 0;
 	if (a->kind == AG_TC_MMA || a->kind == AG_TC_COMMIT) {
 		/* a thread's mmas complete in issue order, its commits after them */
 		for (o = a->cta->agents; o < a; o++)
@@ -465,7 +485,7 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 		int64_t rel;
 		const char *nm;
 
-		if (o->smem < d + bytes && d < o->smem + o->bytes) {
+		if (o->kind != AG_DONE && o->smem < d + bytes && d < o->smem + o->bytes) {
 			nm = mem_shared_name(it, o->smem > d ? o->smem : d, &rel);
 			interp_fail(w, op, 1u << l,
 				    "TMA load into shared memory that the %s at line %d:%d still %s: byte offset %lld of '%s'; the bytes are reused before that completed (a producer overrunning its ring, or a load issued twice)",
@@ -666,7 +686,7 @@ box_src(const Interp *it, const Agent *a, int64_t f)
 	return at;
 }
 
-/* Completes agent k of the list of it->blk (and removes it from the list). */
+/* Completes agent k of the list of it->blk (its slot becomes AG_DONE). */
 static int
 agent_run(Interp *it, int k)
 {
@@ -679,8 +699,8 @@ agent_run(Interp *it, int k)
 
 	if (it->trace)
 		trace_agent(it, &a);
-	memmove(bk->agents + k, bk->agents + k + 1, (size_t)(bk->nagents - k - 1) * sizeof *bk->agents);
-	bk->nagents--;
+	bk->agents[k].kind = AG_DONE;
+	bk->ndead++;
 	if (a.kind == AG_TC_MMA || a.kind == AG_TC_COMMIT)
 		return tcgen05_complete(it, &a);
 	if (a.kind == AG_CP_ASYNC) {
@@ -755,6 +775,7 @@ async_block_start(Interp *it, Block *b)
 	if (b->rank == 0)
 		it->run++;
 	b->nagents = 0;
+	b->ndead = 0;
 	b->nreads = 0;
 	tmem_block_start(it, b);
 	b->pending_bytes = 0;
@@ -799,8 +820,8 @@ async_block_end(Interp *it, Block *b)
 		}
 	}
 	/* stores, copies and mmas nobody waited for still happen */
-	while (it->blk->nagents)
-		if (agent_run(it, 0) != 0)
+	for (k = 0; k < it->blk->nagents; k++)
+		if (it->blk->agents[k].kind != AG_DONE && agent_run(it, k) != 0)
 			return -1;
 	return tmem_block_end(it, b);
 }

@@ -115,7 +115,8 @@ typedef struct Mbar {
 /* An asynchronous operation in flight (async.c), which the scheduler completes at a step
  * it draws from the seed (cp.async and TMA stores once their group is committed), or a
  * wait completes. */
-enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC, AG_TC_MMA, AG_TC_COMMIT };
+/* AG_DONE: a completed agent's slot until the list is compacted (async.c, agent_run) */
+enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC, AG_TC_MMA, AG_TC_COMMIT, AG_DONE };
 typedef struct Agent {
 	int kind;
 	const IrOp *op;         /* the op that issued it (findings are reported there) */
@@ -161,8 +162,8 @@ struct Block {
 	GenWrite *gen;          /* per byte: a generic write the async proxy must not read yet */
 	uint32_t epoch;         /* barrier intervals since the run began */
 	Mbar *mbar;             /* per 8 bytes of shared memory */
-	Agent *agents;          /* in flight, in issue order */
-	int nagents, capagents;
+	Agent *agents;          /* in flight, in issue order; ndead of them AG_DONE */
+	int nagents, capagents, ndead;
 	int64_t pending_bytes;  /* shared bytes marked SH_PENDING or SH_READING */
 	WgmmaRead *reads;       /* of wgmmas not retired */
 	int nreads, capreads;

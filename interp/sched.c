@@ -301,7 +301,7 @@ run_cluster(Interp *it)
 				runnable[nr++] = i;
 		}
 		for (i = 0; i < it->ncta; i++)
-			agents += it->ctas[i].nagents;
+			agents += it->ctas[i].nagents - it->ctas[i].ndead;
 		/* an agent in flight completes at a step drawn from the seed, at the latest
 		 * when no warp can run */
 		if (agents && (nr == 0 || rng_next(it) % 4 == 0)) {

@@ -797,7 +797,8 @@ trace_cluster_end(Interp *it)
 	for (c = 0; c < it->ncta; c++) {
 		it->blk = &it->ctas[c];
 		for (i = 0; i < it->ctas[c].nagents; i++)
-			agent_span(it, &it->ctas[c].agents[i], 1);
+			if (it->ctas[c].agents[i].kind != AG_DONE)
+				agent_span(it, &it->ctas[c].agents[i], 1);
 	}
 	group_spans(it, t->cp, t->ncp, FAM_CP);
 	group_spans(it, t->wg, t->nwg, FAM_WGMMA);

@@ -8,9 +8,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 cmake -S . -B build -DCAKEC_WERROR=ON >/dev/null
 cmake --build build -j "$jobs"
-(cd build && ctest --output-on-failure)
+(cd build && ctest -j "$jobs" --output-on-failure)
 
 cmake -S . -B build-asan -DCAKEC_WERROR=ON -DCAKEC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j "$jobs"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure)
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest -j "$jobs" --output-on-failure)
 echo "check: all tests passed (plain and ASan/UBSan builds)"
