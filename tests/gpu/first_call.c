@@ -32,7 +32,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 extern const GtKernel gt_gemm_bf16, gt_gemm_f16, gt_gemm_bf16_f32, gt_gemm_f16_f32;
 
@@ -57,15 +56,6 @@ static const struct {
 };
 #define NKERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Times kernel i's first and second calls; returns the number of failures. */
 static int
 run_one(const GtDev *g, CUstream s, int i)
@@ -87,9 +77,9 @@ run_one(const GtDev *g, CUstream s, int i)
 		k->destroy(c);
 		return 1;
 	}
-	t0 = now_ms();
+	t0 = gt_now_ms();
 	rc = k->launch(c, s, &err);
-	first = now_ms() - t0;
+	first = gt_now_ms() - t0;
 	if (rc == CAKE_ERR_ARCH) {
 		printf("NOTE first_call %s: not built for this device: %s\n", k->name, err.msg);
 		k->destroy(c);
@@ -103,9 +93,9 @@ run_one(const GtDev *g, CUstream s, int i)
 			k->destroy(c);
 			return 1;
 		}
-		t0 = now_ms();
+		t0 = gt_now_ms();
 		rc = k->launch(c, s, &err);
-		second = now_ms() - t0;
+		second = gt_now_ms() - t0;
 	}
 	if (rc != CAKE_OK) {
 		printf("FAIL first_call %s %s: launch: %s: %s\n", k->name, label,

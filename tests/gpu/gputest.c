@@ -10,6 +10,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+double
+gt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static struct {
+	int n;
+	double ms[2];
+	const CakertKernel *desc;
+} gt_clock;
+
+void
+gt_clock_note(const CakertKernel *desc, double ms)
+{
+	if (gt_clock.n < 2)
+		gt_clock.ms[gt_clock.n++] = ms;
+	if (!gt_clock.desc)
+		gt_clock.desc = desc;
+}
+
+int
+gt_first_call_line(const char *name, const char *label, CUcontext ctx,
+		   const CakertKernel *const *alt, int nalt)
+{
+	char image[128];
+	int i, found;
+
+	if (gt_clock.n < 2) {
+		printf("FAIL first_call %s: %d launch(es) clocked, 2 needed\n", name, gt_clock.n);
+		return 1;
+	}
+	found = gt_clock.desc && cakert_loaded_image(gt_clock.desc, ctx, image, sizeof image);
+	for (i = 0; !found && i < nalt; i++)
+		found = cakert_loaded_image(alt[i], ctx, image, sizeof image);
+	if (!found)
+		snprintf(image, sizeof image, "unknown");
+	printf("first_call %s: first %.3f ms, second %.3f ms, image %s (%s)\n", name,
+	       gt_clock.ms[0], gt_clock.ms[1], image, label);
+	return 0;
+}
 
 static int
 env_flag(const char *name)

@@ -165,4 +165,18 @@ typedef struct GtSize {
  * check) on a fresh stream and returns the exit status. */
 int gt_run_sizes(const GtKernel *k, const GtSize *sizes, int n);
 
+/* Cold start (bench/first_call.py): the host-side time of a process's first launches.
+ * A test program times each launcher call with gt_now_ms and passes it to gt_clock_note
+ * with the kernel's descriptor: the first two calls of the process are kept, the first with the module load for the context (a cubin, or
+ * the driver's JIT compile of the PTX). gt_first_call_line prints them in the form the
+ * script reads:
+ *   first_call NAME: first 0.412 ms, second 0.006 ms, image cubin sm_90a (LABEL)
+ * with the image the runtime loaded for the first clocked kernel (cakert_loaded_image),
+ * or of any of `alt` (an entry point's instances) when that one loaded nothing. Returns
+ * 1 (a FAIL line) when fewer than two launches were clocked. */
+double gt_now_ms(void);
+void gt_clock_note(const CakertKernel *desc, double ms);
+int gt_first_call_line(const char *name, const char *label, CUcontext ctx,
+		       const CakertKernel *const *alt, int nalt);
+
 #endif

@@ -17,6 +17,8 @@
 	launch_##name(const GdpArgs *a, CUstream s, CakeError *err) \
 	{ \
 		name##_args x; \
+		double t0; \
+		int rc; \
 		memset(&x, 0, sizeof x); \
 		x.q = a->q; \
 		x.k = a->k; \
@@ -27,7 +29,10 @@
 		x.o = a->o; \
 		x.inter = a->inter; \
 		x.scale = a->scale; \
-		return name##_launch(&x, s, err); \
+		t0 = gt_now_ms(); \
+		rc = name##_launch(&x, s, err); \
+		gt_clock_note(&name##_kernel, gt_now_ms() - t0); \
+		return rc; \
 	}
 GDP_VARIANTS(WRAP)
 
@@ -61,13 +66,49 @@ twin(const GdpVariant *v)
 	return NULL;
 }
 
+/* --first-call NAME (bench/first_call.py): one case of variant NAME run twice in this
+ * fresh process, its two launches clocked; the staged twin is left out (it would load a
+ * module of its own). */
+static int
+first_call(const GtDev *g, CUstream s, const GdpVariant *v)
+{
+	GdpSize sz = {2, 4, 1, -1, 0};
+	char label[64];
+	int r;
+
+	sz.ti = v->T;
+	snprintf(label, sizeof label, "B=%d HV=%d", sz.B, sz.HV);
+	r = gdp_run_case(g, s, v, NULL, &sz, gt_seed(v->name, 0));
+	r += gdp_run_case(g, s, v, NULL, &sz, gt_seed(v->name, 1));
+	return r + gt_first_call_line(v->name, label, g->ctx, NULL, 0);
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	GtDev g;
 	CUstream s = NULL;
+	const GdpVariant *only = NULL;
 	int i, j, rc, failed = 0, ran = 0;
 
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		for (i = 0; i < NVARIANTS; i++)
+			if (!variants[i].staged)
+				printf("%s\n", variants[i].name);
+		return 0;
+	}
+	if (argc == 3 && strcmp(argv[1], "--first-call") == 0) {
+		for (i = 0; i < NVARIANTS && strcmp(variants[i].name, argv[2]) != 0; i++)
+			;
+		if (i == NVARIANTS) {
+			fprintf(stderr, "test_gdp: no variant '%s' (--list names them)\n", argv[2]);
+			return 2;
+		}
+		only = &variants[i];
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: test_gdp [--list | --first-call VARIANT]\n");
+		return 2;
+	}
 	rc = gt_init(&g, "test_gdp");
 	if (rc > 0)
 		return gt_skip_status();
@@ -76,6 +117,12 @@ main(void)
 	if (gt_cu(g.cu->stream_create(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "test_gdp")) {
 		gt_fini(&g);
 		return 1;
+	}
+	if (only) {
+		failed = first_call(&g, s, only);
+		g.cu->stream_destroy(s);
+		gt_fini(&g);
+		return failed ? 1 : 0;
 	}
 	for (i = 0; i < NVARIANTS; i++) {
 		const GdpVariant *v = &variants[i], *off;
