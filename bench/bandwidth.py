@@ -139,6 +139,40 @@ def max_rel(got, ref, floor):
     return ((got - ref).abs() / ref.abs().clamp(min=floor)).max().item()
 
 
+def copy_bandwidth(torch, timer, size, dev, notes, eager=False):
+    """The device's copy bandwidth, the reference of every "% copy" and memory floor
+    (bench/gdp.py, bench/cp_fixup.py use it too): a size-byte buffer copied by torch's
+    copy_, by cuMemcpyDtoDAsync and by a torch kernel (x * 1 on f32, the same bytes read
+    and written), and with eager also by copy_ timed without a graph. copy_ and
+    cuMemcpyDtoD of contiguous buffers may go to the copy engines, which move less than the
+    SMs can, so the best of them all is the reference and a share of it is never flattered
+    by a slow copy. Returns (best bytes/s read + written, "name N GB/s, ..."); a copy that
+    could not be measured is noted in notes."""
+    src = torch.randint(0, 255, (size,), dtype=torch.uint8, device=dev)
+    dst = torch.empty_like(src)
+    times = {"torch_copy": timer(lambda i: dst.copy_(src))}
+    try:
+        cu = ctypes.CDLL("libcuda.so.1")
+        fn = cu.cuMemcpyDtoDAsync_v2
+        fn.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_void_p]
+        fn.restype = ctypes.c_int
+
+        def memcpy(i):
+            r = fn(dst.data_ptr(), src.data_ptr(), size, torch.cuda.current_stream().cuda_stream)
+            if r != 0:
+                raise RuntimeError("cuMemcpyDtoDAsync failed: %d" % r)
+        times["memcpy"] = timer(memcpy)
+    except (OSError, AttributeError) as e:
+        notes.append("cuMemcpyDtoDAsync not measured: %s" % e)
+    srcf, dstf = src.view(torch.float32), dst.view(torch.float32)
+    times["sm_copy"] = timer(lambda i: torch.mul(srcf, 1.0, out=dstf))
+    if eager:
+        times["eager_copy"] = Timer(torch, timer.reps, timer.min_s, True)(lambda i: dst.copy_(src))
+    del src, dst, srcf, dstf
+    best = 2 * size / min(times.values())
+    return best, ", ".join("%s %.0f GB/s" % (k, 2 * size / t / 1e9) for k, t in times.items())
+
+
 def main():
     a = parse_args()
     import torch
@@ -175,39 +209,9 @@ def main():
 
     # ---- copies ----
     size = (64 << 20) if a.quick else GiB
-    src = torch.randint(0, 255, (size,), dtype=torch.uint8, device=dev)
-    dst = torch.empty_like(src)
-    t_torch_copy = timer(lambda i: dst.copy_(src))
-    t_memcpy = None
-    try:
-        cu = ctypes.CDLL("libcuda.so.1")
-        fn = cu.cuMemcpyDtoDAsync_v2
-        fn.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_void_p]
-        fn.restype = ctypes.c_int
-
-        def memcpy(i):
-            r = fn(dst.data_ptr(), src.data_ptr(), size, torch.cuda.current_stream().cuda_stream)
-            if r != 0:
-                raise RuntimeError("cuMemcpyDtoDAsync failed: %d" % r)
-        t_memcpy = timer(memcpy)
-    except (OSError, AttributeError) as e:
-        notes.append("cuMemcpyDtoDAsync not measured: %s" % e)
-    # copy_ and cuMemcpyDtoD of contiguous buffers may go to the copy engines, which move
-    # less than the SMs can; a copy done by a torch kernel (x * 1 on f32, the same bytes read
-    # and written) and plain (not graph-captured) timing of copy_ are measured too, and the
-    # best of all of them is the reference, so "% copy" is never flattered by a slow copy.
-    srcf, dstf = src.view(torch.float32), dst.view(torch.float32)
-    t_sm_copy = timer(lambda i: torch.mul(srcf, 1.0, out=dstf))
-    t_eager_copy = Timer(torch, timer.reps, timer.min_s, True)(lambda i: dst.copy_(src))
-    copy_bytes = 2 * size
-    copy_times = dict(torch_copy=t_torch_copy, memcpy=t_memcpy, sm_copy=t_sm_copy,
-                      eager_copy=t_eager_copy)
-    best_copy = copy_bytes / min(t for t in copy_times.values() if t)
-    copy_desc = ", ".join("%s %.0f GB/s" % (name, copy_bytes / t / 1e9)
-                          for name, t in copy_times.items() if t)
+    best_copy, copy_desc = copy_bandwidth(torch, timer, size, dev, notes, eager=True)
     print("copy %d MiB (read + write): %s; reference %.0f GB/s" % (
         size >> 20, copy_desc, best_copy / 1e9), flush=True)
-    del src, dst
     torch.cuda.empty_cache()
 
     # ---- elementwise at 1 GiB per tensor ----

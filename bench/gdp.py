@@ -55,7 +55,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from bandwidth import Timer, driver_version, git_rev  # noqa: E402
+from bandwidth import Timer, copy_bandwidth, driver_version, git_rev  # noqa: E402
 
 MiB = 1 << 20
 DESIGNS = ("base", "rows", "fused", "warp", "tma")      # report order
@@ -313,26 +313,8 @@ def main():
 
     # ---- copy bandwidth ----
     size = (64 * MiB) if a.quick else (1 << 30)
-    src = torch.randint(0, 255, (size,), dtype=torch.uint8, device=dev)
-    dst = torch.empty_like(src)
-    copies = {"torch_copy": timer(lambda i: dst.copy_(src)),
-              "sm_copy": timer(lambda i: torch.mul(src.view(torch.float32), 1.0,
-                                                   out=dst.view(torch.float32)))}
-    try:
-        import ctypes
-        cu = ctypes.CDLL("libcuda.so.1")
-        fn = cu.cuMemcpyDtoDAsync_v2
-        fn.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_void_p]
-        fn.restype = ctypes.c_int
-        copies["memcpy"] = timer(lambda i: fn(dst.data_ptr(), src.data_ptr(), size,
-                                              torch.cuda.current_stream().cuda_stream))
-    except (OSError, AttributeError) as e:
-        notes.append("cuMemcpyDtoDAsync not measured: %s" % e)
-    best_copy = 2 * size / min(copies.values())
-    del src, dst
-    print("copy bandwidth: %s; best %.0f GB/s" % (
-        ", ".join("%s %.0f GB/s" % (k, 2 * size / t / 1e9) for k, t in copies.items()),
-        best_copy / 1e9), flush=True)
+    best_copy, copy_desc = copy_bandwidth(torch, timer, size, dev, notes)
+    print("copy bandwidth: %s; best %.0f GB/s" % (copy_desc, best_copy / 1e9), flush=True)
 
     def measure(sh, l2, label, configs, base_configs=(), staged_best=False):
         """Checks and times configs (and base_configs, which may overlap them) and fla on
@@ -502,7 +484,7 @@ def main():
             props.name, props.major, props.minor, props.multi_processor_count, driver_version(),
             torch.__version__, fla_version, git_rev()),
         "- copy bandwidth (read + write): %s; reference (best) %.0f GB/s" % (
-            ", ".join("%s %.0f GB/s" % (k, 2 * size / t / 1e9) for k, t in copies.items()),
+            copy_desc,
             best_copy / 1e9),
         "- K = V = 128, bf16 q/k/v/beta/o, f32 g and state, GQA %d; bytes = state read + "
         "written + inputs + outputs; %% copy = achieved / copy bandwidth; config = design "
