@@ -59,7 +59,7 @@ def units(files):
     (`instance K<...> as NAME;`) one at a time with --kernel, since the budget is per kernel."""
     out = []
     for f in files:
-        names = re.findall(r"^instance \w+<.*> as (\w+);", open(f).read(), re.M)
+        names = re.findall(r"^instance \w+<.*> as (\w+)(?: when .*)?;", open(f).read(), re.M)
         if not names:
             out.append((f, [], f))
         for n in names:
