@@ -12,7 +12,7 @@ cakec kernel's ABI (declared parameters, then shape symbols in order of first ap
 On a GPU machine with torch and cupy, for each kernel and each of its sizes (one
 latency-bound, one bandwidth-bound) this script
 - runs cakec's kernel through the launcher the build generated (build/gen/naive/, loaded
-  with python/cakec_torch.py: cakec's PTX, JIT-compiled by the driver; no cakec there);
+  with python/cakec_torch.py: cakec's embedded cubins (the PTX as the runtime's fallback); no cakec there);
 - compiles the twin with NVRTC (cupy.RawModule, backend "nvrtc", options -std=c++17 and
   cupy's defaults, which name the device's architecture) and launches it with the grid
   cakec's launcher computes and the block of cakec's threads(...) clause;
@@ -461,7 +461,7 @@ def report(rows, a, props, torch, cupy, notes):
             props.name, props.major, props.minor, props.multi_processor_count, driver_version(),
             torch.__version__, torch.version.cuda, cupy.__version__, git_rev()),
         "- command: `python3 bench/naive.py %s`" % " ".join(sys.argv[1:]),
-        "- method: the same kernel written in .cake (cakec's PTX, JIT-compiled by the driver) and in "
+        "- method: the same kernel written in .cake (cakec's cubin, the runtime loading the PTX only when the driver refuses it) and in "
         "CUDA C++ (NVRTC, %s), same grid and block; CUDA events around %s of >= 20 ms of "
         "launches, median of %d repetitions; inputs rotated over >= %d MiB of copies; ratio = "
         "cakec time / other time (below 1: cakec is faster); check = max |diff| / max |ref| "
