@@ -172,16 +172,20 @@ set_unroll_hint(LlvmGen *g, LLVMValueRef br, int64_t hint, int plain)
  * model, which prices the trip count ((N + ~lane) >> 5) + 1 of `j in lane .. N step 32`
  * over its budget, the loop stayed one load per iteration; raising that budget instead
  * made LLVM pick 2 for large bodies, which ptxas then no longer unrolled (slower on the
- * H200). Only innermost loops, as LLVM's own runtime unrolling, and only those that load
+ * H200). Only innermost loops, as LLVM's own runtime unrolling; only those that load
  * from global memory, whose iterations wait on it (a loop of cp.async or of stores gains
- * little, and its registers made cp_fixup spill). A constant trip count
+ * little, and its registers made cp_fixup spill); and only plain code: a loop with vector
+ * accesses was tuned by hand (kernels_src/reduction), its unrolling left as it was. A
+ * constant trip count
  * stays LLVM's choice (a small loop is unrolled fully); a loop with a run-time step (a grid-stride loop) is left alone: its trip count needs a
  * division. Unlike a user's unroll(4), the unrolled loop stays open to ptxas's own
  * unrolling (set_unroll_hint). */
 enum { PLAIN_RUNTIME_UNROLL = 4 };
 
-/* What a loop body holds, nested regions included: 1 for a loop (for, while), 2 for a load
- * from global memory (the first found). */
+enum { HOLDS_LOOP = 1, HOLDS_GLOBAL_LOAD, HOLDS_VECTOR_ACCESS };
+
+/* Whether a loop body holds a loop (for, while), a load from global memory, or a vector
+ * load or store (of 2 or 4 lanes), nested regions included. */
 static int
 holds(const LlvmGen *g, const IrRegion *r, int what)
 {
@@ -189,10 +193,15 @@ holds(const LlvmGen *g, const IrRegion *r, int what)
 
 	for (i = 0; i < r->nops; i++) {
 		const IrOp *o = &r->ops[i];
+		int mem = o->opc == IR_LOAD || o->opc == IR_STORE;
 
-		if (what == 1 && (o->opc == IR_FOR || o->opc == IR_WHILE))
+		if (what == HOLDS_LOOP && (o->opc == IR_FOR || o->opc == IR_WHILE))
 			return 1;
-		if (what == 2 && o->opc == IR_LOAD && ir_vtype(g->k, o->args[0]).space == IR_GLOBAL)
+		if (what == HOLDS_GLOBAL_LOAD && o->opc == IR_LOAD
+		    && ir_vtype(g->k, o->args[0]).space == IR_GLOBAL)
+			return 1;
+		if (what == HOLDS_VECTOR_ACCESS && mem
+		    && ir_vtype(g->k, o->opc == IR_LOAD ? o->res[0] : o->args[1]).lanes > 1)
 			return 1;
 		for (j = 0; j < o->nregions; j++)
 			if (holds(g, &o->regions[j], what))
@@ -219,7 +228,8 @@ plain_unroll(LlvmGen *g, const IrOp *op)
 {
 	if (const_trips(g, op) || !is_const(g, op->args[2]))
 		return 0;
-	if (holds(g, &op->regions[0], 1) || !holds(g, &op->regions[0], 2))
+	if (holds(g, &op->regions[0], HOLDS_LOOP) || !holds(g, &op->regions[0], HOLDS_GLOBAL_LOAD)
+	    || holds(g, &op->regions[0], HOLDS_VECTOR_ACCESS))
 		return 0;
 	return PLAIN_RUNTIME_UNROLL;
 }
@@ -256,10 +266,10 @@ gen_for(LlvmGen *g, const IrOp *op)
 	LLVMBuildCondBr(g->b, cmp, loop, done);
 
 	enter(g, loop);
-	outer = g->in_runtime_loop;
-	g->in_runtime_loop = op->imm != -1 && !const_trips(g, op) && is_const(g, op->args[2]);
+	outer = g->in_plain_loop;
+	g->in_plain_loop = op->imm == 0 && plain_unroll(g, op);
 	term = gen_region(g, body);
-	g->in_runtime_loop = outer;
+	g->in_plain_loop = outer;
 	ny = term_args(term, 0, &ys);
 	if (ny != ncarry)
 		lg_error(g, op, "the body yields %d values for %d carried", ny, ncarry);
@@ -303,12 +313,12 @@ gen_while(LlvmGen *g, const IrOp *op)
 		phi_make(g, before->args[i]);
 		phi_incoming(g, op, before->args[i], op->args[i], pre);
 	}
-	outer = g->in_runtime_loop;
-	g->in_runtime_loop = 0;
+	outer = g->in_plain_loop;
+	g->in_plain_loop = 0;
 	term = gen_region(g, before);
 	if (!term || term->opc != IR_CONDITION || term->nargs < 1) {
 		lg_error(g, op, "the before region does not end in condition");
-		g->in_runtime_loop = outer;
+		g->in_plain_loop = outer;
 		return;
 	}
 	npass = term_args(term, 1, &pass);
@@ -321,7 +331,7 @@ gen_while(LlvmGen *g, const IrOp *op)
 	for (i = 0; i < after->nargs && i < npass; i++)
 		lg_alias(g, op, after->args[i], pass[i]);
 	term = gen_region(g, after);
-	g->in_runtime_loop = outer;
+	g->in_plain_loop = outer;
 	ny = term_args(term, 0, &ys);
 	if (ny != before->nargs)
 		lg_error(g, op, "the after region yields %d values for %d carried", ny, before->nargs);
