@@ -29,6 +29,8 @@ typedef struct LlvmGen {
 	int named;              /* LLVM values carry names (only when LLVM IR is printed) */
 	LLVMValueRef smem;      /* the dynamic shared array, created on first use */
 	unsigned sscope_device; /* syncscope("device") */
+	int in_plain_loop;      /* directly in a loop plain_unroll unrolls (gen_for): add[1] and
+				   mul[1] get nsw there */
 	Buf *err;
 	int failed;
 } LlvmGen;

@@ -133,13 +133,16 @@ gen_if(LlvmGen *g, const IrOp *op)
 }
 
 /* llvm.loop metadata for an unroll hint: a distinct self-referencing node (made with a
- * temporary node that is then replaced by the node itself) plus the hint. */
+ * temporary node that is then replaced by the node itself) plus the hint. When the
+ * compiler chose the count (plain), a followup for the unrolled loop too: LLVM then gives
+ * the unrolled loop that (empty) property list instead of marking it "already unrolled",
+ * which the NVPTX printer would turn into `.pragma "nounroll"` for ptxas. */
 static void
-set_unroll_hint(LlvmGen *g, LLVMValueRef br, int64_t hint)
+set_unroll_hint(LlvmGen *g, LLVMValueRef br, int64_t hint, int plain)
 {
-	LLVMMetadataRef ops[2], prop[2], self;
+	LLVMMetadataRef ops[3], prop[2], self;
 	const char *what;
-	int nprop = 1;
+	int nprop = 1, nops = 2;
 
 	if (hint == 0)
 		return;
@@ -151,10 +154,84 @@ set_unroll_hint(LlvmGen *g, LLVMValueRef br, int64_t hint)
 								 (unsigned long long)hint, 0));
 	ops[0] = LLVMTemporaryMDNode(g->ctx, NULL, 0);
 	ops[1] = LLVMMDNodeInContext2(g->ctx, prop, (size_t)nprop);
-	self = LLVMMDNodeInContext2(g->ctx, ops, 2);
+	if (plain) {
+		static const char followup[] = "llvm.loop.unroll.followup_unrolled";
+		LLVMMetadataRef f = LLVMMDStringInContext2(g->ctx, followup, strlen(followup));
+
+		ops[nops++] = LLVMMDNodeInContext2(g->ctx, &f, 1);
+	}
+	self = LLVMMDNodeInContext2(g->ctx, ops, (size_t)nops);
 	LLVMMetadataReplaceAllUsesWith(ops[0], self);
 	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "llvm.loop", 9),
 			LLVMMetadataAsValue(g->ctx, self));
+}
+
+/* The unroll count of a `for` without a hint whose trip count is known only at run time
+ * (a bound not constant, the step constant): 4, with a remainder loop, as NVVM unrolls the
+ * same C loop; ptxas may unroll the result again, as it does NVVM's. Left to LLVM's cost
+ * model, which prices the trip count ((N + ~lane) >> 5) + 1 of `j in lane .. N step 32`
+ * over its budget, the loop stayed one load per iteration; raising that budget instead
+ * made LLVM pick 2 for large bodies, which ptxas then no longer unrolled (slower on the
+ * H200). Only innermost loops, as LLVM's own runtime unrolling; only those that load
+ * from global memory, whose iterations wait on it (a loop of cp.async or of stores gains
+ * little, and its registers made cp_fixup spill); and only plain code: a loop with vector
+ * accesses was tuned by hand (kernels_src/reduction), its unrolling left as it was. A
+ * constant trip count
+ * stays LLVM's choice (a small loop is unrolled fully); a loop with a run-time step (a grid-stride loop) is left alone: its trip count needs a
+ * division. Unlike a user's unroll(4), the unrolled loop stays open to ptxas's own
+ * unrolling (set_unroll_hint). */
+enum { PLAIN_RUNTIME_UNROLL = 4 };
+
+enum { HOLDS_LOOP = 1, HOLDS_GLOBAL_LOAD, HOLDS_VECTOR_ACCESS };
+
+/* Whether a loop body holds a loop (for, while), a load from global memory, or a vector
+ * load or store (of 2 or 4 lanes), nested regions included. */
+static int
+holds(const LlvmGen *g, const IrRegion *r, int what)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *o = &r->ops[i];
+		int mem = o->opc == IR_LOAD || o->opc == IR_STORE;
+
+		if (what == HOLDS_LOOP && (o->opc == IR_FOR || o->opc == IR_WHILE))
+			return 1;
+		if (what == HOLDS_GLOBAL_LOAD && o->opc == IR_LOAD
+		    && ir_vtype(g->k, o->args[0]).space == IR_GLOBAL)
+			return 1;
+		if (what == HOLDS_VECTOR_ACCESS && mem
+		    && ir_vtype(g->k, o->opc == IR_LOAD ? o->res[0] : o->args[1]).lanes > 1)
+			return 1;
+		for (j = 0; j < o->nregions; j++)
+			if (holds(g, &o->regions[j], what))
+				return 1;
+	}
+	return 0;
+}
+
+static int
+is_const(LlvmGen *g, IrValue v)
+{
+	return g->def[v] && g->def[v]->opc == IR_CONST;
+}
+
+/* A `for` whose bounds and step are all constants (LLVM unrolls the small ones fully). */
+static int
+const_trips(LlvmGen *g, const IrOp *op)
+{
+	return is_const(g, op->args[0]) && is_const(g, op->args[1]) && is_const(g, op->args[2]);
+}
+
+static int64_t
+plain_unroll(LlvmGen *g, const IrOp *op)
+{
+	if (const_trips(g, op) || !is_const(g, op->args[2]))
+		return 0;
+	if (holds(g, &op->regions[0], HOLDS_LOOP) || !holds(g, &op->regions[0], HOLDS_GLOBAL_LOAD)
+	    || holds(g, &op->regions[0], HOLDS_VECTOR_ACCESS))
+		return 0;
+	return PLAIN_RUNTIME_UNROLL;
 }
 
 /* for iv = lo; iv < hi; iv += step: a header testing the bound with phis for the induction
@@ -171,7 +248,7 @@ gen_for(LlvmGen *g, const IrOp *op)
 	LLVMValueRef iv, cmp, next, br;
 	const IrValue *ys;
 	const IrOp *term;
-	int ncarry = op->nargs - 3, i, ny;
+	int ncarry = op->nargs - 3, i, ny, outer;
 
 	if (ncarry < 0 || body->nargs != ncarry + 1 || op->nres != ncarry) {
 		lg_error(g, op, "for with %d operands, %d region args and %d results", op->nargs,
@@ -189,7 +266,10 @@ gen_for(LlvmGen *g, const IrOp *op)
 	LLVMBuildCondBr(g->b, cmp, loop, done);
 
 	enter(g, loop);
+	outer = g->in_plain_loop;
+	g->in_plain_loop = op->imm == 0 && plain_unroll(g, op);
 	term = gen_region(g, body);
+	g->in_plain_loop = outer;
 	ny = term_args(term, 0, &ys);
 	if (ny != ncarry)
 		lg_error(g, op, "the body yields %d values for %d carried", ny, ncarry);
@@ -199,7 +279,10 @@ gen_for(LlvmGen *g, const IrOp *op)
 	for (i = 0; i < ncarry; i++)
 		phi_incoming(g, op, body->args[i + 1], i < ny ? ys[i] : 0, latch);
 	br = LLVMBuildBr(g->b, head);
-	set_unroll_hint(g, br, op->imm);
+	if (op->imm)
+		set_unroll_hint(g, br, op->imm, 0);
+	else
+		set_unroll_hint(g, br, plain_unroll(g, op), 1);
 
 	enter(g, done);
 	for (i = 0; i < ncarry; i++)
@@ -218,7 +301,7 @@ gen_while(LlvmGen *g, const IrOp *op)
 	LLVMBasicBlockRef done = new_block(g, "while.end"), latch;
 	const IrValue *pass, *ys;
 	const IrOp *term;
-	int npass, ny, i;
+	int npass, ny, i, outer;
 
 	if (before->nargs != op->nargs) {
 		lg_error(g, op, "while with %d operands but %d before-region args", op->nargs, before->nargs);
@@ -230,9 +313,12 @@ gen_while(LlvmGen *g, const IrOp *op)
 		phi_make(g, before->args[i]);
 		phi_incoming(g, op, before->args[i], op->args[i], pre);
 	}
+	outer = g->in_plain_loop;
+	g->in_plain_loop = 0;
 	term = gen_region(g, before);
 	if (!term || term->opc != IR_CONDITION || term->nargs < 1) {
 		lg_error(g, op, "the before region does not end in condition");
+		g->in_plain_loop = outer;
 		return;
 	}
 	npass = term_args(term, 1, &pass);
@@ -245,6 +331,7 @@ gen_while(LlvmGen *g, const IrOp *op)
 	for (i = 0; i < after->nargs && i < npass; i++)
 		lg_alias(g, op, after->args[i], pass[i]);
 	term = gen_region(g, after);
+	g->in_plain_loop = outer;
 	ny = term_args(term, 0, &ys);
 	if (ny != before->nargs)
 		lg_error(g, op, "the after region yields %d values for %d carried", ny, before->nargs);

@@ -160,15 +160,20 @@ exp_f32(LlvmGen *g, LLVMValueRef x)
 	static const double taylor[8] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120,
 					 1.0 / 720, 1.0 / 5040};
 	LLVMTypeRef i32 = lg_i32t(g);
-	LLVMValueRef k, r, p, ki, e1, e2;
+	LLVMValueRef s, k, r, p, ki, e1, e2;
 
 	x = sel(g, cmp(g, LLVMRealOGT, x, kc(x, 88.8)), kc(x, 88.8), x);
 	x = sel(g, cmp(g, LLVMRealOLT, x, kc(x, -104.0)), kc(x, -104.0), x);
-	k = un(g, "llvm.rint", mul(g, x, kc(x, 0x1.715476p+0)));       /* log2(e) */
+	/* k = rint(x log2 e) by the 1.5 * 2^23 shifter (exact for |x log2 e| < 2^22): the sum
+	 * s holds k in its low mantissa bits, so k as an integer is bits(s) - bits(1.5 * 2^23).
+	 * Two adds and an integer subtract, where rint and a conversion would each take the
+	 * GPU's slower conversion pipe; the same bits as rint (interp/math.c keeps rintf). */
+	s = add(g, mul(g, x, kc(x, 0x1.715476p+0)), kc(x, 0x1.8p23));   /* log2(e) */
+	k = sub(g, s, kc(x, 0x1.8p23));
 	r = fma3(g, neg(g, k), kc(x, 0x1.62e430p-1), x);               /* ln 2, high part */
 	r = fma3(g, neg(g, k), kc(x, -0x1.05c610p-29), r);             /* ln 2, low part */
 	p = horner(g, r, taylor, 8);
-	ki = to_int(g, k, 32);
+	ki = LLVMBuildSub(g->b, LLVMBuildBitCast(g->b, s, i32, ""), lg_c32(g, 0x4b400000), "");
 	e1 = LLVMBuildAShr(g->b, ki, LLVMConstInt(i32, 1, 0), "");
 	e2 = LLVMBuildSub(g->b, ki, e1, "");
 	return mul(g, mul(g, p, pow2i(g, x, e1)), pow2i(g, x, e2));

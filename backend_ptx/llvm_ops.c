@@ -410,9 +410,23 @@ arith(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
 		return LLVMGetPoison(lg_type(g, t));
 	}
 	switch (op->opc) {
-	case IR_ADD: return fl ? LLVMBuildFAdd(g->b, a, c, nm) : LLVMBuildAdd(g->b, a, c, nm);
+	/* add[1]/mul[1] (OPF_NSW): tensor index arithmetic, which cannot overflow. nsw lets
+	 * LLVM split the sign extension of an address into 64-bit pieces: in a loop that is
+	 * unrolled at run time (plain_unroll) they become a base and a pointer increment (no
+	 * index arithmetic per load, as NVRTC's code); elsewhere (straight-line code, a
+	 * grid-stride loop) each access would instead pay 64-bit multiplies and adds
+	 * (gdp_decode_tma: 127 -> 156 registers), so nsw only there (g->in_plain_loop). */
+	case IR_ADD:
+		if (fl)
+			return LLVMBuildFAdd(g->b, a, c, nm);
+		return op->imm && g->in_plain_loop ? LLVMBuildNSWAdd(g->b, a, c, nm)
+						     : LLVMBuildAdd(g->b, a, c, nm);
 	case IR_SUB: return fl ? LLVMBuildFSub(g->b, a, c, nm) : LLVMBuildSub(g->b, a, c, nm);
-	case IR_MUL: return fl ? LLVMBuildFMul(g->b, a, c, nm) : LLVMBuildMul(g->b, a, c, nm);
+	case IR_MUL:
+		if (fl)
+			return LLVMBuildFMul(g->b, a, c, nm);
+		return op->imm && g->in_plain_loop ? LLVMBuildNSWMul(g->b, a, c, nm)
+						     : LLVMBuildMul(g->b, a, c, nm);
 	case IR_DIV:
 		if (fl)
 			return LLVMBuildFDiv(g->b, a, c, nm);

@@ -54,6 +54,20 @@ ig_remote(IrGen *G, Node *e)
 	return irb_op2(&G->b, IR_MAPA, ir_ptr(IR_CLUSTER, (IrBase)b->type.base), base, rank);
 }
 
+/* a op b in the linear index of an element of tensor s, marked as unable to overflow
+ * (add[1], mul[1]: LLVM's nsw). The language makes an access whose index arithmetic
+ * overflows undefined (docs/language.md, "Tensor and shared-array elements"); with every
+ * index inside its dimension each partial sum i0 * d1 + i1 ... lies between 0 and the
+ * element count, which fits the index type (the launcher refuses larger tensors). Shared
+ * arrays index 32-bit addresses, where the mark buys nothing. */
+static IrValue
+index_op(IrGen *G, const Symbol *s, int opc, IrType t, IrValue a, IrValue b)
+{
+	IrValue v[2] = {a, b};
+
+	return irb_imm(&G->b, opc, t, s->kind == SYM_TENSOR, 2, v);
+}
+
 /* The pointer to the element an N_INDEX on a tensor or shared array names: the base
  * pointer advanced by the row-major linear index of its (i32) indices. */
 static IrValue
@@ -61,7 +75,7 @@ ig_elemptr(IrGen *G, Node *e)
 {
 	const Symbol *s = e->sym;
 	IrType pt, it;
-	IrValue base, lin = 0;
+	IrValue base, lin = 0, dim;
 	Node *ix;
 	int i = 0;
 
@@ -90,10 +104,11 @@ ig_elemptr(IrGen *G, Node *e)
 			continue;
 		}
 		if (s->kind == SYM_TENSOR && s->dimsym[i])
-			lin = op2(G, IR_MUL, it, lin, G->k->body.args[s->dimsym[i]->param]);
+			dim = G->k->body.args[s->dimsym[i]->param];
 		else
-			lin = op2(G, IR_MUL, it, lin, irb_const_int(&G->b, it, s->dims[i]));
-		lin = op2(G, IR_ADD, it, lin, v);
+			dim = irb_const_int(&G->b, it, s->dims[i]);
+		lin = index_op(G, s, IR_MUL, it, lin, dim);
+		lin = index_op(G, s, IR_ADD, it, lin, v);
 	}
 	return op2(G, IR_ELEMPTR, pt, base, lin);
 }

@@ -116,7 +116,7 @@ im_exp(float x)
 
 	x = x > (float)88.8 ? (float)88.8 : x;
 	x = x < -104.0f ? -104.0f : x;
-	k = rintf(x * 0x1.715476p+0f);
+	k = rintf(x * 0x1.715476p+0f);     /* the backend's 1.5 * 2^23 shifter: the same k */
 	r = fmaf(-k, 0x1.62e430p-1f, x);
 	r = fmaf(-k, -0x1.05c610p-29f, r);
 	p = hornerf(r, taylor, 8);

@@ -68,7 +68,7 @@
  *   the parser also takes `\n` and `\t`.
  * Ops, one per line:
  * - results (if any) `%a, %b =`, the op name, `[imm]` for OPF_IMM ops (always printed; the
- *   parser reads a missing one as 0), the operands `%x, %y`, then `: type, type` (the
+ *   parser reads a missing one as 0) and for OPF_NSW ops whose imm is 1 (`add[1]`), the operands `%x, %y`, then `: type, type` (the
  *   result types, omitted when there are none), then the regions, then the location.
  *   The operands begin on the op's own line (a list may continue after a comma).
  * - `const` prints its value before the `:`: integers in decimal (the int64 in IrOp.imm;
@@ -192,6 +192,7 @@ enum {
 	OPF_ARITH = 1 << 8,
 	OPF_ASYNC = 1 << 10,    /* async proxy / mbarrier machinery (TMA, mbar.*) */
 	OPF_HIGH = 1 << 12,     /* high-level region op, lowered before the backend */
+	OPF_NSW = 1 << 13,      /* integer add/mul: imm 1 = no signed overflow (ops.def) */
 };
 
 /* What a target can do: ops.def names the features an op needs, targets.def the features

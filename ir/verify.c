@@ -197,6 +197,10 @@ check_arith(Verifier *v, const IrOp *op)
 	}
 	if (!ok)
 		vf_error(v, op->loc, "%s needs %s, got %s", vf_opname(op), need, vf_tname(t));
+	if ((ir_opinfo[op->opc].flags & OPF_NSW) && op->imm
+	    && (op->imm != 1 || !is_int_data(t)))
+		vf_error(v, op->loc, "%s[%" PRId64 "]: the attribute is 0, or 1 (no signed overflow) on an integer type",
+			 vf_opname(op), op->imm);
 	for (i = 0; i < op->nargs; i++)
 		vf_want_arg(v, op, i, t);
 }

@@ -1,6 +1,6 @@
-// Tensor elements lower to row-major i32 index arithmetic (dimensions from the shape
-// symbols or constants), elemptr, then load (imm 1, the read-only path, for `in` tensors)
-// or store. Shape symbols are parameters after the declared ones, in order of appearance.
+// Tensor elements lower to row-major i32 index arithmetic marked nsw (mul[1], add[1]; dims
+// from the shape symbols or constants), elemptr, then load (imm 1, the read-only path, for
+// `in` tensors) or store. Shape symbols are parameters after the declared ones, in order.
 // RUN: %cakec --emit=ir --passes= %s | FileCheck %s
 
 kernel index3(a: in f32[B, 8, N], o: inout f32[B, N], s: f32) threads(32) {
@@ -22,16 +22,16 @@ kernel index3(a: in f32[B, 8, N], o: inout f32[B, N], s: f32) threads(32) {
 // CHECK-NEXT:     [[I:%[0-9]+]] = tid.x : i32 !7:20
 // store address first: o[i, 2] = (i * N + 2)
 // CHECK-NEXT:     [[C2:%[0-9]+]] = const 2 : i32 !8:10
-// CHECK-NEXT:     [[M:%[0-9]+]] = mul [[I]], [[N]] : i32 !8:6
-// CHECK-NEXT:     [[L:%[0-9]+]] = add [[M]], [[C2]] : i32 !8:6
+// CHECK-NEXT:     [[M:%[0-9]+]] = mul[1] [[I]], [[N]] : i32 !8:6
+// CHECK-NEXT:     [[L:%[0-9]+]] = add[1] [[M]], [[C2]] : i32 !8:6
 // CHECK-NEXT:     [[P:%[0-9]+]] = elemptr [[O]], [[L]] : ptr.global.f32 !8:6
 // a[i, 3, i] = ((i * 8 + 3) * N + i), read-only
 // CHECK-NEXT:     [[C3:%[0-9]+]] = const 3 : i32 !8:20
 // CHECK-NEXT:     [[C8:%[0-9]+]] = const 8 : i32 !8:16
-// CHECK-NEXT:     [[M1:%[0-9]+]] = mul [[I]], [[C8]] : i32 !8:16
-// CHECK-NEXT:     [[L1:%[0-9]+]] = add [[M1]], [[C3]] : i32 !8:16
-// CHECK-NEXT:     [[M2:%[0-9]+]] = mul [[L1]], [[N]] : i32 !8:16
-// CHECK-NEXT:     [[L2:%[0-9]+]] = add [[M2]], [[I]] : i32 !8:16
+// CHECK-NEXT:     [[M1:%[0-9]+]] = mul[1] [[I]], [[C8]] : i32 !8:16
+// CHECK-NEXT:     [[L1:%[0-9]+]] = add[1] [[M1]], [[C3]] : i32 !8:16
+// CHECK-NEXT:     [[M2:%[0-9]+]] = mul[1] [[L1]], [[N]] : i32 !8:16
+// CHECK-NEXT:     [[L2:%[0-9]+]] = add[1] [[M2]], [[I]] : i32 !8:16
 // CHECK-NEXT:     [[PA:%[0-9]+]] = elemptr [[A]], [[L2]] : ptr.global.f32 !8:16
 // CHECK-NEXT:     [[VA:%[0-9]+]] = load[1] [[PA]] : f32 !8:16
 // CHECK-NEXT:     [[X:%[0-9]+]] = mul [[VA]], [[S]] : f32 !8:26

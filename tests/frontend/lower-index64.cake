@@ -39,18 +39,18 @@ kernel narrow(a: in f32[B, 8, N], o: out f32[B]) threads(32) index(i32) {
 // CHECK-NEXT:     [[IW2:%[0-9]+]] = cast [[I]] : i64
 // CHECK-NEXT:     [[C3W:%[0-9]+]] = const 3 : i64
 // CHECK-NEXT:     [[C8:%[0-9]+]] = const 8 : i64
-// CHECK-NEXT:     [[M1:%[0-9]+]] = mul [[IW2]], [[C8]] : i64
-// CHECK-NEXT:     [[L1:%[0-9]+]] = add [[M1]], [[C3W]] : i64
-// CHECK-NEXT:     [[M2:%[0-9]+]] = mul [[L1]], [[N]] : i64
-// CHECK-NEXT:     [[L2:%[0-9]+]] = add [[M2]], [[BIG]] : i64
+// CHECK-NEXT:     [[M1:%[0-9]+]] = mul[1] [[IW2]], [[C8]] : i64
+// CHECK-NEXT:     [[L1:%[0-9]+]] = add[1] [[M1]], [[C3W]] : i64
+// CHECK-NEXT:     [[M2:%[0-9]+]] = mul[1] [[L1]], [[N]] : i64
+// CHECK-NEXT:     [[L2:%[0-9]+]] = add[1] [[M2]], [[BIG]] : i64
 // CHECK-NEXT:     {{%[0-9]+}} = elemptr [[A]], [[L2]] : ptr.global.f32
 // the function's loop: an i64 index from 0 to the shape symbol N
 // CHECK:          [[Z:%[0-9]+]] = const 0 : i64
 // CHECK-NEXT:     [[ST:%[0-9]+]] = const 1 : i64
 // CHECK-NEXT:     {{%[0-9]+}} = for[0] [[Z]], [[N]], [[ST]], {{%[0-9]+}} : f32 ([[J:%[0-9]+]]: i64, {{%[0-9]+}}: f32) {
 // CHECK-NEXT:       [[RW:%[0-9]+]] = cast [[I]] : i64
-// CHECK-NEXT:       [[RM:%[0-9]+]] = mul [[RW]], [[N]] : i64
-// CHECK-NEXT:       [[RL:%[0-9]+]] = add [[RM]], [[J]] : i64
+// CHECK-NEXT:       [[RM:%[0-9]+]] = mul[1] [[RW]], [[N]] : i64
+// CHECK-NEXT:       [[RL:%[0-9]+]] = add[1] [[RM]], [[J]] : i64
 // CHECK-NEXT:       {{%[0-9]+}} = elemptr [[M]], [[RL]] : ptr.global.f32
 
 // CHECK-LABEL: kernel @narrow {
@@ -60,7 +60,7 @@ kernel narrow(a: in f32[B, 8, N], o: out f32[B]) threads(32) index(i32) {
 // CHECK:        [[NI:%[0-9]+]] = tid.x : i32
 // CHECK:        elemptr {{%[0-9]+}}, [[NI]] : ptr.global.f32
 // CHECK:        [[N8:%[0-9]+]] = const 8 : i32
-// CHECK-NEXT:   mul [[NI]], [[N8]] : i32
+// CHECK-NEXT:   mul[1] [[NI]], [[N8]] : i32
 
 // store(tensor, acc, [r, c]) of a wgmma accumulator: the rows and columns are i32, the
 // element offsets and the bounds against the i64 shape symbols are i64
