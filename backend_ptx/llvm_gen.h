@@ -75,6 +75,7 @@ LLVMValueRef lg_c64(LlvmGen *g, uint64_t v);
 /* ---- llvm_ops.c ---- */
 /* Generates one op without regions and binds its result (if any) in g->vals. */
 void lg_op(LlvmGen *g, const IrOp *op);
+LLVMValueRef lg_linear_tid(LlvmGen *g);
 
 /* ---- llvm_math.c ---- */
 /* Generates one op of the math library (exp .. isinf, ir/ops.def), lane by lane on vectors;

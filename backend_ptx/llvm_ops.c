@@ -112,6 +112,13 @@ sreg(LlvmGen *g, const char *reg)
 static LLVMValueRef
 warpid(LlvmGen *g)
 {
+	return LLVMBuildLShr(g->b, lg_linear_tid(g), i32c(g, 5), "");
+}
+
+/* The linear thread index in the block (tid.x + ntid.x (tid.y + ntid.y tid.z)). */
+LLVMValueRef
+lg_linear_tid(LlvmGen *g)
+{
 	const int *n = g->k->threads;
 	LLVMValueRef lin = sreg(g, "tid.x");
 
@@ -123,7 +130,7 @@ warpid(LlvmGen *g)
 								       sreg(g, "tid.z"), ""), "");
 		lin = LLVMBuildNUWAdd(g->b, lin, LLVMBuildNUWMul(g->b, i32c(g, (uint32_t)n[0]), yz, ""), "");
 	}
-	return LLVMBuildLShr(g->b, lin, i32c(g, 5), "");
+	return lin;
 }
 
 /* ---- casts ---- */

@@ -429,6 +429,161 @@ wgmma_wait(LlvmGen *g, const IrOp *op)
 	lg_tied_sync(g, op, text);
 }
 
+/* ---- wgmma.store: an accumulator fragment into a tensor ---- */
+
+/* The partial-tile store of one of the thread's two rows: one asm statement that tests
+ * each column against left (the columns left in the tensor from the thread's first) and
+ * stores the element where it is inside (setp, @p st: no branch). words are the row's
+ * values: a 16-bit output's pairs packed in one b32 each (mov splits them), an f32
+ * output's elements one each. One statement instead of one per element: each asm call
+ * costs LLVM's code generation as much as a few dozen plain instructions. */
+static void
+store_row_asm(LlvmGen *g, LLVMValueRef p, LLVMValueRef left, LLVMValueRef *words, int nw, int ebytes)
+{
+	Buf text = {0}, cons = {0};
+	LLVMValueRef *ins = xcalloc((size_t)nw + 2, sizeof *ins);
+	LLVMTypeRef *tys = xcalloc((size_t)nw + 2, sizeof *tys), fty;
+	int wide = LLVMGetIntTypeWidth(LLVMTypeOf(left)) == 64, j, e;
+
+	buf_puts(&text, ebytes == 2 ? "{\n.reg .pred p;\n.reg .b16 lo, hi;\n" : "{\n.reg .pred p;\n");
+	buf_puts(&cons, wide ? "l,l" : "l,r");
+	ins[0] = p;
+	ins[1] = left;
+	for (j = 0; j < nw; j++) {
+		/* word j: columns 8 (j / 2) + (j % 2) for f32, 8 j and 8 j + 1 for 16-bit */
+		ins[j + 2] = words[j];
+		buf_puts(&cons, ebytes == 2 ? ",r" : ",f");
+		if (ebytes == 2)
+			buf_printf(&text, "mov.b32 {lo, hi}, $%d;\n", j + 2);
+		for (e = 0; e < (ebytes == 2 ? 2 : 1); e++) {
+			int col = ebytes == 2 ? 8 * j + e : 8 * (j / 2) + j % 2;
+			char val[16];
+
+			if (ebytes == 2)
+				snprintf(val, sizeof val, "%s", e ? "hi" : "lo");
+			else
+				snprintf(val, sizeof val, "$%d", j + 2);
+			buf_printf(&text, "setp.gt.s%d p, $1, %d;\n@p st.global.b%d [$0+%d], %s;\n", wide ? 64 : 32,
+				   col, ebytes * 8, col * ebytes, val);
+		}
+	}
+	buf_puts(&text, "}");
+	buf_puts(&cons, ",~{memory}");
+	for (j = 0; j < nw + 2; j++)
+		tys[j] = LLVMTypeOf(ins[j]);
+	fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), tys, (unsigned)nw + 2, 0);
+	LLVMBuildCall2(g->b, fty, LLVMGetInlineAsm(fty, text.s, (size_t)text.len, cons.s, (size_t)cons.len,
+						   1, 0, LLVMInlineAsmDialectATT, 0),
+		       ins, (unsigned)nw + 2, "");
+	buf_free(&text);
+	buf_free(&cons);
+	free(ins);
+	free(tys);
+}
+
+/* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
+ * (4 j + 2 i, +1) is converted once, up front, into one word: a b32 of two bf16/f16, or a
+ * <2 x float>. Then two straight runs of code: where the whole 64 x N block lies inside
+ * the tensor and every row starts at an even element (N and col0 even), each word is one
+ * plain 2-wide store; otherwise, per row inside the tensor, one asm statement of
+ * predicated scalar stores (store_row_asm). */
+static void
+wgmma_store(LlvmGen *g, const IrOp *op)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]), at = ir_vtype(g->k, op->args[1]);
+	IrType it = ir_vtype(g->k, op->args[2]);
+	LLVMTypeRef ity = lg_type(g, it), f2 = LLVMVectorType(LLVMFloatTypeInContext(g->ctx), 2);
+	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
+	LLVMValueRef base = lg_arg(g, op, 0), *acc;
+	LLVMValueRef nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3), row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5);
+	LLVMValueRef t, rb, cb, p[2], rowin[2], full, left, *words, *sw;
+	LLVMBasicBlockRef fast, slow, join, rows[2], next[2];
+	int n = at.lanes * 2, npair = at.lanes / 2, ebytes = ir_type_bytes(ir_scalar((IrBase)pt.elem)), i, j;
+
+	if (lg_is_frag(at)) {
+		acc = lg_lanes(g, op, op->args[1]);
+	} else {        /* m64n8: an f32x4 vector */
+		LLVMValueRef v = lg_arg(g, op, 1);
+
+		acc = arena_alloc(g->arena, (size_t)at.lanes * sizeof *acc);
+		for (i = 0; i < at.lanes; i++)
+			acc[i] = LLVMBuildExtractElement(g->b, v, lg_c32(g, i), "");
+	}
+	/* t = 32 (warpid & 3) + laneid: the linear thread index mod 128 */
+	t = LLVMBuildAnd(g->b, lg_linear_tid(g), lg_c32(g, 127), "");
+	rb = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, LLVMBuildLShr(g->b, t, lg_c32(g, 5), ""), lg_c32(g, 4), ""),
+			  LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 31), ""), lg_c32(g, 2), ""), "");
+	cb = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
+	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
+	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
+	for (i = 0; i < 2; i++) {
+		LLVMValueRef r = i ? LLVMBuildNSWAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "") : rb;
+		LLVMValueRef off = LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, r, ncols, ""), cb, "");
+
+		rowin[i] = LLVMBuildICmp(g->b, LLVMIntSLT, r, nrows, "");
+		p[i] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");
+	}
+	words = xcalloc((size_t)npair, sizeof *words);
+	for (j = 0; j < npair; j++) {
+		LLVMValueRef v = LLVMGetPoison(f2);
+
+		v = LLVMBuildInsertElement(g->b, v, acc[2 * j], lg_c32(g, 0), "");
+		v = LLVMBuildInsertElement(g->b, v, acc[2 * j + 1], lg_c32(g, 1), "");
+		if (ebytes == 2)
+			v = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, v, LLVMVectorType(ety, 2), ""),
+					     lg_i32t(g), "");
+		words[j] = v;
+	}
+	full = LLVMBuildICmp(g->b, LLVMIntSLE, LLVMBuildNSWAdd(g->b, row0, LLVMConstInt(ity, 64, 0), ""), nrows, "");
+	full = LLVMBuildAnd(g->b, full, LLVMBuildICmp(g->b, LLVMIntSLE,
+						       LLVMBuildNSWAdd(g->b, col0, LLVMConstInt(ity, (unsigned long long)n, 0), ""),
+						       ncols, ""), "");
+	full = LLVMBuildAnd(g->b, full, LLVMBuildICmp(g->b, LLVMIntEQ,
+						       LLVMBuildAnd(g->b, LLVMBuildOr(g->b, ncols, col0, ""), LLVMConstInt(ity, 1, 0), ""),
+						       LLVMConstInt(ity, 0, 0), ""), "");
+	fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.full");
+	slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.part");
+	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.done");
+	LLVMBuildCondBr(g->b, full, fast, slow);
+
+	/* word j is lanes 2 j, 2 j + 1: j = 2 jj + i, i.e. row i, columns 8 jj, 8 jj + 1 */
+	LLVMPositionBuilderAtEnd(g->b, fast);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < npair / 2; j++) {
+			LLVMValueRef off = LLVMConstInt(lg_i64t(g), (unsigned long long)(8 * j), 0);
+			LLVMValueRef q = j ? LLVMBuildInBoundsGEP2(g->b, ety, p[i], &off, 1, "") : p[i];
+			LLVMValueRef st = LLVMBuildStore(g->b, words[2 * j + i], q);
+
+			LLVMSetAlignment(st, (unsigned)(2 * ebytes));
+		}
+	LLVMBuildBr(g->b, join);
+
+	LLVMPositionBuilderAtEnd(g->b, slow);
+	left = LLVMBuildSub(g->b, ncols, cb, "");
+	sw = xcalloc((size_t)at.lanes, sizeof *sw);
+	for (i = 0; i < 2; i++) {
+		int nw = 0;
+
+		rows[i] = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.row");
+		next[i] = i ? join : LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.row.next");
+		LLVMBuildCondBr(g->b, rowin[i], rows[i], next[i]);
+		LLVMPositionBuilderAtEnd(g->b, rows[i]);
+		for (j = 0; j < npair / 2; j++) {
+			if (ebytes == 2) {
+				sw[nw++] = words[2 * j + i];
+				continue;
+			}
+			sw[nw++] = acc[4 * j + 2 * i];
+			sw[nw++] = acc[4 * j + 2 * i + 1];
+		}
+		store_row_asm(g, p[i], left, sw, nw, ebytes);
+		LLVMBuildBr(g->b, next[i]);
+		LLVMPositionBuilderAtEnd(g->b, next[i]);
+	}
+	free(sw);
+	free(words);
+}
+
 /* ---- dispatch ---- */
 
 void
@@ -444,6 +599,7 @@ lg_wgmma_op(LlvmGen *g, const IrOp *op)
 	case IR_WGMMA_FENCE: lg_tied_sync(g, op, "wgmma.fence.sync.aligned;"); return;
 	case IR_WGMMA_COMMIT: tied_asm(g, "wgmma.commit_group.sync.aligned;", NULL, 0, 0, NULL); break;
 	case IR_WGMMA_WAIT: wgmma_wait(g, op); return;
+	case IR_WGMMA_STORE: wgmma_store(g, op); return;
 	default:
 		lg_error(g, op, "'%s' cannot be lowered here", ir_opinfo[op->opc].name);
 		return;

@@ -272,6 +272,8 @@ scan_vector_access(VecScan *vs, const IrRegion *r)
 			t = ir_vtype(vs->k, op->res[0]);
 		else if ((op->opc == IR_STORE && op->nargs == 2) || (op->opc == IR_STORE_IF && op->nargs == 3))
 			t = ir_vtype(vs->k, op->args[1]);
+		else if (op->opc == IR_WGMMA_STORE)
+			t.lanes = 2;    /* its full-tile path stores pairs of elements */
 		if (t.lanes > 1)
 			mark_root(vs, op->args[0], 0);
 		for (j = 0; j < op->nregions; j++)

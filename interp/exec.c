@@ -557,6 +557,38 @@ ex_store(Warp *w, const IrOp *op, uint32_t mask)
 		lane_conflicts(w, op, mask, p, n);
 }
 
+/* wgmma.store (ir/ops.def): each lane's elements of the m64nN fragment that lie inside
+ * the tensor, converted to its element type, one element at a time. */
+static void
+ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
+{
+	IrType pt = vt(w, op->args[0]), at = vt(w, op->args[1]);
+	IrBase eb = (IrBase)pt.elem;
+	int size = ir_type_bytes(ir_scalar(eb)), n = at.lanes * 2, l, i, j, e;
+	const uint64_t *p = reg(w, op->args[0], 0);
+
+	LANES(l, mask) {
+		int t = 32 * (w->id & 3) + l;
+		int64_t nrows = (int64_t)reg(w, op->args[2], 0)[l], ncols = (int64_t)reg(w, op->args[3], 0)[l];
+		int64_t r0 = (int64_t)reg(w, op->args[4], 0)[l] + 16 * (t / 32) + (t % 32) / 4;
+		int64_t c0 = (int64_t)reg(w, op->args[5], 0)[l] + 2 * (t % 4);
+
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < n / 8; j++)
+				for (e = 0; e < 2; e++) {
+					int64_t r = r0 + 8 * i, c = c0 + 8 * j + e;
+					unsigned char *m;
+
+					if (r >= nrows || c >= ncols)
+						continue;
+					m = mem_access(w, op, l, mem_ptr_add(p[l], (r * ncols + c) * size), size, size, 1);
+					if (!m)
+						return;
+					write_elem(m, eb, num_convert(IR_F32, eb, reg(w, op->args[1], j * 4 + i * 2 + e)[l]));
+				}
+	}
+}
+
 /* The new value of an atomic read-modify-write of old with b (and c for cas). */
 static uint64_t
 atom_new(int opc, IrType t, uint64_t old, uint64_t b, uint64_t c)
@@ -923,6 +955,7 @@ static const ExecRow exec_rows[] = {
 	{IR_LOAD, ex_load, NULL, NULL},
 	{IR_STORE, ex_store, NULL, NULL},
 	{IR_STORE_IF, ex_store, NULL, NULL},
+	{IR_WGMMA_STORE, ex_wgmma_store, NULL, NULL},
 	{IR_ATOM_ADD, ex_atom, NULL, NULL}, {IR_ATOM_MIN, ex_atom, NULL, NULL}, {IR_ATOM_MAX, ex_atom, NULL, NULL},
 	{IR_ATOM_AND, ex_atom, NULL, NULL}, {IR_ATOM_OR, ex_atom, NULL, NULL}, {IR_ATOM_XCHG, ex_atom, NULL, NULL},
 	{IR_ATOM_CAS, ex_atom, NULL, NULL},

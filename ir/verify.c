@@ -396,6 +396,28 @@ check_memory(Verifier *v, const IrOp *op)
 			vf_error(v, op->loc, "operand 3 of store.if (the condition) has type %s, expected i1",
 			     vf_tname(vt(v, op->args[2])));
 		break;
+	case IR_WGMMA_STORE: {
+		int i;
+
+		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 0))
+			return;
+		p = vt(v, op->args[0]);
+		t = vt(v, op->args[1]);
+		if (p.space != IR_GLOBAL || (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16))
+			vf_error(v, op->loc, "wgmma.store writes through a global pointer to f32, bf16 or f16, not %s",
+			     vf_tname(p));
+		if (t.base != IR_F32 || t.lanes < 4 || t.lanes % 4)
+			vf_error(v, op->loc, "operand 2 of wgmma.store has type %s, expected an m64nN accumulator (f32x(N/2))",
+			     vf_tname(t));
+		t = vt(v, op->args[2]);
+		if (!ir_type_eq(t, ir_scalar(IR_I32)) && !ir_type_eq(t, ir_scalar(IR_I64)))
+			vf_error(v, op->loc, "operand 3 of wgmma.store has type %s, expected i32 or i64", vf_tname(t));
+		for (i = 3; i < 6; i++)
+			if (!ir_type_eq(vt(v, op->args[i]), t))
+				vf_error(v, op->loc, "operand %d of wgmma.store has type %s, expected %s (operand 3's)",
+				     i + 1, vf_tname(vt(v, op->args[i])), vf_tname(t));
+		break;
+	}
 	}
 }
 
@@ -829,7 +851,7 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 		case IR_EXTRACT:
 			check_extract(v, op);
 			break;
-		case IR_ELEMPTR: case IR_SMEM: case IR_LOAD: case IR_STORE: case IR_STORE_IF:
+		case IR_ELEMPTR: case IR_SMEM: case IR_LOAD: case IR_STORE: case IR_STORE_IF: case IR_WGMMA_STORE:
 			check_memory(v, op);
 			break;
 		case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND: case IR_ATOM_OR:

@@ -69,119 +69,25 @@ kernel wg(c: out bf16[M, N], d: out f32[64, 16])
 // CHECK-NEXT:     yield [[W2]]
 // CHECK-NEXT:   }
 
-// store to the f32 tensor d (64 x 16, constant shape): no conversion.
+// store to the f32 tensor d (64 x 16, constant shape) and to the bf16 tensor c (M x N,
+// shape symbols): one wgmma.store each, with the tensor's pointer, the fragment, the
+// bounds and the origin (ir/ops.def; the backend's two paths are checked in PTX below).
 // CHECK:        [[TWO:%[0-9]+]] = const 0x1p+1 : f32x8 !29:25
-// CHECK-NEXT:   [[V:%[0-9]+]] = mul [[R]], [[TWO]] : f32x8 !29:23
-// CHECK-NEXT:   [[R0:%[0-9]+]] = const 0 : i32 !29:31
-// CHECK-NEXT:   [[C0:%[0-9]+]] = const 0 : i32 !29:34
-// CHECK-NEXT:   [[ROWS:%[0-9]+]] = const 64 : i32 !29:9
-// CHECK-NEXT:   [[COLS:%[0-9]+]] = const 16 : i32 !29:9
-// CHECK-NEXT:   [[ONE:%[0-9]+]] = const 1 : i32 !29:9
-// CHECK-NEXT:   [[Z:%[0-9]+]] = const 0 : i32 !29:9
-// CHECK-NEXT:   [[LANE:%[0-9]+]] = laneid : i32 !29:9
-// CHECK-NEXT:   [[WARP:%[0-9]+]] = warpid : i32 !29:9
-// CHECK-NEXT:   [[THREE:%[0-9]+]] = const 3 : i32 !29:9
-// CHECK-NEXT:   [[WQ:%[0-9]+]] = and [[WARP]], [[THREE]] : i32 !29:9
-// CHECK-NEXT:   [[TWOI:%[0-9]+]] = const 2 : i32 !29:9
-// CHECK-NEXT:   [[L4:%[0-9]+]] = shr [[LANE]], [[TWOI]] : i32 !29:9
-// CHECK-NEXT:   [[SIXTEEN:%[0-9]+]] = const 16 : i32 !29:9
-// CHECK-NEXT:   [[W16:%[0-9]+]] = mul [[WQ]], [[SIXTEEN]] : i32 !29:9
-// CHECK-NEXT:   [[RIN:%[0-9]+]] = add [[W16]], [[L4]] : i32 !29:9
-// CHECK-NEXT:   [[RB:%[0-9]+]] = add [[R0]], [[RIN]] : i32 !29:9
-// CHECK-NEXT:   [[TWOC:%[0-9]+]] = const 2 : i32 !29:9
-// CHECK-NEXT:   [[THREEC:%[0-9]+]] = const 3 : i32 !29:9
-// CHECK-NEXT:   [[LM4:%[0-9]+]] = and [[LANE]], [[THREEC]] : i32 !29:9
-// CHECK-NEXT:   [[CIN:%[0-9]+]] = mul [[LM4]], [[TWOC]] : i32 !29:9
-// CHECK-NEXT:   [[CB:%[0-9]+]] = add [[C0]], [[CIN]] : i32 !29:9
-// CHECK-NEXT:   [[RIN0:%[0-9]+]] = cmp.lt [[RB]], [[ROWS]] : i1 !29:9
-// CHECK-NEXT:   [[ROWBASE:%[0-9]+]] = mul [[RB]], [[COLS]] : i32 !29:9
-// CHECK-NEXT:   [[X:%[0-9]+]] = add [[ROWBASE]], [[CB]] : i32 !29:9
-// CHECK-NEXT:   [[P0:%[0-9]+]] = elemptr %2, [[X]] : ptr.global.f32 !29:9
-// Row block i = 1 is 8 rows down.
-// CHECK-NEXT:   [[EIGHT:%[0-9]+]] = const 8 : i32 !29:9
-// CHECK-NEXT:   [[RB8:%[0-9]+]] = add [[RB]], [[EIGHT]] : i32 !29:9
-// CHECK-NEXT:   [[RIN1:%[0-9]+]] = cmp.lt [[RB8]], [[ROWS]] : i1 !29:9
-// CHECK-NEXT:   [[ROWBASE8:%[0-9]+]] = mul [[RB8]], [[COLS]] : i32 !29:9
-// CHECK-NEXT:   [[X8:%[0-9]+]] = add [[ROWBASE8]], [[CB]] : i32 !29:9
-// CHECK-NEXT:   [[P8:%[0-9]+]] = elemptr %2, [[X8]] : ptr.global.f32 !29:9
-// The whole block is inside: row0 + 64 <= rows, col0 + N <= cols, (cols | col0) even.
-// CHECK-NEXT:   [[SIXTYFOUR:%[0-9]+]] = const 64 : i32 !29:9
-// CHECK-NEXT:   [[REND:%[0-9]+]] = add [[R0]], [[SIXTYFOUR]] : i32 !29:9
-// CHECK-NEXT:   [[RFIT:%[0-9]+]] = cmp.le [[REND]], [[ROWS]] : i1 !29:9
-// CHECK-NEXT:   [[N:%[0-9]+]] = const 16 : i32 !29:9
-// CHECK-NEXT:   [[CEND:%[0-9]+]] = add [[C0]], [[N]] : i32 !29:9
-// CHECK-NEXT:   [[CFIT:%[0-9]+]] = cmp.le [[CEND]], [[COLS]] : i1 !29:9
-// CHECK-NEXT:   [[FIT:%[0-9]+]] = and [[RFIT]], [[CFIT]] : i1 !29:9
-// CHECK-NEXT:   [[OR:%[0-9]+]] = or [[COLS]], [[C0]] : i32 !29:9
-// CHECK-NEXT:   [[ODD:%[0-9]+]] = and [[OR]], [[ONE]] : i32 !29:9
-// CHECK-NEXT:   [[EVEN:%[0-9]+]] = cmp.eq [[ODD]], [[Z]] : i1 !29:9
-// CHECK-NEXT:   [[FULL:%[0-9]+]] = and [[FIT]], [[EVEN]] : i1 !29:9
-// CHECK-NEXT:   if [[FULL]] {
-// CHECK-NEXT:     [[V0:%[0-9]+]] = extract[0] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[V1:%[0-9]+]] = extract[1] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[PAIR:%[0-9]+]] = vec [[V0]], [[V1]] : f32x2 !29:9
-// CHECK-NEXT:     store [[P0]], [[PAIR]] !29:9
-// The second column block (j = 1) of row block 0 holds lanes 4 and 5, 8 columns on.
-// CHECK-NEXT:     [[V4:%[0-9]+]] = extract[4] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[V5:%[0-9]+]] = extract[5] [[V]] : f32 !29:9
-// CHECK-NEXT:     [[E8:%[0-9]+]] = const 8 : i32 !29:9
-// CHECK-NEXT:     [[PJ:%[0-9]+]] = elemptr [[P0]], [[E8]] : ptr.global.f32 !29:9
-// CHECK-NEXT:     [[PAIR2:%[0-9]+]] = vec [[V4]], [[V5]] : f32x2 !29:9
-// CHECK-NEXT:     store [[PJ]], [[PAIR2]] !29:9
-// Row block 1 holds lanes 2, 3, 6 and 7.
-// CHECK-NEXT:     extract[2] [[V]] : f32
-// CHECK-NEXT:     extract[3] [[V]] : f32
-// CHECK-NEXT:     vec
-// CHECK-NEXT:     store [[P8]], {{%[0-9]+}} !29:9
-// CHECK-NEXT:     extract[6] [[V]] : f32
-// CHECK-NEXT:     extract[7] [[V]] : f32
-// CHECK:          yield !29:9
-// CHECK-NEXT:   } else {
-// Otherwise: column 8 j + k is inside when cols - first column > 8 j + k.
-// CHECK-NEXT:     [[LEFT:%[0-9]+]] = sub [[COLS]], [[CB]] : i32 !29:9
-// CHECK-NEXT:     [[K0:%[0-9]+]] = const 0 : i32 !29:9
-// CHECK-NEXT:     [[IN0:%[0-9]+]] = cmp.gt [[LEFT]], [[K0]] : i1 !29:9
-// CHECK-NEXT:     [[K1:%[0-9]+]] = const 1 : i32 !29:9
-// CHECK-NEXT:     [[IN1:%[0-9]+]] = cmp.gt [[LEFT]], [[K1]] : i1 !29:9
-// CHECK-NEXT:     [[K8:%[0-9]+]] = const 8 : i32 !29:9
-// CHECK-NEXT:     [[IN8:%[0-9]+]] = cmp.gt [[LEFT]], [[K8]] : i1 !29:9
-// CHECK-NEXT:     [[K9:%[0-9]+]] = const 9 : i32 !29:9
-// CHECK-NEXT:     [[IN9:%[0-9]+]] = cmp.gt [[LEFT]], [[K9]] : i1 !29:9
-// Rows outside the tensor store nothing; inside, each element is masked by its column.
-// CHECK-NEXT:     if [[RIN0]] {
-// CHECK-NEXT:       [[S0:%[0-9]+]] = extract[0] [[V]] : f32 !29:9
-// CHECK-NEXT:       store.if [[P0]], [[S0]], [[IN0]] !29:9
-// CHECK-NEXT:       [[ONEE:%[0-9]+]] = const 1 : i32 !29:9
-// CHECK-NEXT:       [[P01:%[0-9]+]] = elemptr [[P0]], [[ONEE]] : ptr.global.f32 !29:9
-// CHECK-NEXT:       [[S1:%[0-9]+]] = extract[1] [[V]] : f32 !29:9
-// CHECK-NEXT:       store.if [[P01]], [[S1]], [[IN1]] !29:9
-// CHECK:            extract[4] [[V]] : f32 !29:9
-// CHECK-NEXT:       store.if {{%[0-9]+}}, {{%[0-9]+}}, [[IN8]] !29:9
-// CHECK:            extract[5] [[V]] : f32 !29:9
-// CHECK-NEXT:       store.if {{%[0-9]+}}, {{%[0-9]+}}, [[IN9]] !29:9
-// CHECK-NEXT:       yield !29:9
-// CHECK-NEXT:     } else {
-// CHECK-NEXT:       yield !29:9
-// CHECK-NEXT:     } !29:9
-// CHECK-NEXT:     if [[RIN1]] {
-// CHECK-NEXT:       [[S2:%[0-9]+]] = extract[2] [[V]] : f32 !29:9
-// CHECK-NEXT:       store.if [[P8]], [[S2]], [[IN0]] !29:9
-// CHECK:            extract[7] [[V]] : f32 !29:9
-// CHECK-NEXT:       store.if {{%[0-9]+}}, {{%[0-9]+}}, [[IN9]] !29:9
-// CHECK-NEXT:       yield !29:9
-// CHECK:          yield !29:9
-// CHECK-NEXT:   } !29:9
-
-// store to the bf16 tensor c (M x N, shape symbols): pairs convert as bf16x2, single
-// elements as bf16; the masks use the shape symbols.
+// CHECK:        wgmma.store %2, {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} !29:9
 // BF16-LABEL: kernel @wg {
-// BF16:         cmp.lt {{%[0-9]+}}, %3 : i1 !31:5
-// BF16:         cmp.le {{%[0-9]+}}, %3 : i1 !31:5
-// BF16:         cmp.le {{%[0-9]+}}, %4 : i1 !31:5
-// BF16:         [[PAIR:%[0-9]+]] = vec {{%[0-9]+}}, {{%[0-9]+}} : f32x2 !31:5
-// BF16-NEXT:    [[CONV:%[0-9]+]] = cast [[PAIR]] : bf16x2 !31:5
-// BF16-NEXT:    store {{%[0-9]+}}, [[CONV]] !31:5
-// BF16:         } else {
-// BF16-NEXT:    sub %4, {{%[0-9]+}} : i32 !31:5
-// BF16:         [[ONE:%[0-9]+]] = cast {{%[0-9]+}} : bf16 !31:5
-// BF16-NEXT:    store.if {{%[0-9]+}}, [[ONE]], {{%[0-9]+}} !31:5
+// BF16:         wgmma.store %1, {{%[0-9]+}}, %3, %4, {{%[0-9]+}}, {{%[0-9]+}} !31:5
+// BF16-NOT:     store.if
+
+// In the PTX, the full tile stores pairs (st.global.v2.b32 for f32, cvt.rn.bf16x2.f32 then
+// st.global.b32 for bf16; d's constant 64 x 16 shape leaves only the full path); a
+// partial tile tests each column against the columns left and stores single elements
+// under a predicate (@p st), one asm statement per row.
+// RUN: %cakec --target sm_90a %s | FileCheck %s --check-prefix=PTX
+// PTX:     st.global.v2.b32 [%rd{{[0-9]+}}+32], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// PTX:     cvt.rn.bf16x2.f32
+// PTX:     st.global.b32 [%rd{{[0-9]+}}+16], %r{{[0-9]+}};
+// PTX:     mov.b32 {lo, hi}, %r{{[0-9]+}};
+// PTX-NEXT: setp.gt.s32 p, %r{{[0-9]+}}, 0;
+// PTX-NEXT: @p st.global.b16 [%rd{{[0-9]+}}+0], lo;
+// PTX:     setp.gt.s32 p, %r{{[0-9]+}}, 8;
+// PTX-NEXT: @p st.global.b16 [%rd{{[0-9]+}}+16], lo;

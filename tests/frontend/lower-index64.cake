@@ -62,8 +62,9 @@ kernel narrow(a: in f32[B, 8, N], o: out f32[B]) threads(32) index(i32) {
 // CHECK:        [[N8:%[0-9]+]] = const 8 : i32
 // CHECK-NEXT:   mul[1] [[NI]], [[N8]] : i32
 
-// store(tensor, acc, [r, c]) of a wgmma accumulator: the rows and columns are i32, the
-// element offsets and the bounds against the i64 shape symbols are i64
+// store(tensor, acc, [r, c]) of a wgmma accumulator: the rows and columns are i32,
+// widened to i64 for wgmma.store, whose bounds are the i64 shape symbols (the backend
+// computes the element offsets in i64)
 kernel wg64(c: out f32[M, N]) targets(sm_90a) threads(128) index(i64) {
     shared sa: bf16[64, 32] swizzle(64);
     shared sn: bf16[16, 32] swizzle(64);
@@ -74,11 +75,9 @@ kernel wg64(c: out f32[M, N]) targets(sm_90a) threads(128) index(i64) {
 
 // CHECK-LABEL: kernel @wg64 {
 // CHECK:        body([[C:%[0-9]+]]: ptr.global.f32, [[M:%[0-9]+]]: i64, [[N:%[0-9]+]]: i64) {
-// CHECK:          [[RB:%[0-9]+]] = cast {{%[0-9]+}} : i64
-// CHECK-NEXT:     [[CB:%[0-9]+]] = cast {{%[0-9]+}} : i64
-// CHECK-NEXT:     {{%[0-9]+}} = cast {{%[0-9]+}} : i64
-// CHECK-NEXT:     {{%[0-9]+}} = cast {{%[0-9]+}} : i64
-// CHECK-NEXT:     {{%[0-9]+}} = cmp.lt [[RB]], [[M]] : i1
-// CHECK-NEXT:     [[OFF:%[0-9]+]] = mul [[RB]], [[N]] : i64
-// CHECK-NEXT:     [[LIN:%[0-9]+]] = add [[OFF]], [[CB]] : i64
-// CHECK-NEXT:     {{%[0-9]+}} = elemptr [[C]], [[LIN]] : ptr.global.f32
+// CHECK:          [[R0:%[0-9]+]] = cast {{%[0-9]+}} : i64
+// CHECK:          [[C0:%[0-9]+]] = cast {{%[0-9]+}} : i64
+// CHECK-NEXT:     wgmma.store [[C]], {{%[0-9]+}}, [[M]], [[N]], [[R0]], [[C0]]
+// RUN: %cakec --kernel wg64 %s | FileCheck %s --check-prefix=PTX64
+// PTX64: setp.gt.s64 p, %rd{{[0-9]+}}, 0;
+// PTX64: @p st.global.b32 [%rd{{[0-9]+}}+4], %r{{[0-9]+}};
