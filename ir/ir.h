@@ -487,9 +487,27 @@ int ir_kernel_regfile(const IrKernel *k);
 int64_t ir_kernel_smem_limit(const IrKernel *k);
 int ir_entry_regs(const IrKernel *k);
 
+/* ---- limits: the sizes past which a compile would run for minutes or exhaust memory
+ * instead of answering. Each has one check that reports at the user's line; docs/ir.md
+ * and docs/language.md ("Limits") list them. ---- */
 /* The most iterations a full unroll (for[-1], `unroll` in .cake) may have: the verifier
  * refuses more in IR with known bounds, sema in .cake (frontend/sema.c). */
 #define IR_MAX_FULL_UNROLL 4096
+/* The largest unroll factor (for[N], `unroll(N)` in .cake): the verifier, sema. */
+#define IR_MAX_UNROLL_FACTOR 1024
+/* The most ops a kernel may have, each counted once per copy of its body that the unrolls
+ * around it make (their trips when known, else the factor). LLVM's load-store vectorizer
+ * and instruction selection grow faster than linearly in a block's size: at this size the
+ * slowest straight-line kernel (all stores) compiles in about 2 s per target, and the
+ * largest kernel of kernels_src has 1534 (bench/compile_scaling.py). The verifier reports
+ * it at the outermost unroll around the op that crosses it, or at that op. */
+#define IR_MAX_UNROLLED_OPS 8192
+/* The most stages of a pipeline or a staged shared buffer, and elements of an mbarrier
+ * array: the verifier; sema in .cake (frontend/async_decl.c). */
+#define IR_MAX_STAGES 32
+/* The most kernels one compile may hold (instances of generic kernels included): the
+ * frontend reports at the declaration that crosses it, the IR parser at the kernel. */
+#define IR_MAX_KERNELS 1024
 
 /* ---- eval.c: integer evaluation, shared by folding, schedule checks and interpreters ---- */
 /* x wrapped to t's width and extended by its signedness (i1, u32, u64: zero-extended). */
