@@ -1292,6 +1292,7 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 		if (!kernels)
 			kernels = d;
 		nkernels++;
+		S.inl_nodes = 0;
 		check_kernel(&S, d);
 	}
 	if (!nkernels) {
