@@ -232,6 +232,8 @@ struct Symbol {
 	int count;            /* SYM_MBARRIER: arrival count; SYM_REGS: elements */
 	int ucon;             /* SYM_ITER, SYM_LET: an i32 known once loops are unrolled
 				   (regarray.c) */
+	int ra_marked;        /* SYM_LET: ra_mark_loops walked its initializer (once: lets
+				   that use a let twice would make the walk exponential) */
 	/* tensor memory (mma_tcgen05.c; stages and pipe as for shared arrays, dims lanes and
 	 * columns of one stage) */
 	int col;              /* SYM_TMEM: its first column in the CTA's allocation */
