@@ -1157,8 +1157,11 @@ check_kernel(Sema *S, Node *k)
 	}
 	sema_scope_push(S);
 	i = 0;
-	for (n = k->list.head; n; n = n->next)
+	for (n = k->list.head; n; n = n->next) {
+		if (i == IR_MAX_PARAMS)
+			diag_error(n->loc, "kernel '%s' has more than %d parameters", k->name, IR_MAX_PARAMS);
 		check_param(S, n, i++);
+	}
 	for (n = k->attrs.head; n; n = n->next) {
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",

@@ -505,6 +505,10 @@ int ir_entry_regs(const IrKernel *k);
 /* The most stages of a pipeline or a staged shared buffer, and elements of an mbarrier
  * array: the verifier; sema in .cake (frontend/async_decl.c). */
 #define IR_MAX_STAGES 32
+/* The most parameters of a kernel: as written in .cake (sema), as listed in IR, sym
+ * parameters included (the parser). Launch arguments are at most 32 KiB, and checks on
+ * them grow faster than linearly in their number. */
+#define IR_MAX_PARAMS 256
 /* The most kernels one compile may hold (instances of generic kernels included): the
  * frontend reports at the declaration that crosses it, the IR parser at the kernel. */
 #define IR_MAX_KERNELS 1024

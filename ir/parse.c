@@ -1318,6 +1318,9 @@ parse_kernel(Parser *p)
 			once(p, &seen, SEEN_SMEM);
 			k->smem_bytes = parse_int(p, 0, INT64_MAX, "a byte count");
 		} else if (is_kw(p, "param")) {
+			if (k->nparams >= IR_MAX_PARAMS)
+				fail_tok(p, "kernel @%s has more than %d parameters (sym parameters included)", k->name,
+					 IR_MAX_PARAMS);
 			next(p);
 			parse_param(p);
 		} else if (is_kw(p, "shared")) {
