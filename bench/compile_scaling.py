@@ -11,7 +11,9 @@ roughly linear compile keeps the last column flat as N doubles. The shapes:
            LLVM's load-store vectorizer handles in more than linear time);
 - lets:    a chain of N `let`s, each using the one before (arithmetic only);
 - ifs:     N `if (n > i) { a = a * 2.0; }` on one variable (control flow and SSA merges);
-- kernels: N small kernels in one file (per-kernel work, not per statement).
+- kernels: N small kernels in one file (per-kernel work, not per statement);
+- fns:     N functions never called, each a warning with its source line (diagnostics
+           once scanned the file from the top for each line they showed).
 
 A size past a limit of docs/language.md ("Limits") prints the error instead of a time:
 the limits bound the sizes at which the super-linear parts matter. Runs on the CPU only;
@@ -46,7 +48,11 @@ def kernels(n):
                    for i in range(n))
 
 
-SHAPES = [("stores", stores), ("lets", lets), ("ifs", ifs), ("kernels", kernels)]
+def fns(n):
+    return "".join("fn h%d(v: f32) -> f32 { return v * 2.0; }\n" % i for i in range(n)) + kernels(1)
+
+
+SHAPES = [("stores", stores), ("lets", lets), ("ifs", ifs), ("kernels", kernels), ("fns", fns)]
 
 
 def main():
