@@ -589,10 +589,11 @@ IrModule *ir_parse(const char *path, const char *text, size_t len);
  * arguments and terminators, yields matching results, params and buffers). Reports each
  * problem through diag naming `when` (e.g. "after pass cse") and returns the count. */
 int ir_verify(const IrKernel *k, const char *when);
-/* ir_verify that tells the rules a user can break in .cake (where roles, elect, produce,
- * consume and wgmma run, regs, target gating) from the invariants only a compiler bug
- * breaks: rule violations are prefixed with rule_when (none when NULL) and counted in
- * *nrule. Returns the count of all errors. */
+/* The run before the first pass: ir_verify that tells the rules a user can break in .cake
+ * (where roles, elect, produce, consume and wgmma run, regs, target gating) from the
+ * invariants only a compiler bug breaks: rule violations are prefixed with rule_when (none
+ * when NULL) and counted in *nrule. It also checks the input's size (IR_MAX_UNROLLED_OPS),
+ * which passes may grow. Returns the count of all errors. */
 int ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int *nrule);
 /* 1 (the default): ir_verify runs the whole-kernel tensor-memory rules (alloc/dealloc
  * pairing, relinquish, fences); cakec-run --no-static-tmem-rules clears it. */

@@ -1178,16 +1178,27 @@ unrolled_size(Verifier *v, const IrRegion *r, int64_t mult, const IrOp *root, in
  * memory bugs that these static rules would refuse, to show the run-time checks find them. */
 int ir_verify_tmem_kernel_rules = 1;
 
+static int verify_kernel(const IrKernel *k, const char *when, const char *rule_when, int *nrule, int input);
+
 int
 ir_verify(const IrKernel *k, const char *when)
 {
 	int nrule;
 
-	return ir_verify_rules(k, when, when, &nrule);
+	return verify_kernel(k, when, when, &nrule, 0);
 }
 
 int
 ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int *nrule)
+{
+	return verify_kernel(k, when, rule_when, nrule, 1);
+}
+
+/* input: the run before the first pass, which also checks the limits on the input's size
+ * (IR_MAX_UNROLLED_OPS): a pass that adds ops to a kernel near it must not turn it into
+ * an error without a line. */
+static int
+verify_kernel(const IrKernel *k, const char *when, const char *rule_when, int *nrule, int input)
 {
 	Verifier v;
 
@@ -1210,7 +1221,8 @@ ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int 
 	if (!v.nerr) {
 		int64_t total = 0;
 
-		unrolled_size(&v, &k->body, 1, NULL, &total);
+		if (input)
+			unrolled_size(&v, &k->body, 1, NULL, &total);
 		vf_async_kernel(&v);
 		if (ir_verify_tmem_kernel_rules)
 			vf_tmem_kernel(&v);
