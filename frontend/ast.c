@@ -438,6 +438,7 @@ ast_clone(Parser *p, const Node *n, int site, const AstSubst *subst)
 	if (!n)
 		return NULL;
 	c = arena_alloc(p->arena, sizeof *c);
+	p->nclones++;
 	memcpy(c, n, offsetof(Node, ty));
 	c->next = NULL;
 	c->loc.site = site;

@@ -232,6 +232,8 @@ struct Symbol {
 	int count;            /* SYM_MBARRIER: arrival count; SYM_REGS: elements */
 	int ucon;             /* SYM_ITER, SYM_LET: an i32 known once loops are unrolled
 				   (regarray.c) */
+	int ra_marked;        /* SYM_LET: ra_mark_loops walked its initializer (once: lets
+				   that use a let twice would make the walk exponential) */
 	/* tensor memory (mma_tcgen05.c; stages and pipe as for shared arrays, dims lanes and
 	 * columns of one stage) */
 	int col;              /* SYM_TMEM: its first column in the CTA's allocation */
@@ -248,6 +250,7 @@ typedef struct Parser {
 	int too_deep;         /* the nesting error was reported once */
 	int stop;             /* the input was abandoned: no further syntax errors */
 	int nest;             /* open ( [ { in the lexer */
+	int64_t nclones;      /* nodes ast_clone made (func.c counts those of inlining) */
 	SrcLoc comment_loc;   /* where an open block comment started */
 	int line, col;        /* the lexer's position */
 	char tok[48];         /* the text of the last token, for syntax errors */
@@ -387,6 +390,7 @@ typedef struct Sema {
 	int nxs, capxs;
 	FnCall **inl;           /* the calls being checked, innermost last (recursion) */
 	int ninl, capinl;
+	int64_t inl_nodes;      /* AST nodes the current kernel's calls copied (FE_MAX_INLINED) */
 } Sema;
 
 /* A construct that an early exit leaves or may not leave (sema.c). */
@@ -401,6 +405,11 @@ enum { XC_LOOP, XC_KERNEL, XC_FUNC, XC_BLOCK };
 
 /* How deep calls may nest when inlined (a chain longer than this is an error). */
 #define FE_MAX_INLINE 64
+/* The most AST nodes a kernel's calls may copy when inlined, all calls of all depths
+ * together: a function that calls another twice, which calls another twice, ... doubles
+ * per level, so the depth limit alone lets 30 levels make 2^30 copies (minutes and
+ * gigabytes). Reported at the call that crosses it. */
+#define FE_MAX_INLINED (1 << 18)
 
 void sema_check_block(Sema *S, Node *b);
 int sema_new_slot(Sema *S);

@@ -11,7 +11,7 @@
 #define TMA_MAX_RANK 5
 #define TMA_MAX_BOX 256
 #define MAX_CLUSTER 8
-#define MAX_STAGES 32
+#define MAX_STAGES IR_MAX_STAGES
 
 struct AsyncSema {
 	KernelInfo *ki;

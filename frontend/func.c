@@ -369,6 +369,8 @@ fn_check_call(Sema *S, Node *e, Symbol *s)
 		diag_error(e->loc, "calls nest more than %d deep", FE_MAX_INLINE);
 		return;
 	}
+	if (S->inl_nodes > FE_MAX_INLINED)
+		return;   /* reported at the call that crossed it */
 	if (e->list.n != fn->list.n) {
 		diag_error(e->loc, "'%s' takes %d argument%s, found %d", fn->name, fn->list.n,
 			   fn->list.n == 1 ? "" : "s", e->list.n);
@@ -392,7 +394,20 @@ fn_check_call(Sema *S, Node *e, Symbol *s)
 		snprintf(what, sizeof what, "the call of '%s'", fn->name);
 		site = diag_inline_site(e->loc, what);
 	}
-	fc->body = ast_clone(S->p, decl->body, site, NULL);
+	{
+		int64_t before = S->p->nclones;
+
+		fc->body = ast_clone(S->p, decl->body, site, NULL);
+		S->inl_nodes += S->p->nclones - before;
+	}
+	if (S->inl_nodes > FE_MAX_INLINED) {
+		diag_error(e->loc, "the kernel's calls copy more than %d syntax nodes when inlined (each call "
+			   "copies its function's body, and the calls in it theirs): call fewer times, or "
+			   "loop over one call", FE_MAX_INLINED);
+		free(arrays);
+		free(types);
+		return;
+	}
 	PUSH(S->inl, S->ninl, S->capinl, fc);
 	/* the parameters are copied too: their dimension names are declared per call */
 	check_copy(S, fc, ast_clone_list(S->p, decl->list, site, NULL), arrays, types, ret);

@@ -35,9 +35,12 @@ ra_mark_loops(const Node *e)
 		return;
 	switch (e->kind) {
 	case N_NAME:
-		if (e->sym->kind == SYM_LET)
-			ra_mark_loops(e->sym->decl->init);
-		else
+		if (e->sym->kind == SYM_LET) {
+			if (!e->sym->ra_marked) {
+				e->sym->ra_marked = 1;
+				ra_mark_loops(e->sym->decl->init);
+			}
+		} else
 			((Node *)e->sym->decl)->ival = 1;
 		return;
 	case N_UNARY:

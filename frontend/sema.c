@@ -445,9 +445,9 @@ check_for(Sema *S, Node *s)
 				   (long long)trips, FE_MAX_FULL_UNROLL);
 	}
 	if (s->op == UNROLL_COUNT && sema_const_int(S, s->unroll_n, "the unroll count", &v) &&
-	    (v < 1 || v > 1024))
-		diag_error(s->unroll_n->loc, "the unroll count must be from 1 to 1024, found %lld",
-			   (long long)v);
+	    (v < 1 || v > IR_MAX_UNROLL_FACTOR))
+		diag_error(s->unroll_n->loc, "the unroll count must be from 1 to %d, found %lld",
+			   IR_MAX_UNROLL_FACTOR, (long long)v);
 	sema_scope_push(S);
 	iv = sema_declare(S, SYM_ITER, s->name, s->loc, s);
 	iv->type = it;
@@ -1157,8 +1157,11 @@ check_kernel(Sema *S, Node *k)
 	}
 	sema_scope_push(S);
 	i = 0;
-	for (n = k->list.head; n; n = n->next)
+	for (n = k->list.head; n; n = n->next) {
+		if (i == IR_MAX_PARAMS)
+			diag_error(n->loc, "kernel '%s' has more than %d parameters", k->name, IR_MAX_PARAMS);
 		check_param(S, n, i++);
+	}
 	for (n = k->attrs.head; n; n = n->next) {
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",
@@ -1278,6 +1281,11 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 	for (d = program->list.head; d; d = d->next) {
 		if (d->kind != N_KERNEL || d->init)
 			continue;
+		if (nkernels == IR_MAX_KERNELS) {
+			diag_error(d->loc, "more than %d kernels in one file (instances included): split the file",
+				   IR_MAX_KERNELS);
+			break;
+		}
 		for (i = 0; i < nseen; i++)
 			if (strcmp(seen[i]->name, d->name) == 0) {
 				diag_error(d->loc, "duplicate kernel '%s'", d->name);
@@ -1287,6 +1295,7 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 		if (!kernels)
 			kernels = d;
 		nkernels++;
+		S.inl_nodes = 0;
 		check_kernel(&S, d);
 	}
 	if (!nkernels) {

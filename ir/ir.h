@@ -488,9 +488,31 @@ int ir_kernel_regfile(const IrKernel *k);
 int64_t ir_kernel_smem_limit(const IrKernel *k);
 int ir_entry_regs(const IrKernel *k);
 
+/* ---- limits: the sizes past which a compile would run for minutes or exhaust memory
+ * instead of answering. Each has one check that reports at the user's line; docs/ir.md
+ * and docs/language.md ("Limits") list them. ---- */
 /* The most iterations a full unroll (for[-1], `unroll` in .cake) may have: the verifier
  * refuses more in IR with known bounds, sema in .cake (frontend/sema.c). */
 #define IR_MAX_FULL_UNROLL 4096
+/* The largest unroll factor (for[N], `unroll(N)` in .cake): the verifier, sema. */
+#define IR_MAX_UNROLL_FACTOR 1024
+/* The most ops a kernel may have, each counted once per copy of its body that the unrolls
+ * around it make (their trips when known, else the factor). LLVM's load-store vectorizer
+ * and instruction selection grow faster than linearly in a block's size: at this size the
+ * slowest straight-line kernel (all stores) compiles in about 2 s per target, and the
+ * largest kernel of kernels_src has 1534 (bench/compile_scaling.py). The verifier reports
+ * it at the outermost unroll around the op that crosses it, or at that op. */
+#define IR_MAX_UNROLLED_OPS 8192
+/* The most stages of a pipeline or a staged shared buffer, and elements of an mbarrier
+ * array: the verifier; sema in .cake (frontend/async_decl.c). */
+#define IR_MAX_STAGES 32
+/* The most parameters of a kernel: as written in .cake (sema), as listed in IR, sym
+ * parameters included (the parser). Launch arguments are at most 32 KiB, and checks on
+ * them grow faster than linearly in their number. */
+#define IR_MAX_PARAMS 256
+/* The most kernels one compile may hold (instances of generic kernels included): the
+ * frontend reports at the declaration that crosses it, the IR parser at the kernel. */
+#define IR_MAX_KERNELS 1024
 
 /* ---- eval.c: integer evaluation, shared by folding, schedule checks and interpreters ---- */
 /* x wrapped to t's width and extended by its signedness (i1, u32, u64: zero-extended). */
@@ -568,10 +590,11 @@ IrModule *ir_parse(const char *path, const char *text, size_t len);
  * arguments and terminators, yields matching results, params and buffers). Reports each
  * problem through diag naming `when` (e.g. "after pass cse") and returns the count. */
 int ir_verify(const IrKernel *k, const char *when);
-/* ir_verify that tells the rules a user can break in .cake (where roles, elect, produce,
- * consume and wgmma run, regs, target gating) from the invariants only a compiler bug
- * breaks: rule violations are prefixed with rule_when (none when NULL) and counted in
- * *nrule. Returns the count of all errors. */
+/* The run before the first pass: ir_verify that tells the rules a user can break in .cake
+ * (where roles, elect, produce, consume and wgmma run, regs, target gating) from the
+ * invariants only a compiler bug breaks: rule violations are prefixed with rule_when (none
+ * when NULL) and counted in *nrule. It also checks the input's size (IR_MAX_UNROLLED_OPS),
+ * which passes may grow. Returns the count of all errors. */
 int ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int *nrule);
 /* 1 (the default): ir_verify runs the whole-kernel tensor-memory rules (alloc/dealloc
  * pairing, relinquish, fences); cakec-run --no-static-tmem-rules clears it. */

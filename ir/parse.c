@@ -1253,6 +1253,8 @@ parse_kernel(Parser *p)
 	int line = p->tok.line, col = p->tok.col, i;
 	unsigned seen = 0;
 
+	if (p->mod->nkernels >= IR_MAX_KERNELS)
+		fail_at(p, line, col, "more than %d kernels in one file: split the file", IR_MAX_KERNELS);
 	expect_kw(p, "kernel", "at the start of a kernel");
 	expect_punct(p, '@', "before the kernel name");
 	parse_name_buf(p, "a kernel name");
@@ -1288,7 +1290,7 @@ parse_kernel(Parser *p)
 		} else if (is_kw(p, "threads")) {
 			once(p, &seen, SEEN_THREADS);
 			for (i = 0; i < 3; i++)
-				k->threads[i] = (int)parse_int(p, 0, INT_MAX, "a thread count");
+				k->threads[i] = (int)parse_int(p, 1, 1024, "a thread count");
 		} else if (is_kw(p, "grid")) {
 			once(p, &seen, SEEN_GRID);
 			for (i = 0; i < 3; i++)
@@ -1316,6 +1318,9 @@ parse_kernel(Parser *p)
 			once(p, &seen, SEEN_SMEM);
 			k->smem_bytes = parse_int(p, 0, INT64_MAX, "a byte count");
 		} else if (is_kw(p, "param")) {
+			if (k->nparams >= IR_MAX_PARAMS)
+				fail_tok(p, "kernel @%s has more than %d parameters (sym parameters included)", k->name,
+					 IR_MAX_PARAMS);
 			next(p);
 			parse_param(p);
 		} else if (is_kw(p, "shared")) {

@@ -647,17 +647,40 @@ check_if(Verifier *v, const IrOp *op)
 /* A full unroll (for[-1]) of a loop whose bounds are known may not pass
  * IR_MAX_FULL_UNROLL iterations: LLVM would unroll it however large (a compile that runs
  * for minutes). Bounds known only at run time leave the hint to LLVM's own limits. */
+/* The iterations of a for whose bounds are known; -1 for any other op. */
+static int64_t
+for_trips(const Verifier *v, const IrOp *op)
+{
+	IrEval e = {v->k, v->def, NULL, NULL, 0, 256, 0};
+	int64_t lo, hi, step;
+
+	if (op->opc != IR_FOR || op->nargs < 3 || !ir_eval_value(&e, op->args[0], &lo) ||
+	    !ir_eval_value(&e, op->args[1], &hi) || !ir_eval_value(&e, op->args[2], &step) ||
+	    step <= 0)
+		return -1;
+	return hi <= lo ? 0 : (int64_t)(((uint64_t)hi - (uint64_t)lo - 1) / (uint64_t)step + 1);
+}
+
+/* How many copies of its body an op's unroll hint makes: the trips of a full unroll with
+ * known bounds, a factor N's min(N, trips), 1 otherwise (and for anything but for). */
+static int64_t
+unroll_copies(const Verifier *v, const IrOp *op)
+{
+	int64_t trips;
+
+	if (op->opc != IR_FOR || (op->imm != -1 && op->imm <= 1))
+		return 1;
+	trips = for_trips(v, op);
+	if (op->imm == -1)
+		return trips > 1 ? trips : 1;
+	return trips >= 0 && trips < op->imm ? (trips > 1 ? trips : 1) : op->imm;
+}
+
 static void
 check_full_unroll(Verifier *v, const IrOp *op)
 {
-	IrEval e = {v->k, v->def, NULL, NULL, 0, 256, 0};
-	int64_t lo, hi, step, trips;
+	int64_t trips = op->imm == -1 ? for_trips(v, op) : -1;
 
-	if (op->imm != -1 || !ir_eval_value(&e, op->args[0], &lo) ||
-	    !ir_eval_value(&e, op->args[1], &hi) || !ir_eval_value(&e, op->args[2], &step) ||
-	    step <= 0 || hi <= lo)
-		return;
-	trips = (int64_t)(((uint64_t)hi - (uint64_t)lo - 1) / (uint64_t)step + 1);
 	if (trips > IR_MAX_FULL_UNROLL)
 		vf_rule(v, op->loc, "a full unroll of %" PRId64 " iterations is past the limit of %d: "
 			"unroll by a factor instead (for[N]), or not at all", trips, IR_MAX_FULL_UNROLL);
@@ -684,6 +707,8 @@ check_for(Verifier *v, const IrOp *op)
 	if (op->imm < -1)
 		vf_error(v, op->loc, "for[%" PRId64 "]: the unroll hint is -1 (full), 0 (none), 1 (no unroll) or N",
 		     op->imm);
+	else if (op->imm > IR_MAX_UNROLL_FACTOR)
+		vf_rule(v, op->loc, "for[%" PRId64 "]: an unroll factor is at most %d", op->imm, IR_MAX_UNROLL_FACTOR);
 	check_full_unroll(v, op);
 	carried = arg_types(v, op->args + 3, n);
 	rargs = xcalloc((size_t)n + 1, sizeof *rargs);
@@ -1124,15 +1149,18 @@ verify_header(Verifier *v)
 	if (k->targets & ~((1u << TARGET_COUNT) - 1))
 		vf_error(v, kloc, "the kernel's target mask 0x%x names unknown targets", k->targets);
 	for (i = 0; i < 3; i++) {
-		if (k->threads[i] < 1)
-			vf_error(v, kloc, "threads %d %d %d: each dimension must be at least 1", k->threads[0],
-			     k->threads[1], k->threads[2]);
-		else
+		/* each dimension within 1..1024 first, so that the product cannot overflow */
+		if (k->threads[i] < 1 || k->threads[i] > 1024)
+			n = -1;
+		else if (n > 0)
 			n *= k->threads[i];
 		if (!k->grid[i] || !*k->grid[i])
 			vf_error(v, kloc, "grid dimension %d is empty", i + 1);
 	}
-	if (n > 1024)
+	if (n < 0)
+		vf_error(v, kloc, "threads %d %d %d: each dimension must be from 1 to 1024", k->threads[0],
+		     k->threads[1], k->threads[2]);
+	else if (n > 1024)
 		vf_error(v, kloc, "threads %d %d %d make %" PRId64 " threads per block; the limit is 1024",
 		     k->threads[0], k->threads[1], k->threads[2], n);
 	if (k->smem_bytes < 0)
@@ -1142,20 +1170,61 @@ verify_header(Verifier *v)
 	vf_async_header(v);
 }
 
+/* ---- the kernel's size once unrolled ---- */
+
+/* Adds the ops of r, each weighing mult (the product of the copies the unrolls around it
+ * make), to *total; the first op that takes it past IR_MAX_UNROLLED_OPS is reported at the
+ * outermost unroll around it (root), or at itself. Saturates: nested unrolls multiply. */
+static int
+unrolled_size(Verifier *v, const IrRegion *r, int64_t mult, const IrOp *root, int64_t *total)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+		int64_t copies = unroll_copies(v, op), inner = mult;
+
+		*total += mult;
+		if (*total > IR_MAX_UNROLLED_OPS) {
+			vf_rule(v, (root ? root : op)->loc, "the kernel has more than %d operations (each copy an unroll "
+				"makes counted): unroll by a factor instead (for[N]), or split the kernel",
+				IR_MAX_UNROLLED_OPS);
+			return 1;
+		}
+		if (copies > 1)
+			inner = copies > IR_MAX_UNROLLED_OPS / mult ? IR_MAX_UNROLLED_OPS + 1 : mult * copies;
+		for (j = 0; j < op->nregions; j++)
+			if (unrolled_size(v, &op->regions[j], inner, root || copies == 1 ? root : op, total))
+				return 1;
+	}
+	return 0;
+}
+
 /* cakec-run --no-static-tmem-rules clears it: the interpreter's tests run planted tensor-
  * memory bugs that these static rules would refuse, to show the run-time checks find them. */
 int ir_verify_tmem_kernel_rules = 1;
+
+static int verify_kernel(const IrKernel *k, const char *when, const char *rule_when, int *nrule, int input);
 
 int
 ir_verify(const IrKernel *k, const char *when)
 {
 	int nrule;
 
-	return ir_verify_rules(k, when, when, &nrule);
+	return verify_kernel(k, when, when, &nrule, 0);
 }
 
 int
 ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int *nrule)
+{
+	return verify_kernel(k, when, rule_when, nrule, 1);
+}
+
+/* input: the run before the first pass, which also checks the limits on the input's size
+ * (IR_MAX_UNROLLED_OPS): a pass that adds ops to a kernel near it must not turn it into
+ * an error without a line. */
+static int
+verify_kernel(const IrKernel *k, const char *when, const char *rule_when, int *nrule, int input)
 {
 	Verifier v;
 
@@ -1176,6 +1245,10 @@ ir_verify_rules(const IrKernel *k, const char *when, const char *rule_when, int 
 	verify_region(&v, &k->body, RK_BODY, NULL, 0);
 	/* the whole-kernel rules trust the ops' shapes, so only on structurally valid IR */
 	if (!v.nerr) {
+		int64_t total = 0;
+
+		if (input)
+			unrolled_size(&v, &k->body, 1, NULL, &total);
 		vf_async_kernel(&v);
 		if (ir_verify_tmem_kernel_rules)
 			vf_tmem_kernel(&v);

@@ -524,8 +524,8 @@ check_barriers(Verifier *v)
 		if (b->count < 1 || b->count > MBAR_MAX_COUNT)
 			vf_error(v, b->loc, "mbarrier '%s' has arrival count %d, expected 1 to %d", name, b->count,
 				 MBAR_MAX_COUNT);
-		if (b->n < 1)
-			vf_error(v, b->loc, "mbarrier '%s' has %d elements, expected at least 1", name, b->n);
+		if (b->n < 1 || b->n > IR_MAX_STAGES)
+			vf_error(v, b->loc, "mbarrier '%s' has %d elements, expected 1 to %d", name, b->n, IR_MAX_STAGES);
 		if (b->offset < -1 || (b->offset >= 0 && b->offset % 8))
 			vf_error(v, b->loc, "mbarrier '%s' has offset %" PRId64 ", expected -1 (not laid out) or a multiple of 8",
 				 name, b->offset);
@@ -547,8 +547,8 @@ check_pipelines(Verifier *v)
 		for (j = 0; j < i; j++)
 			if (k->pipelines[j].name && strcmp(k->pipelines[j].name, name) == 0)
 				vf_error(v, p->loc, "pipeline '%s' is declared twice", name);
-		if (p->stages < 1)
-			vf_error(v, p->loc, "pipeline '%s' has %d stages, expected at least 1", name, p->stages);
+		if (p->stages < 1 || p->stages > IR_MAX_STAGES)
+			vf_error(v, p->loc, "pipeline '%s' has %d stages, expected 1 to %d", name, p->stages, IR_MAX_STAGES);
 		for (side = 0; side < 2; side++) {
 			int b = side ? p->empty : p->full, src = side ? p->empty_src : p->full_src;
 			int mult = side ? p->empty_mult : p->full_mult, want;
@@ -591,8 +591,8 @@ check_buffer_staging(Verifier *v)
 		const IrBuffer *b = &k->bufs[i];
 		const char *name = b->name ? b->name : "";
 
-		if (b->stages < 1)
-			vf_error(v, b->loc, "shared buffer '%s' has %d stages, expected at least 1", name, b->stages);
+		if (b->stages < 1 || b->stages > IR_MAX_STAGES)
+			vf_error(v, b->loc, "shared buffer '%s' has %d stages, expected 1 to %d", name, b->stages, IR_MAX_STAGES);
 		if (b->pipeline < -1 || b->pipeline >= k->npipelines)
 			vf_error(v, b->loc, "shared buffer '%s' is in pipeline %d, but the kernel has %d pipeline%s", name,
 				 b->pipeline, k->npipelines, k->npipelines == 1 ? "" : "s");

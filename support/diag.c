@@ -8,6 +8,11 @@
 typedef struct Source {
 	const char *path, *text;
 	size_t len;
+	/* where the last shown line starts: diagnostics mostly come in line order, so the
+	 * next one scans on from there, not from the top (thousands of warnings on a long
+	 * file were quadratic) */
+	int mark_line;
+	size_t mark_off;
 } Source;
 
 /* An inline site: the call that code was inlined through (its own site chains on). */
@@ -55,7 +60,7 @@ diag_inline_site(SrcLoc call, const char *what)
 int
 diag_add_source(const char *path, const char *text, size_t len)
 {
-	Source s = {xstrdup(path), text, len};
+	Source s = {xstrdup(path), text, len, 0, 0};
 
 	PUSH(sources, nsources, capsources, s);
 	return nsources - 1;
@@ -72,7 +77,7 @@ diag_source_path(int file)
 static void
 show_line(SrcLoc loc)
 {
-	const Source *s;
+	Source *s;
 	const char *p, *end, *line;
 	int n, i;
 
@@ -80,12 +85,19 @@ show_line(SrcLoc loc)
 		return;
 	s = &sources[loc.file];
 	p = s->text;
+	n = 1;
+	if (s->mark_line > 0 && s->mark_line <= loc.line) {
+		p = s->text + s->mark_off;
+		n = s->mark_line;
+	}
 	end = s->text + s->len;
-	for (n = 1; n < loc.line && p < end; p++)
+	for (; n < loc.line && p < end; p++)
 		if (*p == '\n')
 			n++;
 	if (n != loc.line)
 		return;
+	s->mark_line = n;
+	s->mark_off = (size_t)(p - s->text);
 	line = p;
 	while (p < end && *p != '\n')
 		p++;

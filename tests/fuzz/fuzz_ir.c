@@ -17,7 +17,7 @@
 static void
 each_pass_alone(const char *text, size_t size)
 {
-	int p, i;
+	int p, i, nrule;
 
 	for (p = 0; pass_names[p]; p++) {
 		IrModule *m;
@@ -32,7 +32,7 @@ each_pass_alone(const char *text, size_t size)
 		po.opt_level = 2;
 		po.only = pass_names[p];
 		for (i = 0; i < m->nkernels; i++)
-			if (!ir_verify(m->kernels[i], "before the first pass") &&
+			if (!ir_verify_rules(m->kernels[i], "before the first pass", "before the first pass", &nrule) &&
 			    pass_pipeline(m->kernels[i], &po) && !diag_errors())
 				abort();        /* a failing pass must say why */
 		ir_module_free(m);
