@@ -80,12 +80,15 @@ def main():
     lib = cakec_torch.load(os.path.join(a.build, "gen", "gemm"))
     tdt = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
 
-    # gemm kernels: tensors a, b, c; group them by (input dtype, output dtype)
+    # gemm kernels built for this device (gemm_sm100_* are Blackwell's): tensors a, b, c;
+    # group them by (input dtype, output dtype)
+    arch = "sm_%d%da" % (props.major, props.minor)
+    runnable = [e for e in lib.manifest if arch in e.get("targets", [])]
     groups = {}
     # the entry point (kernels_src/gemm/gemm.cake's generic kernel): it picks the instance
     # from the tensors' dtypes in C; it is timed beside the instance it picks
-    entry = next((e["kernel"] for e in lib.manifest if e.get("entry_instances")), None)
-    for k in sorted(lib.manifest, key=lambda e: e["kernel"]):
+    entry = next((e["kernel"] for e in runnable if e.get("entry_instances")), None)
+    for k in sorted(runnable, key=lambda e: e["kernel"]):
         if k.get("entry_instances"):
             continue
         name = k["kernel"]
@@ -94,7 +97,7 @@ def main():
             continue
         groups.setdefault((ps["a"]["dtype"], ps["c"]["dtype"]), []).append(name)
     if not groups:
-        print("FAIL: no gemm kernels (tensors a, b, c) in %s/gen/gemm" % a.build)
+        print("FAIL: no gemm kernels (tensors a, b, c) for %s in %s/gen/gemm" % (arch, a.build))
         return 1
     print("gemm kernels: %s" % ", ".join("%s->%s: %s" % (i, o, " ".join(ks))
                                           for (i, o), ks in sorted(groups.items())))
