@@ -92,6 +92,14 @@ LLVMValueRef lg_math_scalar(LlvmGen *g, int opc, LLVMValueRef *a);
  * must have expanded, and ops that do not exist on the target. */
 void lg_async_op(LlvmGen *g, const IrOp *op);
 
+/* ---- llvm_store.c ---- */
+/* Generates store.row. */
+void lg_store_row(LlvmGen *g, const IrOp *op);
+/* One asm statement storing words[w] at column cols[w] from p where the column is below
+ * left (with pairs, a word is a b32 of two 16-bit elements at cols[w] and cols[w] + 1). */
+void lg_store_clipped(LlvmGen *g, LLVMValueRef p, LLVMValueRef left, LLVMValueRef *words, const int *cols,
+		      int nw, int ebytes, int pairs);
+
 /* ---- llvm_tcgen05.c ---- */
 /* Generates one tensor-memory or tcgen05 op (tmem.alloc .. tcgen05.fence.after). */
 void lg_tcgen05_op(LlvmGen *g, const IrOp *op);

@@ -860,6 +860,7 @@ lg_op(LlvmGen *g, const IrOp *op)
 		break;
 	}
 	case IR_STORE_IF: store_if(g, op); break;
+	case IR_STORE_ROW: lg_store_row(g, op); break;
 	case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND:
 	case IR_ATOM_OR: case IR_ATOM_XCHG: case IR_ATOM_CAS:
 		r = atomic(g, op, t, nm);

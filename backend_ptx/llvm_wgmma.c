@@ -431,62 +431,12 @@ wgmma_wait(LlvmGen *g, const IrOp *op)
 
 /* ---- wgmma.store: an accumulator fragment into a tensor ---- */
 
-/* The partial-tile store of one of the thread's two rows: one asm statement that tests
- * each column against left (the columns left in the tensor from the thread's first) and
- * stores the element where it is inside (setp, @p st: no branch). words are the row's
- * values: a 16-bit output's pairs packed in one b32 each (mov splits them), an f32
- * output's elements one each. One statement instead of one per element: each asm call
- * costs LLVM's code generation as much as a few dozen plain instructions. */
-static void
-store_row_asm(LlvmGen *g, LLVMValueRef p, LLVMValueRef left, LLVMValueRef *words, int nw, int ebytes)
-{
-	Buf text = {0}, cons = {0};
-	LLVMValueRef *ins = xcalloc((size_t)nw + 2, sizeof *ins);
-	LLVMTypeRef *tys = xcalloc((size_t)nw + 2, sizeof *tys), fty;
-	int wide = LLVMGetIntTypeWidth(LLVMTypeOf(left)) == 64, j, e;
-
-	buf_puts(&text, ebytes == 2 ? "{\n.reg .pred p;\n.reg .b16 lo, hi;\n" : "{\n.reg .pred p;\n");
-	buf_puts(&cons, wide ? "l,l" : "l,r");
-	ins[0] = p;
-	ins[1] = left;
-	for (j = 0; j < nw; j++) {
-		/* word j: columns 8 (j / 2) + (j % 2) for f32, 8 j and 8 j + 1 for 16-bit */
-		ins[j + 2] = words[j];
-		buf_puts(&cons, ebytes == 2 ? ",r" : ",f");
-		if (ebytes == 2)
-			buf_printf(&text, "mov.b32 {lo, hi}, $%d;\n", j + 2);
-		for (e = 0; e < (ebytes == 2 ? 2 : 1); e++) {
-			int col = ebytes == 2 ? 8 * j + e : 8 * (j / 2) + j % 2;
-			char val[16];
-
-			if (ebytes == 2)
-				snprintf(val, sizeof val, "%s", e ? "hi" : "lo");
-			else
-				snprintf(val, sizeof val, "$%d", j + 2);
-			buf_printf(&text, "setp.gt.s%d p, $1, %d;\n@p st.global.b%d [$0+%d], %s;\n", wide ? 64 : 32,
-				   col, ebytes * 8, col * ebytes, val);
-		}
-	}
-	buf_puts(&text, "}");
-	buf_puts(&cons, ",~{memory}");
-	for (j = 0; j < nw + 2; j++)
-		tys[j] = LLVMTypeOf(ins[j]);
-	fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), tys, (unsigned)nw + 2, 0);
-	LLVMBuildCall2(g->b, fty, LLVMGetInlineAsm(fty, text.s, (size_t)text.len, cons.s, (size_t)cons.len,
-						   1, 0, LLVMInlineAsmDialectATT, 0),
-		       ins, (unsigned)nw + 2, "");
-	buf_free(&text);
-	buf_free(&cons);
-	free(ins);
-	free(tys);
-}
-
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
  * (4 j + 2 i, +1) is converted once, up front, into one word: a b32 of two bf16/f16, or a
  * <2 x float>. Then two straight runs of code: where the whole 64 x N block lies inside
  * the tensor and every row starts at an even element (N and col0 even), each word is one
  * plain 2-wide store; otherwise, per row inside the tensor, one asm statement of
- * predicated scalar stores (store_row_asm). */
+ * predicated scalar stores (lg_store_clipped). */
 static void
 wgmma_store(LlvmGen *g, const IrOp *op)
 {
@@ -498,7 +448,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	LLVMValueRef nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3), row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5);
 	LLVMValueRef t, rb, cb, p[2], rowin[2], full, left, *words, *sw;
 	LLVMBasicBlockRef fast, slow, join, rows[2], next[2];
-	int n = at.lanes * 2, npair = at.lanes / 2, ebytes = ir_type_bytes(ir_scalar((IrBase)pt.elem)), i, j;
+	int n = at.lanes * 2, npair = at.lanes / 2, ebytes = ir_type_bytes(ir_scalar((IrBase)pt.elem)), *sc, i, j, e;
 
 	if (lg_is_frag(at)) {
 		acc = lg_lanes(g, op, op->args[1]);
@@ -561,6 +511,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	LLVMPositionBuilderAtEnd(g->b, slow);
 	left = LLVMBuildSub(g->b, ncols, cb, "");
 	sw = xcalloc((size_t)at.lanes, sizeof *sw);
+	sc = xcalloc((size_t)at.lanes, sizeof *sc);
 	for (i = 0; i < 2; i++) {
 		int nw = 0;
 
@@ -568,19 +519,24 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 		next[i] = i ? join : LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.row.next");
 		LLVMBuildCondBr(g->b, rowin[i], rows[i], next[i]);
 		LLVMPositionBuilderAtEnd(g->b, rows[i]);
+		/* a 16-bit word: columns 8 j, 8 j + 1; an f32 element: column 8 (w / 2) + w % 2 */
 		for (j = 0; j < npair / 2; j++) {
 			if (ebytes == 2) {
+				sc[nw] = 8 * j;
 				sw[nw++] = words[2 * j + i];
 				continue;
 			}
-			sw[nw++] = acc[4 * j + 2 * i];
-			sw[nw++] = acc[4 * j + 2 * i + 1];
+			for (e = 0; e < 2; e++) {
+				sc[nw] = 8 * j + e;
+				sw[nw++] = acc[4 * j + 2 * i + e];
+			}
 		}
-		store_row_asm(g, p[i], left, sw, nw, ebytes);
+		lg_store_clipped(g, p[i], left, sw, sc, nw, ebytes, ebytes == 2);
 		LLVMBuildBr(g->b, next[i]);
 		LLVMPositionBuilderAtEnd(g->b, next[i]);
 	}
 	free(sw);
+	free(sc);
 	free(words);
 }
 

@@ -431,6 +431,8 @@ int ra_element(Sema *S, Node *e, Symbol *s);
 /* Whether the checked i32 expression e is known once loops are unrolled (constants,
  * indices of fully unrolled loops with constant bounds, lets of such, arithmetic). */
 int ra_known(const Node *e);
+/* store(tensor, r, [row, col]) with register array s as argument a: checks it, types a. */
+int ra_row_arg(Sema *S, Node *a, Symbol *s);
 void ra_mark_loops(const Node *e);
 
 /* ---- generic.c: generic kernels and their instances ---- */

@@ -150,6 +150,28 @@ to_index(IrGen *G, IrValue v)
 	return G->info->index64 ? irb_op1(&G->b, IR_CAST, index_type(G), v) : v;
 }
 
+/* store(tensor, r, [row, col0]) of a register array r: one store.row op of its elements
+ * (ir/ops.def), which the backend lowers to 16-byte stores where the row is inside the
+ * tensor and aligned, and to predicated stores where it is not. */
+static void
+irgen_row_store(IrGen *G, Node *e)
+{
+	Node *tn = e->list.head, *rn = tn->next, *cn = rn->next;
+	const Symbol *t = tn->sym, *r = rn->sym;
+	IrValue args[5 + IR_MAX_ROW_STORE];
+	int j;
+
+	args[3] = to_index(G, irgen_expr(G, cn->list.head));
+	args[4] = to_index(G, irgen_expr(G, cn->list.head->next));
+	G->b.loc = e->loc;
+	args[0] = G->k->body.args[t->param];
+	args[1] = dim_of(G, t, 0);
+	args[2] = dim_of(G, t, 1);
+	for (j = 0; j < r->count; j++)
+		args[5 + j] = G->slots[r->slot + j];
+	irb_op(&G->b, IR_STORE_ROW, ir_scalar(IR_VOID), 5 + r->count, args);
+}
+
 /* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator: one wgmma.store op (its
  * meaning and the fragment layout are in ir/ops.def; the backend lowers it to two straight
  * runs of code, full tile and partial tile, with no branch per element). Row and column
@@ -161,6 +183,10 @@ irgen_wgmma_store(IrGen *G, Node *e)
 	const Symbol *t = tn->sym;
 	IrValue args[6];
 
+	if (an->sym && an->sym->kind == SYM_REGS) {
+		irgen_row_store(G, e);
+		return;
+	}
 	args[1] = irgen_expr(G, an);
 	args[4] = to_index(G, irgen_expr(G, cn->list.head));
 	args[5] = to_index(G, irgen_expr(G, cn->list.head->next));

@@ -291,20 +291,29 @@ asy_wgmma_afrag(Sema *S, Node *e)
 	e->ty = ir_vector(e->builtin == BI_F16A ? IR_F16 : IR_BF16, cols / 2);
 }
 
-/* store(tensor, acc, [row0, col0]): the fragment's elements at their (row, col). */
+/* store(tensor, acc, [row0, col0]): the fragment's elements at their (row, col); or
+ * store(tensor, r, [row, col0]) of a register array r: r[j] at (row, col0 + j). Both skip
+ * the elements outside the tensor. */
 void
 asy_wgmma_store(Sema *S, Node *e)
 {
 	Node *args[3];
-	Symbol *t;
+	Symbol *t, *regs = NULL;
 	int n = asy_split_args(e, args, 3, NULL, NULL);
 
-	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor, an accumulator and [row, col]: store(c, acc, [r, c])"))
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor, an accumulator or a register array, and [row, col]: store(c, acc, [r, c])"))
 		return;
 	if (!(t = asy_name_of(S, args[0], SYM_TENSOR, "store", "a tensor first")))
 		return;
-	if (!frag_arg(S, e, args[1]))
+	if (args[1]->kind == N_NAME && (regs = sema_lookup(S, args[1]->name)) && regs->kind != SYM_REGS)
+		regs = NULL;
+	if (regs ? !ra_row_arg(S, args[1], regs) : !sema_value(S, args[1]))
 		return;
+	if (!regs && !asy_is_acc(args[1]->ty)) {
+		diag_error(args[1]->loc, "store writes an accumulator fragment (f32acc[64, N]) or a register array (var r: f32[N]), found %s",
+			   fe_tname(args[1]->ty));
+		return;
+	}
 	if (t->rank != 2) {
 		diag_error(args[0]->loc, "store writes a 2-dimensional tensor, but '%s' has %d dimension%s",
 			   t->name, t->rank, t->rank == 1 ? "" : "s");
@@ -316,11 +325,12 @@ asy_wgmma_store(Sema *S, Node *e)
 		return;
 	}
 	if (t->type.base != IR_F32 && t->type.base != IR_BF16 && t->type.base != IR_F16) {
-		diag_error(args[0]->loc, "store converts the accumulator to f32, bf16 or f16, but '%s' holds %s",
+		diag_error(args[0]->loc, "store converts its values to f32, bf16 or f16, but '%s' holds %s",
 			   t->name, fe_tname(t->type));
 		return;
 	}
 	if (!asy_coords_arg(S, args[2], 2, "store", "a row and a column"))
 		return;
-	whole_warpgroups(S, e);
+	if (!regs)
+		whole_warpgroups(S, e);
 }

@@ -175,3 +175,26 @@ ra_element(Sema *S, Node *e, Symbol *s)
 	e->ty = s->type;
 	return ok;
 }
+
+/* The register array a that store(tensor, r, [row, col]) writes as one row: one dimension
+ * of f32, bf16 or f16, at most IR_MAX_ROW_STORE elements (one store.row op). */
+int
+ra_row_arg(Sema *S, Node *a, Symbol *s)
+{
+	(void)S;
+	a->sym = s;
+	a->ty = fe_ty(TY_NONVALUE);
+	if (fe_is_error(s->type))
+		return 0;
+	if (s->rank != 1 || s->count > IR_MAX_ROW_STORE) {
+		diag_error(a->loc, "store writes a register array of one dimension and at most %d elements as a row, but '%s' is %s[%lld%s]",
+			   IR_MAX_ROW_STORE, s->name, fe_tname(s->type), (long long)s->dims[0], s->rank > 1 ? ", ..." : "");
+		return 0;
+	}
+	if (s->type.base != IR_F32 && s->type.base != IR_BF16 && s->type.base != IR_F16) {
+		diag_error(a->loc, "store writes register arrays of f32, bf16 or f16, but '%s' holds %s", s->name,
+			   fe_tname(s->type));
+		return 0;
+	}
+	return 1;
+}

@@ -589,6 +589,32 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
+/* store.row ptr, nrows, ncols, row, col, v0 .. vN-1: value j at (row, col + j) where that
+ * is inside the tensor, converted to its element type. */
+static void
+ex_store_row(Warp *w, const IrOp *op, uint32_t mask)
+{
+	IrBase eb = (IrBase)vt(w, op->args[0]).elem, vb = (IrBase)vt(w, op->args[5]).base;
+	int size = ir_type_bytes(ir_scalar(eb)), n = op->nargs - 5, l, j;
+	const uint64_t *p = reg(w, op->args[0], 0);
+
+	LANES(l, mask) {
+		int64_t nrows = (int64_t)reg(w, op->args[1], 0)[l], ncols = (int64_t)reg(w, op->args[2], 0)[l];
+		int64_t r = (int64_t)reg(w, op->args[3], 0)[l], c0 = (int64_t)reg(w, op->args[4], 0)[l];
+
+		for (j = 0; j < n && r < nrows; j++) {
+			unsigned char *m;
+
+			if (c0 + j >= ncols)
+				break;
+			m = mem_access(w, op, l, mem_ptr_add(p[l], (r * ncols + c0 + j) * size), size, size, 1);
+			if (!m)
+				return;
+			write_elem(m, eb, num_convert(vb, eb, reg(w, op->args[5 + j], 0)[l]));
+		}
+	}
+}
+
 /* The new value of an atomic read-modify-write of old with b (and c for cas). */
 static uint64_t
 atom_new(int opc, IrType t, uint64_t old, uint64_t b, uint64_t c)
@@ -956,6 +982,7 @@ static const ExecRow exec_rows[] = {
 	{IR_STORE, ex_store, NULL, NULL},
 	{IR_STORE_IF, ex_store, NULL, NULL},
 	{IR_WGMMA_STORE, ex_wgmma_store, NULL, NULL},
+	{IR_STORE_ROW, ex_store_row, NULL, NULL},
 	{IR_ATOM_ADD, ex_atom, NULL, NULL}, {IR_ATOM_MIN, ex_atom, NULL, NULL}, {IR_ATOM_MAX, ex_atom, NULL, NULL},
 	{IR_ATOM_AND, ex_atom, NULL, NULL}, {IR_ATOM_OR, ex_atom, NULL, NULL}, {IR_ATOM_XCHG, ex_atom, NULL, NULL},
 	{IR_ATOM_CAS, ex_atom, NULL, NULL},

@@ -513,6 +513,9 @@ int ir_entry_regs(const IrKernel *k);
 /* The most kernels one compile may hold (instances of generic kernels included): the
  * frontend reports at the declaration that crosses it, the IR parser at the kernel. */
 #define IR_MAX_KERNELS 1024
+/* The most values one store.row writes (a register array row in .cake): the verifier, sema
+ * (frontend/regarray.c). Past it one row is better written in several. */
+#define IR_MAX_ROW_STORE 128
 
 /* ---- eval.c: integer evaluation, shared by folding, schedule checks and interpreters ---- */
 /* x wrapped to t's width and extended by its signedness (i1, u32, u64: zero-extended). */

@@ -339,6 +339,40 @@ want_ptr(Verifier *v, const IrOp *op, int i)
 	return 0;
 }
 
+/* store.row ptr, nrows, ncols, row, col, v0 .. vN-1 (ir/ops.def). */
+static void
+check_store_row(Verifier *v, const IrOp *op)
+{
+	IrType p = vt(v, op->args[0]), it, t;
+	int i;
+
+	if (op->nargs < 6 || op->nargs > 5 + IR_MAX_ROW_STORE) {
+		vf_error(v, op->loc, "store.row takes a pointer, nrows, ncols, row, col and 1 to %d values, found %d operands",
+			 IR_MAX_ROW_STORE, op->nargs);
+		return;
+	}
+	if (!vf_want_nres(v, op, 0))
+		return;
+	if (p.base != IR_PTR || p.space != IR_GLOBAL || (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16))
+		vf_error(v, op->loc, "store.row writes through a global pointer to f32, bf16 or f16, not %s", vf_tname(p));
+	it = vt(v, op->args[1]);
+	if (!ir_type_eq(it, ir_scalar(IR_I32)) && !ir_type_eq(it, ir_scalar(IR_I64)))
+		vf_error(v, op->loc, "operand 2 of store.row has type %s, expected i32 or i64", vf_tname(it));
+	for (i = 2; i < 5; i++)
+		if (!ir_type_eq(vt(v, op->args[i]), it))
+			vf_error(v, op->loc, "operand %d of store.row has type %s, expected %s (operand 2's)",
+				 i + 1, vf_tname(vt(v, op->args[i])), vf_tname(it));
+	t = vt(v, op->args[5]);
+	if (!ir_type_eq(t, ir_scalar(IR_F32)) && !ir_type_eq(t, ir_scalar(IR_BF16)) && !ir_type_eq(t, ir_scalar(IR_F16)))
+		vf_error(v, op->loc, "operand 6 of store.row has type %s, expected f32, bf16 or f16", vf_tname(t));
+	for (i = 6; i < op->nargs; i++)
+		if (!ir_type_eq(vt(v, op->args[i]), t)) {
+			vf_error(v, op->loc, "operand %d of store.row has type %s, expected %s (operand 6's)",
+				 i + 1, vf_tname(vt(v, op->args[i])), vf_tname(t));
+			return;
+		}
+}
+
 static void
 check_memory(Verifier *v, const IrOp *op)
 {
@@ -395,6 +429,9 @@ check_memory(Verifier *v, const IrOp *op)
 		if (op->opc == IR_STORE_IF && !ir_type_eq(vt(v, op->args[2]), ir_scalar(IR_I1)))
 			vf_error(v, op->loc, "operand 3 of store.if (the condition) has type %s, expected i1",
 			     vf_tname(vt(v, op->args[2])));
+		break;
+	case IR_STORE_ROW:
+		check_store_row(v, op);
 		break;
 	case IR_WGMMA_STORE: {
 		int i;
@@ -877,6 +914,7 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 			check_extract(v, op);
 			break;
 		case IR_ELEMPTR: case IR_SMEM: case IR_LOAD: case IR_STORE: case IR_STORE_IF: case IR_WGMMA_STORE:
+		case IR_STORE_ROW:
 			check_memory(v, op);
 			break;
 		case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND: case IR_ATOM_OR:

@@ -304,7 +304,7 @@ global_written(const Stg *s, int p)
 		IrType t;
 		int q;
 
-		if (op->opc == IR_TMA_STORE || op->opc == IR_WGMMA_STORE)
+		if (op->opc == IR_TMA_STORE || op->opc == IR_WGMMA_STORE || op->opc == IR_STORE_ROW)
 			return 1;
 		if (op->opc != IR_STORE && op->opc != IR_STORE_IF
 		    && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS))

@@ -122,7 +122,7 @@ effects(const Stg *s, Effects *e)
 				e->sh[n] |= ACC_SH_READ | ACC_SH_WRITE;
 		if ((f & OPF_ASYNC) || op->opc == IR_WGMMA)
 			e->sh[n] |= ACC_SH_READ | ACC_SH_WRITE;
-		if (op->opc == IR_TMA_STORE || op->opc == IR_WGMMA_STORE)
+		if (op->opc == IR_TMA_STORE || op->opc == IR_WGMMA_STORE || op->opc == IR_STORE_ROW)
 			add_g(e, n, 1, -1, 0, 0, 0);
 		else if (op->opc == IR_TMA_LOAD || op->opc == IR_TMA_LOAD_MC)
 			add_g(e, n, 0, -1, 0, 0, 0);

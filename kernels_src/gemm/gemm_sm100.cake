@@ -15,7 +15,8 @@
 //   memory; the stage of `ld` is released by tcgen05.commit (when those MMAs have read it),
 //   the accumulator published to the epilogue by the commit that ends `produce accp`;
 // - warpgroup 1 (epilogue, warps 4..7): waits for an accumulator, each warp reads its 32
-//   lanes (rows) with tmem_load, 32 columns at a time, converts and stores them, and
+//   lanes (rows) with tmem_load, 32 columns at a time, and stores them as one row each
+//   (store: 16-byte stores where the row is inside C, predicated ones at its edges), and
 //   releases the accumulator stage. With two accumulator stages (2 x 256 = 512 columns,
 //   all of tensor memory) the MMAs of the next tile run while the epilogue drains this one.
 //
@@ -92,13 +93,7 @@ kernel gemm_sm100<T: bf16 | f16 | e4m3, O: bf16 | f16 | f32, BK: i32 = 64>(a: in
             consume accp {
                 for (c0 in 0 .. BN step 32) {
                     var r: f32[32] = tmem_load(acc, 32 * q, c0);
-                    if (row < M) {
-                        for (j in 0 .. 32) unroll {
-                            if (n0 + c0 + j < N) {
-                                c[row, n0 + c0 + j] = O(r[j]);
-                            }
-                        }
-                    }
+                    store(c, r, [row, n0 + c0]);
                 }
             }
         }
