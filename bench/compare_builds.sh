@@ -7,9 +7,10 @@
 # Usage: bench/compare_builds.sh STAGE...   (in the repository root; OUT: where logs go)
 # Stages: tests (every test program of new), naive (bench/naive.py, new), bw (bandwidth.py,
 # base then new), gemm (gemm.py --quick, base then new), gemm2 (new, base, new, base with
-# --reps 11), gdp (gdp.py --quick, base then new), cpf (cp_fixup.py --quick, new), cspeed
+# --reps 11), gdp (gdp.py --quick, base then new), cpf (cp_fixup.py --quick, new), cpf2
+# (cp_fixup.py --quick, base then new), cspeed
 # (compile_speed.py, new cakec), cscmp (compile_speed.py --compare base new).
-# Environment: BUNDLES (folder of the .tar.xz files, default .device), OUT (default /tmp/out).
+# bench/make_bundle.sh makes the bundles. Environment: BUNDLES (folder of the .tar.xz files, default .device), OUT (default /tmp/out).
 set -u
 cd "$(dirname "$0")/.."
 D=/tmp/dev
@@ -40,6 +41,8 @@ for st in "$@"; do
   gdp) for b in base new; do CAKEC_COMMIT=$(cat $D/$b/COMMIT) timeout 300 python3 bench/gdp.py --quick --build $D/$b/build --out $O/gdp_$b.md > $O/gdp_$b.log 2>&1; echo "gdp $b rc=$?"; done
       grep -A12 "^## Designs" $O/gdp_base.md; grep -A12 "^## Designs" $O/gdp_new.md ;;
   cpf) CAKEC_COMMIT=$(cat $D/new/COMMIT) timeout 300 python3 bench/cp_fixup.py --quick --build $D/new/build --out $O/cpf_new.md > $O/cpf_new.log 2>&1; echo "cpf rc=$?"; tail -5 $O/cpf_new.log ;;
+  cpf2) for b in base new; do CAKEC_COMMIT=$(cat $D/$b/COMMIT) timeout 300 python3 bench/cp_fixup.py --quick --build $D/$b/build --out $O/cpf_$b.md > $O/cpf_$b.log 2>&1; echo "cpf $b rc=$?"; done
+      paste -d'\n' <(grep '^|' $O/cpf_base.md) <(grep '^|' $O/cpf_new.md) | cut -c1-200 ;;
   cspeed) timeout 300 python3 bench/compile_speed.py --cakec $D/new/cakec --runs 11 > $O/cspeed.txt 2>&1; echo "cspeed rc=$?"; cat $O/cspeed.txt ;;
   cscmp) timeout 300 python3 bench/compile_speed.py --cakec $D/new/cakec --compare $D/base/cakec --runs 11 > $O/cscmp.txt 2>&1; echo "cscmp rc=$?"; tail -30 $O/cscmp.txt ;;
   esac
