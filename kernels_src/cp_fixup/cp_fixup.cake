@@ -106,10 +106,7 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             for (q in 0 .. BV / 4) unroll {
                 part[0, q] = acc[q];     // L_c starts the first sum (one sum: no extra registers)
             }
-            // two steps of j per iteration for narrow slices; a wide slice's step is already
-            // 32 vector FMAs in 8 independent chains (and unrolling it made the compile
-            // about a third slower)
-            for (j in 0 .. K step 4) unroll(BV >= 32 ? 1 : 2) {
+            for (j in 0 .. K step 4) unroll(2) {
                 let mv = f32x4(ms[cur, i, j : 4]);
                 for (r in 0 .. 4) unroll {
                     let mj = f32x4(mv[r]);
