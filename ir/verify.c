@@ -343,7 +343,7 @@ want_ptr(Verifier *v, const IrOp *op, int i)
 static void
 check_store_row(Verifier *v, const IrOp *op)
 {
-	IrType p = vt(v, op->args[0]), it, t;
+	IrType p, it, t;
 	int i;
 
 	if (op->nargs < 6 || op->nargs > 5 + IR_MAX_ROW_STORE) {
@@ -351,6 +351,7 @@ check_store_row(Verifier *v, const IrOp *op)
 			 IR_MAX_ROW_STORE, op->nargs);
 		return;
 	}
+	p = vt(v, op->args[0]);
 	if (!vf_want_nres(v, op, 0))
 		return;
 	if (p.base != IR_PTR || p.space != IR_GLOBAL || (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16))
