@@ -1288,18 +1288,9 @@ parse_kernel(Parser *p)
 				next(p);
 			}
 		} else if (is_kw(p, "threads")) {
-			int tl, tc;
-
 			once(p, &seen, SEEN_THREADS);
-			tl = p->tok.line;
-			tc = p->tok.col;
 			for (i = 0; i < 3; i++)
 				k->threads[i] = (int)parse_int(p, 1, 1024, "a thread count");
-			/* the verifier checks it too (IR built in memory), but without a line */
-			if ((long long)k->threads[0] * k->threads[1] * k->threads[2] > 1024)
-				fail_at(p, tl, tc, "threads %d %d %d make %lld threads per block; the limit is 1024",
-					k->threads[0], k->threads[1], k->threads[2],
-					(long long)k->threads[0] * k->threads[1] * k->threads[2]);
 		} else if (is_kw(p, "grid")) {
 			once(p, &seen, SEEN_GRID);
 			for (i = 0; i < 3; i++)
