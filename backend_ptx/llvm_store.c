@@ -30,7 +30,7 @@ lg_store_clipped(LlvmGen *g, LLVMValueRef p, LLVMValueRef left, LLVMValueRef *wo
 		ins[w + 2] = words[w];
 		if (!pairs && ebytes == 2)   /* bf16 and f16 go in as b16 registers */
 			ins[w + 2] = LLVMBuildBitCast(g->b, words[w], LLVMInt16TypeInContext(g->ctx), "");
-		buf_puts(&cons, pairs || ebytes == 4 ? (ebytes == 4 ? ",f" : ",r") : ",h");
+		buf_puts(&cons, pairs ? ",r" : ebytes == 4 ? ",f" : ",h");
 		if (pairs)
 			buf_printf(&text, "mov.b32 {lo, hi}, $%d;\n", w + 2);
 		for (e = 0; e < (pairs ? 2 : 1); e++) {

@@ -1,10 +1,11 @@
 /* irgen_wgmma.c: warpgroup MMA -> IR (docs/language.md, "wgmma and accumulator
  * fragments"): wgmma expanded into K/16 k16 steps between a fence and a commit, and
- * store(tensor, acc, [row, col]) into the unrolled per-thread stores of the m64nN
- * accumulator layout. */
+ * store(tensor, x, [row, col]) into one op: wgmma.store of an m64nN accumulator, or
+ * store.row of a register array. */
 #include "ast.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* An op that passes its n operands through (wgmma.fence, wgmma.wait): out[i] is the
  * result for in[i]. */
@@ -150,23 +151,34 @@ to_index(IrGen *G, IrValue v)
 	return G->info->index64 ? irb_op1(&G->b, IR_CAST, index_type(G), v) : v;
 }
 
+/* The operands both forms of store(tensor, x, [row, col]) share, in store.row's order:
+ * the tensor's pointer, rows and columns, then row and col in the index type (evaluated
+ * first, as written). */
+static void
+store_place(IrGen *G, Node *e, IrValue *out)
+{
+	Node *tn = e->list.head, *cn = tn->next->next;
+	const Symbol *t = tn->sym;
+
+	out[3] = to_index(G, irgen_expr(G, cn->list.head));
+	out[4] = to_index(G, irgen_expr(G, cn->list.head->next));
+	G->b.loc = e->loc;
+	out[0] = G->k->body.args[t->param];
+	out[1] = dim_of(G, t, 0);
+	out[2] = dim_of(G, t, 1);
+}
+
 /* store(tensor, r, [row, col0]) of a register array r: one store.row op of its elements
  * (ir/ops.def), which the backend lowers to 16-byte stores where the row is inside the
  * tensor and aligned, and to predicated stores where it is not. */
 static void
 irgen_row_store(IrGen *G, Node *e)
 {
-	Node *tn = e->list.head, *rn = tn->next, *cn = rn->next;
-	const Symbol *t = tn->sym, *r = rn->sym;
+	const Symbol *r = e->list.head->next->sym;
 	IrValue args[5 + IR_MAX_ROW_STORE];
 	int j;
 
-	args[3] = to_index(G, irgen_expr(G, cn->list.head));
-	args[4] = to_index(G, irgen_expr(G, cn->list.head->next));
-	G->b.loc = e->loc;
-	args[0] = G->k->body.args[t->param];
-	args[1] = dim_of(G, t, 0);
-	args[2] = dim_of(G, t, 1);
+	store_place(G, e, args);
 	for (j = 0; j < r->count; j++)
 		args[5 + j] = G->slots[r->slot + j];
 	irb_op(&G->b, IR_STORE_ROW, ir_scalar(IR_VOID), 5 + r->count, args);
@@ -179,20 +191,18 @@ irgen_row_store(IrGen *G, Node *e)
 void
 irgen_wgmma_store(IrGen *G, Node *e)
 {
-	Node *tn = e->list.head, *an = tn->next, *cn = an->next;
-	const Symbol *t = tn->sym;
-	IrValue args[6];
+	Node *an = e->list.head->next;
+	IrValue acc, p[5], args[6];
 
 	if (an->sym && an->sym->kind == SYM_REGS) {
 		irgen_row_store(G, e);
 		return;
 	}
-	args[1] = irgen_expr(G, an);
-	args[4] = to_index(G, irgen_expr(G, cn->list.head));
-	args[5] = to_index(G, irgen_expr(G, cn->list.head->next));
-	G->b.loc = e->loc;
-	args[0] = G->k->body.args[t->param];
-	args[2] = dim_of(G, t, 0);
-	args[3] = dim_of(G, t, 1);
+	acc = irgen_expr(G, an);
+	store_place(G, e, p);
+	/* wgmma.store ptr, acc, nrows, ncols, row0, col0 */
+	args[0] = p[0];
+	args[1] = acc;
+	memcpy(args + 2, p + 1, 4 * sizeof *args);
 	irb_op(&G->b, IR_WGMMA_STORE, ir_scalar(IR_VOID), 6, args);
 }
