@@ -13,7 +13,6 @@
 #include <stdio.h>
 
 #define AS_TMEM 6
-#define TMEM_CG2 (1 << 16)
 
 static LLVMValueRef
 call(LlvmGen *g, const char *name, LLVMValueRef *args, int nargs, const char *nm)
@@ -24,7 +23,7 @@ call(LlvmGen *g, const char *name, LLVMValueRef *args, int nargs, const char *nm
 static int
 cta_group(const IrOp *op)
 {
-	return op->imm & TMEM_CG2 ? 2 : 1;
+	return op->imm & IR_CTA_PAIR ? 2 : 1;
 }
 
 static LLVMValueRef

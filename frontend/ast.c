@@ -589,6 +589,7 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 		NodeKind kind;
 	} clauses[] = {{"targets", N_TARGETS}, {"threads", N_THREADS}, {"grid", N_GRID},
 		       {"min_blocks", N_MIN_BLOCKS}, {"cluster", N_CLUSTER},
+		       {"cta_group", N_CTA_GROUP},
 		       {"index", N_INDEXW}};
 	Node *n;
 	size_t i;
@@ -597,7 +598,7 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 		if (strcmp(name, clauses[i].name) == 0)
 			break;
 	if (i == sizeof clauses / sizeof clauses[0]) {
-		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads, grid, min_blocks, cluster or index)",
+		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads, grid, min_blocks, cluster, cta_group or index)",
 			   name);
 		return NULL;
 	}
@@ -1019,6 +1020,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_SATTR: buf_printf(out, "%s", n->name); break;
 	case N_MIN_BLOCKS: buf_puts(out, "min_blocks"); break;
 	case N_CLUSTER: buf_puts(out, "cluster"); break;
+	case N_CTA_GROUP: buf_puts(out, "cta_group"); break;
 	case N_INDEXW: buf_puts(out, "index"); break;
 	case N_WHEN: buf_puts(out, "when"); break;
 	default: buf_puts(out, "?"); break;
@@ -1157,6 +1159,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_REGS:
 	case N_MIN_BLOCKS:
 	case N_CLUSTER:
+	case N_CTA_GROUP:
 	case N_INDEXW:
 		print_list(out, n->list, indent, NULL);
 		break;

@@ -75,6 +75,7 @@ typedef enum NodeKind {
 	N_SATTR,      /* a shared array's attribute: name (in, align, swizzle, alias) and lhs */
 	N_MIN_BLOCKS, /* min_blocks(list) */
 	N_CLUSTER,    /* cluster(list) */
+	N_CTA_GROUP,  /* cta_group(list): CTA pairs for tcgen05 */
 	N_INDEXW,     /* index(list): the index width clause, i32 or i64 */
 	N_WHEN,       /* when (lhs): an instance's condition, made a clause of the instance's
 			 kernel by generic.c (name: the generic kernel) */
@@ -161,6 +162,7 @@ struct Node {
 	int hslot;            /* N_ROLE: first hidden slot (a stage and a phase per pipeline);
 				 N_PRODUCE/N_CONSUME: the pipeline's stage slot (phase: +1) */
 	int wlo, whi, regs;   /* N_ROLE: warps wlo..whi, register budget (0: none) */
+	int leader;           /* N_ROLE: runs in the leader CTA of each CTA pair only */
 	/* early exits and functions (sema.c, func.c) */
 	int exits;            /* statements: the EXIT_* bits it may leave itself by */
 	int xslot[2];         /* hidden local slots: N_FOR/N_WHILE the break and continue flags,
@@ -559,6 +561,7 @@ struct KernelInfo {
 	/* async constructs (async.c) */
 	int min_blocks;           /* 0: no clause */
 	int cluster[3];
+	int cta_group;            /* 1, or 2: tcgen05 on CTA pairs (cta_group(2)) */
 	int index64;              /* index(i64): tensor indexing and shape symbols in i64 */
 	int ntmaps;               /* tensor maps, parameters after the shape symbols */
 	Symbol **tmaps;           /* program arena */

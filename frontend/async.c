@@ -172,6 +172,22 @@ asy_kernel_begin(Sema *S, Node *k, KernelInfo *ki)
 	S->asy = h;
 }
 
+/* cta_group(2): the kernel's tcgen05 work is for CTA pairs (docs/language.md, "CTA pairs");
+ * the cluster and the targets it needs are checked at the kernel's end (asy_pair_end). */
+static int
+cta_group_clause(Sema *S, Node *n, KernelInfo *ki)
+{
+	int64_t v;
+
+	if (n->list.n != 1) {
+		diag_error(n->loc, "cta_group(...) takes one count, 1 or 2, found %d", n->list.n);
+		return 1;
+	}
+	if (asy_const_in(S, n->list.head, "cta_group", 1, 2, &v))
+		ki->cta_group = (int)v;
+	return 1;
+}
+
 int
 asy_clause(Sema *S, Node *n, KernelInfo *ki)
 {
@@ -188,6 +204,8 @@ asy_clause(Sema *S, Node *n, KernelInfo *ki)
 			ki->min_blocks = (int)v;
 		return 1;
 	}
+	if (n->kind == N_CTA_GROUP)
+		return cta_group_clause(S, n, ki);
 	if (n->kind != N_CLUSTER)
 		return 0;
 	if (n->list.n > 3) {

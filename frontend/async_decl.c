@@ -267,6 +267,25 @@ asy_shared(Sema *S, Node *s, Symbol *sym)
 
 /* ---- roles, elect, produce, consume ---- */
 
+/* role NAME(warps, leader): the role runs in the even CTA of each pair, which issues the
+ * pair's MMAs (the schedule checks hold the pair pipelines' sides to it). */
+static int
+check_leader(Sema *S, Node *s, const Node *a)
+{
+	if (a->kind != N_RANGE || a->lo || strcmp(a->name, "leader") != 0) {
+		diag_error(a->loc, "the second argument of role '%s' is 'leader' (the role runs in the leader CTA of "
+			   "each CTA pair)", s->name);
+		return 0;
+	}
+	if (S->asy->ki->cta_group != 2) {
+		diag_error(a->loc, "role '%s' is for the leader CTA of each CTA pair, but the kernel has no cta_group(2) "
+			   "clause", s->name);
+		return 0;
+	}
+	s->leader = 1;
+	return 1;
+}
+
 static void
 check_role(Sema *S, Node *s)
 {
@@ -276,9 +295,11 @@ check_role(Sema *S, Node *s)
 	int64_t lo, hi = -1, v;
 	int ok = asy_top_level(S, s, "roles"), i, group;
 
-	if (s->list.n != 1 || r->kind != N_RANGE) {
-		diag_error(s->loc, "role '%s' takes its warps: warps a .. b, warp a, warpgroup g or warpgroups a .. b",
-			   s->name);
+	if (s->list.n < 1 || s->list.n > 2 || r->kind != N_RANGE || !r->lo) {
+		diag_error(s->loc, "role '%s' takes its warps: warps a .. b, warp a, warpgroup g or warpgroups a .. b (then "
+			   "', leader' in a CTA-pair kernel)", s->name);
+		ok = 0;
+	} else if (s->list.n == 2 && !check_leader(S, s, r->next)) {
 		ok = 0;
 	} else {
 		group = strcmp(r->name, "warpgroup") == 0 || strcmp(r->name, "warpgroups") == 0;

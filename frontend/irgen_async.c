@@ -12,12 +12,44 @@
 
 /* ---- tables and barrier initialisation ---- */
 
+/* A pipeline and its full and empty barriers (b: the fields they share). In a CTA pair a
+ * pipeline with an mma side counts on the leader's barrier the arrivals of both CTAs, so a
+ * source other than mma or tma counts twice (ir_pair_pipeline). */
+static void
+add_pipeline(IrKernel *k, const Symbol *s, int pair, IrBarrier *b)
+{
+	IrPipeline p;
+	int side, *mult[2] = {&p.full_mult, &p.empty_mult}, src[2];
+
+	memset(&p, 0, sizeof p);
+	p.name = arena_strdup(k->arena, s->name);
+	p.stages = s->stages;
+	p.full = s->bar[0];
+	p.empty = s->bar[1];
+	p.full_src = src[0] = s->src[0];
+	p.full_mult = s->mult[0];
+	p.empty_src = src[1] = s->src[1];
+	p.empty_mult = s->mult[1];
+	p.loc = s->loc;
+	for (side = 0; side < 2; side++) {
+		if (ir_pair_pipeline(&p, pair) && src[side] != PIPE_SRC_MMA && src[side] != PIPE_SRC_TMA)
+			*mult[side] *= 2;
+		b->name = arena_printf(k->arena, "%s.%s", s->name, side ? "empty" : "full");
+		b->count = ir_pipe_source_count(src[side], *mult[side]);
+		b->n = s->stages;
+		if (ir_add_barrier(k, *b) != s->bar[side])
+			ICE("barrier '%s' is %d, expected %d", b->name, k->nbarriers - 1, s->bar[side]);
+	}
+	if (ir_add_pipeline(k, p) != s->index)
+		ICE("pipeline '%s' is %d, expected %d", s->name, k->npipelines - 1, s->index);
+}
+
 void
 irgen_async_tables(IrGen *G)
 {
 	IrKernel *k = G->k;
 	const KernelInfo *info = G->info;
-	int i, j, side;
+	int i, j;
 
 	k->min_blocks = info->min_blocks;
 	for (i = 0; i < 3; i++)
@@ -58,29 +90,7 @@ irgen_async_tables(IrGen *G)
 				ICE("mbarrier '%s' is barrier %d, expected %d", s->name, k->nbarriers - 1, s->index);
 			continue;
 		}
-		for (side = 0; side < 2; side++) {
-			b.name = arena_printf(k->arena, "%s.%s", s->name, side ? "empty" : "full");
-			b.count = ir_pipe_source_count(s->src[side], s->mult[side]);
-			b.n = s->stages;
-			if (ir_add_barrier(k, b) != s->bar[side])
-				ICE("barrier '%s' is %d, expected %d", b.name, k->nbarriers - 1, s->bar[side]);
-		}
-		{
-			IrPipeline p;
-
-			memset(&p, 0, sizeof p);
-			p.name = arena_strdup(k->arena, s->name);
-			p.stages = s->stages;
-			p.full = s->bar[0];
-			p.empty = s->bar[1];
-			p.full_src = s->src[0];
-			p.full_mult = s->mult[0];
-			p.empty_src = s->src[1];
-			p.empty_mult = s->mult[1];
-			p.loc = s->loc;
-			if (ir_add_pipeline(k, p) != s->index)
-				ICE("pipeline '%s' is %d, expected %d", s->name, k->npipelines - 1, s->index);
-		}
+		add_pipeline(k, s, info->cta_group == 2, &b);
 	}
 }
 
@@ -212,7 +222,7 @@ irgen_async_stmt(IrGen *G, Node *s)
 		fixed[0] = irgen_c32(G, s->wlo);
 		fixed[1] = irgen_c32(G, s->whi);
 		fixed[2] = irgen_c32(G, s->regs);
-		ig_region(G, s, IR_ROLE, 3, fixed, 1, 0);
+		ig_region(G, s, IR_ROLE, 3, fixed, 1, s->leader);
 		return 1;
 	case N_ELECT:
 		ig_region(G, s, IR_ELECT, 0, NULL, 1, 0);

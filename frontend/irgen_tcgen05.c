@@ -32,26 +32,36 @@ in_warp0(IrGen *G, void (*emit)(IrGen *G, IrValue arg), IrValue arg)
 	G->b.r = outer;
 }
 
+/* IR_CTA_PAIR in a cta_group(2) kernel: every tmem and tcgen05 op works for the pair. */
+static int64_t
+pair_bit(const IrGen *G)
+{
+	return G->info->cta_group == 2 ? IR_CTA_PAIR : 0;
+}
+
+/* With cta_group::2 the warp 0 of both CTAs allocate, each blocking until the other does. */
 static void
 emit_alloc(IrGen *G, IrValue slot)
 {
-	irb_imm(&G->b, IR_TMEM_ALLOC, t_void, ir_tmem_cols(G->k), 1, &slot);
-	irb_imm(&G->b, IR_TMEM_RELINQUISH, t_void, 0, 0, NULL);
+	irb_imm(&G->b, IR_TMEM_ALLOC, t_void, ir_tmem_cols(G->k) | pair_bit(G), 1, &slot);
+	irb_imm(&G->b, IR_TMEM_RELINQUISH, t_void, pair_bit(G), 0, NULL);
 }
 
 static void
 emit_dealloc(IrGen *G, IrValue base)
 {
-	irb_imm(&G->b, IR_TMEM_DEALLOC, t_void, ir_tmem_cols(G->k), 1, &base);
+	irb_imm(&G->b, IR_TMEM_DEALLOC, t_void, ir_tmem_cols(G->k) | pair_bit(G), 1, &base);
 }
 
-/* fence.before, CTA barrier, fence.after: tcgen05 work before it is ordered before the
- * tcgen05 work of every thread after it. */
+/* fence.before, barrier, fence.after: tcgen05 work before it is ordered before the tcgen05
+ * work of every thread after it. For a pair the barrier is the cluster's: the leader's MMAs
+ * write the peer's tensor memory and its commits arrive there, so neither CTA frees its
+ * columns (or exits) before the other is done. */
 static void
 fenced_barrier(IrGen *G)
 {
 	irb_op(&G->b, IR_TCGEN05_FENCE_BEFORE, t_void, 0, NULL);
-	irb_op(&G->b, IR_BARRIER, t_void, 0, NULL);
+	irb_op(&G->b, pair_bit(G) ? IR_CLUSTER_SYNC : IR_BARRIER, t_void, 0, NULL);
 	irb_op(&G->b, IR_TCGEN05_FENCE_AFTER, t_void, 0, NULL);
 }
 
@@ -143,7 +153,8 @@ mma_kind(int base)
 
 /* tcgen05_mma(D, A, B, accumulate: E): one tcgen05.mma per 16 of K (32 for fp8: 32 bytes
  * either way), the descriptors advanced by those 32 bytes inside the 128-byte swizzle span
- * each; the first takes E as its enable-input-d, the others accumulate. */
+ * each; the first takes E as its enable-input-d, the others accumulate. For a CTA pair the
+ * shape is the pair's: M = 256 (A's 128 rows in each CTA), N = twice B's rows. */
 void
 irgen_tcgen05_mma(IrGen *G, Node *e)
 {
@@ -157,7 +168,8 @@ irgen_tcgen05_mma(IrGen *G, Node *e)
 	pa = irgen_buffer(G, sa);
 	pb = irgen_buffer(G, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
-	imm = sb->dims[0] | (sa->dims[0] / 64) << 9 | (int64_t)mma_kind(sa->type.base) << 12;
+	imm = pair_bit(G) ? 2 * sb->dims[0] | (2 * sa->dims[0] / 64) << 9 : sb->dims[0] | (sa->dims[0] / 64) << 9;
+	imm |= (int64_t)mma_kind(sa->type.base) << 12 | pair_bit(G);
 	for (step = 0; step < sa->dims[1] / kstep; step++) {
 		IrValue xa = pa, xb = pb;
 

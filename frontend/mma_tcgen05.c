@@ -215,6 +215,12 @@ asy_tcgen05_mma(Sema *S, Node *e)
 			   a->name, (long long)a->dims[0], TMEM_LANES);
 		return;
 	}
+	if (S->asy->ki->cta_group == 2 && (b->dims[0] < 8 || b->dims[0] > 128 || b->dims[0] % 8 ||
+					   2 * b->dims[0] > d->dims[1])) {
+		diag_error(pos[2]->loc, "tcgen05_mma operand B '%s' has %lld rows, this CTA's half of the pair's N (cta_group(2)); N is 16 to 256, a multiple of 16, at most the %lld columns of '%s'",
+			   b->name, (long long)b->dims[0], (long long)d->dims[1], d->name);
+		return;
+	}
 	if (b->dims[0] < 8 || b->dims[0] > 256 || b->dims[0] % 8 || b->dims[0] > d->dims[1]) {
 		diag_error(pos[2]->loc, "tcgen05_mma operand B '%s' has %lld rows (N); N is 8 to 256, a multiple of 8, at most the %lld columns of '%s'",
 			   b->name, (long long)b->dims[0], (long long)d->dims[1], d->name);
@@ -308,6 +314,12 @@ asy_tmem_end(Sema *S, KernelInfo *ki)
 {
 	AsyncSema *h = S->asy;
 
+	if (ki->cta_group == 2 && !h->ntmems)
+		diag_error(h->kernel->loc, "kernel '%s' has cta_group(2) but no tensor memory: CTA pairs share tcgen05 MMAs into tmem accumulators",
+			   h->kernel->name);
+	else if (ki->cta_group == 2 && ki->cluster[0] % 2)
+		diag_error(h->kernel->loc, "kernel '%s' has cta_group(2): a pair is the CTAs of cluster ranks 2k and 2k + 1, so the cluster's x size must be even (cluster(2), cluster(4), ...), found cluster(%d, %d, %d)",
+			   h->kernel->name, ki->cluster[0], ki->cluster[1], ki->cluster[2]);
 	ki->ntmems = h->ntmems;
 	ki->tmems = arena_alloc(S->p->arena, sizeof(Symbol *) * (size_t)(h->ntmems + 1));
 	if (h->ntmems)

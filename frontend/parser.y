@@ -279,7 +279,7 @@ sattr:
 	| IDENT '(' expr ')'            { $$ = ast_shared_attr(p, L(@1), $1, $3); }
 	;
 
-/* the arguments of pipeline, mbarrier (name: value) and role (warps a .. b) */
+/* the arguments of pipeline, mbarrier (name: value) and role (warps a .. b, leader) */
 dargs:
 	darg                            { $$ = ast_list_one($1); }
 	| dargs ',' darg                { $$ = ast_list_append($1, $3); }
@@ -289,6 +289,7 @@ darg:
 	IDENT ':' expr                  { $$ = ast_named(p, L(@1), $1, $3); }
 	| IDENT expr                    { $$ = ast_range(p, L(@1), $1, $2, NULL); }
 	| IDENT expr DOTDOT expr        { $$ = ast_range(p, L(@1), $1, $2, $4); }
+	| IDENT                         { $$ = ast_range(p, L(@1), $1, NULL, NULL); }
 	;
 
 role_attrs:

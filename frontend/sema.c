@@ -1155,6 +1155,7 @@ check_kernel(Sema *S, Node *k)
 		ki->grid[i] = "1";
 		ki->cluster[i] = 1;
 	}
+	ki->cta_group = 1;
 	sema_scope_push(S);
 	i = 0;
 	for (n = k->list.head; n; n = n->next) {
@@ -1165,7 +1166,7 @@ check_kernel(Sema *S, Node *k)
 	for (n = k->attrs.head; n; n = n->next) {
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",
-			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster", [N_INDEXW] = "index",
+			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster", [N_CTA_GROUP] = "cta_group", [N_INDEXW] = "index",
 			[N_WHEN] = "when",
 		};
 

@@ -214,6 +214,35 @@ ir_pipe_source_count(int src, int mult)
 	}
 }
 
+static int
+pair_ops(const IrRegion *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i];
+
+		if ((op->opc == IR_TMEM_ALLOC || op->opc == IR_TCGEN05_MMA) && (op->imm & IR_CTA_PAIR))
+			return 1;
+		for (j = 0; j < op->nregions; j++)
+			if (pair_ops(&op->regions[j]))
+				return 1;
+	}
+	return 0;
+}
+
+int
+ir_cta_pair(const IrKernel *k)
+{
+	return pair_ops(&k->body);
+}
+
+int
+ir_pair_pipeline(const IrPipeline *p, int pair)
+{
+	return pair && (p->full_src == PIPE_SRC_MMA || p->empty_src == PIPE_SRC_MMA);
+}
+
 IrKernel *
 ir_kernel_new(const char *name, int file)
 {

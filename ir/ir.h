@@ -68,7 +68,7 @@
  *   the parser also takes `\n` and `\t`.
  * Ops, one per line:
  * - results (if any) `%a, %b =`, the op name, `[imm]` for OPF_IMM ops (always printed; the
- *   parser reads a missing one as 0) and for OPF_NSW ops whose imm is 1 (`add[1]`), the operands `%x, %y`, then `: type, type` (the
+ *   parser reads a missing one as 0) and for OPF_NSW and OPF_FLAG ops whose imm is not 0 (`add[1]`, `role[1]`), the operands `%x, %y`, then `: type, type` (the
  *   result types, omitted when there are none), then the regions, then the location.
  *   The operands begin on the op's own line (a list may continue after a comma).
  * - `const` prints its value before the `:`: integers in decimal (the int64 in IrOp.imm;
@@ -193,6 +193,7 @@ enum {
 	OPF_ASYNC = 1 << 10,    /* async proxy / mbarrier machinery (TMA, mbar.*) */
 	OPF_HIGH = 1 << 12,     /* high-level region op, lowered before the backend */
 	OPF_NSW = 1 << 13,      /* integer add/mul: imm 1 = no signed overflow (ops.def) */
+	OPF_FLAG = 1 << 14,     /* imm is an optional flag word, printed only when non-zero */
 };
 
 /* What a target can do: ops.def names the features an op needs, targets.def the features
@@ -406,6 +407,21 @@ typedef struct IrKernel {
 	int ntmems, captmems;
 	IrTmem *tmems;
 } IrKernel;
+
+/* The cta_group::2 bit of the imm of tmem.alloc/dealloc/relinquish and tcgen05.mma/commit:
+ * the op works for a CTA pair (cluster ranks 2k and 2k + 1; the even one is the leader). */
+#define IR_CTA_PAIR (INT64_C(1) << 16)
+/* The pair bit of tma.load's imm (rank | IR_TMA_PAIR): cta_group::2, the complete-tx goes
+ * to the barrier at bar's offset in the pair's leader CTA (cluster rank & ~1). */
+#define IR_TMA_PAIR 256
+/* Whether k's tmem and tcgen05 ops use cta_group::2 (the verifier holds one per kernel). */
+int ir_cta_pair(const IrKernel *k);
+/* Whether pipeline p is a pair pipeline: its kernel pairs CTAs (pair: ir_cta_pair) and a
+ * side of p is mma. The mma side
+ * runs in the leader CTA only (its commits arrive in both CTAs); the other side runs in
+ * both, and its arrivals go to the leader's barrier, so a non-tma source's count covers
+ * both CTAs (docs/ir.md, "CTA pairs"). */
+int ir_pair_pipeline(const IrPipeline *p, int pair);
 
 /* An entry point: one launcher for the instances of a generic kernel, which launches the
  * first of them, in order, whose tensor element types match its arguments and whose

@@ -706,7 +706,7 @@ parse_op(Parser *p, IrRegion *r)
 	info = &ir_opinfo[opc];
 	next(p);
 	if (is_punct(p, '[')) {
-		if (!(info->flags & (OPF_IMM | OPF_NSW)))
+		if (!(info->flags & (OPF_IMM | OPF_NSW | OPF_FLAG)))
 			fail_tok(p, "%s takes no [imm]", info->name);
 		next(p);
 		imm = parse_int(p, INT64_MIN, INT64_MAX, "an integer attribute");

@@ -127,7 +127,7 @@ print_op(Buf *b, const IrKernel *k, const IrOp *op, int depth)
 		buf_puts(b, info->name);
 	else
 		buf_printf(b, "<opcode %d>", op->opc);
-	if (info && ((info->flags & OPF_IMM) || ((info->flags & OPF_NSW) && op->imm))) {
+	if (info && ((info->flags & OPF_IMM) || ((info->flags & (OPF_NSW | OPF_FLAG)) && op->imm))) {
 		buf_puts(b, "[");
 		buf_putint(b, op->imm);
 		buf_puts(b, "]");

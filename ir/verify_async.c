@@ -326,6 +326,12 @@ check_role(Verifier *v, const IrOp *op)
 		}
 		want_i32(v, op, i, what[i]);
 	}
+	if (op->imm != 0 && op->imm != 1)
+		vf_error(v, op->loc, "role[%" PRId64 "]: the flag is 0, or 1 (the role runs in the leader CTA of each "
+			 "CTA pair only)", op->imm);
+	else if (op->imm && !ir_cta_pair(k))
+		vf_rule(v, op->loc, "role[1] runs in the leader CTA of each CTA pair, but kernel '%s' has no pairs (no "
+			"tmem.alloc or tcgen05.mma with cta_group::2)", k->name);
 	if (c[0] < 0 || c[0] > c[1])
 		vf_rule(v, op->loc, "role warps %" PRId64 " .. %" PRId64 ": expected 0 <= lo <= hi", c[0], c[1]);
 	else if (c[1] >= nwarps)

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #define TMEM_COLS 512              /* columns of tensor memory per SM (128 lanes each) */
-#define TMEM_CG2 (INT64_C(1) << 16) /* the cta_group::2 bit of every tmem/tcgen05 imm */
 #define TMEM_LD_MAX 128            /* tcgen05.ld/st .32x32b: at most .x128 */
 #define WALK_BUDGET 4000000        /* op visits of the fence walk (loops are walked twice) */
 
@@ -43,7 +42,7 @@ is_i64(IrType t)
 static int
 is_cg2(const IrOp *op)
 {
-	return (op->imm & TMEM_CG2) != 0;
+	return (op->imm & IR_CTA_PAIR) != 0;
 }
 
 static int
@@ -96,7 +95,7 @@ check_alloc(Verifier *v, const IrOp *op)
 			 ir_type_eq(vt(v, op->args[0]), ir_ptr(IR_SHARED, IR_U32)), "the address slot", "ptr.shared.i32");
 	else
 		want_arg(v, op, 0, is_i32(vt(v, op->args[0])), "the TMEM address", "i32");
-	if (!want_imm(v, op, TMEM_CG2 | 0xffff, "columns | cta_group::2 << 16"))
+	if (!want_imm(v, op, IR_CTA_PAIR | 0xffff, "columns | cta_group::2 << 16"))
 		return;
 	/* the column count comes from the .cake tmem declarations */
 	if (!valid_cols(n))
@@ -143,7 +142,7 @@ check_commit(Verifier *v, const IrOp *op)
 	}
 	want_arg(v, op, 0, ir_type_eq(vt(v, op->args[0]), ir_ptr(IR_SHARED, IR_I64)), "the mbarrier",
 		 "ptr.shared.i64");
-	want_imm(v, op, TMEM_CG2, "0 or cta_group::2 << 16");
+	want_imm(v, op, IR_CTA_PAIR, "0 or cta_group::2 << 16");
 	if (op->nargs == 2) {
 		IrType m = vt(v, op->args[1]);
 
@@ -162,7 +161,7 @@ check_ld_st(Verifier *v, const IrOp *op)
 
 	want_arg(v, op, 0, is_i32(vt(v, op->args[0])), "the TMEM address", "i32");
 	/* bit 16 may be set (the kernel's cta_group): ld and st have none of their own */
-	if (!want_imm(v, op, TMEM_CG2 | 0xffff, "the number of columns (1, 2, 4 .. 128)"))
+	if (!want_imm(v, op, IR_CTA_PAIR | 0xffff, "the number of columns (1, 2, 4 .. 128)"))
 		return;
 	if (!valid_num(n)) {
 		vf_error(v, op->loc, "%s[%" PRId64 "]: .32x32b takes 1, 2, 4, 8, 16, 32, 64 or 128 columns",
@@ -217,7 +216,7 @@ vf_tmem_op(Verifier *v, const IrOp *op)
 		break;
 	case IR_TMEM_RELINQUISH:
 		vf_want_nres(v, op, 0);
-		want_imm(v, op, TMEM_CG2, "0 or cta_group::2 << 16");
+		want_imm(v, op, IR_CTA_PAIR, "0 or cta_group::2 << 16");
 		break;
 	case IR_TCGEN05_DESC:
 		want_arg(v, op, 0, vf_is_ptr(vt(v, op->args[0])) && vt(v, op->args[0]).space == IR_SHARED,

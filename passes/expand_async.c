@@ -67,6 +67,7 @@ typedef struct Expand {
 	int *mbarof;            /* per old value: the barrier an `mbar` result addresses, or -1 */
 	int entry_regs;
 	int nwarps;
+	int pair;               /* the kernel pairs CTAs (ir_cta_pair) */
 } Expand;
 
 /* The consume at index `index` of the region being expanded runs in a loop that carries
@@ -223,26 +224,45 @@ mbar_addr(IrBuilder *b, int bar, IrValue elem)
 	return irb_imm(b, IR_MBAR, t_bar, bar, 1, &elem);
 }
 
-/* The release of a stage's barrier bar[stage] by source src: tcgen05.commit for mma (after
- * the thread's MMAs), else an arrive, after fence.before when the body read or wrote TMEM. */
-static void
-release(IrBuilder *b, int src, int bar, IrValue stage, int ldst)
-{
-	if (src == PIPE_SRC_MMA) {
-		IrValue m = mbar_addr(b, bar, stage);
-
-		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), 0, 1, &m);
-		return;
-	}
-	if (ldst)
-		irb_op(b, IR_TCGEN05_FENCE_BEFORE, ir_scalar(IR_VOID), 0, NULL);
-	irb_op1(b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(b, bar, stage));
-}
-
 static IrValue
 int_const(IrBuilder *b, IrType t, int64_t v)
 {
 	return irb_const_int(b, t, v);
+}
+
+/* i32: the cluster rank of this CTA's pair leader, rank & ~1. */
+static IrValue
+leader_rank(IrBuilder *b)
+{
+	IrValue r = irb_op(b, IR_CLUSTER_RANK, t_i32, 0, NULL);
+
+	return irb_op2(b, IR_AND, t_i32, r, int_const(b, t_i32, -2));
+}
+
+/* The release of a stage's barrier bar[stage] by source src: tcgen05.commit for mma (after
+ * the thread's MMAs), else an arrive, after fence.before when the body read or wrote TMEM.
+ * In a pair pipeline the commit arrives in both CTAs of the pair (mask 0b11 << leader) and
+ * an arrive goes to the leader's barrier, which counts both CTAs' arrivals. */
+static void
+release(IrBuilder *b, int src, int bar, IrValue stage, int ldst, int pair)
+{
+	IrValue a[2];
+
+	if (ldst && src != PIPE_SRC_MMA)
+		irb_op(b, IR_TCGEN05_FENCE_BEFORE, ir_scalar(IR_VOID), 0, NULL);
+	a[0] = mbar_addr(b, bar, stage);
+	if (src == PIPE_SRC_MMA && !pair) {
+		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), 0, 1, a);
+	} else if (src == PIPE_SRC_MMA) {
+		a[1] = irb_op2(b, IR_SHL, t_i32, int_const(b, t_i32, 3), leader_rank(b));
+		a[1] = irb_op1(b, IR_CAST, ir_scalar(IR_I16), a[1]);
+		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), IR_CTA_PAIR, 2, a);
+	} else if (pair) {
+		a[1] = leader_rank(b);
+		irb_op(b, IR_MBAR_ARRIVE_REMOTE, ir_scalar(IR_VOID), 2, a);
+	} else {
+		irb_op1(b, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), a[0]);
+	}
 }
 
 static void
@@ -327,6 +347,11 @@ expand_role(Expand *E, IrRegion *out, IrOp *op)
 		c = irb_op2(&b, IR_CMP_LE, t_i1, w, int_const(&b, t_i32, hi));
 		cond = cond ? irb_op2(&b, IR_AND, t_i1, cond, c) : c;
 	}
+	if (op->imm) {         /* the pair's leader: the even CTA */
+		c = irb_op2(&b, IR_AND, t_i32, irb_op(&b, IR_CLUSTER_RANK, t_i32, 0, NULL), int_const(&b, t_i32, 1));
+		c = irb_op2(&b, IR_CMP_EQ, t_i1, c, int_const(&b, t_i32, 0));
+		cond = cond ? irb_op2(&b, IR_AND, t_i1, cond, c) : c;
+	}
 	if (!cond)
 		cond = int_const(&b, t_i1, 1);
 	/* setmaxnreg first, before the role's body allocates anything */
@@ -399,6 +424,44 @@ produce_bytes(const Expand *E, const IrRegion *body, int full)
 	return total;
 }
 
+/* A pair pipeline's TMA loads at the top of body complete on the leader's barrier
+ * (tma.load's pair bit), which the leader alone arms, with the bytes of both CTAs. */
+static void
+pair_loads(const Expand *E, IrRegion *body, int full)
+{
+	int i;
+
+	for (i = 0; i < body->nops; i++) {
+		IrOp *op = &body->ops[i];
+
+		if (op->opc == IR_TMA_LOAD && op->nargs >= 3 && op->args[2] > 0 && op->args[2] < E->nold &&
+		    E->mbarof[op->args[2]] == full)
+			op->imm |= IR_TMA_PAIR;
+	}
+}
+
+/* mbar.arrive.tx full[stage], bytes; in a pair pipeline by the leader only, for both CTAs. */
+static void
+arm_full(Expand *E, IrBuilder *b, IrOp *op, const IrPipeline *p, IrValue stage, int pair)
+{
+	int64_t bytes = produce_bytes(E, &op->regions[0], p->full);
+	IrRegion then = {0};
+	IrBuilder tb = {E->k, &then, op->loc};
+	IrValue c;
+
+	if (!pair) {
+		irb_op2(b, IR_MBAR_ARRIVE_TX, ir_scalar(IR_VOID), mbar_addr(b, p->full, stage), int_const(b, t_i32, bytes));
+		return;
+	}
+	pair_loads(E, &op->regions[0], p->full);
+	c = irb_op2(b, IR_AND, t_i32, irb_op(b, IR_CLUSTER_RANK, t_i32, 0, NULL), int_const(b, t_i32, 1));
+	c = irb_op2(b, IR_CMP_EQ, t_i1, c, int_const(b, t_i32, 0));
+	irb_op2(&tb, IR_MBAR_ARRIVE_TX, ir_scalar(IR_VOID), mbar_addr(&tb, p->full, stage),
+		int_const(&tb, t_i32, 2 * bytes));
+	yield_values(&tb, 0, NULL);
+	push_if(E, b->r, op->loc, c, then, 0, NULL, NULL);
+}
+
 static void
 expand_produce(Expand *E, IrRegion *out, IrOp *op)
 {
@@ -407,22 +470,18 @@ expand_produce(Expand *E, IrRegion *out, IrOp *op)
 	IrBuilder b = {k, out, op->loc};
 	IrValue stage = op->args[0], phase = op->args[1], *y;
 	IrType pt = ir_vtype(k, phase);
-	int64_t bytes = 0;
-	int tma = p->full_src == PIPE_SRC_TMA, ny, i, ldst;
+	int tma = p->full_src == PIPE_SRC_TMA, ny, i, ldst, pair = ir_pair_pipeline(p, E->pair);
 
-	if (tma)
-		bytes = produce_bytes(E, &op->regions[0], p->full);
 	irb_op2(&b, IR_MBAR_WAIT, ir_scalar(IR_VOID), mbar_addr(&b, p->empty, stage),
 		irb_op2(&b, IR_XOR, pt, phase, int_const(&b, pt, 1)));
 	if (has_tcgen05(&op->regions[0], 0))
 		irb_op(&b, IR_TCGEN05_FENCE_AFTER, ir_scalar(IR_VOID), 0, NULL);
 	if (tma)
-		irb_op2(&b, IR_MBAR_ARRIVE_TX, ir_scalar(IR_VOID), mbar_addr(&b, p->full, stage),
-			int_const(&b, t_i32, bytes));
+		arm_full(E, &b, op, p, stage, pair);
 	ldst = has_tcgen05(&op->regions[0], 1);
 	y = splice_body(out, &op->regions[0], &ny);
 	if (!tma)
-		release(&b, p->full_src, p->full, stage, ldst);
+		release(&b, p->full_src, p->full, stage, ldst, pair);
 	for (i = 0; i < op->nres && i < ny; i++)
 		replace(E, op->res[i], y[i]);
 }
@@ -497,7 +556,7 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 	else
 		for (i = 0; i < nres; i++)
 			replace(E, op->res[i], y[i]);
-	release(&b, p->empty_src, p->empty, stage, ldst);
+	release(&b, p->empty_src, p->empty, stage, ldst, ir_pair_pipeline(p, E->pair));
 }
 
 /* ---- loops that keep one wgmma group in flight ---- */
@@ -698,6 +757,7 @@ pass_expand_async(IrKernel *k, PassContext *cx)
 		E.mbarof[i] = -1;
 	E.entry_regs = ir_entry_regs(k);
 	E.nwarps = (int)((n + 31) / 32);
+	E.pair = ir_cta_pair(k);
 	ir_walk(&k->body, scan_values, &E);
 
 	if (k->nbarriers > 0 && !contains(&k->body, IR_MBAR_INIT))

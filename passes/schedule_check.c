@@ -83,6 +83,7 @@ typedef struct Check {
 	int nroles, caproles;
 	const IrOp *role;       /* while walking: the enclosing role */
 	int in_elect;
+	int pair;               /* the kernel pairs CTAs (ir_cta_pair) */
 	SrcLoc mma_reported;    /* the last tcgen05_mma reported (its K/16 MMAs share it) */
 	const IrOp *split;      /* while walking: the innermost if that parted the threads */
 	const IrOp *maysplit;   /* ... or may have: its condition depends on the thread index
@@ -457,6 +458,55 @@ check_mma_issue(Check *c, const IrOp *op, const Mask *m)
 		   ir_opinfo[op->opc].name, n, warps);
 }
 
+/* ---- CTA pairs ---- */
+
+static int
+in_leader(const Check *c)
+{
+	return c->role && (c->role->imm & 1);
+}
+
+/* The mma side of a pair pipeline (produce of a full: mma one, consume of an empty: mma
+ * one) issues the pair's MMAs and commits for both CTAs: the leader's alone. The other
+ * side runs in both CTAs: each loads or reads its own half and signals the leader. */
+static void
+check_pair_side(Check *c, const IrOp *op)
+{
+	const IrPipeline *p;
+	int mma_side;
+
+	if (op->imm < 0 || op->imm >= c->k->npipelines)
+		return;
+	p = &c->k->pipelines[op->imm];
+	if (!ir_pair_pipeline(p, c->pair))
+		return;
+	mma_side = (op->opc == IR_PRODUCE ? p->full_src : p->empty_src) == PIPE_SRC_MMA;
+	if (mma_side && !in_leader(c)) {
+		diag_error(op->loc, "%s of pipeline '%s' issues the CTA pair's MMAs and commits for both CTAs: it runs "
+			   "in the pair's leader CTA only, in a leader role (role NAME(warp N, leader))",
+			   ir_opinfo[op->opc].name, p->name);
+		diag_note(p->loc, "pipeline '%s' is declared here", p->name);
+	} else if (!mma_side && in_leader(c)) {
+		diag_error(op->loc, "%s of pipeline '%s' runs in both CTAs of the pair (each with its own half of the "
+			   "data, arriving on the leader's barrier), but its role runs in the leader CTA only",
+			   ir_opinfo[op->opc].name, p->name);
+		diag_note(c->role->loc, "the leader role is here");
+	}
+}
+
+static void
+check_pair_mma(Check *c, const IrOp *op)
+{
+	if (!(op->imm & IR_CTA_PAIR) || in_leader(c))
+		return;
+	if (op->loc.line == c->mma_reported.line && op->loc.col == c->mma_reported.col &&
+	    op->loc.file == c->mma_reported.file)
+		return;
+	c->mma_reported = op->loc;
+	diag_error(op->loc, "%s with cta_group::2 is issued for the CTA pair by its leader CTA only: put it in a "
+		   "leader role (role NAME(warp N, leader))", ir_opinfo[op->opc].name);
+}
+
 static void
 check_lane_quarter(Check *c, const IrOp *op, const Mask *m)
 {
@@ -612,6 +662,7 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 		case IR_PRODUCE: case IR_CONSUME: {
 			Site s;
 
+			check_pair_side(c, op);
 			s.op = op;
 			s.m = mask_copy(c, m);
 			PUSH(c->sites, c->nsites, c->capsites, s);
@@ -626,6 +677,7 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 			break;
 		case IR_TCGEN05_MMA:
 			check_mma_issue(c, op, m);
+			check_pair_mma(c, op);
 			break;
 		case IR_BARRIER:
 			check_barrier(c, op, m);
@@ -657,7 +709,7 @@ check_arrivals(Check *c)
 			int src = side ? pl->empty_src : pl->full_src, mult = side ? pl->empty_mult : pl->full_mult;
 			Mask all;
 			const IrOp *first = NULL;
-			int known = 1, n;
+			int known = 1, n, both;
 			char warps[64];
 
 			if (bar < 0 || bar >= k->nbarriers)
@@ -676,13 +728,16 @@ check_arrivals(Check *c)
 			}
 			all.known = known;
 			n = mask_count(c, &all);
-			if (first && known && n != k->barriers[bar].count) {
+			/* a pair pipeline's leader barrier counts the arrivals of both CTAs */
+			both = ir_pair_pipeline(pl, c->pair) && src != PIPE_SRC_MMA && src != PIPE_SRC_TMA;
+			if (first && known && n * (both ? 2 : 1) != k->barriers[bar].count) {
 				mask_warps(c, &all, warps, sizeof warps);
 				diag_error(first->loc, "pipeline '%s': its %s barrier '%s' counts %d arrival%s per phase "
-					   "(%s * %d) but %d thread%s (%s) run its %s blocks", pl->name,
+					   "(%s * %d%s) but %d thread%s (%s) run its %s blocks%s", pl->name,
 					   side ? "empty" : "full", k->barriers[bar].name, k->barriers[bar].count,
-					   k->barriers[bar].count == 1 ? "" : "s", ir_pipe_source_name(src), mult, n,
-					   n == 1 ? "" : "s", warps, side ? "consume" : "produce");
+					   k->barriers[bar].count == 1 ? "" : "s", ir_pipe_source_name(src), mult,
+					   both ? ", over the 2 CTAs of a pair" : "", n, n == 1 ? "" : "s", warps,
+					   side ? "consume" : "produce", both ? " in each CTA" : "");
 				diag_note(pl->loc, "pipeline '%s' is declared here", pl->name);
 			}
 			free(all.in);
@@ -724,12 +779,16 @@ popcount16(int64_t x)
 }
 
 /* A multicast load lands in every CTA of its mask; with every CTA of the mask issuing its
- * slice the same way, each CTA's barrier receives a box from each of them. */
+ * slice the same way, each CTA's barrier receives a box from each of them. A pair load
+ * (IR_TMA_PAIR) completes on the leader's barrier, which receives the box of each CTA of
+ * the pair. */
 static int64_t
 tma_bytes(const Check *c, const IrOp *op, const char **name)
 {
 	int64_t box = op->nargs >= 2 ? box_bytes(c->k, op->args[1], name) : -1, mask;
 
+	if (box >= 0 && op->opc == IR_TMA_LOAD && (op->imm & IR_TMA_PAIR))
+		return 2 * box;
 	if (box < 0 || op->opc != IR_TMA_LOAD_MC)
 		return box;
 	if (op->nargs >= 4 && const_int(c, op->args[3], &mask))
@@ -1124,6 +1183,7 @@ pass_schedule_check(IrKernel *k, PassContext *cx)
 	c.nx = k->threads[0] > 0 ? k->threads[0] : 1;
 	c.ny = k->threads[1] > 0 ? k->threads[1] : 1;
 	c.def = ir_def_map(k);
+	c.pair = ir_cta_pair(k);
 	c.ev.k = k;
 	c.ev.defs = c.def;
 	c.ev.leaf = thread_leaf;
