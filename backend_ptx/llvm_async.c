@@ -113,14 +113,35 @@ mbar_wait(LlvmGen *g, const IrOp *op)
 	LLVMPositionBuilderAtEnd(g->b, done);
 }
 
-/* cp.async.bulk.tensor g2s (tile; multicast when mc) and s2g. IR coordinates are row-major,
- * PTX's innermost first. */
+/* The mbarrier of a CTA pair's load (cta_group::2): bar's offset in the leader, mapa to
+ * cluster rank & ~1. The intrinsic takes a ptr addrspace(3), so the shared::cluster address
+ * is punned back to one (BLACKWELL.md: PTX wants the shared::cluster address there). */
+static LLVMValueRef
+pair_bar(LlvmGen *g, const IrOp *op)
+{
+	LLVMValueRef args[2], a;
+
+	if (!(ir_targets[g->target].features & FEAT_TCGEN05)) {
+		lg_error(g, op, "cta_group::2 does not exist on %s (the verifier gates it)", ir_target_name(g->target));
+		return lg_arg(g, op, 2);
+	}
+	args[0] = lg_arg(g, op, 2);
+	args[1] = call(g, "llvm.nvvm.read.ptx.sreg.cluster.ctarank", NULL, 0, "");
+	args[1] = LLVMBuildAnd(g->b, args[1], lg_c32(g, ~1), "leader");
+	a = call(g, "llvm.nvvm.mapa.shared.cluster", args, 2, "");
+	a = LLVMBuildPtrToInt(g->b, a, lg_i32t(g), "");
+	return LLVMBuildIntToPtr(g->b, a, LLVMPointerTypeInContext(g->ctx, 3), "");
+}
+
+/* cp.async.bulk.tensor g2s (tile; multicast when mc; cta_group::2 with IR_TMA_PAIR) and
+ * s2g. IR coordinates are row-major, PTX's innermost first. */
 static void
 tma(LlvmGen *g, const IrOp *op)
 {
 	LLVMValueRef args[16];
 	char name[64];
-	int rank = (int)op->imm, n = 0, i, first;
+	int rank = op->opc == IR_TMA_LOAD ? IR_TMA_RANK(op->imm) : (int)op->imm, n = 0, i, first;
+	int pair = op->opc == IR_TMA_LOAD && (op->imm & IR_TMA_PAIR);
 
 	if (rank < 1 || rank > 5) {
 		lg_error(g, op, "rank %d", rank);
@@ -140,7 +161,7 @@ tma(LlvmGen *g, const IrOp *op)
 	}
 	first = op->opc == IR_TMA_LOAD_MC ? 4 : 3;
 	args[n++] = as_cluster(g, lg_arg(g, op, 0));      /* dst */
-	args[n++] = lg_arg(g, op, 2);                     /* mbarrier */
+	args[n++] = pair ? pair_bar(g, op) : lg_arg(g, op, 2);    /* mbarrier */
 	args[n++] = lg_arg(g, op, 1);                     /* map */
 	for (i = op->nargs - 1; i >= first; i--)
 		args[n++] = ival(g, op, i);
@@ -150,7 +171,7 @@ tma(LlvmGen *g, const IrOp *op)
 	args[n++] = lg_c64(g, 0);
 	args[n++] = c1(g, op->opc == IR_TMA_LOAD_MC);   /* use the CTA mask */
 	args[n++] = c1(g, 0);                           /* use the cache hint */
-	args[n++] = lg_c32(g, 0);                          /* cta_group: none */
+	args[n++] = lg_c32(g, pair ? 2 : 0);               /* cta_group: none, or ::2 */
 	snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.%dd", rank);
 	call(g, name, args, n, "");
 }

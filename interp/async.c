@@ -10,7 +10,8 @@
  *   (SH_PENDING: a thread that reads them has not waited) and the scheduler completes it
  *   at a step drawn from the seed: it reads the box from the tensor then (out-of-bounds
  *   elements are zero or NaN as the tensor map says), writes it to shared memory in the
- *   swizzled layout and completes its bytes on the mbarrier.
+ *   swizzled layout and completes its bytes on the mbarrier (for a CTA pair's load, the
+ *   one at the same offset in the pair's leader).
  * - wgmma runs at issue for each warp's 16 rows of the m64 tile, reading A and B through
  *   the shared-memory descriptors as the hardware does (start address, stride byte offset,
  *   swizzle mode) and checking the bytes it reads (pending or never written). Its result
@@ -97,7 +98,8 @@ bar_progress(Interp *it, Mbar *m)
 /* Adds tx bytes (negative: completed) to m's transaction count; -1 after a finding: the
  * count leaves PTX's range, or goes below zero once the phase has all its arrivals (the
  * bytes of its TMA loads exceed what it expects). Below zero before the last arrival is
- * legal: a multicast load from another CTA may land before this CTA expects it. */
+ * legal: a multicast load from another CTA, or a CTA pair peer's load, may land before
+ * this CTA expects it. */
 static int
 bar_tx(Warp *w, const IrOp *op, int l, Mbar *m, int64_t bar, int64_t tx, const char *what)
 {
@@ -111,6 +113,11 @@ bar_tx(Warp *w, const IrOp *op, int l, Mbar *m, int64_t bar, int64_t tx, const c
 			    what, (long long)(tx < 0 ? -tx : tx), nm, m->tx < 0 ? "below zero" : "past its limit of 2^20 - 1",
 			    (long long)m->tx);
 		return -1;
+	}
+	if (m->tx < 0 && tx < 0) {
+		m->early = op;
+		m->early_warp = w->gid;
+		m->early_lane = l;
 	}
 	return 0;
 }
@@ -432,15 +439,30 @@ box_bytes(const Interp *it, int tmap)
 	return n;
 }
 
+/* The mbarrier at p in CTA bk (bar_at there); NULL after a finding. */
+static Mbar *
+bar_in(Warp *w, const IrOp *op, int l, uint64_t p, Block *bk, int64_t *at)
+{
+	Interp *it = w->it;
+	Block *own = it->blk;
+	Mbar *m;
+
+	it->blk = bk;
+	m = bar_at(w, op, l, p, at);
+	it->blk = own;
+	return m;
+}
+
 /* tma.load[rank] dst, map, bar, coords...: one load per lane of the mask (an elected
  * thread issues it). The mbarrier must expect the bytes before they can complete; the
  * destination is pending until the scheduler completes the load. */
-/* One lane's TMA load into the shared memory of CTA it->blk; -1 after a finding. */
+/* One lane's TMA load into the shared memory of CTA it->blk, completing on the mbarrier
+ * at bar's offset in CTA barcta; -1 after a finding. */
 static int
-tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
+tma_load_one(Warp *w, const IrOp *op, int l, int first_coord, Block *barcta)
 {
 	Interp *it = w->it;
-	int tmap = (int)reg(w, op->args[1], 0)[l], rank = (int)op->imm, i;
+	int tmap = (int)reg(w, op->args[1], 0)[l], rank = IR_TMA_RANK(op->imm), i;
 	const IrParam *p = &it->k->params[tmap];
 	int64_t bytes = box_bytes(it, tmap), inner, d, b;
 	int eb = ir_type_bytes(ir_scalar((IrBase)it->k->params[p->tmap_tensor].type.elem));
@@ -453,7 +475,7 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 		return -1;
 	}
 	if ((d = mem_shared_at(w, op, l, reg(w, op->args[0], 0)[l], (int)bytes, p->swizzle ? 1024 : 128)) < 0 ||
-	    !bar_at(w, op, l, reg(w, op->args[2], 0)[l], &b))
+	    !bar_in(w, op, l, reg(w, op->args[2], 0)[l], barcta, &b))
 		return -1;
 	if (rank != p->rank) {
 		interp_fail(w, op, 1u << l, "%s of rank %d through the tensor map '%s' of rank %d", ir_opinfo[op->opc].name, rank,
@@ -500,17 +522,22 @@ tma_load_one(Warp *w, const IrOp *op, int l, int first_coord)
 		a->coord[i] = (int64_t)(int32_t)reg(w, op->args[first_coord + i], 0)[l];
 	a->smem = d;
 	a->bar = b;
+	a->bar_cta = barcta;
 	a->bytes = bytes;
 	shadow_mark(it->blk, d, bytes, SH_PENDING);
 	return 0;
 }
 
+/* With IR_TMA_PAIR (cta_group::2) the box lands here but the bytes complete on the barrier
+ * at the same offset in the pair's leader, cluster rank & ~1 (this CTA when it leads). */
 void
 ex_tma_load(Warp *w, const IrOp *op, uint32_t mask)
 {
+	Interp *it = w->it;
+	Block *barcta = op->imm & IR_TMA_PAIR ? &it->ctas[it->blk->rank & ~1] : it->blk;
 	int l;
 
-	LANES(l, mask) if (tma_load_one(w, op, l, 3) != 0)
+	LANES(l, mask) if (tma_load_one(w, op, l, 3, barcta) != 0)
 		return;
 }
 
@@ -537,7 +564,7 @@ ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask)
 			if (!(ranks >> r & 1))
 				continue;
 			it->blk = &it->ctas[r];
-			bad = tma_load_one(w, op, l, 4);
+			bad = tma_load_one(w, op, l, 4, it->blk);
 			it->blk = own;
 			if (bad)
 				return;
@@ -693,7 +720,8 @@ agent_run(Interp *it, int k)
 	Block *bk = it->blk;
 	Agent a = bk->agents[k];
 	const IrParam *p;
-	int eb;
+	Mbar *m;
+	int eb, bad;
 	unsigned char *g;
 	int64_t f, n;
 
@@ -730,10 +758,13 @@ agent_run(Interp *it, int k)
 	if (a.kind == AG_TMA_STORE)
 		return 0;
 	memset(bk->gen + a.smem, 0, (size_t)a.bytes * sizeof *bk->gen);    /* the async proxy wrote it */
-	if (bar_tx(&it->warps[a.warp], a.op, a.lane, &bk->mbar[a.bar / 8], a.bar, -a.bytes, "the complete-tx of a TMA load") != 0)
-		return -1;
-	bar_progress(it, &bk->mbar[a.bar / 8]);
-	return 0;
+	it->blk = a.bar_cta;    /* a CTA pair's load completes in the leader */
+	m = &it->blk->mbar[a.bar / 8];
+	bad = bar_tx(&it->warps[a.warp], a.op, a.lane, m, a.bar, -a.bytes, "the complete-tx of a TMA load");
+	if (!bad)
+		bar_progress(it, m);
+	it->blk = bk;
+	return bad;
 }
 
 int
@@ -804,6 +835,30 @@ async_block_start(Interp *it, Block *b)
 	}
 }
 
+/* A barrier that ends the block below tx zero got bytes that no expect-tx announced:
+ * legal for a moment (a peer's or a multicast load may land before the expect), but at
+ * the end they mean an earlier phase completed without all of its bytes (an expect-tx
+ * too small), or a load whose bytes nobody expects. -1 after the finding. */
+static int
+early_bytes(Interp *it, Block *b)
+{
+	int64_t i, n = it->k->smem_bytes / 8 + 1;
+	char nm[160];
+
+	for (i = 0; i < n; i++) {
+		const Mbar *m = &b->mbar[i];
+
+		if (!m->init || m->tx >= 0 || !m->early)
+			continue;
+		bar_name(it, i * 8, nm, sizeof nm);
+		interp_fail(&it->warps[m->early_warp], m->early, m->early_lane < 0 ? 0 : 1u << m->early_lane,
+			    "the block finished with %s at tx-count %lld: TMA loads (the last of them this one) completed %lld bytes on it that no expect-tx announced (an expect-tx too small lets a phase complete before all of its loads land)",
+			    nm, (long long)m->tx, (long long)-m->tx);
+		return -1;
+	}
+	return 0;
+}
+
 int
 async_block_end(Interp *it, Block *b)
 {
@@ -823,6 +878,8 @@ async_block_end(Interp *it, Block *b)
 	for (k = 0; k < it->blk->nagents; k++)
 		if (it->blk->agents[k].kind != AG_DONE && agent_run(it, k) != 0)
 			return -1;
+	if (early_bytes(it, b) != 0)
+		return -1;
 	return tmem_block_end(it, b);
 }
 

@@ -110,6 +110,10 @@ typedef struct Mbar {
 	 * finished without its arrival of this phase owed it: async_deadlock) */
 	uint32_t arrived, arrived_before;
 	int tc;                 /* 1 + its tcgen05 clocks in Block.tm (tmem.c), or 0 */
+	/* the last complete-tx that left tx below zero (bytes before their expect-tx), for
+	 * the finding when the block ends so (async_block_end) */
+	const IrOp *early;
+	int early_warp, early_lane;
 } Mbar;
 
 /* An asynchronous operation in flight (async.c), which the scheduler completes at a step
@@ -120,7 +124,7 @@ enum { AG_TMA_LOAD, AG_TMA_STORE, AG_CP_ASYNC, AG_TC_MMA, AG_TC_COMMIT, AG_DONE 
 typedef struct Agent {
 	int kind;
 	const IrOp *op;         /* the op that issued it (findings are reported there) */
-	Block *cta;             /* the CTA whose shared memory (and mbarrier) it works on */
+	Block *cta;             /* the CTA whose shared memory it works on */
 	int warp;               /* the issuing warp (Warp.gid) and lane */
 	int lane;
 	uint32_t group;         /* cp.async, TMA store: the thread's group it joined */
@@ -128,6 +132,7 @@ typedef struct Agent {
 	int64_t coord[IR_MAX_RANK];
 	int64_t smem;           /* the shared bytes it writes (load, cp.async) or reads (store) */
 	int64_t bar;            /* TMA load: the mbarrier it completes bytes on (byte offset) */
+	Block *bar_cta;         /* TMA load: the CTA of that mbarrier: cta, or the pair's leader */
 	int64_t bytes;
 	unsigned char *global;  /* cp.async: the source */
 	uint64_t t_issue;       /* --trace: the clock when it was issued */

@@ -209,6 +209,12 @@ enum {
 };
 const char *ir_feature_name(unsigned bit);  /* "wgmma" for FEAT_WGMMA */
 
+/* tma.load's imm (ops.def): the rank in the low byte; IR_TMA_PAIR marks a load for a CTA
+ * pair (cta_group::2), whose complete-tx goes to the barrier at the same offset in the
+ * pair's leader (cluster rank & ~1). One definition for the verifier, interpreter, backend. */
+#define IR_TMA_RANK(imm) ((int)((imm) & 0xff))
+#define IR_TMA_PAIR 256
+
 typedef struct IrOpInfo {
 	const char *name;
 	int nargs;      /* -1: variadic */

@@ -177,25 +177,66 @@ base_buffer(const Verifier *v, IrValue x)
 
 /* ---- per-op rules ---- */
 
+/* tma.load[rank | IR_TMA_PAIR]: the load of one CTA of a pair, completing on the leader's
+ * barrier (cta_group::2). The pair is ranks 2k, 2k+1 along x, and only tcgen05 targets have
+ * the cta_group operand. Rules, as tcgen05's cta_group::2 (verify_tmem.c). */
+static void
+check_tma_pair(Verifier *v, const IrOp *op)
+{
+	const IrKernel *k = v->k;
+	unsigned have = ir_feature_targets(FEAT_TCGEN05), missing = k->targets & ~have;
+	int t;
+
+	if (k->cluster[0] % 2)
+		vf_rule(v, op->loc, "%s[%" PRId64 "] with cta_group::2 (imm bit 8) needs clusters of CTA pairs "
+			"(cluster x a multiple of 2), but kernel '%s' has cluster %d %d %d", vf_opname(op), op->imm,
+			k->name, k->cluster[0], k->cluster[1], k->cluster[2]);
+	for (t = 0; t < TARGET_COUNT && !(missing >> t & 1); t++)
+		;
+	if (missing)
+		vf_rule(v, op->loc, "%s[%" PRId64 "] with cta_group::2 (imm bit 8) needs sm_100a or sm_103a (tcgen05); "
+			"kernel '%s' also targets %s", vf_opname(op), op->imm, k->name, ir_target_name(t));
+}
+
+/* The rank in op's imm after checking the other bits (0 after an error): bit 8 only on
+ * tma.load, nothing else above the rank's byte. */
+static int
+tma_rank(Verifier *v, const IrOp *op)
+{
+	int64_t rank = op->opc == IR_TMA_LOAD ? IR_TMA_RANK(op->imm) : op->imm;
+
+	if (op->opc != IR_TMA_LOAD && (op->imm & ~INT64_C(0xff)) == IR_TMA_PAIR) {
+		vf_error(v, op->loc, "%s[%" PRId64 "]: bit 8 (cta_group::2, a CTA pair) is only for tma.load",
+			 vf_opname(op), op->imm);
+		return 0;
+	}
+	if (op->imm & ~(INT64_C(0xff) | IR_TMA_PAIR) || rank < 1 || rank > TMA_MAX_RANK) {
+		vf_error(v, op->loc, "%s[%" PRId64 "]: the rank is 1 to %d%s", vf_opname(op), op->imm, TMA_MAX_RANK,
+			 op->opc == IR_TMA_LOAD ? ", | 256 for a CTA pair (cta_group::2); no other bits" : "");
+		return 0;
+	}
+	if (op->imm & IR_TMA_PAIR)
+		check_tma_pair(v, op);
+	return (int)rank;
+}
+
 /* tma.load[rank] dst, map, bar, (mask,) coords...; tma.store[rank] map, src, coords... */
 static void
 check_tma(Verifier *v, const IrOp *op)
 {
 	int load = op->opc != IR_TMA_STORE, fixed = op->opc == IR_TMA_LOAD_MC ? 4 : load ? 3 : 2;
-	int mi = load ? 1 : 0, si = load ? 0 : 1, i, b;
+	int mi = load ? 1 : 0, si = load ? 0 : 1, i, b, rank;
 	const IrParam *map;
 	IrType st;
 
 	vf_want_nres(v, op, 0);
-	if (op->imm < 1 || op->imm > TMA_MAX_RANK) {
-		vf_error(v, op->loc, "%s[%" PRId64 "]: the rank is 1 to %d", vf_opname(op), op->imm, TMA_MAX_RANK);
+	if (!(rank = tma_rank(v, op)))
 		return;
-	}
-	if (op->nargs != fixed + op->imm) {
-		vf_error(v, op->loc, "%s[%" PRId64 "] has %d operands, expected %d (%s and %" PRId64 " coordinates)",
-			 vf_opname(op), op->imm, op->nargs, fixed + (int)op->imm,
+	if (op->nargs != fixed + rank) {
+		vf_error(v, op->loc, "%s[%" PRId64 "] has %d operands, expected %d (%s and %d coordinates)",
+			 vf_opname(op), op->imm, op->nargs, fixed + rank,
 			 op->opc == IR_TMA_LOAD_MC ? "dst, map, bar, mask" : load ? "dst, map, bar" : "map, src",
-			 op->imm);
+			 rank);
 		return;
 	}
 	if (!vf_is_tmap(vtype(v, op->args[mi])))
@@ -213,7 +254,7 @@ check_tma(Verifier *v, const IrOp *op)
 	map = tmap_param(v, op->args[mi]);
 	if (!map)
 		return;
-	if (map->rank != op->imm)
+	if (map->rank != rank)
 		vf_error(v, op->loc, "%s[%" PRId64 "] with tensor map '%s' of rank %d", vf_opname(op), op->imm,
 			 map->name, map->rank);
 	st = vtype(v, op->args[si]);
