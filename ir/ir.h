@@ -417,9 +417,6 @@ typedef struct IrKernel {
 /* The cta_group::2 bit of the imm of tmem.alloc/dealloc/relinquish and tcgen05.mma/commit:
  * the op works for a CTA pair (cluster ranks 2k and 2k + 1; the even one is the leader). */
 #define IR_CTA_PAIR (INT64_C(1) << 16)
-/* The pair bit of tma.load's imm (rank | IR_TMA_PAIR): cta_group::2, the complete-tx goes
- * to the barrier at bar's offset in the pair's leader CTA (cluster rank & ~1). */
-#define IR_TMA_PAIR 256
 /* Whether k's tmem and tcgen05 ops use cta_group::2 (the verifier holds one per kernel). */
 int ir_cta_pair(const IrKernel *k);
 /* Whether pipeline p is a pair pipeline: its kernel pairs CTAs (pair: ir_cta_pair) and a
