@@ -671,5 +671,7 @@ void irgen_tmem_end(IrGen *G);
 void irgen_tcgen05_mma(IrGen *G, Node *e);
 /* var r: f32[N] = tmem_load(D, lane0, col0): out gets the N element values. */
 void irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out);
+/* tmem_store(D, lane0, col0, r): r's elements into D, waited for. */
+void irgen_tmem_store(IrGen *G, Node *e);
 
 #endif

@@ -67,8 +67,10 @@ int asy_is_acc(IrType t);                /* f32acc[64, N]: a fragment, or f32x4 
 /* ---- mma_tcgen05.c ---- */
 #define TMEM_LANES 128
 #define TMEM_COLS 512
+#define TMEM_LD_MAX 128   /* columns of one tmem_load or tmem_store: tcgen05's .32x32b.x128 */
 void asy_tmem(Sema *S, Node *s);          /* tmem NAME: f32[128, COLS] in PIPE; */
 void asy_tcgen05_mma(Sema *S, Node *e);   /* tcgen05_mma(D, A, B, accumulate: E) */
+void asy_tmem_store(Sema *S, Node *e);    /* tmem_store(D, lane0, col0, r) */
 void asy_tmem_end(Sema *S, KernelInfo *ki);  /* ki's tmems */
 
 #endif

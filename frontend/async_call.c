@@ -258,6 +258,7 @@ asy_call(Sema *S, Node *e)
 	case BI_STORE: asy_wgmma_store(S, e); break;
 	case BI_BF16A: case BI_F16A: asy_wgmma_afrag(S, e); break;
 	case BI_TCGEN05_MMA: asy_tcgen05_mma(S, e); break;
+	case BI_TMEM_STORE: asy_tmem_store(S, e); break;
 	case BI_TMEM_LOAD:
 		diag_error(e->loc, "tmem_load(...) initialises a register array: var r: f32[32] = tmem_load(acc, lane0, col0);");
 		fe_set_error(e);

@@ -185,21 +185,45 @@ irgen_tcgen05_mma(IrGen *G, Node *e)
 	}
 }
 
+/* The address of tmem_load's and tmem_store's first cell: lane lane0, column col0 of D's
+ * current stage (their operands 2 and 3). */
+static IrValue
+ldst_addr(IrGen *G, Node *e)
+{
+	Node *dn = e->list.head;
+	IrValue lane = irgen_expr(G, dn->next), col = irgen_expr(G, dn->next->next);
+
+	G->b.loc = e->loc;
+	return tmem_addr(G, dn->sym, lane, col);
+}
+
 /* tcgen05.ld.32x32b.x<n> at (lane0, column col0 of the current stage), then
  * tcgen05.wait.ld, whose result is the only one read; its lanes are the elements. */
 void
 irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out)
 {
-	Node *dn = e->list.head;
-	const Symbol *d = dn->sym;
-	IrValue lane = irgen_expr(G, dn->next), col = irgen_expr(G, dn->next->next), addr, v;
+	IrValue addr = ldst_addr(G, e), v;
 	IrType t = n == 1 ? ir_scalar(IR_F32) : ir_vector(IR_F32, n);
 	int i;
 
-	G->b.loc = e->loc;
-	addr = tmem_addr(G, d, lane, col);
 	v = irb_imm(&G->b, IR_TCGEN05_LD, t, n, 1, &addr);
 	v = irb_op(&G->b, IR_TCGEN05_WAIT_LD, t, 1, &v);
 	for (i = 0; i < n; i++)
 		out[i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), i, 1, &v);
+}
+
+/* tcgen05.st.32x32b.x<n> of the register array's elements (a vector of them), then
+ * tcgen05.wait.st: the cells are written when the statement ends, so the fence.before of
+ * the consume's release publishes them (expand_async). */
+void
+irgen_tmem_store(IrGen *G, Node *e)
+{
+	const Symbol *r = e->list.head->next->next->next->sym;
+	IrValue ops[2];
+	int n = r->count;
+
+	ops[0] = ldst_addr(G, e);
+	ops[1] = n == 1 ? G->slots[r->slot] : irb_op(&G->b, IR_VEC, ir_vector(IR_F32, n), n, &G->slots[r->slot]);
+	irb_imm(&G->b, IR_TCGEN05_ST, t_void, n, 2, ops);
+	irb_op(&G->b, IR_TCGEN05_WAIT_ST, t_void, 0, NULL);
 }

@@ -1,13 +1,16 @@
 /* mma_tcgen05.c: sema of tensor memory and the tcgen05 MMA (docs/language.md, "Blackwell:
  * tensor memory and tcgen05"): `tmem` declarations (their columns in the CTA's one
- * allocation), tcgen05_mma(D, A, B, accumulate: E) and tmem_load(D, lane0, col0) as a
- * register array's initializer, with the rules that need the language's view: where each
- * may run (the MMA in one thread and, for a staged accumulator, inside its pipeline's
- * produce block; loads inside its consume block), and the write-after-read hazard of an
- * unstaged accumulator shared by two roles. The lane-quarter rule is schedule-check's (it
- * evaluates lane0 per thread); target gating and shapes the verifier re-checks on the IR. */
+ * allocation), tcgen05_mma(D, A, B, accumulate: E), tmem_load(D, lane0, col0) as a
+ * register array's initializer and the statement tmem_store(D, lane0, col0, r), with the
+ * rules that need the language's view: where each may run (the MMA in one thread and, for
+ * a staged accumulator, inside its pipeline's produce block; loads and stores by whole
+ * warps inside its consume block, stores only into a staged one), and the write-after-read
+ * hazard of an unstaged accumulator shared by two roles. The lane-quarter rule is
+ * schedule-check's (it evaluates lane0 per thread); target gating and shapes the verifier
+ * re-checks on the IR. */
 #include "async.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,36 +238,90 @@ asy_tcgen05_mma(Sema *S, Node *e)
 	mma_place(S, e, d);
 }
 
-/* ---- var r: f32[N] = tmem_load(D, lane0, col0) ---- */
+/* ---- tmem_load(D, lane0, col0) and tmem_store(D, lane0, col0, r) ---- */
 
+/* How the two calls word their rules: the load reads D into the register array, the store
+ * writes the array into D. */
+typedef struct TmemCall {
+	const char *name;
+	const char *fills;      /* what it does with the register array */
+	const char *moves;      /* what it does with D's columns: "read", "written" */
+	const char *verb;       /* "reads", "writes" */
+	const char *consume;    /* why inside the consume block */
+} TmemCall;
+
+static const TmemCall tm_load = {"tmem_load", "fills", "read", "reads", "which waits for the commit of its MMAs"};
+static const TmemCall tm_store = {"tmem_store", "stores", "written", "writes",
+				  "whose release orders the store before the next MMAs into the stage"};
+
+/* Both are warp-collective, and a staged D is accessed only inside 'consume' of its
+ * pipeline: the consumer owns the stage from the wait for the MMAs' commit to its release
+ * (fence.before and the arrive that the next MMAs into the stage wait for). */
 static int
-load_place(Sema *S, Node *e, Symbol *d)
+tmem_place(Sema *S, Node *e, const Symbol *d, const TmemCall *c)
 {
 	AsyncSema *h = S->asy;
 	Node *blk;
 
 	if (h->in_elect) {
-		diag_error(e->loc, "tmem_load is warp-collective (each thread reads its lane): it cannot run inside elect");
+		diag_error(e->loc, "%s is warp-collective (each thread %s its lane): it cannot run inside elect", c->name,
+			   c->verb);
 		return 0;
 	}
-	if (d->pipe && !d->rrole) {
-		d->rrole = h->role;
-		d->rloc = e->loc;
-	}
-	if (d->pipe) {
-		blk = block_of(h, d->pipe);
-		if (!blk || blk->kind != N_CONSUME) {
-			diag_error(e->loc, "tmem_load reads tensor memory '%s' of pipeline '%s' only inside 'consume %s', which waits for the commit of its MMAs",
-				   d->name, d->pipe->name, d->pipe->name);
-			return 0;
-		}
+	if (!d->pipe)
 		return 1;
+	blk = block_of(h, d->pipe);
+	if (blk && blk->kind == N_CONSUME)
+		return 1;
+	diag_error(e->loc, "%s %s tensor memory '%s' of pipeline '%s' only inside 'consume %s', %s", c->name, c->verb,
+		   d->name, d->pipe->name, d->pipe->name, c->consume);
+	return 0;
+}
+
+/* The operands both take: tensor memory D, the first lane and column (i32), and the
+ * register array sym of element type t with one element per column: f32[N], N a power of
+ * two from 1 to 128 (tcgen05's .32x32b.xN), within D's columns when col0 is constant.
+ * pos holds D, lane0, col0. D, or NULL after an error. */
+static Symbol *
+tmem_operands(Sema *S, Node *e, Node **pos, const Symbol *sym, IrType t, const TmemCall *c)
+{
+	Symbol *d = asy_name_of(S, pos[0], SYM_TMEM, c->name, "tensor memory first");
+	char lane[48], col[48];
+	int64_t c0;
+
+	snprintf(lane, sizeof lane, "the first lane of %s", c->name);
+	snprintf(col, sizeof col, "the first column of %s", c->name);
+	if (!asy_i32_value(S, pos[1], lane) || !asy_i32_value(S, pos[2], col) || !d)
+		return NULL;
+	if (t.base != IR_F32 || t.lanes != 1 || sym->rank != 1 || sym->count > TMEM_LD_MAX ||
+	    sym->count & (sym->count - 1)) {
+		diag_error(e->loc, "%s %s a register array f32[N], N a power of two from 1 to %d (the columns %s), but '%s' is %s[%d%s]",
+			   c->name, c->fills, TMEM_LD_MAX, c->moves, sym->name, fe_tname(t), (int)sym->dims[0],
+			   sym->rank == 1 ? "" : ", ...");
+		return NULL;
 	}
+	if (pos[2]->isconst && (pos[2]->cv.i < 0 || pos[2]->cv.i + sym->count > d->dims[1])) {
+		c0 = pos[2]->cv.i;
+		diag_error(pos[2]->loc, "%s %s columns %lld .. %lld of tensor memory '%s', which has %lld", c->name,
+			   c->verb, (long long)c0, (long long)(c0 + sym->count - 1), d->name, (long long)d->dims[1]);
+		return NULL;
+	}
+	e->sym = d;
+	return d;
+}
+
+/* An unstaged D read in another role than the one its MMAs run in: nothing stops the next
+ * MMA from overwriting columns not read yet. */
+static int
+load_roles(Sema *S, Node *e, Symbol *d)
+{
+	AsyncSema *h = S->asy;
+
 	if (!d->rrole) {
 		d->rrole = h->role;
 		d->rloc = e->loc;
 	}
-	if (!d->wrole || d->wrole == h->role)
+	if (d->pipe || !d->wrole || d->wrole == h->role)
 		return 1;
 	diag_error(e->loc, "tmem_load reads tensor memory '%s' in role '%s' while role '%s' writes it with tcgen05_mma: the next MMA may overwrite columns not yet read; declare it 'in PIPELINE' (full: mma) so that the reader releases each stage",
 		   d->name, role_name(h->role), role_name(d->wrole));
@@ -278,7 +335,6 @@ asy_tmem_load(Sema *S, Node *e, const Symbol *sym, IrType t)
 	Node *pos[3];
 	Symbol *d;
 	int n = asy_split_args(e, pos, 3, NULL, NULL);
-	int64_t c;
 
 	e->builtin = BI_TMEM_LOAD;
 	e->ty = fe_ty(TY_NONVALUE);
@@ -288,23 +344,46 @@ asy_tmem_load(Sema *S, Node *e, const Symbol *sym, IrType t)
 	}
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "tensor memory, the first lane and the first column"))
 		return 0;
-	d = asy_name_of(S, pos[0], SYM_TMEM, "tmem_load", "tensor memory first");
-	if (!asy_i32_value(S, pos[1], "the first lane of tmem_load") ||
-	    !asy_i32_value(S, pos[2], "the first column of tmem_load") || !d)
+	if (!(d = tmem_operands(S, e, pos, sym, t, &tm_load)))
 		return 0;
-	if (t.base != IR_F32 || t.lanes != 1 || sym->rank != 1 || sym->count & (sym->count - 1)) {
-		diag_error(e->loc, "tmem_load fills a register array f32[N], N a power of two from 1 to 128 (the columns read), but '%s' is %s[%d%s]",
-			   sym->name, fe_tname(t), (int)sym->dims[0], sym->rank == 1 ? "" : ", ...");
-		return 0;
+	return tmem_place(S, e, d, &tm_load) && load_roles(S, e, d);
+}
+
+/* The register array r that tmem_store writes, named by argument a; NULL after an error. */
+static Symbol *
+store_array(Sema *S, Node *a)
+{
+	Symbol *r = a->kind == N_NAME ? sema_lookup(S, a->name) : NULL;
+
+	if (!r || r->kind != SYM_REGS) {
+		diag_error(a->loc, "tmem_store writes a register array (var r: f32[N]) into tensor memory: name one as its last argument");
+		return NULL;
 	}
-	if (pos[2]->isconst && (pos[2]->cv.i < 0 || pos[2]->cv.i + sym->count > d->dims[1])) {
-		c = pos[2]->cv.i;
-		diag_error(pos[2]->loc, "tmem_load reads columns %lld .. %lld of tensor memory '%s', which has %lld",
-			   (long long)c, (long long)(c + sym->count - 1), d->name, (long long)d->dims[1]);
-		return 0;
+	a->sym = r;
+	a->ty = fe_ty(TY_NONVALUE);
+	return fe_is_error(r->type) ? NULL : r;
+}
+
+/* tmem_store(D, lane0, col0, r): only a staged D, whose consume block orders the store
+ * before the MMAs that read it; an unstaged D has no release that could. */
+void
+asy_tmem_store(Sema *S, Node *e)
+{
+	Node *pos[4];
+	Symbol *d, *r;
+	int n = asy_split_args(e, pos, 4, NULL, NULL);
+
+	e->ty = ir_scalar(IR_VOID);
+	if (n < 0 || !asy_want_nargs(e, n, 4, 4, "tensor memory, the first lane, the first column and a register array"))
+		return;
+	if (!(r = store_array(S, pos[3])) || !(d = tmem_operands(S, e, pos, r, r->type, &tm_store)))
+		return;
+	if (!d->pipe) {
+		diag_error(pos[0]->loc, "tmem_store writes tensor memory '%s', which is in no pipeline: nothing would order the store before the MMAs that read it; declare it 'in PIPELINE' (full: mma) and store inside 'consume PIPELINE'",
+			   d->name);
+		return;
 	}
-	e->sym = d;
-	return load_place(S, e, d);
+	tmem_place(S, e, d, &tm_store);
 }
 
 /* The kernel's tmems, for irgen's table (ir_tmem_cols rounds their columns up to what

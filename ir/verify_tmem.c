@@ -268,14 +268,16 @@ typedef struct Site {
 } Site;
 
 /* The fence rules' state for one thread at one point: the last mbar.wait not yet followed
- * by tcgen05.fence.after, and the last tcgen05.ld with how far it is released (LD_ISSUED,
- * LD_WAITED: tcgen05.wait.ld came, fence.before not yet). */
-enum { LD_NONE, LD_WAITED, LD_ISSUED };
+ * by tcgen05.fence.after, and the last tcgen05.ld and tcgen05.st (FK_LD, FK_ST) with how
+ * far each is released (REL_ISSUED; REL_WAITED: its tcgen05.wait.ld or wait.st came,
+ * fence.before not yet). */
+enum { REL_NONE, REL_WAITED, REL_ISSUED };
+enum { FK_LD, FK_ST, FK_KINDS };
 
 typedef struct Fence {
 	const IrOp *wait;
-	const IrOp *ld;
-	int ld_state;
+	const IrOp *acc[FK_KINDS];
+	int state[FK_KINDS];
 } Fence;
 
 typedef struct TmWalk {
@@ -524,21 +526,28 @@ fence_report(TmWalk *w, const IrOp *op, const IrOp *since)
 	if (since->opc == IR_MBAR_WAIT)
 		vf_error(w->v, op->loc, "%s follows the mbar.wait at line %d with no tcgen05.fence.after between them: "
 			 "the wait does not order this thread's tcgen05 ops after it", vf_opname(op), line_of(since));
-	else
+	else if (since->opc == IR_TCGEN05_LD)
 		vf_error(w->v, op->loc, "%s follows the tcgen05.ld at line %d with no tcgen05.wait.ld and "
 			 "tcgen05.fence.before between them: the arrival may let another thread overwrite the columns "
 			 "before the load completed", vf_opname(op), line_of(since));
+	else
+		vf_error(w->v, op->loc, "%s follows the tcgen05.st at line %d with no tcgen05.wait.st and "
+			 "tcgen05.fence.before between them: the arrival may let another thread read or overwrite the "
+			 "columns before the store completed", vf_opname(op), line_of(since));
 }
 
 static void
 fence_join(Fence *a, const Fence *b)
 {
+	int k;
+
 	if (!a->wait)
 		a->wait = b->wait;
-	if (b->ld_state > a->ld_state) {
-		a->ld_state = b->ld_state;
-		a->ld = b->ld;
-	}
+	for (k = 0; k < FK_KINDS; k++)
+		if (b->state[k] > a->state[k]) {
+			a->state[k] = b->state[k];
+			a->acc[k] = b->acc[k];
+		}
 }
 
 static void walk_fences(TmWalk *w, const IrRegion *r, Fence *st, int depth);
@@ -571,7 +580,7 @@ fence_regions(TmWalk *w, const IrOp *op, Fence *st, int depth)
 static void
 walk_fences(TmWalk *w, const IrRegion *r, Fence *st, int depth)
 {
-	int i;
+	int i, k;
 
 	if (depth > 1000)
 		return;
@@ -584,22 +593,28 @@ walk_fences(TmWalk *w, const IrRegion *r, Fence *st, int depth)
 		case IR_TCGEN05_MMA: case IR_TCGEN05_LD: case IR_TCGEN05_ST: case IR_TMEM_DEALLOC:
 			if (st->wait)
 				fence_report(w, op, st->wait);
-			if (op->opc == IR_TCGEN05_LD) {
-				st->ld_state = LD_ISSUED;
-				st->ld = op;
+			if (op->opc == IR_TCGEN05_LD || op->opc == IR_TCGEN05_ST) {
+				k = op->opc == IR_TCGEN05_LD ? FK_LD : FK_ST;
+				st->state[k] = REL_ISSUED;
+				st->acc[k] = op;
 			}
 			break;
-		case IR_TCGEN05_WAIT_LD:
-			if (st->ld_state == LD_ISSUED)
-				st->ld_state = LD_WAITED;
+		case IR_TCGEN05_WAIT_LD: case IR_TCGEN05_WAIT_ST:
+			k = op->opc == IR_TCGEN05_WAIT_LD ? FK_LD : FK_ST;
+			if (st->state[k] == REL_ISSUED)
+				st->state[k] = REL_WAITED;
 			break;
 		case IR_TCGEN05_FENCE_BEFORE:
-			if (st->ld_state == LD_WAITED)
-				st->ld_state = LD_NONE;
+			for (k = 0; k < FK_KINDS; k++)
+				if (st->state[k] == REL_WAITED)
+					st->state[k] = REL_NONE;
 			break;
 		case IR_MBAR_ARRIVE: case IR_MBAR_ARRIVE_TX: case IR_MBAR_ARRIVE_REMOTE:
-			if (st->ld_state != LD_NONE)
-				fence_report(w, op, st->ld);
+			for (k = 0; k < FK_KINDS; k++)
+				if (st->state[k] != REL_NONE) {
+					fence_report(w, op, st->acc[k]);
+					break;
+				}
 			break;
 		default:
 			break;

@@ -3,11 +3,14 @@ NumPy (CI has none).
 
     tc_ref.py make DIR M N K SEED [TYPE]   # DIR/a.npy (M x K), DIR/b.npy (N x K): random
                                            # TYPE (bf16, the default; e4m3, e5m2: bytes)
-    tc_ref.py check DIR [TYPE]             # DIR/c.npy == A * B^T, bit for bit
+    tc_ref.py init DIR SEED                # DIR/d.npy (M x N): random f32, the
+                                           # accumulator's start (tc_init.cake)
+    tc_ref.py check DIR [TYPE]             # DIR/c.npy == A * B^T (+ D with d.npy), bit
+                                           # for bit
 
 The reference sums as the interpreter documents tcgen05.mma: per element of C, the
-products (exact in double) added in k order to an f32 accumulator, each sum rounded to
-f32. A different order or a wrong layout (descriptor, swizzle, lane quarter) shows as a
+products (exact in double) added in k order to an f32 accumulator (0, or D's element),
+each sum rounded to f32. A different order or a wrong layout (descriptor, swizzle, lane quarter) shows as a
 mismatch, reported with its row and column.
 """
 import os
@@ -56,16 +59,24 @@ def make(d, m, n, k, seed, ty="bf16"):
         npy.write(os.path.join(d, name + ".npy"), "<u2" if ty == "bf16" else "|u1", [rows, k], vals)
 
 
+def init(d, seed):
+    (m, _), _ = npy.read(os.path.join(d, "a.npy"))
+    (n, _), _ = npy.read(os.path.join(d, "b.npy"))
+    rng = random.Random(seed)
+    npy.write(os.path.join(d, "d.npy"), "<f4", [m, n], [f32(rng.uniform(-4, 4)) for _ in range(m * n)])
+
+
 def check(d, ty="bf16"):
     (m, k), a = npy.read(os.path.join(d, "a.npy"))
     (n, _), b = npy.read(os.path.join(d, "b.npy"))
     _, c = npy.read(os.path.join(d, "c.npy"))
+    start = npy.read(os.path.join(d, "d.npy"))[1] if os.path.exists(os.path.join(d, "d.npy")) else None
     dec = bf16_value if ty == "bf16" else (lambda h: fp8_value(h, ty == "e4m3"))
     a = [dec(h) for h in a]
     b = [dec(h) for h in b]
     for i in range(m):
         for j in range(n):
-            acc = 0.0
+            acc = start[i * n + j] if start else 0.0
             for kk in range(k):
                 acc = f32(acc + a[i * k + kk] * b[j * k + kk])
             if struct.pack("<f", acc) != struct.pack("<f", c[i * n + j]):
@@ -78,5 +89,7 @@ def check(d, ty="bf16"):
 if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(sys.argv[2], *[int(x) for x in sys.argv[3:7]], *sys.argv[7:8])
+    elif sys.argv[1] == "init":
+        init(sys.argv[2], int(sys.argv[3]))
     else:
         sys.exit(check(*sys.argv[2:4]))
