@@ -9,8 +9,9 @@
  * run instead, `gemm M N K` one gemm_bf16 run; `sweep N` runs every shipped kernel on one
  * small shape under N seeds.
  *
- * `bwgemm M N K SMS` one gemm_sm100_bf16 run with num_sms = SMS.
- * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | bwgemm M N K SMS | seeds N | sweep N] */
+ * `bwgemm M N K SMS` one gemm_sm100_bf16 run with num_sms = SMS, `bw2gemm M N K SMS` one
+ * gemm_sm100_2cta_bf16 run.
+ * Usage: test_kernels SRCROOT [sgemm M N K | gemm M N K | bwgemm | bw2gemm M N K SMS | seeds N | sweep N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,6 +525,16 @@ test_bwgemm(const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int
 	num_sms = 0;
 }
 
+/* The same on CTA pairs (gemm_sm100_2cta.cake: cluster(2), cta_group::2 MMAs of 256 x 256
+ * tiles, sms / 2 pairs). */
+static void
+test_bw2gemm(const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk, int64_t sms, uint64_t seed)
+{
+	num_sms = sms;
+	test_gemm("gemm/gemm_sm100_2cta.cake", name, in_f16, out_f32, m, n, kk, seed);
+	num_sms = 0;
+}
+
 /* x[i] = q / 256 with q a random nonzero integer in (-256, 256): exact in bf16 and f16 */
 static void
 exact_values(double *x, size_t n)
@@ -839,6 +850,7 @@ sweep(uint64_t n)
 		test_bwgemm("gemm_sm100_bf16", 0, 0, 136, 264, 72, 2, seed);
 		test_bwgemm("gemm_sm100_f16_f32", 1, 1, 128, 256, 64, 132, seed);
 		test_bwgemm("gemm_sm100_e4m3", 2, 0, 136, 264, 144, 2, seed);
+		test_bw2gemm("gemm_sm100_2cta_bf16", 0, 0, 136, 264, 72, 2, seed);
 	}
 }
 
@@ -868,14 +880,16 @@ main(int argc, char **argv)
 		free_kernels();
 		return failures != 0;
 	}
-	if (argc == 7 && strcmp(argv[2], "bwgemm") == 0) {
+	if (argc == 7 && (strcmp(argv[2], "bwgemm") == 0 || strcmp(argv[2], "bw2gemm") == 0)) {
+		int pair = argv[2][2] == '2';
 		double secs;
 
 		num_sms = atoll(argv[6]);
-		secs = test_gemm("gemm/gemm_sm100.cake", "gemm_sm100_bf16", 0, 0, atoll(argv[3]), atoll(argv[4]),
+		secs = test_gemm(pair ? "gemm/gemm_sm100_2cta.cake" : "gemm/gemm_sm100.cake",
+				 pair ? "gemm_sm100_2cta_bf16" : "gemm_sm100_bf16", 0, 0, atoll(argv[3]), atoll(argv[4]),
 				 atoll(argv[5]), 1);
-		printf("gemm_sm100_bf16 %s x %s x %s on %s SMs: %.2f s in the interpreter\n", argv[3], argv[4],
-		       argv[5], argv[6], secs);
+		printf("%s %s x %s x %s on %s SMs: %.2f s in the interpreter\n", pair ? "gemm_sm100_2cta_bf16" : "gemm_sm100_bf16",
+		       argv[3], argv[4], argv[5], argv[6], secs);
 		free_kernels();
 		return failures != 0;
 	}
@@ -936,6 +950,16 @@ main(int argc, char **argv)
 		test_bwgemm("gemm_sm100_f16_f32", 1, 1, 129, 257, 200, 3, 18 + s * 1000);
 		test_bwgemm("gemm_sm100_e4m3", 2, 0, 1, 1, 16, 132, 19 + s * 1000);
 		test_bwgemm("gemm_sm100_e4m3", 2, 0, 200, 264, 272, 2, 20 + s * 1000);
+		/* Blackwell CTA pairs: the same kinds of shapes, pairs with a CTA wholly past M,
+		 * more tiles than pairs */
+		test_bw2gemm("gemm_sm100_2cta_bf16", 0, 0, 1, 1, 16, 132, 21 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_bf16", 0, 0, 200, 264, 72, 132, 22 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_bf16", 0, 0, 600, 520, 136, 2, 23 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_bf16_f32", 0, 1, 384, 256, 64, 4, 24 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_f16", 1, 0, 136, 520, 24, 3, 25 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_f16_f32", 1, 1, 129, 257, 200, 2, 26 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_e4m3", 2, 0, 1, 1, 16, 132, 27 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_e4m3", 2, 0, 200, 264, 272, 2, 28 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);
