@@ -494,10 +494,12 @@ check_pair_side(Check *c, const IrOp *op)
 	}
 }
 
+/* Inside roles only: IR written without roles picks the leader with its own conditions,
+ * which the interpreter checks when it runs (an odd CTA's pair MMA is a finding). */
 static void
 check_pair_mma(Check *c, const IrOp *op)
 {
-	if (!(op->imm & IR_CTA_PAIR) || in_leader(c))
+	if (!(op->imm & IR_CTA_PAIR) || !c->role || in_leader(c))
 		return;
 	if (op->loc.line == c->mma_reported.line && op->loc.col == c->mma_reported.col &&
 	    op->loc.file == c->mma_reported.file)

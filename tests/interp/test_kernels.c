@@ -60,6 +60,7 @@ bf16_to(uint16_t h)
 }
 
 /* The compiled kernels, kept until the end (free_kernels). */
+#define MAX_CACHE 64
 static struct {
 	const char *file, *name;
 	const FeDefine *defs;
@@ -67,7 +68,7 @@ static struct {
 	IrKernel *k;
 	IrModule *m;
 	char *text;
-} cache[32];
+} cache[MAX_CACHE];
 static int ncache;
 
 static void
@@ -119,7 +120,7 @@ kernel_with(const char *file, const char *name, const FeDefine *defs, int ndefs,
 		fprintf(stderr, "no kernel %s in %s\n", name, path);
 		exit(1);
 	}
-	if (ncache == 32) {
+	if (ncache == MAX_CACHE) {
 		fprintf(stderr, "too many kernels\n");
 		exit(1);
 	}
