@@ -151,34 +151,51 @@ mma_kind(int base)
 	}
 }
 
+/* Operand A of the MMA at K step `step`: the descriptor of xa, the shared array's step,
+ * or for A in tensor memory (at ta) the address of the step's 8 columns (its 16 elements,
+ * two per column). */
+static IrValue
+mma_a_at(IrGen *G, const Symbol *sa, IrValue xa, IrValue ta, int64_t step)
+{
+	if (sa->kind != SYM_TMEM)
+		return irb_imm(&G->b, IR_TCGEN05_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
+	return step ? irgen_op2(G, IR_ADD, ta, irgen_c32(G, 8 * step)) : ta;
+}
+
 /* tcgen05_mma(D, A, B, accumulate: E): one tcgen05.mma per 16 of K (32 for fp8: 32 bytes
  * either way), the descriptors advanced by those 32 bytes inside the 128-byte swizzle span
- * each; the first takes E as its enable-input-d, the others accumulate. For a CTA pair the
- * shape is the pair's: M = 256 (A's 128 rows in each CTA), N = twice B's rows. */
+ * each (A in tensor memory: by 8 columns); the first takes E as its enable-input-d, the
+ * others accumulate. For a CTA pair the shape is the pair's: M = 256 (A's 128 rows in each
+ * CTA), N = twice B's rows. */
 void
 irgen_tcgen05_mma(IrGen *G, Node *e)
 {
 	Node *dn = e->list.head, *an = dn->next, *bn = an->next, *acc = bn->next;
 	const Symbol *d = dn->sym, *sa = an->sym, *sb = bn->sym;
-	IrValue en = irgen_expr(G, acc->lhs), pa, pb, addr, tru, ops[4];
+	IrValue en = irgen_expr(G, acc->lhs), pa = 0, ta = 0, pb, addr, tru, ops[4];
 	int64_t step, imm, kstep = ir_is_fp8(sa->type) ? 32 : 16;
+	int64_t ksize = sa->kind == SYM_TMEM ? 2 * sa->dims[1] : sa->dims[1];
 
 	G->b.loc = e->loc;
 	addr = tmem_addr(G, d, 0, 0);
-	pa = irgen_buffer(G, sa);
+	if (sa->kind == SYM_TMEM)
+		ta = tmem_addr(G, sa, 0, 0);
+	else
+		pa = irgen_buffer(G, sa);
 	pb = irgen_buffer(G, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	imm = pair_bit(G) ? 2 * sb->dims[0] | (2 * sa->dims[0] / 64) << 9 : sb->dims[0] | (sa->dims[0] / 64) << 9;
 	imm |= (int64_t)mma_kind(sa->type.base) << 12 | pair_bit(G);
-	for (step = 0; step < sa->dims[1] / kstep; step++) {
+	for (step = 0; step < ksize / kstep; step++) {
 		IrValue xa = pa, xb = pb;
 
 		if (step) {
-			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, kstep * step));
+			if (pa)
+				xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, kstep * step));
 			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, kstep * step));
 		}
 		ops[0] = addr;
-		ops[1] = irb_imm(&G->b, IR_TCGEN05_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
+		ops[1] = mma_a_at(G, sa, xa, ta, step);
 		ops[2] = irb_imm(&G->b, IR_TCGEN05_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
 		ops[3] = step ? tru : en;
 		irb_imm(&G->b, IR_TCGEN05_MMA, t_void, imm, 4, ops);
@@ -212,18 +229,39 @@ irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out)
 		out[i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), i, 1, &v);
 }
 
-/* tcgen05.st.32x32b.x<n> of the register array's elements (a vector of them), then
+/* tcgen05.st.32x32b.x<n> of the register array's elements (a vector of them; of pairs of
+ * them for an A operand), then
  * tcgen05.wait.st: the cells are written when the statement ends, so the fence.before of
  * the consume's release publishes them (expand_async). */
+/* The n 32-bit words of a 16-bit register array: elements 2j (low half) and 2j + 1 (high)
+ * in word j, as an f32 of those bits (tcgen05.st moves bits; an A operand's layout). */
+static void
+pack_pairs(IrGen *G, const Symbol *r, int n, IrValue *w)
+{
+	IrType two = ir_vector((IrBase)r->type.base, 2);
+	int j;
+
+	for (j = 0; j < n; j++) {
+		IrValue v = irb_op(&G->b, IR_VEC, two, 2, &G->slots[r->slot + 2 * j]);
+
+		w[j] = irb_op(&G->b, IR_BITCAST, ir_scalar(IR_F32), 1, &v);
+	}
+}
+
 void
 irgen_tmem_store(IrGen *G, Node *e)
 {
 	const Symbol *r = e->list.head->next->next->next->sym;
-	IrValue ops[2];
+	IrValue ops[2], packed[128], *w = &G->slots[r->slot];   /* 128: tcgen05.st .x128 */
 	int n = r->count;
 
 	ops[0] = ldst_addr(G, e);
-	ops[1] = n == 1 ? G->slots[r->slot] : irb_op(&G->b, IR_VEC, ir_vector(IR_F32, n), n, &G->slots[r->slot]);
+	if (r->type.base != IR_F32) {
+		n /= 2;
+		pack_pairs(G, r, n, packed);
+		w = packed;
+	}
+	ops[1] = n == 1 ? w[0] : irb_op(&G->b, IR_VEC, ir_vector(IR_F32, n), n, w);
 	irb_imm(&G->b, IR_TCGEN05_ST, t_void, n, 2, ops);
 	irb_op(&G->b, IR_TCGEN05_WAIT_ST, t_void, 0, NULL);
 }

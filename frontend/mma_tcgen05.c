@@ -34,6 +34,13 @@ block_of(const AsyncSema *h, const Symbol *p)
 
 /* ---- tmem NAME: f32[128, COLS] [in PIPELINE]; ---- */
 
+/* A tmem of bf16 or f16 holds an MMA's A operand, two elements per 32-bit column. */
+static int
+tmem_is_a_type(IrType t)
+{
+	return t.base == IR_BF16 || t.base == IR_F16;
+}
+
 static int
 tmem_dims(Sema *S, Node *s, Symbol *sym)
 {
@@ -83,9 +90,9 @@ asy_tmem(Sema *S, Node *s)
 		diag_error(s->type->loc, "unknown type '%s'", s->type->name);
 		return;
 	}
-	if (t.base != IR_F32 || t.lanes != 1) {
-		diag_error(s->type->loc, "tensor memory '%s' holds f32 accumulators, found %s", s->name,
-			   s->type->name);
+	if ((t.base != IR_F32 && !tmem_is_a_type(t)) || t.lanes != 1) {
+		diag_error(s->type->loc, "tensor memory '%s' holds f32 accumulators or a bf16 or f16 MMA operand A, found %s",
+			   s->name, s->type->name);
 		ok = 0;
 	}
 	ok &= tmem_dims(S, s, sym);
@@ -192,6 +199,76 @@ mma_place(Sema *S, Node *e, Symbol *d)
 	return 0;
 }
 
+/* A from tensor memory (the .kind::f16 "A in tensor memory" form): a bf16 or f16 tmem, row
+ * i of A in lane i, elements 2j and 2j + 1 of a row in column j (low, high half), so its
+ * COLS columns hold K = 2 x COLS, B's element type and K. The ordering is the
+ * accumulator's: staged, and read inside produce of its pipeline, whose wait follows the
+ * release of the consume that stored it (tcgen05.wait.st, fence.before, the arrive) and
+ * whose commit tells the next consume that the MMAs have read it. */
+static int
+mma_tmem_a(Sema *S, Node *an, const Symbol *a, const Symbol *b)
+{
+	Node *blk;
+
+	if (!tmem_is_a_type(a->type)) {
+		diag_error(an->loc, "tcgen05_mma takes A from tensor memory of bf16 or f16 (two elements per column), but '%s' holds %s",
+			   a->name, fe_tname(a->type));
+		return 0;
+	}
+	if (S->asy->ki->cta_group == 2) {
+		diag_error(an->loc, "tcgen05_mma with A from tensor memory '%s' is not supported with cta_group(2) (each CTA would store its 128 rows of A and the leader's MMA wait for both)",
+			   a->name);
+		return 0;
+	}
+	if (a->type.base != b->type.base || 2 * a->dims[1] != b->dims[1]) {
+		diag_error(an->loc, "tcgen05_mma operands A '%s' (%s, K = %lld in %lld columns) and B '%s' (%s, K = %lld) differ",
+			   a->name, fe_tname(a->type), (long long)(2 * a->dims[1]), (long long)a->dims[1], b->name,
+			   fe_tname(b->type), (long long)b->dims[1]);
+		return 0;
+	}
+	if (!a->pipe) {
+		diag_error(an->loc, "tcgen05_mma reads A from tensor memory '%s', which is in no pipeline: nothing would order the tmem_store of A before the MMA; declare it 'in PIPELINE' (full: mma) and store it inside 'consume PIPELINE'",
+			   a->name);
+		return 0;
+	}
+	blk = block_of(S->asy, a->pipe);
+	if (!blk || blk->kind != N_PRODUCE) {
+		diag_error(an->loc, "tcgen05_mma reads A from tensor memory '%s' of pipeline '%s' only inside 'produce %s', which waits for the release of the consume block that stored it",
+			   a->name, a->pipe->name, a->pipe->name);
+		return 0;
+	}
+	return 1;
+}
+
+/* Operand A: tensor memory, or else a shared array. */
+static Symbol *
+mma_a_arg(Sema *S, Node *an)
+{
+	Symbol *s = an->kind == N_NAME ? sema_lookup(S, an->name) : NULL;
+
+	if (s && s->kind == SYM_TMEM)
+		return asy_name_of(S, an, SYM_TMEM, "tcgen05_mma", "tensor memory");
+	return asy_buffer_arg(S, an, "tcgen05_mma");
+}
+
+/* A shared A of 128 rows with B's element type and K. */
+static int
+mma_smem_a(Node **pos, const Symbol *a, const Symbol *b)
+{
+	if (a->dims[0] != TMEM_LANES) {
+		diag_error(pos[1]->loc, "tcgen05_mma operand A '%s' has %lld rows; it takes %d (M = 128, one per TMEM lane)",
+			   a->name, (long long)a->dims[0], TMEM_LANES);
+		return 0;
+	}
+	if (a->type.base != b->type.base || a->dims[1] != b->dims[1]) {
+		diag_error(pos[2]->loc, "tcgen05_mma operands A '%s' (%s, K = %lld) and B '%s' (%s, K = %lld) differ",
+			   a->name, fe_tname(a->type), (long long)a->dims[1], b->name, fe_tname(b->type),
+			   (long long)b->dims[1]);
+		return 0;
+	}
+	return 1;
+}
+
 void
 asy_tcgen05_mma(Sema *S, Node *e)
 {
@@ -207,15 +284,17 @@ asy_tcgen05_mma(Sema *S, Node *e)
 		return;
 	}
 	d = asy_name_of(S, pos[0], SYM_TMEM, "tcgen05_mma", "tensor memory first (the accumulator)");
-	a = asy_buffer_arg(S, pos[1], "tcgen05_mma");
+	a = mma_a_arg(S, pos[1]);
 	b = asy_buffer_arg(S, pos[2], "tcgen05_mma");
 	if (!sema_value(S, acc->lhs) || !fe_convert(acc->lhs, ir_scalar(IR_I1), "'accumulate:'"))
 		return;
-	if (!d || !a || !b || !mma_operand(pos[1], a, "A") || !mma_operand(pos[2], b, "B"))
+	if (!d || !a || !b || (a->kind != SYM_TMEM && !mma_operand(pos[1], a, "A")) || !mma_operand(pos[2], b, "B"))
 		return;
-	if (a->dims[0] != TMEM_LANES) {
-		diag_error(pos[1]->loc, "tcgen05_mma operand A '%s' has %lld rows; it takes %d (M = 128, one per TMEM lane)",
-			   a->name, (long long)a->dims[0], TMEM_LANES);
+	if (a->kind == SYM_TMEM ? !mma_tmem_a(S, pos[1], a, b) : !mma_smem_a(pos, a, b))
+		return;
+	if (d->type.base != IR_F32) {
+		diag_error(pos[0]->loc, "tcgen05_mma accumulates into f32 tensor memory, but '%s' holds %s (an MMA operand A)",
+			   d->name, fe_tname(d->type));
 		return;
 	}
 	if (S->asy->ki->cta_group == 2 && (b->dims[0] < 8 || b->dims[0] > 128 || b->dims[0] % 8 ||
@@ -227,12 +306,6 @@ asy_tcgen05_mma(Sema *S, Node *e)
 	if (b->dims[0] < 8 || b->dims[0] > 256 || b->dims[0] % 8 || b->dims[0] > d->dims[1]) {
 		diag_error(pos[2]->loc, "tcgen05_mma operand B '%s' has %lld rows (N); N is 8 to 256, a multiple of 8, at most the %lld columns of '%s'",
 			   b->name, (long long)b->dims[0], (long long)d->dims[1], d->name);
-		return;
-	}
-	if (a->type.base != b->type.base || a->dims[1] != b->dims[1]) {
-		diag_error(pos[2]->loc, "tcgen05_mma operands A '%s' (%s, K = %lld) and B '%s' (%s, K = %lld) differ",
-			   a->name, fe_tname(a->type), (long long)a->dims[1], b->name, fe_tname(b->type),
-			   (long long)b->dims[1]);
 		return;
 	}
 	mma_place(S, e, d);
@@ -279,31 +352,39 @@ tmem_place(Sema *S, Node *e, const Symbol *d, const TmemCall *c)
 }
 
 /* The operands both take: tensor memory D, the first lane and column (i32), and the
- * register array sym of element type t with one element per column: f32[N], N a power of
- * two from 1 to 128 (tcgen05's .32x32b.xN), within D's columns when col0 is constant.
- * pos holds D, lane0, col0. D, or NULL after an error. */
+ * register array sym of element type t, D's, with one element per column, f32[N], or two
+ * for the store of an A operand, bf16 or f16[2 x N]; N a power of two from 1 to 128
+ * (tcgen05's .32x32b.xN), within D's columns when col0 is constant. pos holds D, lane0,
+ * col0. D, or NULL after an error. */
 static Symbol *
 tmem_operands(Sema *S, Node *e, Node **pos, const Symbol *sym, IrType t, const TmemCall *c)
 {
 	Symbol *d = asy_name_of(S, pos[0], SYM_TMEM, c->name, "tensor memory first");
 	char lane[48], col[48];
-	int64_t c0;
+	int64_t c0, epc, ncol;
 
 	snprintf(lane, sizeof lane, "the first lane of %s", c->name);
 	snprintf(col, sizeof col, "the first column of %s", c->name);
 	if (!asy_i32_value(S, pos[1], lane) || !asy_i32_value(S, pos[2], col) || !d)
 		return NULL;
-	if (t.base != IR_F32 || t.lanes != 1 || sym->rank != 1 || sym->count > TMEM_LD_MAX ||
-	    sym->count & (sym->count - 1)) {
-		diag_error(e->loc, "%s %s a register array f32[N], N a power of two from 1 to %d (the columns %s), but '%s' is %s[%d%s]",
-			   c->name, c->fills, TMEM_LD_MAX, c->moves, sym->name, fe_tname(t), (int)sym->dims[0],
-			   sym->rank == 1 ? "" : ", ...");
+	epc = tmem_is_a_type(d->type) ? 2 : 1;
+	ncol = sym->count / epc;
+	if (epc == 2 && c == &tm_load) {
+		diag_error(pos[0]->loc, "tmem_load reads f32 accumulators, but '%s' holds %s (an MMA operand A)", d->name,
+			   fe_tname(d->type));
 		return NULL;
 	}
-	if (pos[2]->isconst && (pos[2]->cv.i < 0 || pos[2]->cv.i + sym->count > d->dims[1])) {
+	if (t.base != d->type.base || t.lanes != 1 || sym->rank != 1 || sym->count % epc || ncol > TMEM_LD_MAX ||
+	    ncol & (ncol - 1)) {
+		diag_error(e->loc, "%s %s a register array %s[%s], N a power of two from 1 to %d (the columns %s), but '%s' is %s[%d%s]",
+			   c->name, c->fills, fe_tname(d->type), epc == 2 ? "2 x N" : "N", TMEM_LD_MAX, c->moves, sym->name,
+			   fe_tname(t), (int)sym->dims[0], sym->rank == 1 ? "" : ", ...");
+		return NULL;
+	}
+	if (pos[2]->isconst && (pos[2]->cv.i < 0 || pos[2]->cv.i + ncol > d->dims[1])) {
 		c0 = pos[2]->cv.i;
 		diag_error(pos[2]->loc, "%s %s columns %lld .. %lld of tensor memory '%s', which has %lld", c->name,
-			   c->verb, (long long)c0, (long long)(c0 + sym->count - 1), d->name, (long long)d->dims[1]);
+			   c->verb, (long long)c0, (long long)(c0 + ncol - 1), d->name, (long long)d->dims[1]);
 		return NULL;
 	}
 	e->sym = d;
