@@ -346,6 +346,9 @@ void tmem_cluster_barrier(Interp *it);
 /* Tensor-memory cells a tcgen05.mma of warp w writes: the access checks, then the marks.
  * 0, or -1 after a finding. */
 int tmem_mma_issue(Warp *w, const IrOp *op, Block *bk, uint32_t taddr, int m, int n, int accum);
+/* ... and the cells it reads as A from tensor memory (m lanes, ncols columns at taddr):
+ * ordered after their last write; then marked read by the mma until a commit orders it. */
+int tmem_mma_read_a(Warp *w, const IrOp *op, Block *bk, uint32_t taddr, int m, int ncols);
 /* The cells' values (the mma computes at completion) */
 uint32_t *tmem_cell(Block *b, int lane, int col);
 /* Agent a (AG_TC_MMA, AG_TC_COMMIT) of CTA it->blk completes. 0, or -1 after a finding. */

@@ -3,8 +3,9 @@
  *
  * An mma is an agent in flight from its issue: at issue the interpreter checks its shape,
  * its descriptors and the shared bytes it will read (landed, written, fenced for the async
- * proxy: async.c's descriptor decoder, shared with wgmma) and the tensor memory it writes
- * (tmem.c: ordered after the reads of other warps); its shared bytes stay "being read"
+ * proxy: async.c's descriptor decoder, shared with wgmma), the tensor memory it writes
+ * (tmem.c: ordered after the reads of other warps) and, for A in tensor memory (kind f16,
+ * cta_group::1), the cells it reads (ordered after their tcgen05.st); its shared bytes stay "being read"
  * (a TMA load into them is a finding) until it completes. The scheduler completes a
  * thread's mmas in issue order, at steps drawn from the seed: the mma then reads A and B
  * through the descriptors and computes D = A * B^T (+ D) into tensor memory. A commit is
@@ -96,16 +97,26 @@ operand_issue(Warp *w, const IrOp *op, uint64_t d, int rows, IrBase et, uint32_t
 	return 0;
 }
 
+/* Whether the mma takes A from tensor memory (an i32 address, not an i64 descriptor). */
+static int
+a_in_tmem(const Interp *it, const IrOp *op)
+{
+	return ir_vtype(it->k, op->args[1]).base != IR_I64;
+}
+
 /* The checks of an mma at issue in each of the nc CTAs it works on: their m / nc rows of A
- * and of D (N columns), their n / nc rows of B. */
+ * (in shared or tensor memory: K / 2 columns of 16-bit pairs) and of D (N columns), their
+ * n / nc rows of B. */
 static int
 mma_issue_in(Warp *w, const IrOp *op, Block *bk, const Agent *a, int m, int n, int nc, IrBase et)
 {
 	Interp *it = w->it;
-	int bad;
+	int bad, tm = a_in_tmem(it, op);
 
 	it->blk = bk;
-	bad = operand_issue(w, op, a->da, m / nc, et, a->seq) != 0 || operand_issue(w, op, a->db, n / nc, et, a->seq) != 0 ||
+	bad = (tm ? tmem_mma_read_a(w, op, bk, (uint32_t)a->da, m / nc, 16 / ir_type_bytes(ir_scalar(et))) :
+		    operand_issue(w, op, a->da, m / nc, et, a->seq)) != 0 ||
+	      operand_issue(w, op, a->db, n / nc, et, a->seq) != 0 ||
 	      tmem_mma_issue(w, op, bk, a->taddr, m / nc, n, a->accum) != 0;
 	it->blk = w->b;
 	return bad ? -1 : 0;
@@ -127,11 +138,12 @@ mma_issue(Warp *w, const IrOp *op, int l)
 	a.accum = (int)(reg(w, op->args[3], 0)[l] & 1);
 	if (mma_shape(w, op, &m, &n, &et) != 0 || (nc = mma_ctas(w, op, ctas)) < 0)
 		return -1;
-	if (ir_vtype(w->it->k, op->args[1]).base != IR_I64) {
-		interp_fail(w, op, 1u << l, "not yet supported by the interpreter: tcgen05.mma with A in tensor memory");
+	if (a_in_tmem(w->it, op) && (cg2(op) || ir_is_fp8(ir_scalar(et)))) {
+		interp_fail(w, op, 1u << l, "not yet supported by the interpreter: tcgen05.mma with A in tensor memory with %s",
+			    cg2(op) ? "cta_group::2" : "kind f8f6f4");
 		return -1;
 	}
-	if (desc_version(w, op, a.da, "A") != 0 || desc_version(w, op, a.db, "B") != 0)
+	if ((!a_in_tmem(w->it, op) && desc_version(w, op, a.da, "A") != 0) || desc_version(w, op, a.db, "B") != 0)
 		return -1;
 	a.seq = w->tc.issued[TC_MMA] + 1;
 	w->tc.issued[TC_MMA] = a.seq;
@@ -215,6 +227,19 @@ reads_end(Block *bk, int gid, uint32_t seq)
 	bk->nreads = j;
 }
 
+/* The m x nk elements of A in tensor memory of CTA bk at taddr: row i in lane i, elements
+ * 2j and 2j + 1 in column j (low and high 16 bits: the layout tcgen05.st of packed pairs
+ * writes, docs/language.md). */
+static void
+tmem_a_read(Block *bk, uint32_t taddr, int m, int nk, IrBase et, double *A)
+{
+	int c0 = (int)(taddr & 0xffff), i, k;
+
+	for (i = 0; i < m; i++)
+		for (k = 0; k < nk; k++)
+			A[i * nk + k] = num_to_double(et, *tmem_cell(bk, i, c0 + k / 2) >> (16 * (k & 1)) & 0xffff);
+}
+
 /* D[i][j] = sum over k of A[i][k] B[j][k] (+ D[i][j]): per element, the products (exact
  * in double) added one by one in k order to the f32 accumulator, each sum rounded to f32.
  * D: the m rows of CTA bk (lane i = row i). */
@@ -253,8 +278,11 @@ mma_complete(Interp *it, const Agent *a)
 	B = xmalloc((size_t)n * (size_t)nk * sizeof *B);
 	for (h = 0; h < nc && !bad; h++) {
 		it->blk = ctas[h];
-		bad = async_desc_read(w, a->op, a->da, 0, m / nc, et, A + (size_t)h * (m / nc) * nk, &lo, &hi) != 0 ||
-		      async_desc_read(w, a->op, a->db, 0, n / nc, et, B + (size_t)h * (n / nc) * nk, &lo, &hi) != 0;
+		if (a_in_tmem(it, a->op))
+			tmem_a_read(ctas[h], (uint32_t)a->da, m / nc, nk, et, A + (size_t)h * (m / nc) * nk);
+		else
+			bad = async_desc_read(w, a->op, a->da, 0, m / nc, et, A + (size_t)h * (m / nc) * nk, &lo, &hi) != 0;
+		bad = bad || async_desc_read(w, a->op, a->db, 0, n / nc, et, B + (size_t)h * (n / nc) * nk, &lo, &hi) != 0;
 	}
 	for (h = 0; h < nc && !bad; h++)
 		mma_compute(ctas[h], a, A + (size_t)h * (m / nc) * nk, B, m / nc, n, nk);

@@ -18,9 +18,10 @@
  *   completed) carries `rel` into the barrier, whose completed phase hands it to the
  *   warps whose wait returns (`acq`), as a block barrier hands every warp's `rel` to all;
  *   tcgen05.fence.after makes `acq` known (`kn`). Every (quarter, column) keeps its last
- *   write (mma or st) and last read (ld) with their numbers: an ld of a write not known
- *   to the reader is a read before commit; an mma, st or dealloc over a read (or another
- *   warp's write) not known to the writer is the accumulator WAR race. */
+ *   write (mma or st) and last read (ld, or an mma's A in tensor memory) with their
+ *   numbers: an ld (or mma) of a write not known to the reader is a read before commit; an
+ *   mma, st or dealloc over a read (or another warp's write) not known to the writer is
+ *   the accumulator WAR race, or for A a store over an operand an mma still reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct TmemMeta {
 	const IrOp *w_op, *r_op;
 	uint32_t w_seq, r_seq;          /* the writer's (reader's) number of that access */
 	int8_t w_kind;                  /* TC_MMA, TC_ST, or -1: nothing wrote it since alloc */
+	int8_t r_kind;                  /* TC_LD, or TC_MMA: an mma's A operand */
 	int8_t w_warp, r_warp;          /* warp ids; r_warp -1: no read since the write */
 } TmemMeta;
 
@@ -598,7 +600,16 @@ write_check(Warp *w, const IrOp *op, const Block *bk, int q, int c)
 	const Warp *by;
 	char who[64];
 
-	if (m->r_warp >= 0 && !known(w, TC_LD, m->r_warp, m->r_seq)) {
+	if (m->r_warp >= 0 && m->r_kind == TC_MMA && !(op->opc == IR_TCGEN05_MMA && m->r_warp == tc_id(w)) &&
+	    !known(w, TC_MMA, m->r_warp, m->r_seq)) {
+		by = tc_warp(w->it, bk, m->r_warp);
+		interp_fail(w, op, 0,
+			    "%s overwrites tensor memory that the tcgen05.mma at line %d:%d (%s) reads as its A operand, and no tcgen05.commit that tracks that mma ordered its read before this write (wait on the commit's mbarrier, then tcgen05.fence.after)%s: lane %d column %d",
+			    ir_opinfo[op->opc].name, m->r_op->loc.line, m->r_op->loc.col, tc_who(w->it, bk, m->r_warp, who, sizeof who),
+			    m->r_seq > by->tc.done[TC_MMA] ? "; the mma is still in flight" : "", 32 * q, c);
+		return -1;
+	}
+	if (m->r_warp >= 0 && m->r_kind == TC_LD && !known(w, TC_LD, m->r_warp, m->r_seq)) {
 		interp_fail(w, op, 0,
 			    "%s overwrites tensor memory that %s read with the tcgen05.ld at line %d:%d, and nothing orders that read before this write (accumulator WAR: the reader's tcgen05.wait.ld and tcgen05.fence.before, then an arrive this thread waits for, then tcgen05.fence.after): lane %d column %d",
 			    ir_opinfo[op->opc].name, tc_who(w->it, bk, m->r_warp, who, sizeof who), m->r_op->loc.line, m->r_op->loc.col,
@@ -646,6 +657,40 @@ tmem_mma_issue(Warp *w, const IrOp *op, Block *bk, uint32_t taddr, int mrows, in
 			m->w_seq = w->tc.issued[TC_MMA];
 			m->w_op = op;
 			m->r_warp = -1;
+		}
+	return 0;
+}
+
+int
+tmem_mma_read_a(Warp *w, const IrOp *op, Block *bk, uint32_t taddr, int mrows, int ncols)
+{
+	int c0 = (int)(taddr & 0xffff), q, c;
+	TmemMeta *m;
+
+	if (taddr >> 16) {
+		interp_fail(w, op, 0, "tcgen05.mma reads A from tensor memory at lane %u (an M = %d operand starts at lane 0)", taddr >> 16,
+			    mrows);
+		return -1;
+	}
+	if (cols_allocated(w, op, bk, c0, ncols) != 0)
+		return -1;
+	for (q = 0; q < mrows / 32; q++)
+		for (c = c0; c < c0 + ncols; c++) {
+			if (bk->tm->meta[q][c].w_kind < 0) {
+				interp_fail(w, op, 0, "tcgen05.mma reads A from tensor memory that nothing wrote since tmem.alloc: lane %d column %d",
+					    32 * q, c);
+				return -1;
+			}
+			if (read_check(w, op, bk, q, c) != 0)
+				return -1;
+		}
+	for (q = 0; q < mrows / 32; q++)
+		for (c = c0; c < c0 + ncols; c++) {
+			m = &bk->tm->meta[q][c];
+			m->r_kind = TC_MMA;
+			m->r_warp = (int8_t)tc_id(w);
+			m->r_seq = w->tc.issued[TC_MMA];
+			m->r_op = op;
 		}
 	return 0;
 }
@@ -727,6 +772,7 @@ ex_tcgen05_ld(Warp *w, const IrOp *op, uint32_t mask)
 
 		LANES(l, mask) d[l] = *tmem_cell(w->b, 32 * q + l, c);
 		m = &w->b->tm->meta[q][c];
+		m->r_kind = TC_LD;
 		m->r_warp = (int8_t)tc_id(w);
 		m->r_seq = w->tc.issued[TC_LD];
 		m->r_op = op;

@@ -7,6 +7,8 @@ NumPy (CI has none).
                                            # accumulator's start (tc_init.cake)
     tc_ref.py check DIR [TYPE]             # DIR/c.npy == A * B^T (+ D with d.npy), bit
                                            # for bit
+    tc_ref.py relerr DIR BOUND             # bf16 A, B: the largest |C - A B^T| over the
+                                           # largest |A B^T|, in float64; fails above BOUND
 
 The reference sums as the interpreter documents tcgen05.mma: per element of C, the
 products (exact in double) added in k order to an f32 accumulator (0, or D's element),
@@ -86,10 +88,29 @@ def check(d, ty="bf16"):
     return 0
 
 
+def relerr(d, bound):
+    (m, k), a = npy.read(os.path.join(d, "a.npy"))
+    (n, _), b = npy.read(os.path.join(d, "b.npy"))
+    _, c = npy.read(os.path.join(d, "c.npy"))
+    a = [bf16_value(h) for h in a]
+    b = [bf16_value(h) for h in b]
+    err = big = 0.0
+    for i in range(m):
+        for j in range(n):
+            ref = sum(a[i * k + kk] * b[j * k + kk] for kk in range(k))
+            err = max(err, abs(c[i * n + j] - ref))
+            big = max(big, abs(ref))
+    rel = err / big if big else err
+    print("tc_ref: max relative error %.3g (%s %g)" % (rel, "<=" if rel <= bound else ">", bound))
+    return 0 if rel <= bound else 1
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(sys.argv[2], *[int(x) for x in sys.argv[3:7]], *sys.argv[7:8])
     elif sys.argv[1] == "init":
         init(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] == "relerr":
+        sys.exit(relerr(sys.argv[2], float(sys.argv[3])))
     else:
         sys.exit(check(*sys.argv[2:4]))
