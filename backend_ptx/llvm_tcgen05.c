@@ -68,8 +68,9 @@ alloc_op(LlvmGen *g, const IrOp *op)
 /* The instruction descriptor (PTX ISA, tcgen05 "Instruction descriptor") of tcgen05.mma's
  * attribute N | M / 64 << 9 | kind << 12 | cta_group::2 << 16 | f16 D << 17: D's format in
  * bits 4-5 (f16 0, f32 1), A's and B's in 7-9 and 10-12 (kind f16: f16 0, bf16 1; kind
- * f8f6f4: e4m3 0, e5m2 1), both K-major (bits 15, 16 clear), N >> 3 in 17-22, M >> 4 in
- * 24-28 (cta_group::2: the pair's M). bf16 into f32, M 128, N 256 gives 0x08400490. */
+ * f8f6f4: e4m3 0, e5m2 1), both K-major (bits 15, 16 clear: A in tensor memory must be),
+ * N >> 3 in 17-22, M >> 4 in 24-28 (cta_group::2: the pair's M). bf16 into f32, M 128,
+ * N 256 gives 0x08400490. */
 static uint32_t
 mma_idesc(int64_t imm)
 {
