@@ -1,6 +1,7 @@
 /* mma_tcgen05.c: sema of tensor memory and the tcgen05 MMA (docs/language.md, "Blackwell:
  * tensor memory and tcgen05"): `tmem` declarations (their columns in the CTA's one
- * allocation), tcgen05_mma(D, A, B, accumulate: E), tmem_load(D, lane0, col0) as a
+ * allocation; f32 accumulators, or bf16/f16 A operands), tcgen05_mma(D, A, B, accumulate:
+ * E) with A in shared or tensor memory, tmem_load(D, lane0, col0) as a
  * register array's initializer and the statement tmem_store(D, lane0, col0, r), with the
  * rules that need the language's view: where each may run (the MMA in one thread and, for
  * a staged accumulator, inside its pipeline's produce block; loads and stores by whole
@@ -206,7 +207,7 @@ mma_place(Sema *S, Node *e, Symbol *d)
  * release of the consume that stored it (tcgen05.wait.st, fence.before, the arrive) and
  * whose commit tells the next consume that the MMAs have read it. */
 static int
-mma_tmem_a(Sema *S, Node *an, const Symbol *a, const Symbol *b)
+mma_tmem_a(Sema *S, Node *an, Symbol *a, const Symbol *b)
 {
 	Node *blk;
 
@@ -230,6 +231,10 @@ mma_tmem_a(Sema *S, Node *an, const Symbol *a, const Symbol *b)
 		diag_error(an->loc, "tcgen05_mma reads A from tensor memory '%s', which is in no pipeline: nothing would order the tmem_store of A before the MMA; declare it 'in PIPELINE' (full: mma) and store it inside 'consume PIPELINE'",
 			   a->name);
 		return 0;
+	}
+	if (!a->rrole) {        /* --report=tmem: an A operand is read by the MMA's role */
+		a->rrole = S->asy->role;
+		a->rloc = an->loc;
 	}
 	blk = block_of(S->asy, a->pipe);
 	if (!blk || blk->kind != N_PRODUCE) {
@@ -463,6 +468,10 @@ asy_tmem_store(Sema *S, Node *e)
 		diag_error(pos[0]->loc, "tmem_store writes tensor memory '%s', which is in no pipeline: nothing would order the store before the MMAs that read it; declare it 'in PIPELINE' (full: mma) and store inside 'consume PIPELINE'",
 			   d->name);
 		return;
+	}
+	if (tmem_is_a_type(d->type) && !d->wrole) {     /* --report=tmem: A's writer */
+		d->wrole = S->asy->role;
+		d->wloc = e->loc;
 	}
 	tmem_place(S, e, d, &tm_store);
 }
