@@ -2,13 +2,14 @@
 NumPy (CI has none).
 
     tc_ref.py make DIR M N K SEED [TYPE]   # DIR/a.npy (M x K), DIR/b.npy (N x K): random
-                                           # TYPE (bf16, the default; e4m3, e5m2: bytes)
+                                           # TYPE (bf16, the default; f16; e4m3, e5m2:
+                                           # bytes)
     tc_ref.py init DIR SEED                # DIR/d.npy (M x N): random f32, the
                                            # accumulator's start (tc_init.cake)
     tc_ref.py check DIR [TYPE]             # DIR/c.npy == A * B^T (+ D with d.npy), bit
                                            # for bit
-    tc_ref.py relerr DIR BOUND             # bf16 A, B: the largest |C - A B^T| over the
-                                           # largest |A B^T|, in float64; fails above BOUND
+    tc_ref.py relerr DIR BOUND [TYPE]      # the largest |C - A B^T| over the largest
+                                           # |A B^T|, in float64; fails above BOUND
 
 The reference sums as the interpreter documents tcgen05.mma: per element of C, the
 products (exact in double) added in k order to an f32 accumulator (0, or D's element),
@@ -37,6 +38,19 @@ def bf16_value(h):
     return struct.unpack("<f", struct.pack("<I", h << 16))[0]
 
 
+def f16(x):
+    return struct.unpack("<e", struct.pack("<e", x))[0]    # to nearest even
+
+
+def decoder(ty):
+    """The value of an element as npy.read gives it (bits, or for f16, '<f2', the value)."""
+    if ty == "bf16":
+        return bf16_value
+    if ty == "f16":
+        return float
+    return lambda h: fp8_value(h, ty == "e4m3")
+
+
 def fp8_value(h, e4m3):
     mb, eb, bias = (3, 4, 7) if e4m3 else (2, 5, 15)
     e, m = (h >> mb) & ((1 << eb) - 1), h & ((1 << mb) - 1)
@@ -54,11 +68,12 @@ def fp8_random(rng, e4m3):
 def make(d, m, n, k, seed, ty="bf16"):
     rng = random.Random(seed)
     for name, rows in (("a", m), ("b", n)):
-        if ty == "bf16":
-            vals = [bf16_bits(rng.uniform(-2, 2)) for _ in range(rows * k)]
+        if ty in ("bf16", "f16"):
+            enc = bf16_bits if ty == "bf16" else f16
+            vals = [enc(rng.uniform(-2, 2)) for _ in range(rows * k)]
         else:
             vals = [fp8_random(rng, ty == "e4m3") for _ in range(rows * k)]
-        npy.write(os.path.join(d, name + ".npy"), "<u2" if ty == "bf16" else "|u1", [rows, k], vals)
+        npy.write(os.path.join(d, name + ".npy"), {"bf16": "<u2", "f16": "<f2"}.get(ty, "|u1"), [rows, k], vals)
 
 
 def init(d, seed):
@@ -73,7 +88,7 @@ def check(d, ty="bf16"):
     (n, _), b = npy.read(os.path.join(d, "b.npy"))
     _, c = npy.read(os.path.join(d, "c.npy"))
     start = npy.read(os.path.join(d, "d.npy"))[1] if os.path.exists(os.path.join(d, "d.npy")) else None
-    dec = bf16_value if ty == "bf16" else (lambda h: fp8_value(h, ty == "e4m3"))
+    dec = decoder(ty)
     a = [dec(h) for h in a]
     b = [dec(h) for h in b]
     for i in range(m):
@@ -88,12 +103,12 @@ def check(d, ty="bf16"):
     return 0
 
 
-def relerr(d, bound):
+def relerr(d, bound, ty="bf16"):
     (m, k), a = npy.read(os.path.join(d, "a.npy"))
     (n, _), b = npy.read(os.path.join(d, "b.npy"))
     _, c = npy.read(os.path.join(d, "c.npy"))
-    a = [bf16_value(h) for h in a]
-    b = [bf16_value(h) for h in b]
+    a = [decoder(ty)(h) for h in a]
+    b = [decoder(ty)(h) for h in b]
     err = big = 0.0
     for i in range(m):
         for j in range(n):
@@ -111,6 +126,6 @@ if __name__ == "__main__":
     elif sys.argv[1] == "init":
         init(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "relerr":
-        sys.exit(relerr(sys.argv[2], float(sys.argv[3])))
+        sys.exit(relerr(sys.argv[2], float(sys.argv[3]), *sys.argv[4:5]))
     else:
         sys.exit(check(*sys.argv[2:4]))

@@ -1,6 +1,6 @@
 // tc_ta: C[M, N] = A[M, K] . B[N, K]^T on Blackwell with A in tensor memory
-// (tests/interp/tmem-a.test): bf16 A and B, f32 C, K <= 64; tiles of 128 x 64 in a
-// persistent loop, as tc_init.cake.
+// (tests/interp/tmem-a.test): bf16 (tc_ta) or f16 (tc_ta_f16) A and B, f32 C, K <= 64;
+// tiles of 128 x 64 in a persistent loop, as tc_init.cake.
 //
 // The epilogue warpgroup loads each tile's 128 rows of A from global memory into
 // registers (thread 32q + lane: row 32q + lane of the tile, zero past M and K) and
@@ -15,7 +15,7 @@ const BM: i32 = 128;
 const BN: i32 = 64;
 const BK: i32 = 64;
 
-kernel tc_ta(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
+kernel tc_ta_t<T: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: out f32[M, N])
     targets(sm_100a, sm_103a)
     threads(256)
     grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
@@ -23,9 +23,9 @@ kernel tc_ta(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
     tensormap tb = tma(b, box[BN, BK], swizzle(128));
     pipeline ld(stages: 2, full: tma, empty: mma);
     pipeline accp(stages: 2, full: mma, empty: warpgroup);
-    shared sb: bf16[BN, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
     tmem acc: f32[128, BN] in accp;
-    tmem pa: bf16[128, BK / 2] in accp;     // K = 64: two elements per column
+    tmem pa: T[128, BK / 2] in accp;     // K = 64: two elements per column
 
     let tiles_n = cdiv(N, BN);
     let tiles = cdiv(M, BM) * tiles_n;
@@ -64,7 +64,7 @@ kernel tc_ta(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
             let nrow = next / tiles_n * BM + 32 * q + lane;
             consume accp {      // A first: the commit the consume waited for says the MMAs read it
                 if (next < tiles) {
-                    var v: bf16[BK] = 0.0;
+                    var v: T[BK] = 0.0;
                     for (j in 0 .. BK) unroll {
                         if (nrow < M && j < K) { v[j] = a[nrow, j]; }
                     }
@@ -80,3 +80,6 @@ kernel tc_ta(a: in bf16[M, K], b: in bf16[N, K], c: out f32[M, N])
         }
     }
 }
+
+instance tc_ta_t<bf16> as tc_ta;
+instance tc_ta_t<f16> as tc_ta_f16;
