@@ -43,7 +43,7 @@ tmem_is_a_type(IrType t)
 }
 
 static int
-tmem_dims(Sema *S, Node *s, Symbol *sym)
+tmem_dims(Sema *S, Node *s, Symbol *sym, IrType t)
 {
 	Node *d = s->type->list.head;
 	int64_t v;
@@ -65,8 +65,9 @@ tmem_dims(Sema *S, Node *s, Symbol *sym)
 	if (!sema_const_int(S, d, "the columns of tensor memory", &v))
 		return 0;
 	if (v < 8 || v > 256 || v % 8) {
-		diag_error(d->loc, "tensor memory '%s' has %lld columns; an accumulator has 8 to 256, a multiple of 8 (the MMA's N)",
-			   s->name, (long long)v);
+		diag_error(d->loc, "tensor memory '%s' has %lld columns; %s has 8 to 256, a multiple of 8 (%s)", s->name,
+			   (long long)v, tmem_is_a_type(t) ? "an A operand" : "an accumulator",
+			   tmem_is_a_type(t) ? "K / 2: 8 per MMA's 16 elements of K" : "the MMA's N");
 		return 0;
 	}
 	sym->dims[1] = v;
@@ -96,7 +97,7 @@ asy_tmem(Sema *S, Node *s)
 			   s->name, s->type->name);
 		ok = 0;
 	}
-	ok &= tmem_dims(S, s, sym);
+	ok &= tmem_dims(S, s, sym, t);
 	for (a = s->attrs.head; a; a = a->next) {
 		Symbol *p;
 

@@ -112,3 +112,12 @@ kernel pair(c: out f32[M, N]) targets(sm_100a) threads(256) cluster(2) cta_group
 // CHECK: err-tcgen05-tmem-a.cake:69:38: error: tcgen05_mma with A from tensor memory 'pa' is not supported with cta_group(2) (each CTA would store its 128 rows of A and the leader's MMA wait for both)
 // CHECK-NEXT: {{^}}                    tcgen05_mma(acc, pa, sb, accumulate: false);
 // CHECK-NEXT: {{^}}                                     ^
+
+kernel cols(c: out f32[M, N]) targets(sm_100a) threads(256) {
+    pipeline accp(stages: 2, full: mma, empty: warpgroup);
+    tmem pa: bf16[128, 12] in accp;
+}
+
+// CHECK: err-tcgen05-tmem-a.cake:118:24: error: tensor memory 'pa' has 12 columns; an A operand has 8 to 256, a multiple of 8 (K / 2: 8 per MMA's 16 elements of K)
+// CHECK-NEXT: {{^}}    tmem pa: bf16[128, 12] in accp;
+// CHECK-NEXT: {{^}}                       ^
