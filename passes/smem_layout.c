@@ -311,8 +311,9 @@ pass_tmem_report(Buf *out, const IrKernel *k)
 		if ((int)strlen(k->tmems[i].name) + 2 > w)
 			w = (int)strlen(k->tmems[i].name) + 2;
 	}
-	buf_printf(out, "kernel %s: tensor memory (%d of 512 columns allocated, %d used, 128 lanes)\n",
-		   k->name, ir_tmem_cols(k), used);
+	buf_printf(out, "kernel %s: tensor memory (%d of 512 columns allocated, %d used, 128 lanes%s)\n",
+		   k->name, ir_tmem_cols(k), used,
+		   ir_cta_pair(k) ? "; CTA pairs: each CTA allocates the same columns, the leader's MMAs write both" : "");
 	buf_printf(out, "  %-*s%9s%8s%8s%7s  %-10s %-10s %s\n", w, "name", "columns", "stages", "first",
 		   "last", "pipeline", "written", "read");
 	for (i = 0; i < k->ntmems; i++) {
