@@ -1,13 +1,13 @@
 // tc_f16: C[M, N] = A[M, K] . B[N, K]^T on Blackwell with an f16 accumulator in tensor
-// memory (tests/interp/tmem-f16.test): f16 A, B and C, tcgen05.mma with an f16 D. Tiles
-// of 128 x 64 in a persistent loop, as gemm_sm100.cake; the epilogue reads 32 columns at
-// a time as f16[32] (tcgen05.ld.32x32b.x16.pack::16b: two cells' low halves a register).
+// memory (tests/interp/tmem-f16.test): f16 (or e4m3) A and B, f16 C, tcgen05.mma with an
+// f16 D. Tiles of 128 x 64 in a persistent loop, as gemm_sm100.cake; the epilogue reads 32
+// columns at a time as f16[32] (tcgen05.ld.32x32b.x16.pack::16b: two cells' low halves a
+// register). BK is one 128-byte swizzle span: 64 f16, 128 e4m3.
 
 const BM: i32 = 128;
 const BN: i32 = 64;
-const BK: i32 = 64;
 
-kernel tc_f16(a: in f16[M, K], b: in f16[N, K], c: out f16[M, N])
+kernel tc16<T: f16 | e4m3, BK: i32 = 64>(a: in T[M, K], b: in T[N, K], c: out f16[M, N])
     targets(sm_100a, sm_103a)
     threads(256)
     grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
@@ -16,8 +16,8 @@ kernel tc_f16(a: in f16[M, K], b: in f16[N, K], c: out f16[M, N])
     tensormap tb = tma(b, box[BN, BK], swizzle(128));
     pipeline ld(stages: 2, full: tma, empty: mma);
     pipeline accp(stages: 2, full: mma, empty: warpgroup);
-    shared sa: f16[BM, BK] in ld swizzle(128);
-    shared sb: f16[BN, BK] in ld swizzle(128);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
     tmem acc: f16[128, BN] in accp;     // one f16 per 32-bit cell: BN columns a stage
 
     let tiles_n = cdiv(N, BN);
@@ -63,3 +63,6 @@ kernel tc_f16(a: in f16[M, K], b: in f16[N, K], c: out f16[M, N])
         }
     }
 }
+
+instance tc16<f16> as tc_f16;
+instance tc16<e4m3, 128> as tc_f16_e4m3;

@@ -2,13 +2,14 @@
 NumPy (CI has none).
 
     tc_ref.py make DIR M N K SEED [TYPE]   # DIR/a.npy (M x K), DIR/b.npy (N x K): random
-                                           # TYPE (bf16, the default; f16; e4m3, e5m2: bytes)
+                                           # TYPE (bf16, the default; f16; e4m3, e5m2: bytes;
+                                           # e4m3s: e4m3 below 4, for an f16 accumulator)
     tc_ref.py init DIR SEED                # DIR/d.npy (M x N): random f32, the
                                            # accumulator's start (tc_init.cake)
     tc_ref.py check DIR [TYPE]             # DIR/c.npy == A * B^T (+ D with d.npy), bit
                                            # for bit
-    tc_ref.py check16 DIR                  # DIR/c.npy (f16) == A * B^T (f16) within the
-                                           # bound of an f16 accumulator (check16 below)
+    tc_ref.py check16 DIR [TYPE]           # DIR/c.npy (f16) == A * B^T (f16; e4m3) within
+                                           # the bound of an f16 accumulator (check16)
 
 The reference sums as the interpreter documents tcgen05.mma: per element of C, the
 products (exact in double) added in k order to an f32 accumulator (0, or D's element),
@@ -62,6 +63,8 @@ def make(d, m, n, k, seed, ty="bf16"):
             vals = [bf16_bits(rng.uniform(-2, 2)) for _ in range(rows * k)]
         elif ty == "f16":
             vals = [f16(rng.uniform(-2, 2)) for _ in range(rows * k)]
+        elif ty == "e4m3s":     # exponent field <= 8: |x| < 4, sums within f16's range
+            vals = [rng.randrange(2) << 7 | rng.randrange(9) << 3 | rng.randrange(8) for _ in range(rows * k)]
         else:
             vals = [fp8_random(rng, ty == "e4m3") for _ in range(rows * k)]
         descr = {"bf16": "<u2", "f16": "<f2"}.get(ty, "|u1")
@@ -95,8 +98,9 @@ def check(d, ty="bf16"):
     return 0
 
 
-def check16(d, kstep=16):
-    """C from an f16 accumulator (tmem f16: each tcgen05.mma of K = kstep rounds D to f16)
+def check16(d, ty="f16"):
+    """C from an f16 accumulator (tmem f16: each tcgen05.mma of K = kstep rounds D to f16;
+    kstep 16 for f16 operands, 32 for fp8)
     against the exact sum (in double: the products of f16 are exact, their sums here too up
     to 2^-53). Each of the K / kstep roundings to f16 errs by at most 2^-11 of the value it
     rounds (the partial sum, itself within the bound so far) or 2^-25 below f16's normal
@@ -108,6 +112,10 @@ def check16(d, kstep=16):
     (m, k), a = npy.read(os.path.join(d, "a.npy"))
     (n, _), b = npy.read(os.path.join(d, "b.npy"))
     _, c = npy.read(os.path.join(d, "c.npy"))
+    kstep = 16 if ty == "f16" else 32
+    if ty != "f16":
+        a = [fp8_value(h, ty.startswith("e4m3")) for h in a]
+        b = [fp8_value(h, ty.startswith("e4m3")) for h in b]
     worst_rel, worst_frac = 0.0, 0.0
     for i in range(m):
         for j in range(n):
@@ -138,6 +146,6 @@ if __name__ == "__main__":
     elif sys.argv[1] == "init":
         init(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "check16":
-        sys.exit(check16(sys.argv[2]))
+        sys.exit(check16(*sys.argv[2:4]))
     else:
         sys.exit(check(*sys.argv[2:4]))
