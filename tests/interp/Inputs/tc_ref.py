@@ -4,7 +4,7 @@ NumPy (CI has none).
     tc_ref.py make DIR M N K SEED [TYPE]   # DIR/a.npy (M x K), DIR/b.npy (N x K): random
                                            # TYPE (bf16, the default; f16; e4m3, e5m2: bytes;
                                            # e4m3s: e4m3 below 4, for an f16 accumulator)
-    tc_ref.py init DIR SEED                # DIR/d.npy (M x N): random f32, the
+    tc_ref.py init DIR SEED [f16]          # DIR/d.npy (M x N): random f32 (or f16), the
                                            # accumulator's start (tc_init.cake)
     tc_ref.py check DIR [TYPE]             # DIR/c.npy == A * B^T (+ D with d.npy), bit
                                            # for bit
@@ -71,11 +71,13 @@ def make(d, m, n, k, seed, ty="bf16"):
         npy.write(os.path.join(d, name + ".npy"), descr, [rows, k], vals)
 
 
-def init(d, seed):
+def init(d, seed, ty="f32"):
     (m, _), _ = npy.read(os.path.join(d, "a.npy"))
     (n, _), _ = npy.read(os.path.join(d, "b.npy"))
     rng = random.Random(seed)
-    npy.write(os.path.join(d, "d.npy"), "<f4", [m, n], [f32(rng.uniform(-4, 4)) for _ in range(m * n)])
+    rnd = f16 if ty == "f16" else f32
+    npy.write(os.path.join(d, "d.npy"), "<f2" if ty == "f16" else "<f4", [m, n],
+              [rnd(rng.uniform(-4, 4)) for _ in range(m * n)])
 
 
 def check(d, ty="bf16"):
@@ -106,12 +108,13 @@ def check16(d, ty="f16"):
     rounds (the partial sum, itself within the bound so far) or 2^-25 below f16's normal
     range; the f32 sums inside an mma by at most 2^-24 of the sum of |products| each. So
     |C - exact| <= 2^-11 (1 + 2^-10) sum_s |P_s| + 2^-25 K / kstep + 2^-24 K sum_k |a b|,
-    with P_s the exact partial sum after step s. A C read with the wrong layout or from an
+    with P_s the exact partial sum after step s (from D's element with d.npy: C = D + A B^T). A C read with the wrong layout or from an
     f32 D (the f16-D bit lost) is far outside it. Prints the largest relative error and the
     largest error as a fraction of the bound."""
     (m, k), a = npy.read(os.path.join(d, "a.npy"))
     (n, _), b = npy.read(os.path.join(d, "b.npy"))
     _, c = npy.read(os.path.join(d, "c.npy"))
+    start = npy.read(os.path.join(d, "d.npy"))[1] if os.path.exists(os.path.join(d, "d.npy")) else None
     kstep = 16 if ty == "f16" else 32
     if ty != "f16":
         a = [fp8_value(h, ty.startswith("e4m3")) for h in a]
@@ -119,7 +122,7 @@ def check16(d, ty="f16"):
     worst_rel, worst_frac = 0.0, 0.0
     for i in range(m):
         for j in range(n):
-            p, parts, mags = 0.0, 0.0, 0.0
+            p, parts, mags = (start[i * n + j] if start else 0.0), 0.0, 0.0
             for kk in range(k):
                 t = a[i * k + kk] * b[j * k + kk]
                 p += t
@@ -144,7 +147,7 @@ if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(sys.argv[2], *[int(x) for x in sys.argv[3:7]], *sys.argv[7:8])
     elif sys.argv[1] == "init":
-        init(sys.argv[2], int(sys.argv[3]))
+        init(sys.argv[2], int(sys.argv[3]), *sys.argv[4:5])
     elif sys.argv[1] == "check16":
         sys.exit(check16(*sys.argv[2:4]))
     else:
