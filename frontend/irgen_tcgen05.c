@@ -84,6 +84,7 @@ irgen_tmem_begin(IrGen *G)
 		t.cols = (int)s->dims[1];
 		t.stages = s->stages;
 		t.col = s->col;
+		t.elem = (IrBase)s->type.base;
 		t.pipeline = s->pipe ? arena_strdup(k->arena, s->pipe->name) : NULL;
 		t.writer = s->wrole ? arena_strdup(k->arena, s->wrole->name) : NULL;
 		t.reader = s->rrole ? arena_strdup(k->arena, s->rrole->name) : NULL;
@@ -170,6 +171,8 @@ irgen_tcgen05_mma(IrGen *G, Node *e)
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	imm = pair_bit(G) ? 2 * sb->dims[0] | (2 * sa->dims[0] / 64) << 9 : sb->dims[0] | (sa->dims[0] / 64) << 9;
 	imm |= (int64_t)mma_kind(sa->type.base) << 12 | pair_bit(G);
+	if (d->type.base == IR_F16)
+		imm |= (int64_t)1 << 17;   /* f16 D */
 	for (step = 0; step < sa->dims[1] / kstep; step++) {
 		IrValue xa = pa, xb = pb;
 
@@ -197,22 +200,29 @@ ldst_addr(IrGen *G, Node *e)
 	return tmem_addr(G, dn->sym, lane, col);
 }
 
-/* tcgen05.ld.32x32b.x<n> at (lane0, column col0 of the current stage), then
+/* The register type of n columns of tmem d: f32 or f32xn, or f16xn (an f16 D's low halves). */
+static IrType
+ldst_type(const Symbol *d, int n)
+{
+	return n == 1 ? ir_scalar((IrBase)d->type.base) : ir_vector((IrBase)d->type.base, n);
+}
+
+/* tcgen05.ld of n columns at (lane0, column col0 of the current stage), then
  * tcgen05.wait.ld, whose result is the only one read; its lanes are the elements. */
 void
 irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out)
 {
 	IrValue addr = ldst_addr(G, e), v;
-	IrType t = n == 1 ? ir_scalar(IR_F32) : ir_vector(IR_F32, n);
+	IrType t = ldst_type(e->list.head->sym, n);
 	int i;
 
 	v = irb_imm(&G->b, IR_TCGEN05_LD, t, n, 1, &addr);
 	v = irb_op(&G->b, IR_TCGEN05_WAIT_LD, t, 1, &v);
 	for (i = 0; i < n; i++)
-		out[i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), i, 1, &v);
+		out[i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, ir_scalar((IrBase)t.base), i, 1, &v);
 }
 
-/* tcgen05.st.32x32b.x<n> of the register array's elements (a vector of them), then
+/* tcgen05.st of the register array's n elements (a vector of them), then
  * tcgen05.wait.st: the cells are written when the statement ends, so the fence.before of
  * the consume's release publishes them (expand_async). */
 void
@@ -223,7 +233,7 @@ irgen_tmem_store(IrGen *G, Node *e)
 	int n = r->count;
 
 	ops[0] = ldst_addr(G, e);
-	ops[1] = n == 1 ? G->slots[r->slot] : irb_op(&G->b, IR_VEC, ir_vector(IR_F32, n), n, &G->slots[r->slot]);
+	ops[1] = n == 1 ? G->slots[r->slot] : irb_op(&G->b, IR_VEC, ldst_type(e->list.head->sym, n), n, &G->slots[r->slot]);
 	irb_imm(&G->b, IR_TCGEN05_ST, t_void, n, 2, ops);
 	irb_op(&G->b, IR_TCGEN05_WAIT_ST, t_void, 0, NULL);
 }

@@ -32,7 +32,7 @@ block_of(const AsyncSema *h, const Symbol *p)
 	return NULL;
 }
 
-/* ---- tmem NAME: f32[128, COLS] [in PIPELINE]; ---- */
+/* ---- tmem NAME: f32[128, COLS] [in PIPELINE]; (or f16) ---- */
 
 static int
 tmem_dims(Sema *S, Node *s, Symbol *sym)
@@ -83,8 +83,10 @@ asy_tmem(Sema *S, Node *s)
 		diag_error(s->type->loc, "unknown type '%s'", s->type->name);
 		return;
 	}
-	if (t.base != IR_F32 || t.lanes != 1) {
-		diag_error(s->type->loc, "tensor memory '%s' holds f32 accumulators, found %s", s->name,
+	/* An f16 D takes a whole 32-bit cell per element (its low half: PTX ISA, tcgen05 "Packing
+	 * format for matrix D in Tensor Memory"), so both types count COLS columns. */
+	if ((t.base != IR_F32 && t.base != IR_F16) || t.lanes != 1) {
+		diag_error(s->type->loc, "tensor memory '%s' holds f32 or f16 accumulators, found %s", s->name,
 			   s->type->name);
 		ok = 0;
 	}
@@ -235,6 +237,12 @@ asy_tcgen05_mma(Sema *S, Node *e)
 			   (long long)b->dims[1]);
 		return;
 	}
+	if (d->type.base == IR_F16 && a->type.base == IR_BF16) {
+		diag_error(pos[0]->loc, "tcgen05_mma into tensor memory '%s' (f16) with bf16 operands: bf16 accumulates into f32 only (PTX kind::f16); an f16 accumulator takes f16, e4m3 or e5m2",
+			   d->name);
+		diag_note(d->loc, "'%s' is declared here", d->name);
+		return;
+	}
 	mma_place(S, e, d);
 }
 
@@ -279,9 +287,10 @@ tmem_place(Sema *S, Node *e, const Symbol *d, const TmemCall *c)
 }
 
 /* The operands both take: tensor memory D, the first lane and column (i32), and the
- * register array sym of element type t with one element per column: f32[N], N a power of
- * two from 1 to 128 (tcgen05's .32x32b.xN), within D's columns when col0 is constant.
- * pos holds D, lane0, col0. D, or NULL after an error. */
+ * register array sym of element type t with one element per column, of D's type: f32[N], N
+ * a power of two from 1 to 128 (tcgen05's .32x32b.xN), or for an f16 D f16[N], N from 8 to
+ * 128 (two cells' low halves per register: .x<N/2>.pack::16b, .unpack::16b), within D's
+ * columns when col0 is constant. pos holds D, lane0, col0. D, or NULL after an error. */
 static Symbol *
 tmem_operands(Sema *S, Node *e, Node **pos, const Symbol *sym, IrType t, const TmemCall *c)
 {
@@ -291,13 +300,20 @@ tmem_operands(Sema *S, Node *e, Node **pos, const Symbol *sym, IrType t, const T
 
 	snprintf(lane, sizeof lane, "the first lane of %s", c->name);
 	snprintf(col, sizeof col, "the first column of %s", c->name);
-	if (!asy_i32_value(S, pos[1], lane) || !asy_i32_value(S, pos[2], col) || !d)
+	if (!asy_i32_value(S, pos[1], lane) || !asy_i32_value(S, pos[2], col) || !d || fe_is_error(d->type))
 		return NULL;
-	if (t.base != IR_F32 || t.lanes != 1 || sym->rank != 1 || sym->count > TMEM_LD_MAX ||
-	    sym->count & (sym->count - 1)) {
-		diag_error(e->loc, "%s %s a register array f32[N], N a power of two from 1 to %d (the columns %s), but '%s' is %s[%d%s]",
-			   c->name, c->fills, TMEM_LD_MAX, c->moves, sym->name, fe_tname(t), (int)sym->dims[0],
-			   sym->rank == 1 ? "" : ", ...");
+	if ((t.base == IR_F32 || t.base == IR_F16) && t.base != d->type.base) {
+		diag_error(e->loc, "%s %s register array '%s' (%s[%d]) %s tensor memory '%s', which holds %s: declare the array %s[%d]",
+			   c->name, c->fills, sym->name, fe_tname(t), (int)sym->dims[0], c == &tm_load ? "from" : "into",
+			   d->name, fe_tname(d->type), fe_tname(d->type), (int)sym->dims[0]);
+		diag_note(d->loc, "'%s' is declared here", d->name);
+		return NULL;
+	}
+	if (t.base != d->type.base || t.lanes != 1 || sym->rank != 1 || sym->count > TMEM_LD_MAX ||
+	    sym->count & (sym->count - 1) || (t.base == IR_F16 && sym->count < 8)) {
+		diag_error(e->loc, "%s %s a register array %s[N], N a power of two from %d to %d (the columns %s), but '%s' is %s[%d%s]",
+			   c->name, c->fills, fe_tname(d->type), d->type.base == IR_F16 ? 8 : 1, TMEM_LD_MAX, c->moves,
+			   sym->name, fe_tname(t), (int)sym->dims[0], sym->rank == 1 ? "" : ", ...");
 		return NULL;
 	}
 	if (pos[2]->isconst && (pos[2]->cv.i < 0 || pos[2]->cv.i + sym->count > d->dims[1])) {

@@ -1101,7 +1101,12 @@ parse_tmem(Parser *p)
 	for (i = 0; i < k->ntmems; i++)
 		if (strcmp(k->tmems[i].name, t.name) == 0)
 			fail_at(p, t.loc.line, t.loc.col, "tmem '%s' is already declared", t.name);
-	expect_kw(p, "columns", "after the tmem name");
+	t.elem = IR_F32;
+	if (is_kw(p, "f16")) {
+		next(p);
+		t.elem = IR_F16;
+	}
+	expect_kw(p, "columns", "after the tmem name (and its type, f16; f32 if none)");
 	t.cols = (int)parse_int(p, 1, 512, "a column count");
 	expect_kw(p, "stages", "after the columns");
 	t.stages = (int)parse_int(p, 1, 512, "a stage count");

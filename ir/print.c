@@ -327,6 +327,8 @@ print_tmem(Buf *b, const IrKernel *k, const IrTmem *t)
 {
 	buf_puts(b, "  tmem ");
 	print_name(b, t->name);
+	if (t->elem == IR_F16)   /* f32, the default, is not written */
+		buf_puts(b, " f16");
 	buf_printf(b, " columns %d stages %d at %d", t->cols, t->stages, t->col);
 	if (t->pipeline) {
 		buf_puts(b, " pipeline ");
