@@ -1,7 +1,8 @@
 /* backend_ptx/llvm_tcgen05.c: the LLVM IR for tensor memory and tcgen05 (targets with
  * FEAT_TMEM and FEAT_TCGEN05: sm_100a, sm_103a) through LLVM 22's llvm.nvvm.tcgen05.*
  * intrinsics: alloc, dealloc, relinquish, mma (A from a descriptor or from TMEM), commit
- * (with or without multicast), ld/st .32x32b, the waits and the fences; the descriptors.
+ * (with or without multicast), ld/st .32x32b (f16 registers: .pack::16b/.unpack::16b), the
+ * waits and the fences; the descriptors.
  *
  * A TMEM address is an IR i32 (lane << 16 | column); the intrinsics take it as a
  * ptr addrspace(6), which is 32-bit (NVPTX's datalayout p6:32:32), made by inttoptr.
@@ -155,32 +156,71 @@ bind_words(LlvmGen *g, IrValue v, LLVMValueRef r, int n, const char *nm)
 	lg_bind(g, v, vec);
 }
 
+/* f16 registers of n columns (f16x8 .. f16x128, lanes held one by one): the low halves of
+ * the cells, two per word, column 2i in the low half of word i (.pack::16b reads adjacent
+ * columns into one register, the lower column in the lower half, as every PTX x2 pair). */
+static void
+bind_halves(LlvmGen *g, IrValue v, LLVMValueRef r, int n)
+{
+	LLVMTypeRef ht = LLVMVectorType(LLVMHalfTypeInContext(g->ctx), 2);
+	LLVMValueRef lanes[128], w;
+	int i;
+
+	for (i = 0; i < n; i += 2) {
+		w = LLVMBuildBitCast(g->b, LLVMBuildExtractElement(g->b, r, lg_c32(g, i / 2), ""), ht, "");
+		lanes[i] = LLVMBuildExtractElement(g->b, w, lg_c32(g, 0), "");
+		lanes[i + 1] = LLVMBuildExtractElement(g->b, w, lg_c32(g, 1), "");
+	}
+	lg_bind_lanes(g, v, lanes, n);
+}
+
+/* The words of f16 registers: lanes 2i and 2i + 1 in word i. */
+static LLVMValueRef
+pack_halves(LlvmGen *g, const IrOp *op, IrValue v, int n)
+{
+	LLVMTypeRef ht = LLVMVectorType(LLVMHalfTypeInContext(g->ctx), 2);
+	LLVMValueRef *l = lg_lanes(g, op, v), words = LLVMGetPoison(words_type(g, n / 2)), w;
+	int i;
+
+	for (i = 0; i < n; i += 2) {
+		w = LLVMBuildInsertElement(g->b, LLVMGetPoison(ht), l[i], lg_c32(g, 0), "");
+		w = LLVMBuildInsertElement(g->b, w, l[i + 1], lg_c32(g, 1), "");
+		words = LLVMBuildInsertElement(g->b, words, LLVMBuildBitCast(g->b, w, lg_i32t(g), ""),
+					       lg_c32(g, i / 2), "");
+	}
+	return words;
+}
+
+/* tcgen05.ld/st of n columns: .32x32b.x<n> of f32/i32 words, or for f16 registers (an f16
+ * accumulator's cells) .x<n/2> with .pack::16b/.unpack::16b, two cells per register. */
 static void
 ld_st(LlvmGen *g, const IrOp *op)
 {
-	int n = (int)(op->imm & 0xffff);
+	int n = (int)(op->imm & 0xffff), st = op->opc == IR_TCGEN05_ST;
+	int half = ir_vtype(g->k, st ? op->args[1] : op->res[0]).base == IR_F16, x = half ? n / 2 : n;
 	LLVMValueRef args[3], r;
-	LLVMTypeRef wt;
 	char name[64], nm[32];
 
-	if (n < 1 || n > 128 || (n & (n - 1))) {
-		lg_error(g, op, ".x%d (the verifier allows 1, 2, 4 .. 128)", n);
+	if (n < 1 || n > 128 || (n & (n - 1)) || (half && n < 8)) {
+		lg_error(g, op, "%d columns (the verifier allows 1, 2, 4 .. 128; f16: 8 .. 128)", n);
 		return;
 	}
-	wt = words_type(g, n);
 	args[0] = tmem_ptr(g, op, 0);
-	if (op->opc == IR_TCGEN05_ST) {
-		args[1] = LLVMBuildBitCast(g->b, lg_arg(g, op, 1), wt, "");
-		args[2] = i1c(g, 0);                      /* no .unpack::16b */
-		snprintf(name, sizeof name, "llvm.nvvm.tcgen05.st.32x32b.x%d", n);
+	if (st) {
+		args[1] = half ? pack_halves(g, op, op->args[1], n) : LLVMBuildBitCast(g->b, lg_arg(g, op, 1), words_type(g, n), "");
+		args[2] = i1c(g, half);                   /* .unpack::16b */
+		snprintf(name, sizeof name, "llvm.nvvm.tcgen05.st.32x32b.x%d", x);
 		call(g, name, args, 3, "");
 		return;
 	}
-	args[1] = i1c(g, 0);                              /* no .pack::16b */
-	snprintf(name, sizeof name, "llvm.nvvm.tcgen05.ld.32x32b.x%d", n);
+	args[1] = i1c(g, half);                           /* .pack::16b */
+	snprintf(name, sizeof name, "llvm.nvvm.tcgen05.ld.32x32b.x%d", x);
 	lg_result_name(op, nm, sizeof nm);
 	r = call(g, name, args, 2, "");
-	bind_words(g, op->res[0], r, n, nm);
+	if (half)
+		bind_halves(g, op->res[0], r, n);
+	else
+		bind_words(g, op->res[0], r, n, nm);
 }
 
 void

@@ -259,6 +259,11 @@ ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, NodeList attrs)
 	deepen(p, n, type);
 	for (a = attrs.head; a; a = next) {
 		next = a->next;
+		if (!a->lhs) {
+			diag_error(a->loc, "shared array '%s' takes no bare word '%s' (its attributes are 'in PIPELINE', 'align(N)', 'swizzle(N)' and 'alias(NAME)'; 'packed' marks a tmem that holds an MMA operand A)",
+				   name, a->name);
+			continue;
+		}
 		for (i = 0; i < 4 && strcmp(a->name, words[i]) != 0; i++)
 			;
 		if (i == 4)
@@ -293,6 +298,15 @@ ast_shared_attr(Parser *p, SrcLoc loc, const char *word, Node *arg)
 	n->name = word;
 	n->lhs = arg;
 	deepen(p, n, arg);
+	return n;
+}
+
+Node *
+ast_bare_attr(Parser *p, SrcLoc loc, const char *word)
+{
+	Node *n = ast_node(p, N_SATTR, loc);
+
+	n->name = word;
 	return n;
 }
 

@@ -225,6 +225,7 @@ struct Symbol {
 	int stages;           /* SYM_SHARED: 1 unless in a pipeline; SYM_PIPELINE */
 	Symbol *pipe;         /* SYM_SHARED: its pipeline, or NULL */
 	int swizzle;          /* SYM_SHARED, SYM_TMAP: 0, 32, 64 or 128 */
+	int packed;           /* SYM_TMEM: declared `packed`, an MMA operand A (two 16-bit elements per cell) */
 	Symbol *alias;        /* SYM_SHARED: the buffer whose storage it shares, or NULL */
 	Symbol *tensor;       /* SYM_TMAP: the tensor parameter */
 	int oob_nan;          /* SYM_TMAP */
@@ -291,6 +292,8 @@ Node *ast_type(Parser *p, SrcLoc loc, const char *name, NodeList dims);
 Node *ast_let(Parser *p, SrcLoc loc, int mutable_, const char *name, Node *type, Node *init);
 Node *ast_shared(Parser *p, SrcLoc loc, const char *name, Node *type, NodeList attrs);
 Node *ast_shared_attr(Parser *p, SrcLoc loc, const char *word, Node *arg);
+/* a bare word after a declaration's type (a tmem's `packed`): an N_SATTR without lhs */
+Node *ast_bare_attr(Parser *p, SrcLoc loc, const char *word);
 /* `tmem NAME: T[128, COLS] [in PIPELINE];` (word must be tmem) */
 Node *ast_tmem(Parser *p, SrcLoc loc, const char *word, const char *name, Node *type, NodeList attrs);
 Node *ast_assign(Parser *p, SrcLoc loc, AstOp op, Node *lhs, Node *rhs);

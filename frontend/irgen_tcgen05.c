@@ -84,6 +84,8 @@ irgen_tmem_begin(IrGen *G)
 		t.cols = (int)s->dims[1];
 		t.stages = s->stages;
 		t.col = s->col;
+		t.elem = (IrBase)s->type.base;
+		t.packed = s->packed;
 		t.pipeline = s->pipe ? arena_strdup(k->arena, s->pipe->name) : NULL;
 		t.writer = s->wrole ? arena_strdup(k->arena, s->wrole->name) : NULL;
 		t.reader = s->rrole ? arena_strdup(k->arena, s->rrole->name) : NULL;
@@ -186,6 +188,8 @@ irgen_tcgen05_mma(IrGen *G, Node *e)
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	imm = pair_bit(G) ? 2 * sb->dims[0] | (2 * sa->dims[0] / 64) << 9 : sb->dims[0] | (sa->dims[0] / 64) << 9;
 	imm |= (int64_t)mma_kind(sa->type.base) << 12 | pair_bit(G);
+	if (d->type.base == IR_F16)
+		imm |= (int64_t)1 << 17;   /* f16 D */
 	for (step = 0; step < ksize / kstep; step++) {
 		IrValue xa = pa, xb = pb;
 
@@ -214,23 +218,30 @@ ldst_addr(IrGen *G, Node *e)
 	return tmem_addr(G, dn->sym, lane, col);
 }
 
-/* tcgen05.ld.32x32b.x<n> at (lane0, column col0 of the current stage), then
+/* The register type of n columns of tmem d: f32 or f32xn, or f16xn (an f16 D's low halves). */
+static IrType
+ldst_type(const Symbol *d, int n)
+{
+	return n == 1 ? ir_scalar((IrBase)d->type.base) : ir_vector((IrBase)d->type.base, n);
+}
+
+/* tcgen05.ld of n columns at (lane0, column col0 of the current stage), then
  * tcgen05.wait.ld, whose result is the only one read; its lanes are the elements. */
 void
 irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out)
 {
 	IrValue addr = ldst_addr(G, e), v;
-	IrType t = n == 1 ? ir_scalar(IR_F32) : ir_vector(IR_F32, n);
+	IrType t = ldst_type(e->list.head->sym, n);
 	int i;
 
 	v = irb_imm(&G->b, IR_TCGEN05_LD, t, n, 1, &addr);
 	v = irb_op(&G->b, IR_TCGEN05_WAIT_LD, t, 1, &v);
 	for (i = 0; i < n; i++)
-		out[i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), i, 1, &v);
+		out[i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, ir_scalar((IrBase)t.base), i, 1, &v);
 }
 
-/* tcgen05.st.32x32b.x<n> of the register array's elements (a vector of them; of pairs of
- * them for an A operand), then
+/* tcgen05.st of the register array's elements (a vector of them: f32xn, or f16xn for an
+ * f16 D; of pairs of them packed into f32 words for a packed A operand), then
  * tcgen05.wait.st: the cells are written when the statement ends, so the fence.before of
  * the consume's release publishes them (expand_async). */
 /* The n 32-bit words of a 16-bit register array: elements 2j (low half) and 2j + 1 (high)
@@ -251,17 +262,17 @@ pack_pairs(IrGen *G, const Symbol *r, int n, IrValue *w)
 void
 irgen_tmem_store(IrGen *G, Node *e)
 {
-	const Symbol *r = e->list.head->next->next->next->sym;
+	const Symbol *d = e->list.head->sym, *r = e->list.head->next->next->next->sym;
 	IrValue ops[2], packed[128], *w = &G->slots[r->slot];   /* 128: tcgen05.st .x128 */
 	int n = r->count;
 
 	ops[0] = ldst_addr(G, e);
-	if (r->type.base != IR_F32) {
+	if (d->packed) {
 		n /= 2;
 		pack_pairs(G, r, n, packed);
 		w = packed;
 	}
-	ops[1] = n == 1 ? w[0] : irb_op(&G->b, IR_VEC, ir_vector(IR_F32, n), n, w);
+	ops[1] = n == 1 ? w[0] : irb_op(&G->b, IR_VEC, d->packed ? ir_vector(IR_F32, n) : ldst_type(d, n), n, w);
 	irb_imm(&G->b, IR_TCGEN05_ST, t_void, n, 2, ops);
 	irb_op(&G->b, IR_TCGEN05_WAIT_ST, t_void, 0, NULL);
 }

@@ -1,6 +1,7 @@
 /* mma_tcgen05.c: sema of tensor memory and the tcgen05 MMA (docs/language.md, "Blackwell:
  * tensor memory and tcgen05"): `tmem` declarations (their columns in the CTA's one
- * allocation; f32 accumulators, or bf16/f16 A operands), tcgen05_mma(D, A, B, accumulate:
+ * allocation; f32 or f16 accumulators, or `packed` bf16/f16 A operands, two elements per
+ * 32-bit cell), tcgen05_mma(D, A, B, accumulate:
  * E) with A in shared or tensor memory, tmem_load(D, lane0, col0) as a
  * register array's initializer and the statement tmem_store(D, lane0, col0, r), with the
  * rules that need the language's view: where each may run (the MMA in one thread and, for
@@ -33,17 +34,12 @@ block_of(const AsyncSema *h, const Symbol *p)
 	return NULL;
 }
 
-/* ---- tmem NAME: f32[128, COLS] [in PIPELINE]; ---- */
+/* ---- tmem NAME: f32[128, COLS] [in PIPELINE]; (or f16; bf16/f16 ... packed: an A operand) ---- */
 
-/* A tmem of bf16 or f16 holds an MMA's A operand, two elements per 32-bit column. */
+/* A packed tmem (bf16 or f16) holds an MMA's A operand, two elements per 32-bit column;
+ * any other is an accumulator (f32, or f16 one per column). */
 static int
-tmem_is_a_type(IrType t)
-{
-	return t.base == IR_BF16 || t.base == IR_F16;
-}
-
-static int
-tmem_dims(Sema *S, Node *s, Symbol *sym, IrType t)
+tmem_dims(Sema *S, Node *s, Symbol *sym)
 {
 	Node *d = s->type->list.head;
 	int64_t v;
@@ -66,8 +62,8 @@ tmem_dims(Sema *S, Node *s, Symbol *sym, IrType t)
 		return 0;
 	if (v < 8 || v > 256 || v % 8) {
 		diag_error(d->loc, "tensor memory '%s' has %lld columns; %s has 8 to 256, a multiple of 8 (%s)", s->name,
-			   (long long)v, tmem_is_a_type(t) ? "an A operand" : "an accumulator",
-			   tmem_is_a_type(t) ? "K / 2: 8 per MMA's 16 elements of K" : "the MMA's N");
+			   (long long)v, sym->packed ? "a packed A operand" : "an accumulator",
+			   sym->packed ? "K / 2: 8 per MMA's 16 elements of K" : "the MMA's N");
 		return 0;
 	}
 	sym->dims[1] = v;
@@ -92,17 +88,37 @@ asy_tmem(Sema *S, Node *s)
 		diag_error(s->type->loc, "unknown type '%s'", s->type->name);
 		return;
 	}
-	if ((t.base != IR_F32 && !tmem_is_a_type(t)) || t.lanes != 1) {
-		diag_error(s->type->loc, "tensor memory '%s' holds f32 accumulators or a bf16 or f16 MMA operand A, found %s",
+	/* An f16 D takes a whole 32-bit cell per element (its low half: PTX ISA, tcgen05 "Packing
+	 * format for matrix D in Tensor Memory"), so both types count COLS columns; a packed A
+	 * operand two 16-bit elements per cell. */
+	for (a = s->attrs.head; a; a = a->next) {
+		if (a->lhs)
+			continue;
+		if (strcmp(a->name, "packed") != 0 || sym->packed) {
+			diag_error(a->loc, "tensor memory takes the attributes 'in PIPELINE' and 'packed' (an MMA operand A), found '%s'%s",
+				   a->name, sym->packed ? " twice" : "");
+			ok = 0;
+			continue;
+		}
+		sym->packed = 1;
+	}
+	if (sym->packed && ((t.base != IR_BF16 && t.base != IR_F16) || t.lanes != 1)) {
+		diag_error(s->type->loc, "tensor memory '%s' is packed (an MMA operand A, two 16-bit elements per column): its type is bf16 or f16, found %s",
 			   s->name, s->type->name);
 		ok = 0;
+	} else if (!sym->packed && ((t.base != IR_F32 && t.base != IR_F16) || t.lanes != 1)) {
+		diag_error(s->type->loc, "tensor memory '%s' holds f32 or f16 accumulators, found %s%s", s->name,
+			   s->type->name, t.base == IR_BF16 && t.lanes == 1 ? " (a tmem that holds an MMA operand A is declared 'packed')" : "");
+		ok = 0;
 	}
-	ok &= tmem_dims(S, s, sym, t);
+	ok &= tmem_dims(S, s, sym);
 	for (a = s->attrs.head; a; a = a->next) {
 		Symbol *p;
 
+		if (!a->lhs)
+			continue;
 		if (strcmp(a->name, "in") != 0 || sym->pipe) {
-			diag_error(a->loc, "tensor memory takes one attribute, 'in PIPELINE', found '%s'", a->name);
+			diag_error(a->loc, "tensor memory takes the attributes 'in PIPELINE' (once) and 'packed', found '%s'", a->name);
 			ok = 0;
 			continue;
 		}
@@ -212,9 +228,10 @@ mma_tmem_a(Sema *S, Node *an, Symbol *a, const Symbol *b)
 {
 	Node *blk;
 
-	if (!tmem_is_a_type(a->type)) {
-		diag_error(an->loc, "tcgen05_mma takes A from tensor memory of bf16 or f16 (two elements per column), but '%s' holds %s",
+	if (!a->packed) {
+		diag_error(an->loc, "tcgen05_mma takes A from packed tensor memory (bf16 or f16, two elements per column), but '%s' is an accumulator (%s, one element per column): declare A's tmem 'packed'",
 			   a->name, fe_tname(a->type));
+		diag_note(a->loc, "'%s' is declared here", a->name);
 		return 0;
 	}
 	if (S->asy->ki->cta_group == 2) {
@@ -298,9 +315,10 @@ asy_tcgen05_mma(Sema *S, Node *e)
 		return;
 	if (a->kind == SYM_TMEM ? !mma_tmem_a(S, pos[1], a, b) : !mma_smem_a(pos, a, b))
 		return;
-	if (d->type.base != IR_F32) {
-		diag_error(pos[0]->loc, "tcgen05_mma accumulates into f32 tensor memory, but '%s' holds %s (an MMA operand A)",
+	if (d->packed) {
+		diag_error(pos[0]->loc, "tcgen05_mma accumulates into tensor memory '%s', which is packed (an MMA operand A, two %s per column): an accumulator is declared without 'packed'",
 			   d->name, fe_tname(d->type));
+		diag_note(d->loc, "'%s' is declared here", d->name);
 		return;
 	}
 	if (S->asy->ki->cta_group == 2 && (b->dims[0] < 8 || b->dims[0] > 128 || b->dims[0] % 8 ||
@@ -312,6 +330,12 @@ asy_tcgen05_mma(Sema *S, Node *e)
 	if (b->dims[0] < 8 || b->dims[0] > 256 || b->dims[0] % 8 || b->dims[0] > d->dims[1]) {
 		diag_error(pos[2]->loc, "tcgen05_mma operand B '%s' has %lld rows (N); N is 8 to 256, a multiple of 8, at most the %lld columns of '%s'",
 			   b->name, (long long)b->dims[0], (long long)d->dims[1], d->name);
+		return;
+	}
+	if (d->type.base == IR_F16 && a->type.base == IR_BF16) {
+		diag_error(pos[0]->loc, "tcgen05_mma into tensor memory '%s' (f16) with bf16 operands: bf16 accumulates into f32 only (PTX kind::f16); an f16 accumulator takes f16, e4m3 or e5m2",
+			   d->name);
+		diag_note(d->loc, "'%s' is declared here", d->name);
 		return;
 	}
 	mma_place(S, e, d);
@@ -358,10 +382,12 @@ tmem_place(Sema *S, Node *e, const Symbol *d, const TmemCall *c)
 }
 
 /* The operands both take: tensor memory D, the first lane and column (i32), and the
- * register array sym of element type t, D's, with one element per column, f32[N], or two
- * for the store of an A operand, bf16 or f16[2 x N]; N a power of two from 1 to 128
- * (tcgen05's .32x32b.xN), within D's columns when col0 is constant. pos holds D, lane0,
- * col0. D, or NULL after an error. */
+ * register array sym of element type t, of D's type: for an accumulator one element per
+ * column, f32[N], N a power of two from 1 to 128 (tcgen05's .32x32b.xN), or for an f16 D
+ * f16[N], N from 8 to 128 (two cells' low halves per register: .x<N/2>.pack::16b,
+ * .unpack::16b); for the store of a packed A operand two per column, bf16 or f16[2 x N]
+ * (pairs packed into 32-bit words: .x<N>); within D's columns when col0 is constant. pos
+ * holds D, lane0, col0. D, or NULL after an error. */
 static Symbol *
 tmem_operands(Sema *S, Node *e, Node **pos, const Symbol *sym, IrType t, const TmemCall *c)
 {
@@ -371,20 +397,29 @@ tmem_operands(Sema *S, Node *e, Node **pos, const Symbol *sym, IrType t, const T
 
 	snprintf(lane, sizeof lane, "the first lane of %s", c->name);
 	snprintf(col, sizeof col, "the first column of %s", c->name);
-	if (!asy_i32_value(S, pos[1], lane) || !asy_i32_value(S, pos[2], col) || !d)
+	if (!asy_i32_value(S, pos[1], lane) || !asy_i32_value(S, pos[2], col) || !d || fe_is_error(d->type))
 		return NULL;
-	epc = tmem_is_a_type(d->type) ? 2 : 1;
+	if (d->packed && c == &tm_load) {
+		diag_error(pos[0]->loc, "tmem_load reads accumulators, but '%s' is packed (an MMA operand A: written by tmem_store, read by tcgen05_mma)",
+			   d->name);
+		diag_note(d->loc, "'%s' is declared here", d->name);
+		return NULL;
+	}
+	epc = d->packed ? 2 : 1;
 	ncol = sym->count / epc;
-	if (epc == 2 && c == &tm_load) {
-		diag_error(pos[0]->loc, "tmem_load reads f32 accumulators, but '%s' holds %s (an MMA operand A)", d->name,
-			   fe_tname(d->type));
+	if (!d->packed && (t.base == IR_F32 || t.base == IR_F16) && t.base != d->type.base) {
+		diag_error(e->loc, "%s %s register array '%s' (%s[%d]) %s tensor memory '%s', which holds %s: declare the array %s[%d]",
+			   c->name, c->fills, sym->name, fe_tname(t), (int)sym->dims[0], c == &tm_load ? "from" : "into",
+			   d->name, fe_tname(d->type), fe_tname(d->type), (int)sym->dims[0]);
+		diag_note(d->loc, "'%s' is declared here", d->name);
 		return NULL;
 	}
 	if (t.base != d->type.base || t.lanes != 1 || sym->rank != 1 || sym->count % epc || ncol > TMEM_LD_MAX ||
-	    ncol & (ncol - 1)) {
-		diag_error(e->loc, "%s %s a register array %s[%s], N a power of two from 1 to %d (the columns %s), but '%s' is %s[%d%s]",
-			   c->name, c->fills, fe_tname(d->type), epc == 2 ? "2 x N" : "N", TMEM_LD_MAX, c->moves, sym->name,
-			   fe_tname(t), (int)sym->dims[0], sym->rank == 1 ? "" : ", ...");
+	    ncol & (ncol - 1) || (!d->packed && t.base == IR_F16 && sym->count < 8)) {
+		diag_error(e->loc, "%s %s a register array %s[%s], N a power of two from %d to %d (the columns %s), but '%s' is %s[%d%s]",
+			   c->name, c->fills, fe_tname(d->type), epc == 2 ? "2 x N" : "N",
+			   !d->packed && d->type.base == IR_F16 ? 8 : 1, TMEM_LD_MAX, c->moves, sym->name, fe_tname(t),
+			   (int)sym->dims[0], sym->rank == 1 ? "" : ", ...");
 		return NULL;
 	}
 	if (pos[2]->isconst && (pos[2]->cv.i < 0 || pos[2]->cv.i + ncol > d->dims[1])) {
@@ -470,7 +505,7 @@ asy_tmem_store(Sema *S, Node *e)
 			   d->name);
 		return;
 	}
-	if (tmem_is_a_type(d->type) && !d->wrole) {     /* --report=tmem: A's writer */
+	if (d->packed && !d->wrole) {     /* --report=tmem: A's writer */
 		d->wrole = S->asy->role;
 		d->wloc = e->loc;
 	}

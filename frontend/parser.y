@@ -277,6 +277,7 @@ sattrs:
 sattr:
 	IN IDENT                        { $$ = ast_shared_attr(p, L(@1), "in", ast_name(p, L(@2), $2)); }
 	| IDENT '(' expr ')'            { $$ = ast_shared_attr(p, L(@1), $1, $3); }
+	| IDENT                         { $$ = ast_bare_attr(p, L(@1), $1); }
 	;
 
 /* the arguments of pipeline, mbarrier (name: value) and role (warps a .. b, leader) */

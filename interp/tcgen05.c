@@ -29,7 +29,8 @@ cg2(const IrOp *op)
 }
 
 /* The shape and kind of a tcgen05.mma imm (M: the pair's with cta_group::2): 0, or -1
- * after a finding (an illegal shape; a form the interpreter does not run yet). */
+ * after a finding (an illegal shape; a form the interpreter does not run yet). The f16 D
+ * bit (17) is mma_compute's. */
 static int
 mma_shape(Warp *w, const IrOp *op, int *m, int *n, IrBase *et)
 {
@@ -37,10 +38,6 @@ mma_shape(Warp *w, const IrOp *op, int *m, int *n, IrBase *et)
 
 	*n = (int)(op->imm & 0x1ff);
 	*m = (int)(op->imm >> 9 & 7) * 64;
-	if (op->imm >> 17 & 1) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: tcgen05.mma with an f16 accumulator");
-		return -1;
-	}
 	if (kind > 3 || (*m != m0 && *m != 2 * m0) || *n < step || *n > 256 || *n % step) {
 		interp_fail(w, op, 0, "tcgen05.mma of shape M = %d, N = %d, kind %d (cta_group::%d takes M %d or %d, N %d..256 in steps of %d; kinds 0..3)",
 			    *m, *n, kind, 1 + cg2(op), m0, 2 * m0, step, step);
@@ -242,20 +239,29 @@ tmem_a_read(Block *bk, uint32_t taddr, int m, int nk, IrBase et, double *A)
 
 /* D[i][j] = sum over k of A[i][k] B[j][k] (+ D[i][j]): per element, the products (exact
  * in double) added one by one in k order to the f32 accumulator, each sum rounded to f32.
- * D: the m rows of CTA bk (lane i = row i). */
+ * D: the m rows of CTA bk (lane i = row i). An f16 D (f16d) is one f16 in the low half of
+ * each cell, the high half 0 (PTX ISA, tcgen05 "Packing format for matrix D in Tensor
+ * Memory"). The ISA does not say how precisely an f16 D accumulates (mma's wording: "at
+ * least half precision", order and rounding unspecified); the model is the one a tensor
+ * core with an f32 datapath gives: the sum of this mma's K products with D in f32, as for
+ * an f32 D, then one rounding to nearest even to f16 when written back, once per mma (K 16,
+ * or 32 for fp8). */
 static void
-mma_compute(Block *bk, const Agent *a, const double *A, const double *B, int m, int n, int nk)
+mma_compute(Block *bk, const Agent *a, const double *A, const double *B, int m, int n, int nk, int f16d)
 {
 	int c0 = (int)(a->taddr & 0xffff), i, j, k;
 
 	for (i = 0; i < m; i++)
 		for (j = 0; j < n; j++) {
 			uint32_t *cell = tmem_cell(bk, i, c0 + j);
-			float acc = a->accum ? num_f32(*cell) : 0.0f;
+			float acc = !a->accum ? 0.0f : f16d ? (float)num_to_double(IR_F16, *cell & 0xffff) : num_f32(*cell);
 
 			for (k = 0; k < nk; k++)
 				acc = (float)((double)acc + A[i * nk + k] * B[j * nk + k]);
-			*cell = acc == acc ? (uint32_t)num_f32_bits(acc) : NUM_F32_NAN;
+			if (f16d)
+				*cell = (uint32_t)num_from_double(IR_F16, (double)acc);
+			else
+				*cell = acc == acc ? (uint32_t)num_f32_bits(acc) : NUM_F32_NAN;
 		}
 }
 
@@ -285,7 +291,7 @@ mma_complete(Interp *it, const Agent *a)
 		bad = bad || async_desc_read(w, a->op, a->db, 0, n / nc, et, B + (size_t)h * (n / nc) * nk, &lo, &hi) != 0;
 	}
 	for (h = 0; h < nc && !bad; h++)
-		mma_compute(ctas[h], a, A + (size_t)h * (m / nc) * nk, B, m / nc, n, nk);
+		mma_compute(ctas[h], a, A + (size_t)h * (m / nc) * nk, B, m / nc, n, nk, (int)(a->op->imm >> 17 & 1));
 	free(A);
 	free(B);
 	w->tc.done[TC_MMA] = a->seq;

@@ -8,8 +8,10 @@
  *   block finishes are a finding at their tmem.alloc. With cta_group::2 one warp of each
  *   CTA of a pair allocates: the first waits, the second allocates in both.
  * - tcgen05.ld/st (the 32x32b shape) move a warp's 32 lanes, those of its quarter
- *   32 * (warp % 4); the values of an ld are defined only after tcgen05.wait.ld (its
- *   results are tagged until then: exec.c, acc_check).
+ *   32 * (warp % 4), one cell per column; with f16 registers (.pack::16b, .unpack::16b:
+ *   an f16 accumulator) the low half of each cell, a store zeroing the high half. The
+ *   values of an ld are defined only after tcgen05.wait.ld (its results are tagged until
+ *   then: exec.c, acc_check).
  * - Ordering is a happens-before relation over numbered accesses: each warp (of the CTA
  *   pair: tc_id) numbers its
  *   tcgen05.mma, ld and st; a TcClock holds per warp and kind the last number ordered.
@@ -759,6 +761,8 @@ void
 ex_tcgen05_ld(Warp *w, const IrOp *op, uint32_t mask)
 {
 	int n = (int)op->imm, q, c0, c, l;
+	/* f16 results: the low halves of the cells (.pack::16b; an f16 D's elements) */
+	uint32_t low = ir_vtype(w->it->k, op->res[0]).base == IR_F16 ? 0xffff : 0xffffffff;
 	TmemMeta *m;
 
 	if (ldst_at(w, op, mask, n, &q, &c0) != 0)
@@ -770,7 +774,7 @@ ex_tcgen05_ld(Warp *w, const IrOp *op, uint32_t mask)
 	for (c = c0; c < c0 + n; c++) {
 		uint64_t *d = reg(w, op->res[0], c - c0);
 
-		LANES(l, mask) d[l] = *tmem_cell(w->b, 32 * q + l, c);
+		LANES(l, mask) d[l] = *tmem_cell(w->b, 32 * q + l, c) & low;
 		m = &w->b->tm->meta[q][c];
 		m->r_kind = TC_LD;
 		m->r_warp = (int8_t)tc_id(w);
@@ -797,7 +801,7 @@ ex_tcgen05_st(Warp *w, const IrOp *op, uint32_t mask)
 	for (c = c0; c < c0 + n; c++) {
 		const uint64_t *s = reg(w, op->args[1], c - c0);
 
-		LANES(l, mask) *tmem_cell(w->b, 32 * q + l, c) = (uint32_t)s[l];
+		LANES(l, mask) *tmem_cell(w->b, 32 * q + l, c) = (uint32_t)s[l];   /* f16: zero-extended */
 		m = &w->b->tm->meta[q][c];
 		m->w_kind = TC_ST;
 		m->w_warp = (int8_t)tc_id(w);

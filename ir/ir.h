@@ -376,6 +376,8 @@ typedef struct IrTmem {
 	int cols;          /* columns of one stage (128 lanes each) */
 	int stages;        /* 1, or the stages of its pipeline */
 	int col;           /* first column of stage 0 in the allocation */
+	IrBase elem;       /* the accumulator's type: IR_F32, or IR_F16 (one per 32-bit cell); packed: IR_BF16 or IR_F16 */
+	int packed;        /* an MMA operand A, two 16-bit elements per 32-bit cell (tcgen05.st of f32 words) */
 	const char *pipeline;        /* its pipeline's name, or NULL */
 	const char *writer, *reader; /* the roles of its first MMA and first load, or NULL */
 	SrcLoc loc;

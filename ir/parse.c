@@ -1101,7 +1101,20 @@ parse_tmem(Parser *p)
 	for (i = 0; i < k->ntmems; i++)
 		if (strcmp(k->tmems[i].name, t.name) == 0)
 			fail_at(p, t.loc.line, t.loc.col, "tmem '%s' is already declared", t.name);
-	expect_kw(p, "columns", "after the tmem name");
+	t.elem = IR_F32;
+	if (is_kw(p, "f16") || is_kw(p, "bf16")) {
+		t.elem = is_kw(p, "f16") ? IR_F16 : IR_BF16;
+		next(p);
+	}
+	if (is_kw(p, "packed")) {
+		next(p);
+		t.packed = 1;
+	}
+	if (t.elem == IR_BF16 && !t.packed)
+		fail_at(p, t.loc.line, t.loc.col, "tmem '%s' of bf16 is not packed: a bf16 tmem holds an MMA operand A ('bf16 packed')", t.name);
+	if (t.packed && t.elem == IR_F32)
+		fail_at(p, t.loc.line, t.loc.col, "tmem '%s' is packed but has no 16-bit type ('f16 packed' or 'bf16 packed')", t.name);
+	expect_kw(p, "columns", "after the tmem name (and its type, f16 or bf16 packed; f32 if none)");
 	t.cols = (int)parse_int(p, 1, 512, "a column count");
 	expect_kw(p, "stages", "after the columns");
 	t.stages = (int)parse_int(p, 1, 512, "a stage count");

@@ -327,6 +327,10 @@ print_tmem(Buf *b, const IrKernel *k, const IrTmem *t)
 {
 	buf_puts(b, "  tmem ");
 	print_name(b, t->name);
+	if (t->elem == IR_F16 || t->elem == IR_BF16)   /* f32, the default, is not written */
+		buf_puts(b, t->elem == IR_F16 ? " f16" : " bf16");
+	if (t->packed)
+		buf_puts(b, " packed");
 	buf_printf(b, " columns %d stages %d at %d", t->cols, t->stages, t->col);
 	if (t->pipeline) {
 		buf_puts(b, " pipeline ");

@@ -69,13 +69,16 @@ want_imm(Verifier *v, const IrOp *op, int64_t allowed, const char *layout)
 	return 0;
 }
 
-/* The register type of tcgen05.ld/st .x<n>: one 32-bit word per column, f32 (f32, f32x2 ..
- * f32x128) or, where the IR has the vector type, i32/u32 (up to 4 lanes). */
+/* The register type of tcgen05.ld/st of n columns: one 32-bit word per column, f32 (f32,
+ * f32x2 .. f32x128) or, where the IR has the vector type, i32/u32 (up to 4 lanes); or the
+ * low halves of the cells of an f16 accumulator, f16x8 .. f16x128 (the IR's 16-bit vectors
+ * of 8 lanes and more), two per register: .x<n/2>.pack::16b (.unpack::16b). */
 static int
 ld_type_ok(IrType t, int64_t n)
 {
 	return t.space == 0 && t.elem == 0 && t.lanes == n &&
-	       (t.base == IR_F32 || ((t.base == IR_I32 || t.base == IR_U32) && n <= 4));
+	       (t.base == IR_F32 || ((t.base == IR_I32 || t.base == IR_U32) && n <= 4) ||
+		(t.base == IR_F16 && n >= 8));
 }
 
 static int
@@ -123,6 +126,9 @@ check_mma(Verifier *v, const IrOp *op)
 			 "or 3 (e5m2)", op->imm, kind);
 		return;
 	}
+	if (kind == 0 && op->imm >> 17 & 1)
+		vf_error(v, op->loc, "tcgen05.mma[%" PRId64 "]: an f16 D with bf16 operands; kind::f16 accumulates "
+			 "bf16 into f32 only (f16 D: f16, e4m3 or e5m2 operands)", op->imm);
 	if (!is_cg2(op) && !((m == 64 || m == 128) && n >= 8 && n <= 256 && n % 8 == 0))
 		vf_rule(v, op->loc, "tcgen05.mma m%" PRId64 "n%" PRId64 " with cta_group::1: M is 64 or 128 and N a "
 			"multiple of 8 in 8..256", m, n);
@@ -177,10 +183,11 @@ check_ld_st(Verifier *v, const IrOp *op)
 		t = vt(v, op->res[0]);
 	}
 	if (!ld_type_ok(t, n))
-		vf_error(v, op->loc, "%s[%" PRId64 "] %s %s, expected %s%s%s (one 32-bit word per column)", vf_opname(op),
-			 n, op->opc == IR_TCGEN05_ST ? "stores" : "gives", vf_tname(t),
+		vf_error(v, op->loc, "%s[%" PRId64 "] %s %s, expected %s%s%s (one 32-bit word per column)%s%s%s",
+			 vf_opname(op), n, op->opc == IR_TCGEN05_ST ? "stores" : "gives", vf_tname(t),
 			 vf_tname(ir_vector(IR_F32, (int)n)), n <= 4 ? " or " : "",
-			 n <= 4 ? vf_tname(ir_vector(IR_I32, (int)n)) : "");
+			 n <= 4 ? vf_tname(ir_vector(IR_I32, (int)n)) : "", n >= 8 ? " or " : "",
+			 n >= 8 ? vf_tname(ir_vector(IR_F16, (int)n)) : "", n >= 8 ? " (an f16 accumulator's low halves)" : "");
 }
 
 /* tcgen05.wait.ld passes tcgen05.ld results through (as wgmma.wait passes accumulators):

@@ -18,6 +18,13 @@
  *                                              mbar.arrive empty[stage]       (thread, warp..)
  *                                              tcgen05.commit empty[stage]         (mma)
  *
+ * In a kernel of CTA pairs (ir_cta_pair) a pipeline with an mma side is a pair pipeline
+ * (ir_pair_pipeline): its commits arrive in both CTAs (tcgen05.commit with the mask
+ * 3 << (rank & ~1)); its other side signals the leader's barrier: mbar.arrive.remote to
+ * rank & ~1, or for a tma full side the pair bit on the block's loads (they complete on the
+ * leader's barrier) and the leader's arrive.tx with the bytes of both CTAs. A role[1]
+ * (leader) adds (cluster.rank & 1) == 0 to its condition.
+ *
  * The tcgen05 fences order the thread's tcgen05 ops after the wait (the MMA may not start
  * before the stage is full or the accumulator free) and its TMEM loads and stores, which
  * tmem_load already waited for (tcgen05.wait.ld), before the arrive that lets another

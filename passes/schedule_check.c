@@ -18,6 +18,10 @@
  *   - aliases: buffers sharing storage must not be used by different roles;
  *   - tcgen05.mma by one thread of the CTA (each thread's MMAs are its own, committed by
  *     its own tcgen05.commit: several issuers would each write the whole accumulator);
+ *   - CTA pairs (ir_cta_pair): the mma side of a pair pipeline and a cta_group::2
+ *     tcgen05.mma inside a role run in a leader role (role[1]), the other side of a pair
+ *     pipeline in a role of both CTAs; a pair pipeline's thread/warp/warpgroup count
+ *     covers both CTAs (twice the threads of one);
  *   - the TMEM lane quarter: a warp's tcgen05.ld/st reach only lanes 32 * (warp % 4) ..
  *     + 31, so the lane of the address (the term (lane << 16) added to the allocation's
  *     base, whose lane is 0) must be 32 * (warp % 4) in every thread that runs it;

@@ -311,16 +311,19 @@ pass_tmem_report(Buf *out, const IrKernel *k)
 		if ((int)strlen(k->tmems[i].name) + 2 > w)
 			w = (int)strlen(k->tmems[i].name) + 2;
 	}
-	buf_printf(out, "kernel %s: tensor memory (%d of 512 columns allocated, %d used, 128 lanes)\n",
-		   k->name, ir_tmem_cols(k), used);
-	buf_printf(out, "  %-*s%9s%8s%8s%7s  %-10s %-10s %s\n", w, "name", "columns", "stages", "first",
-		   "last", "pipeline", "written", "read");
+	buf_printf(out, "kernel %s: tensor memory (%d of 512 columns allocated, %d used, 128 lanes%s)\n",
+		   k->name, ir_tmem_cols(k), used,
+		   ir_cta_pair(k) ? "; CTA pairs: each CTA allocates the same columns, the leader's MMAs write both" : "");
+	buf_printf(out, "  %-*s%-5s%9s%8s%8s%7s  %-10s %-10s %s\n", w, "name", "type", "columns", "stages",
+		   "first", "last", "pipeline", "written", "read");
 	for (i = 0; i < k->ntmems; i++) {
 		const IrTmem *t = &k->tmems[i];
 
-		buf_printf(out, "  %-*s%9d%8d%8d%7d  %-10s %-10s %s\n", w, t->name, t->cols, t->stages, t->col,
+		buf_printf(out, "  %-*s%-5s%9d%8d%8d%7d  %-10s %-10s %-*s%s\n", w, t->name,
+			   t->elem == IR_F16 ? "f16" : t->elem == IR_BF16 ? "bf16" : "f32", t->cols, t->stages, t->col,
 			   t->col + t->cols * t->stages - 1, t->pipeline ? t->pipeline : "-",
-			   t->writer ? t->writer : "-", t->reader ? t->reader : "-");
+			   t->writer ? t->writer : "-", t->packed ? 10 : 0, t->reader ? t->reader : "-",
+			   t->packed ? " packed (an MMA operand A, two per column)" : "");
 	}
 }
 

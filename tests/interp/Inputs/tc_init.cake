@@ -1,6 +1,6 @@
-// tc_init: C[M, N] = D[M, N] + A[M, K] . B[N, K]^T on Blackwell, the accumulator started
-// from D with tmem_store (tests/interp/tmem-store.test). bf16 A and B, f32 D and C; tiles
-// of 128 x 64 in a persistent loop, as gemm_sm100.cake.
+// tc_init: C[M, N] = D[M, N] + A[M, K] . B[N, K]^T on Blackwell, the accumulator started from D
+// with tmem_store (tests/interp/tmem-store.test). bf16 A and B, f32 D and C (tc_init_f16: all
+// f16, an f16 accumulator); tiles of 128 x 64 in a persistent loop, as gemm_sm100.cake.
 //
 // The epilogue warpgroup owns an accumulator stage between the commit of its MMAs and its
 // release (consume accp), so that is where it stores: each round it reads the tile's
@@ -13,7 +13,7 @@ const BM: i32 = 128;
 const BN: i32 = 64;
 const BK: i32 = 64;
 
-kernel tc_init(a: in bf16[M, K], b: in bf16[N, K], d: in f32[M, N], c: out f32[M, N])
+kernel tc_init_of<T: bf16 | f16, A: f32 | f16>(a: in T[M, K], b: in T[N, K], d: in A[M, N], c: out A[M, N])
     targets(sm_100a, sm_103a)
     threads(256)
     grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
@@ -22,9 +22,9 @@ kernel tc_init(a: in bf16[M, K], b: in bf16[N, K], d: in f32[M, N], c: out f32[M
     tensormap tb = tma(b, box[BN, BK], swizzle(128));
     pipeline ld(stages: 2, full: tma, empty: mma);
     pipeline accp(stages: 2, full: mma, empty: warpgroup);
-    shared sa: bf16[BM, BK] in ld swizzle(128);
-    shared sb: bf16[BN, BK] in ld swizzle(128);
-    tmem acc: f32[128, BN] in accp;
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+    tmem acc: A[128, BN] in accp;
 
     let tiles_n = cdiv(N, BN);
     let tiles = cdiv(M, BM) * tiles_n;
@@ -69,12 +69,12 @@ kernel tc_init(a: in bf16[M, K], b: in bf16[N, K], d: in f32[M, N], c: out f32[M
             consume accp {
                 for (c0 in 0 .. BN step 32) {
                     if (t >= 0) {
-                        var r: f32[32] = tmem_load(acc, 32 * q, c0);
+                        var r: A[32] = tmem_load(acc, 32 * q, c0);
                         store(c, r, [row, t % tiles_n * BN + c0]);
                     }
                     if (next < tiles) {
                         let n0 = next % tiles_n * BN + c0;
-                        var v: f32[32] = 0.0;
+                        var v: A[32] = 0.0;
                         for (j in 0 .. 32) unroll {
                             if (nrow < M && n0 + j < N) { v[j] = d[nrow, n0 + j]; }
                         }
@@ -85,3 +85,6 @@ kernel tc_init(a: in bf16[M, K], b: in bf16[N, K], d: in f32[M, N], c: out f32[M
         }
     }
 }
+
+instance tc_init_of<bf16, f32> as tc_init;
+instance tc_init_of<f16, f16> as tc_init_f16;

@@ -25,7 +25,7 @@ kernel tc_ta_t<T: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: out f32[M, N])
     pipeline accp(stages: 2, full: mma, empty: warpgroup);
     shared sb: T[BN, BK] in ld swizzle(128);
     tmem acc: f32[128, BN] in accp;
-    tmem pa: T[128, BK / 2] in accp;     // K = 64: two elements per column
+    tmem pa: T[128, BK / 2] packed in accp;   // K = 64: two elements per column
 
     let tiles_n = cdiv(N, BN);
     let tiles = cdiv(M, BM) * tiles_n;

@@ -1,0 +1,8 @@
+/* case_gemm_sm100_2cta_f16.c: gemm_sm100_2cta_f16 against the double reference of
+ * case_gemm_bf16.c, on sm_100 or sm_103 (GEMM_SM 100). */
+#define KNAME gemm_sm100_2cta_f16
+#define GEMM_SM 100
+#define GEMM_IN_F16
+#include "gemm_sm100_2cta_f16.h"
+
+#include "case_gemm_bf16.c"
