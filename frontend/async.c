@@ -172,20 +172,17 @@ asy_kernel_begin(Sema *S, Node *k, KernelInfo *ki)
 	S->asy = h;
 }
 
-/* cta_group(2): the kernel's tcgen05 work is for CTA pairs (docs/language.md, "CTA pairs");
- * the cluster and the targets it needs are checked at the kernel's end (asy_pair_end). */
-static int
-cta_group_clause(Sema *S, Node *n, KernelInfo *ki)
+/* A clause of one constant count in lo..hi (min_blocks, cta_group); hint follows "takes
+ * one count" in the arity error. */
+static void
+count_clause(Sema *S, Node *n, const char *name, const char *hint, int64_t lo, int64_t hi, int *out)
 {
 	int64_t v;
 
-	if (n->list.n != 1) {
-		diag_error(n->loc, "cta_group(...) takes one count, 1 or 2, found %d", n->list.n);
-		return 1;
-	}
-	if (asy_const_in(S, n->list.head, "cta_group", 1, 2, &v))
-		ki->cta_group = (int)v;
-	return 1;
+	if (n->list.n != 1)
+		diag_error(n->loc, "%s(...) takes one count%s, found %d", name, hint, n->list.n);
+	else if (asy_const_in(S, n->list.head, name, lo, hi, &v))
+		*out = (int)v;
 }
 
 int
@@ -196,16 +193,15 @@ asy_clause(Sema *S, Node *n, KernelInfo *ki)
 	int i = 0;
 
 	if (n->kind == N_MIN_BLOCKS) {
-		if (n->list.n != 1) {
-			diag_error(n->loc, "min_blocks(...) takes one count, found %d", n->list.n);
-			return 1;
-		}
-		if (asy_const_in(S, n->list.head, "min_blocks", 1, 32, &v))
-			ki->min_blocks = (int)v;
+		count_clause(S, n, "min_blocks", "", 1, 32, &ki->min_blocks);
 		return 1;
 	}
-	if (n->kind == N_CTA_GROUP)
-		return cta_group_clause(S, n, ki);
+	/* cta_group(2): tcgen05 on CTA pairs (docs/language.md, "CTA pairs"); the cluster and
+	 * the tensor memory it needs are checked at the kernel's end (asy_tmem_end) */
+	if (n->kind == N_CTA_GROUP) {
+		count_clause(S, n, "cta_group", ", 1 or 2", 1, 2, &ki->cta_group);
+		return 1;
+	}
 	if (n->kind != N_CLUSTER)
 		return 0;
 	if (n->list.n > 3) {

@@ -1,22 +1,5 @@
 /* test_gemm_sm100_2cta_e4m3.c: gemm_sm100_2cta_e4m3 (e4m3 in, bf16 out;
- * kernels_src/gemm/gemm_sm100_2cta.cake) on the GPU: test_gemm_bf16.c's shapes with K a
- * multiple of 16 (TMA: rows of a multiple of 16 bytes, one byte per element), K blocks of
- * 128. */
-#include "gputest.h"
-
+ * kernels_src/gemm/gemm_sm100_2cta.cake) on the GPU, with test_gemm_sm100_e4m3.c's shapes. */
 #define KNAME gemm_sm100_2cta_e4m3
 
-int gemm_sm100_2cta_e4m3_test_main(const GtSize *sizes, int n);
-
-static const GtSize sizes[] = {
-	{{1, 1, 16}, 0}, {{3, 5, 16}, 0}, {{7, 13, 32}, 0}, {{128, 256, 128}, 0},
-	{{129, 257, 144}, 0}, {{200, 300, 272}, 0}, {{1100, 40, 16}, 0},
-	{{256, 512, 1024}, 1}, {{1000, 999, 144}, 1}, {{200, 1000, 4112}, 1},
-	{{1630, 2800, 144}, 1}, {{512, 2560, 1024}, 1},
-};
-
-int
-main(void)
-{
-	return gemm_sm100_2cta_e4m3_test_main(sizes, (int)(sizeof sizes / sizeof sizes[0]));
-}
+#include "test_gemm_sm100_e4m3.c"

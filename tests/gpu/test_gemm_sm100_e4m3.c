@@ -1,12 +1,17 @@
 /* test_gemm_sm100_e4m3.c: gemm_sm100_e4m3 (e4m3 in, bf16 out;
  * kernels_src/gemm/gemm_sm100.cake)  on the GPU: test_gemm_bf16.c's shapes with K a
  * multiple of 16 (TMA: rows of a multiple of  16 bytes, one byte per element), K blocks of
- * 128. */
+ * 128. test_gemm_sm100_2cta_e4m3.c includes this file with KNAME set. */
 #include "gputest.h"
 
+#ifndef KNAME
 #define KNAME gemm_sm100_e4m3
+#endif
 
-int gemm_sm100_e4m3_test_main(const GtSize *sizes, int n);
+#define TCAT_(a, b) a##b
+#define TCAT(a, b) TCAT_(a, b)
+
+int TCAT(KNAME, _test_main)(const GtSize *sizes, int n);
 
 static const GtSize sizes[] = {
 	{{1, 1, 16}, 0}, {{3, 5, 16}, 0}, {{7, 13, 32}, 0}, {{128, 256, 128}, 0},
@@ -18,5 +23,5 @@ static const GtSize sizes[] = {
 int
 main(void)
 {
-	return gemm_sm100_e4m3_test_main(sizes, (int)(sizeof sizes / sizeof sizes[0]));
+	return TCAT(KNAME, _test_main)(sizes, (int)(sizeof sizes / sizeof sizes[0]));
 }
