@@ -140,8 +140,8 @@ tma(LlvmGen *g, const IrOp *op)
 {
 	LLVMValueRef args[16];
 	char name[64];
-	int rank = op->opc == IR_TMA_LOAD ? IR_TMA_RANK(op->imm) : (int)op->imm, n = 0, i, first;
-	int pair = op->opc == IR_TMA_LOAD && (op->imm & IR_TMA_PAIR);
+	int load = op->opc != IR_TMA_STORE, rank = load ? IR_TMA_RANK(op->imm) : (int)op->imm, n = 0, i, first;
+	int pair = load && (op->imm & IR_TMA_PAIR);
 
 	if (rank < 1 || rank > 5) {
 		lg_error(g, op, "rank %d", rank);

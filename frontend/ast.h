@@ -232,6 +232,7 @@ struct Symbol {
 	int index;            /* SYM_PIPELINE: pipeline index; SYM_MBARRIER: barrier index */
 	int bar[2];           /* SYM_PIPELINE: full and empty barrier indices */
 	int src[2], mult[2];  /* SYM_PIPELINE: full and empty sources (IrPipeSource), times */
+	int multicast;        /* SYM_PIPELINE: a produce block of it multicasts a TMA load */
 	int count;            /* SYM_MBARRIER: arrival count; SYM_REGS: elements */
 	int ucon;             /* SYM_ITER, SYM_LET: an i32 known once loops are unrolled
 				   (regarray.c) */

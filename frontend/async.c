@@ -119,32 +119,55 @@ asy_box_bytes(const Symbol *map)
 	return n;
 }
 
-/* Splits a call's arguments into positional ones (at most max) and named ones. Returns
- * the number of positional ones, or -1 after reporting a named one that is not allowed. */
+/* A named argument that is not allowed, or not last. */
+static void
+named_error(Node *e, Node *a, const char *const *names)
+{
+	char list[128] = "";
+	size_t len = 0;
+	int i;
+
+	if (!names || !names[0]) {
+		diag_error(a->loc, "'%s' takes no named arguments, found '%s:'", e->name, a->name);
+		return;
+	}
+	for (i = 0; names[i] && len < sizeof list; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s:'", i == 0 ? "" : names[i + 1] ? ", " : " and ",
+					names[i]);
+	diag_error(a->loc, "'%s' takes the named argument%s %s last, found '%s:'", e->name, i > 1 ? "s" : "", list,
+		   a->name);
+}
+
+/* Splits a call's arguments into positional ones (at most max) and named ones: names lists
+ * the names allowed (NULL-terminated; NULL for none), named[i] gets the argument called
+ * names[i] or NULL. Named arguments come last, each at most once. Returns the number of
+ * positional ones, or -1 after reporting a named one that is not allowed. */
 int
-asy_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named)
+asy_split_args(Node *e, Node **pos, int max, const char *const *names, Node **named)
 {
 	Node *a;
-	int n = 0;
+	int n = 0, i;
 
-	if (named)
-		*named = NULL;
+	for (i = 0; names && names[i]; i++)
+		named[i] = NULL;
 	for (a = e->list.head; a; a = a->next) {
-		if (a->kind == N_NAMED) {
-			if (!named_ok || strcmp(a->name, named_ok) != 0 || a->next) {
-				if (named_ok)
-					diag_error(a->loc, "'%s' takes the named argument '%s:' last, found '%s:'",
-						   e->name, named_ok, a->name);
-				else
-					diag_error(a->loc, "'%s' takes no named arguments, found '%s:'", e->name, a->name);
-				return -1;
-			}
-			*named = a;
+		if (a->kind != N_NAMED) {
+			if (n < max)
+				pos[n] = a;
+			n++;
 			continue;
 		}
-		if (n < max)
-			pos[n] = a;
-		n++;
+		for (i = 0; names && names[i] && strcmp(a->name, names[i]) != 0; i++)
+			;
+		if (!names || !names[i] || (a->next && a->next->kind != N_NAMED)) {
+			named_error(e, a, names);
+			return -1;
+		}
+		if (named[i]) {
+			diag_error(a->loc, "'%s' takes '%s:' once", e->name, a->name);
+			return -1;
+		}
+		named[i] = a;
 	}
 	return n;
 }

@@ -47,8 +47,10 @@ Symbol *asy_name_of(Sema *S, Node *a, SymKind kind, const char *call, const char
 int64_t asy_elem_bytes(IrType t);
 int64_t asy_stage_bytes(const Symbol *b);     /* one stage of a shared array */
 int64_t asy_box_bytes(const Symbol *map);     /* one box of a tensor map */
-/* Positional arguments (the count; -1 after reporting a named one other than named_ok). */
-int asy_split_args(Node *e, Node **pos, int max, const char *named_ok, Node **named);
+/* Positional arguments (the count; -1 after reporting a named one not in names, a
+ * NULL-terminated list; named[i] gets names[i]'s argument or NULL). */
+int asy_split_args(Node *e, Node **pos, int max, const char *const *names, Node **named);
+#define ASY_NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 int asy_want_nargs(Node *e, int n, int lo, int hi, const char *form);
 int asy_cluster_size(const AsyncSema *h);
 

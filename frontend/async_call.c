@@ -106,14 +106,14 @@ asy_coords_arg(Sema *S, Node *a, int rank, const char *call, const char *whose)
 
 /* A TMA copy between buffer b and the boxes of map: same type, bytes and swizzle. */
 static int
-tma_match(Node *e, Symbol *b, Symbol *map)
+tma_match(Node *e, Symbol *b, Symbol *map, int parts)
 {
 	if (b->type.base != map->tensor->type.base) {
 		diag_error(e->loc, "%s: tensor map '%s' holds %s elements but shared array '%s' holds %s",
 			   e->name, map->name, fe_tname(map->tensor->type), b->name, fe_tname(b->type));
 		return 0;
 	}
-	if (asy_stage_bytes(b) != asy_box_bytes(map)) {
+	if (!parts && asy_stage_bytes(b) != asy_box_bytes(map)) {
 		diag_error(e->loc, "%s: the box of tensor map '%s' is %lld bytes but shared array '%s'%s is %lld bytes",
 			   e->name, map->name, (long long)asy_box_bytes(map), b->name,
 			   b->pipe ? " (one stage)" : "", (long long)asy_stage_bytes(b));
@@ -127,14 +127,61 @@ tma_match(Node *e, Symbol *b, Symbol *map)
 	return 1;
 }
 
+/* "[d0, d1, ...]" into buf. */
+static const char *
+dims_str(char *buf, size_t size, const int64_t *d, int rank)
+{
+	size_t len = (size_t)snprintf(buf, size, "[");
+	int i;
+
+	for (i = 0; i < rank && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "", (long long)d[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, "]");
+	return buf;
+}
+
+/* tma_load(..., part: P): the stage of b is boxes of map stacked along the first dimension
+ * (the box's other dimensions are b's) and P picks one; each part starts on the TMA's
+ * alignment, 128 bytes, or a whole swizzle atom (8 rows of the span) when swizzled, so
+ * the swizzle pattern stays the buffer's. A constant P is below the number of parts. */
+static int
+tma_part(Node *part, Symbol *b, Symbol *map)
+{
+	int64_t box = asy_box_bytes(map), align = map->swizzle ? 8 * map->swizzle : 128;
+	char bd[96], md[96];
+	int i, same = b->rank == map->rank && map->dims[0] > 0 && b->dims[0] % map->dims[0] == 0;
+
+	for (i = 1; same && i < b->rank; i++)
+		same = b->dims[i] == map->dims[i];
+	if (!same) {
+		diag_error(part->loc, "tma_load with part: loads one of the boxes that make up shared array '%s' along its first dimension, but its %s%s is not a whole number of boxes %s of '%s'",
+			   b->name, b->pipe ? "stage " : "", dims_str(bd, sizeof bd, b->dims, b->rank),
+			   dims_str(md, sizeof md, map->dims, map->rank), map->name);
+		return 0;
+	}
+	if (box % align) {
+		diag_error(part->loc, "tma_load with part: a box of '%s' is %lld bytes, so the parts of '%s' would not start on the %lld-byte alignment %s",
+			   map->name, (long long)box, b->name, (long long)align, map->swizzle ? "of the swizzle pattern" : "TMA needs");
+		return 0;
+	}
+	if (part->lhs->isconst && (part->lhs->cv.i < 0 || part->lhs->cv.i >= b->dims[0] / map->dims[0])) {
+		diag_error(part->lhs->loc, "tma_load: part %lld of shared array '%s', which holds %lld boxes of '%s' (parts 0 to %lld)",
+			   (long long)part->lhs->cv.i, b->name, (long long)(b->dims[0] / map->dims[0]), map->name,
+			   (long long)(b->dims[0] / map->dims[0] - 1));
+		return 0;
+	}
+	return 1;
+}
+
 static void
 check_tma_load(Sema *S, Node *e)
 {
 	AsyncSema *h = S->asy;
-	Node *args[4], *mc;
+	Node *args[4], *named[2], *mc, *part;
 	Node *prod = h->nasync && h->async[h->nasync - 1]->kind == N_PRODUCE ? h->async[h->nasync - 1] : NULL;
 	Symbol *b, *map, *bar = NULL;
-	int n = asy_split_args(e, args, 4, "multicast", &mc), ok;
+	int n = asy_split_args(e, args, 4, ASY_NAMES("multicast", "part"), named), ok;
 
 	if (n < 0 || !asy_want_nargs(e, n, 3, 4, "a shared array, a tensor map, [coordinates] and, outside produce blocks, an mbarrier"))
 		return;
@@ -146,8 +193,12 @@ check_tma_load(Sema *S, Node *e)
 	if (n == 4 && !(bar = asy_name_of(S, args[3], SYM_MBARRIER, "tma_load", "an mbarrier last")))
 		ok = 0;
 	/* that a multicast (or remote) needs a cluster is the verifier's rule, on the IR op */
+	mc = named[0];
+	part = named[1];
 	if (mc)
 		ok &= asy_i32_value(S, mc->lhs, "the multicast mask");
+	if (part)
+		ok &= asy_i32_value(S, part->lhs, "the part");
 	if (!ok)
 		return;
 	if (prod && bar) {
@@ -169,7 +220,10 @@ check_tma_load(Sema *S, Node *e)
 			   map->tensor->name, map->name);
 		return;
 	}
-	tma_match(e, b, map);
+	if (tma_match(e, b, map, part != NULL) && part)
+		tma_part(part, b, map);
+	if (prod && mc)
+		prod->sym->multicast = 1;
 }
 
 static void
@@ -193,7 +247,7 @@ check_tma_store(Sema *S, Node *e)
 			   map->tensor->name, map->name);
 		return;
 	}
-	tma_match(e, b, map);
+	tma_match(e, b, map, 0);
 }
 
 /* The barrier calls: mbar_arrive(b), mbar_expect_tx(b, bytes), mbar_wait(b, parity). */

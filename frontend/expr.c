@@ -924,7 +924,7 @@ sema_expr(Sema *S, Node *e)
 		fe_set_error(e);
 		break;
 	case N_NAMED:
-		diag_error(e->loc, "a named argument '%s: ...' is only accepted by tma_load (multicast: mask)", e->name);
+		diag_error(e->loc, "a named argument '%s: ...' is only accepted by tma_load (multicast:, part:) and tcgen05_mma (accumulate:)", e->name);
 		fe_set_error(e);
 		break;
 	default:

@@ -34,6 +34,10 @@ add_pipeline(IrKernel *k, const Symbol *s, int pair, IrBarrier *b)
 	for (side = 0; side < 2; side++) {
 		if (ir_pair_pipeline(&p, pair) && src[side] != PIPE_SRC_MMA && src[side] != PIPE_SRC_TMA)
 			*mult[side] *= 2;
+		/* multicast loads fill other CTAs' stages: every MMA issuer of the cluster
+		 * releases a stage in every CTA (ir_mma_issuers) */
+		if (side == 1 && src[side] == PIPE_SRC_MMA && s->multicast)
+			*mult[side] = ir_mma_issuers(k, pair);
 		b->name = arena_printf(k->arena, "%s.%s", s->name, side ? "empty" : "full");
 		b->count = ir_pipe_source_count(src[side], *mult[side]);
 		b->n = s->stages;
@@ -243,29 +247,43 @@ bar_of(IrGen *G, int index, IrValue elem)
 	return irb_imm(&G->b, IR_MBAR, ir_ptr(IR_SHARED, IR_I64), index, 1, &elem);
 }
 
-/* The positional arguments of a call, and its named one. */
+/* The positional arguments of a call, and its named ones: named[i] is the one called
+ * names[i] (NULL-terminated list) or NULL. Sema checked them. */
 static int
-call_args(Node *e, Node **pos, int max, Node **named)
+call_args(Node *e, Node **pos, int max, const char *const *names, Node **named)
 {
 	Node *a;
-	int n = 0;
+	int n = 0, i;
 
-	*named = NULL;
+	for (i = 0; names[i]; i++)
+		named[i] = NULL;
 	for (a = e->list.head; a; a = a->next)
-		if (a->kind == N_NAMED)
-			*named = a;
-		else if (n < max)
-			pos[n++] = a;
+		if (a->kind != N_NAMED) {
+			if (n < max)
+				pos[n++] = a;
+		} else {
+			for (i = 0; names[i] && strcmp(a->name, names[i]) != 0; i++)
+				;
+			if (!names[i])
+				ICE("%s with the named argument '%s:' reached lowering", e->name, a->name);
+			named[i] = a;
+		}
 	return n;
 }
 
+static const char *const tma_load_named[] = {"multicast", "part", NULL};
+static const char *const no_named[] = {NULL};
+
+/* tma_load(buf, map, [coords], (bar,) multicast: mask, part: p): with part, the box lands
+ * p boxes into the stage. */
 static void
 ig_tma_load(IrGen *G, Node *e)
 {
-	Node *args[4] = {0}, *mc, *c;
+	Node *args[4] = {0}, *named[2], *c;
 	const Symbol *buf, *map;
 	IrValue ops[4 + 5], v;
-	int n = call_args(e, args, 4, &mc), k = 0;
+	int n = call_args(e, args, 4, tma_load_named, named), k = 0, i;
+	int64_t box = 1;
 
 	if (n < 3)
 		ICE("tma_load with %d arguments reached lowering", n);
@@ -274,6 +292,12 @@ ig_tma_load(IrGen *G, Node *e)
 	map = args[1]->sym;
 	G->b.loc = e->loc;
 	ops[k++] = irgen_buffer(G, buf);
+	if (named[1]) {
+		for (i = 0; i < map->rank; i++)
+			box *= map->dims[i];
+		v = irgen_op2(G, IR_MUL, irgen_expr(G, named[1]->lhs), irgen_c32(G, box));
+		ops[0] = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, ops[0]), ops[0], v);
+	}
 	ops[k++] = G->k->body.args[map->param];
 	if (n == 4) {
 		ops[k++] = bar_of(G, args[3]->sym->index, irgen_c32(G, 0));
@@ -281,23 +305,23 @@ ig_tma_load(IrGen *G, Node *e)
 		v = irgen_stage(G, buf->pipe->index);
 		ops[k++] = bar_of(G, buf->pipe->bar[0], v);
 	}
-	if (mc)
-		ops[k++] = irgen_expr(G, mc->lhs);
+	if (named[0])
+		ops[k++] = irgen_expr(G, named[0]->lhs);
 	for (c = args[2]->list.head; c; c = c->next)
 		ops[k++] = irgen_expr(G, c);
 	G->b.loc = e->loc;
-	irb_imm(&G->b, mc ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank, k, ops);
+	irb_imm(&G->b, named[0] ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank, k, ops);
 }
 
 static void
 ig_tma_store(IrGen *G, Node *e)
 {
-	Node *args[3] = {0}, *mc, *c;
+	Node *args[3] = {0}, *c;
 	const Symbol *map, *buf;
 	IrValue ops[2 + 5];
 	int k = 0;
 
-	if (call_args(e, args, 3, &mc) != 3)
+	if (call_args(e, args, 3, no_named, NULL) != 3)
 		ICE("tma_store with %d arguments reached lowering", e->list.n);
 	map = args[0]->sym;
 	buf = args[2]->sym;

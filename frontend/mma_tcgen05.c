@@ -297,7 +297,7 @@ asy_tcgen05_mma(Sema *S, Node *e)
 {
 	Node *pos[3], *acc;
 	Symbol *d, *a, *b;
-	int n = asy_split_args(e, pos, 3, "accumulate", &acc);
+	int n = asy_split_args(e, pos, 3, ASY_NAMES("accumulate"), &acc);
 
 	e->ty = ir_scalar(IR_VOID);
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "tensor memory, operands A and B and accumulate: E"))

@@ -542,7 +542,8 @@ ex_tma_load(Warp *w, const IrOp *op, uint32_t mask)
 }
 
 /* tma.load.mc: the box lands at the same offset in every CTA of the mask, each completing
- * its bytes on its own mbarrier at the same offset. */
+ * its bytes on its own mbarrier at the same offset; with IR_TMA_PAIR on the one of its
+ * pair's leader (the even CTA, as the mbarrier operand is the leader's). */
 void
 ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask)
 {
@@ -564,7 +565,7 @@ ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask)
 			if (!(ranks >> r & 1))
 				continue;
 			it->blk = &it->ctas[r];
-			bad = tma_load_one(w, op, l, 4, it->blk);
+			bad = tma_load_one(w, op, l, 4, op->imm & IR_TMA_PAIR ? &it->ctas[r & ~1] : it->blk);
 			it->blk = own;
 			if (bad)
 				return;

@@ -243,6 +243,56 @@ ir_pair_pipeline(const IrPipeline *p, int pair)
 	return pair && (p->full_src == PIPE_SRC_MMA || p->empty_src == PIPE_SRC_MMA);
 }
 
+int
+ir_mma_issuers(const IrKernel *k, int pair)
+{
+	int n = k->cluster[0] * k->cluster[1] * k->cluster[2];
+
+	return pair ? n / 2 : n;
+}
+
+int64_t
+ir_tma_box_bytes(const IrKernel *k, IrValue map, const char **name)
+{
+	int i, j;
+
+	for (i = 0; i < k->body.nargs && i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+		int64_t n;
+
+		if (k->body.args[i] != map || p->kind != PARAM_TMAP || p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams)
+			continue;
+		n = ir_type_bytes(ir_scalar((IrBase)k->params[p->tmap_tensor].type.elem));
+		for (j = 0; j < p->rank && j < IR_MAX_RANK; j++)
+			n *= p->dims[j].size;
+		if (name)
+			*name = p->name;
+		return n;
+	}
+	return -1;
+}
+
+int
+ir_mask_ctas(int64_t mask)
+{
+	int n = 0, i;
+
+	for (i = 0; i < 16; i++)
+		n += (int)((mask >> i) & 1);
+	return n;
+}
+
+int64_t
+ir_tma_load_bytes(const IrKernel *k, const IrOp *op, int mask_ctas, const char **name)
+{
+	int64_t box = op->nargs >= 2 ? ir_tma_box_bytes(k, op->args[1], name) : -1;
+	int n = op->opc != IR_TMA_LOAD_MC ? 1 : mask_ctas > 0 ? mask_ctas : k->cluster[0] * k->cluster[1] * k->cluster[2];
+
+	if (box < 0 || (op->opc != IR_TMA_LOAD && op->opc != IR_TMA_LOAD_MC))
+		return -1;
+	return box * n * (op->imm & IR_TMA_PAIR ? 2 : 1);
+}
+
 IrKernel *
 ir_kernel_new(const char *name, int file)
 {

@@ -209,9 +209,10 @@ enum {
 };
 const char *ir_feature_name(unsigned bit);  /* "wgmma" for FEAT_WGMMA */
 
-/* tma.load's imm (ops.def): the rank in the low byte; IR_TMA_PAIR marks a load for a CTA
- * pair (cta_group::2), whose complete-tx goes to the barrier at the same offset in the
- * pair's leader (cluster rank & ~1). One definition for the verifier, interpreter, backend. */
+/* tma.load's and tma.load.mc's imm (ops.def): the rank in the low byte; IR_TMA_PAIR marks
+ * a load for a CTA pair (cta_group::2), whose complete-tx goes to the barrier at the same
+ * offset in the pair's leader (cluster rank & ~1; for a multicast load, in the leader of
+ * each destination's pair). One definition for the verifier, interpreter, backend. */
 #define IR_TMA_RANK(imm) ((int)((imm) & 0xff))
 #define IR_TMA_PAIR 256
 
@@ -427,6 +428,25 @@ int ir_cta_pair(const IrKernel *k);
  * both, and its arrivals go to the leader's barrier, so a non-tma source's count covers
  * both CTAs (docs/ir.md, "CTA pairs"). */
 int ir_pair_pipeline(const IrPipeline *p, int pair);
+/* The threads of a cluster that issue MMAs and commit them: one per CTA, one per pair (pair:
+ * ir_cta_pair). A pipeline's `empty mma` side with this multiplier (above 1) is a cluster
+ * release: each commit arrives on the stage's barrier in every CTA of the cluster, which
+ * counts them all, so that a producer whose multicast loads write into other CTAs' stages
+ * waits until each of those stages is free (docs/ir.md). Otherwise an mma side counts 1. */
+int ir_mma_issuers(const IrKernel *k, int pair);
+
+/* The bytes one box of tensor map value map moves (its name in *name when not NULL), or -1
+ * when map is not a tensor-map parameter. */
+int64_t ir_tma_box_bytes(const IrKernel *k, IrValue map, const char **name);
+/* The CTAs a multicast mask names (its low 16 bits). */
+int ir_mask_ctas(int64_t mask);
+/* The bytes a TMA load (tma.load, tma.load.mc) completes on the barrier it signals, as a
+ * pipeline's expect counts them: one box; for a multicast load one from each CTA of its
+ * mask, each issuing its part the same way (mask_ctas: how many CTAs the mask names in
+ * every CTA, 0 when unknown: the whole cluster); twice that with IR_TMA_PAIR, whose
+ * leader's barrier counts both CTAs of the pair. -1 for another op or map. The one rule
+ * for schedule-check's byte accounting and expand-async's arrive.tx. */
+int64_t ir_tma_load_bytes(const IrKernel *k, const IrOp *op, int mask_ctas, const char **name);
 
 /* An entry point: one launcher for the instances of a generic kernel, which launches the
  * first of them, in order, whose tensor element types match its arguments and whose

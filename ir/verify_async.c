@@ -178,7 +178,7 @@ base_buffer(const Verifier *v, IrValue x)
 /* ---- per-op rules ---- */
 
 /* tma.load[rank | IR_TMA_PAIR]: the load of one CTA of a pair, completing on the leader's
- * barrier (cta_group::2). The pair is ranks 2k, 2k+1 along x, and only tcgen05 targets have
+ * barrier (cta_group::2); tma.load.mc's: on the leader's barrier of each destination's pair. The pair is ranks 2k, 2k+1 along x, and only tcgen05 targets have
  * the cta_group operand. Rules, as tcgen05's cta_group::2 (verify_tmem.c). */
 static void
 check_tma_pair(Verifier *v, const IrOp *op)
@@ -199,20 +199,21 @@ check_tma_pair(Verifier *v, const IrOp *op)
 }
 
 /* The rank in op's imm after checking the other bits (0 after an error): bit 8 only on
- * tma.load, nothing else above the rank's byte. */
+ * the loads, nothing else above the rank's byte. */
 static int
 tma_rank(Verifier *v, const IrOp *op)
 {
-	int64_t rank = op->opc == IR_TMA_LOAD ? IR_TMA_RANK(op->imm) : op->imm;
+	int load = op->opc != IR_TMA_STORE;
+	int64_t rank = load ? IR_TMA_RANK(op->imm) : op->imm;
 
-	if (op->opc != IR_TMA_LOAD && (op->imm & ~INT64_C(0xff)) == IR_TMA_PAIR) {
-		vf_error(v, op->loc, "%s[%" PRId64 "]: bit 8 (cta_group::2, a CTA pair) is only for tma.load",
+	if (!load && (op->imm & ~INT64_C(0xff)) == IR_TMA_PAIR) {
+		vf_error(v, op->loc, "%s[%" PRId64 "]: bit 8 (cta_group::2, a CTA pair) is only for tma.load and tma.load.mc",
 			 vf_opname(op), op->imm);
 		return 0;
 	}
 	if (op->imm & ~(INT64_C(0xff) | IR_TMA_PAIR) || rank < 1 || rank > TMA_MAX_RANK) {
 		vf_error(v, op->loc, "%s[%" PRId64 "]: the rank is 1 to %d%s", vf_opname(op), op->imm, TMA_MAX_RANK,
-			 op->opc == IR_TMA_LOAD ? ", | 256 for a CTA pair (cta_group::2); no other bits" : "");
+			 load ? ", | 256 for a CTA pair (cta_group::2); no other bits" : "");
 		return 0;
 	}
 	if (op->imm & IR_TMA_PAIR)
@@ -583,7 +584,7 @@ static void
 check_pipelines(Verifier *v)
 {
 	const IrKernel *k = v->k;
-	int i, j, side;
+	int i, j, side, pair = ir_cta_pair(k);
 
 	for (i = 0; i < k->npipelines; i++) {
 		const IrPipeline *p = &k->pipelines[i];
@@ -609,6 +610,11 @@ check_pipelines(Verifier *v)
 			}
 			if (side && src == PIPE_SRC_TMA)
 				vf_error(v, p->loc, "pipeline '%s': TMA completes the full barrier, not the empty one", name);
+			if (src == PIPE_SRC_MMA && mult != 1 && !side)
+				vf_error(v, p->loc, "pipeline '%s': an mma full side counts 1 commit, found mma * %d", name, mult);
+			else if (src == PIPE_SRC_MMA && mult != 1 && mult != ir_mma_issuers(k, pair))
+				vf_error(v, p->loc, "pipeline '%s': an mma empty side counts 1 commit, or %d for a release in "
+					 "every CTA of the cluster (its MMA issuers); found mma * %d", name, ir_mma_issuers(k, pair), mult);
 			if (b < 0 || b >= k->nbarriers) {
 				vf_error(v, p->loc, "pipeline '%s' has %s barrier %d, but the kernel has %d mbarrier%s", name,
 					 sname, b, k->nbarriers, k->nbarriers == 1 ? "" : "s");

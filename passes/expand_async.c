@@ -34,7 +34,7 @@
  *
  * The TMA bytes are the boxes of the TMA loads at the top of the produce body that signal
  * the pipeline's full barrier (schedule-check rejects loads deeper in control flow); a
- * multicast load counts once per CTA of its mask. setmaxnreg raises (.inc) or lowers (.dec)
+ * multicast load counts once per CTA of its mask (ir_tma_load_bytes). setmaxnreg raises (.inc) or lowers (.dec)
  * the budget from the entry budget (ir_entry_regs: the count ptxas gives a kernel with its
  * launch bounds, the same one schedule-check's register budget uses); a budget equal to it
  * needs no instruction.
@@ -72,6 +72,7 @@ typedef struct Expand {
 	unsigned char *isconst;
 	int64_t *cval;
 	int *mbarof;            /* per old value: the barrier an `mbar` result addresses, or -1 */
+	unsigned char *shlconst;  /* per old value: a shl of a constant, the CTAs its bits name */
 	int entry_regs;
 	int nwarps;
 	int pair;               /* the kernel pairs CTAs (ir_cta_pair) */
@@ -109,6 +110,9 @@ scan_values(IrOp *op, void *ctx)
 		E->cval[op->res[0]] = op->imm;
 	} else if (op->opc == IR_MBAR) {
 		E->mbarof[op->res[0]] = (int)op->imm;
+	} else if (op->opc == IR_SHL && op->nargs == 2 && op->args[0] > 0 && op->args[0] < E->nold &&
+		   E->isconst[op->args[0]]) {
+		E->shlconst[op->res[0]] = (unsigned char)ir_mask_ctas(E->cval[op->args[0]]);
 	}
 }
 
@@ -246,19 +250,25 @@ leader_rank(IrBuilder *b)
 	return irb_op2(b, IR_AND, t_i32, r, int_const(b, t_i32, -2));
 }
 
-/* The release of a stage's barrier bar[stage] by source src: tcgen05.commit for mma (after
- * the thread's MMAs), else an arrive, after fence.before when the body read or wrote TMEM.
- * In a pair pipeline the commit arrives in both CTAs of the pair (mask 0b11 << leader) and
- * an arrive goes to the leader's barrier, which counts both CTAs' arrivals. */
+/* The release of a stage's barrier bar[stage] by source src (times mult): tcgen05.commit
+ * for mma (after the thread's MMAs), else an arrive, after fence.before when the body read
+ * or wrote TMEM. In a pair pipeline the commit arrives in both CTAs of the pair (mask 0b11
+ * << leader) and an arrive goes to the leader's barrier, which counts both CTAs' arrivals.
+ * An mma side counting more than 1 commit is a cluster release (ir_mma_issuers): the
+ * commit arrives in every CTA of the cluster. */
 static void
-release(IrBuilder *b, int src, int bar, IrValue stage, int ldst, int pair)
+release(const Expand *E, IrBuilder *b, int src, int mult, int bar, IrValue stage, int ldst, int pair)
 {
+	int64_t pairbit = pair ? IR_CTA_PAIR : 0, ncta = E->k->cluster[0] * E->k->cluster[1] * E->k->cluster[2];
 	IrValue a[2];
 
 	if (ldst && src != PIPE_SRC_MMA)
 		irb_op(b, IR_TCGEN05_FENCE_BEFORE, ir_scalar(IR_VOID), 0, NULL);
 	a[0] = mbar_addr(b, bar, stage);
-	if (src == PIPE_SRC_MMA && !pair) {
+	if (src == PIPE_SRC_MMA && mult > 1) {
+		a[1] = int_const(b, ir_scalar(IR_I16), (INT64_C(1) << ncta) - 1);
+		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), pairbit, 2, a);
+	} else if (src == PIPE_SRC_MMA && !pair) {
 		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), 0, 1, a);
 	} else if (src == PIPE_SRC_MMA) {
 		a[1] = irb_op2(b, IR_SHL, t_i32, int_const(b, t_i32, 3), leader_rank(b));
@@ -383,32 +393,25 @@ expand_elect(Expand *E, IrRegion *out, IrOp *op)
 
 /* ---- produce ---- */
 
-static int64_t
-box_bytes(const IrKernel *k, IrValue map)
+/* How many CTAs a multicast mask names in every CTA (0: unknown), as schedule-check
+ * counts them: a constant's, or a constant's shifted by a CTA's position. */
+static int
+mask_ctas(const Expand *E, IrValue mask)
 {
-	int i, j;
+	int64_t m;
 
-	for (i = 0; i < k->body.nargs && i < k->nparams; i++) {
-		const IrParam *p = &k->params[i];
-		int64_t n;
-
-		if (k->body.args[i] != map || p->kind != PARAM_TMAP || p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams)
-			continue;
-		n = ir_type_bytes(ir_scalar((IrBase)k->params[p->tmap_tensor].type.elem));
-		for (j = 0; j < p->rank && j < IR_MAX_RANK; j++)
-			n *= p->dims[j].size;
-		return n;
-	}
-	ICE("a TMA load's tensor map is not a tensor-map parameter");
+	if (const_of(E, mask, &m))
+		return ir_mask_ctas(m);
+	return mask > 0 && mask < E->nold ? E->shlconst[mask] : 0;
 }
 
-/* The bytes the TMA loads at the top of body bring to barrier `full`. */
+/* The bytes the TMA loads at the top of body bring to barrier `full`, without the pair
+ * factor (the leader arms both CTAs' bytes). */
 static int64_t
 produce_bytes(const Expand *E, const IrRegion *body, int full)
 {
-	const IrKernel *k = E->k;
-	int64_t total = 0, mask;
-	int i, j, n;
+	int64_t total = 0, n;
+	int i;
 
 	for (i = 0; i < body->nops; i++) {
 		const IrOp *op = &body->ops[i];
@@ -419,20 +422,18 @@ produce_bytes(const Expand *E, const IrRegion *body, int full)
 		bar = op->args[2];
 		if (bar <= 0 || bar >= E->nold || E->mbarof[bar] != full)
 			continue;
-		if (op->opc == IR_TMA_LOAD)
-			n = 1;
-		else if (op->nargs >= 4 && const_of(E, op->args[3], &mask))
-			for (n = 0, j = 0; j < 16; j++)
-				n += (int)((mask >> j) & 1);
-		else
-			n = k->cluster[0] * k->cluster[1] * k->cluster[2];
-		total += box_bytes(k, op->args[1]) * n;
+		n = ir_tma_load_bytes(E->k, op, op->opc == IR_TMA_LOAD_MC && op->nargs >= 4 ? mask_ctas(E, op->args[3]) : 0,
+				      NULL);
+		if (n < 0)
+			ICE("a TMA load's tensor map is not a tensor-map parameter");
+		total += op->imm & IR_TMA_PAIR ? n / 2 : n;
 	}
 	return total;
 }
 
 /* A pair pipeline's TMA loads at the top of body complete on the leader's barrier
- * (tma.load's pair bit), which the leader alone arms, with the bytes of both CTAs. */
+ * (tma.load's pair bit; a multicast one's on the leader's of each destination pair), which
+ * the leader alone arms, with the bytes of both CTAs. */
 static void
 pair_loads(const Expand *E, IrRegion *body, int full)
 {
@@ -441,8 +442,8 @@ pair_loads(const Expand *E, IrRegion *body, int full)
 	for (i = 0; i < body->nops; i++) {
 		IrOp *op = &body->ops[i];
 
-		if (op->opc == IR_TMA_LOAD && op->nargs >= 3 && op->args[2] > 0 && op->args[2] < E->nold &&
-		    E->mbarof[op->args[2]] == full)
+		if ((op->opc == IR_TMA_LOAD || op->opc == IR_TMA_LOAD_MC) && op->nargs >= 3 && op->args[2] > 0 &&
+		    op->args[2] < E->nold && E->mbarof[op->args[2]] == full)
 			op->imm |= IR_TMA_PAIR;
 	}
 }
@@ -488,7 +489,7 @@ expand_produce(Expand *E, IrRegion *out, IrOp *op)
 	ldst = has_tcgen05(&op->regions[0], 1);
 	y = splice_body(out, &op->regions[0], &ny);
 	if (!tma)
-		release(&b, p->full_src, p->full, stage, ldst, pair);
+		release(E, &b, p->full_src, p->full_mult, p->full, stage, ldst, pair);
 	for (i = 0; i < op->nres && i < ny; i++)
 		replace(E, op->res[i], y[i]);
 }
@@ -563,7 +564,7 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 	else
 		for (i = 0; i < nres; i++)
 			replace(E, op->res[i], y[i]);
-	release(&b, p->empty_src, p->empty, stage, ldst, ir_pair_pipeline(p, E->pair));
+	release(E, &b, p->empty_src, p->empty_mult, p->empty, stage, ldst, ir_pair_pipeline(p, E->pair));
 }
 
 /* ---- loops that keep one wgmma group in flight ---- */
@@ -759,6 +760,7 @@ pass_expand_async(IrKernel *k, PassContext *cx)
 	ir_rw_init(&E.subst, k);
 	E.isconst = xcalloc((size_t)E.nold + 1, 1);
 	E.cval = xcalloc((size_t)E.nold + 1, sizeof *E.cval);
+	E.shlconst = xcalloc((size_t)E.nold + 1, 1);
 	E.mbarof = xmalloc(((size_t)E.nold + 1) * sizeof *E.mbarof);
 	for (i = 0; i <= E.nold; i++)
 		E.mbarof[i] = -1;
@@ -775,5 +777,6 @@ pass_expand_async(IrKernel *k, PassContext *cx)
 	ir_rw_free(&E.subst);
 	free(E.isconst);
 	free(E.cval);
+	free(E.shlconst);
 	free(E.mbarof);
 }

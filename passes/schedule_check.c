@@ -10,6 +10,8 @@
  *     of the TMA boxes that signal that barrier in the same phase (straight-line code);
  *     a produce block whose full source is tma must issue TMA loads on its full barrier's
  *     current stage, at the top of the block (so that expand-async can add up their bytes);
+ *     a multicast one only when the pipeline's stages are released in every CTA of the
+ *     cluster (its empty side mma * ir_mma_issuers);
  *   - the register budget: setmaxnreg budgets (and the entry budget of warps in no such
  *     role, ir_entry_regs) must fit the register file (ir_kernel_regfile) for min_blocks
  *     CTAs, and need min_blocks;
@@ -715,7 +717,7 @@ check_arrivals(Check *c)
 			int src = side ? pl->empty_src : pl->full_src, mult = side ? pl->empty_mult : pl->full_mult;
 			Mask all;
 			const IrOp *first = NULL;
-			int known = 1, n, both;
+			int known = 1, n, both, per;
 			char warps[64];
 
 			if (bar < 0 || bar >= k->nbarriers)
@@ -734,16 +736,19 @@ check_arrivals(Check *c)
 			}
 			all.known = known;
 			n = mask_count(c, &all);
-			/* a pair pipeline's leader barrier counts the arrivals of both CTAs */
+			/* a pair pipeline's leader barrier counts the arrivals of both CTAs; a
+			 * cluster release (mma * ir_mma_issuers) the commits of every issuer */
 			both = ir_pair_pipeline(pl, c->pair) && src != PIPE_SRC_MMA && src != PIPE_SRC_TMA;
-			if (first && known && n * (both ? 2 : 1) != k->barriers[bar].count) {
+			per = both ? 2 : src == PIPE_SRC_MMA && mult > 1 ? mult : 1;
+			if (first && known && n * per != k->barriers[bar].count) {
 				mask_warps(c, &all, warps, sizeof warps);
 				diag_error(first->loc, "pipeline '%s': its %s barrier '%s' counts %d arrival%s per phase "
 					   "(%s * %d%s) but %d thread%s (%s) run its %s blocks%s", pl->name,
 					   side ? "empty" : "full", k->barriers[bar].name, k->barriers[bar].count,
 					   k->barriers[bar].count == 1 ? "" : "s", ir_pipe_source_name(src), mult,
-					   both ? ", over the 2 CTAs of a pair" : "", n, n == 1 ? "" : "s", warps,
-					   side ? "consume" : "produce", both ? " in each CTA" : "");
+					   both ? ", over the 2 CTAs of a pair" : per > 1 ? ", a release in every CTA of the cluster" : "",
+					   n, n == 1 ? "" : "s", warps, side ? "consume" : "produce",
+					   both ? " in each CTA" : per > 1 ? (c->pair ? " in each pair" : " in each CTA") : "");
 				diag_note(pl->loc, "pipeline '%s' is declared here", pl->name);
 			}
 			free(all.in);
@@ -753,53 +758,28 @@ check_arrivals(Check *c)
 
 /* ---- TMA bytes ---- */
 
-/* The bytes one TMA box of tensor map value v moves, or -1 when v is not a tmap param. */
-static int64_t
-box_bytes(const IrKernel *k, IrValue v, const char **name)
-{
-	int i, j;
-
-	for (i = 0; i < k->body.nargs && i < k->nparams; i++) {
-		const IrParam *p = &k->params[i];
-		int64_t n;
-
-		if (k->body.args[i] != v || p->kind != PARAM_TMAP || p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams)
-			continue;
-		n = ir_type_bytes(ir_scalar((IrBase)k->params[p->tmap_tensor].type.elem));
-		for (j = 0; j < p->rank && j < IR_MAX_RANK; j++)
-			n *= p->dims[j].size;
-		*name = p->name;
-		return n;
-	}
-	return -1;
-}
-
+/* How many CTAs a multicast mask names in every CTA (0: unknown): a constant's, or a
+ * constant shifted by a CTA's position (5 << (cluster_rank % 2): each CTA its column of
+ * the cluster), which names as many CTAs in each. */
 static int
-popcount16(int64_t x)
+mask_ctas(const Check *c, IrValue mask)
 {
-	int n = 0, i;
+	const IrOp *d = mask > 0 && mask < c->k->nvalues ? c->def[mask] : NULL;
+	int64_t m;
 
-	for (i = 0; i < 16; i++)
-		n += (int)((x >> i) & 1);
-	return n;
+	if (const_int(c, mask, &m))
+		return ir_mask_ctas(m);
+	if (d && d->opc == IR_SHL && d->nargs == 2 && const_int(c, d->args[0], &m))
+		return ir_mask_ctas(m);
+	return 0;
 }
 
-/* A multicast load lands in every CTA of its mask; with every CTA of the mask issuing its
- * slice the same way, each CTA's barrier receives a box from each of them. A pair load
- * (IR_TMA_PAIR) completes on the leader's barrier, which receives the box of each CTA of
- * the pair. */
+/* The bytes a TMA load completes on its barrier (ir_tma_load_bytes), or -1. */
 static int64_t
 tma_bytes(const Check *c, const IrOp *op, const char **name)
 {
-	int64_t box = op->nargs >= 2 ? box_bytes(c->k, op->args[1], name) : -1, mask;
-
-	if (box >= 0 && op->opc == IR_TMA_LOAD && (op->imm & IR_TMA_PAIR))
-		return 2 * box;
-	if (box < 0 || op->opc != IR_TMA_LOAD_MC)
-		return box;
-	if (op->nargs >= 4 && const_int(c, op->args[3], &mask))
-		return box * popcount16(mask);
-	return box * c->k->cluster[0] * c->k->cluster[1] * c->k->cluster[2];
+	return ir_tma_load_bytes(c->k, op, op->opc == IR_TMA_LOAD_MC && op->nargs >= 4 ? mask_ctas(c, op->args[3]) : 0,
+				 name);
 }
 
 /* A barrier object as the mbar op that addresses it: its barrier and its element (the
@@ -977,6 +957,32 @@ find_tma_load(const IrRegion *r, int depth)
 	return NULL;
 }
 
+/* Whether pipeline pl's stages are released in every CTA of the cluster (ir_mma_issuers). */
+static int
+cluster_release(const Check *c, const IrPipeline *pl)
+{
+	return pl->empty_src == PIPE_SRC_MMA && pl->empty_mult == ir_mma_issuers(c->k, c->pair);
+}
+
+/* A multicast load refills stages of other CTAs: their consumers must have released them. */
+static void
+multicast_error(const Check *c, const IrOp *o, const IrPipeline *pl)
+{
+	int n = ir_mma_issuers(c->k, c->pair);
+
+	if (pl->empty_src != PIPE_SRC_MMA)
+		diag_error(o->loc, "tma.load.mc in a produce block of pipeline '%s' writes into the stages of other CTAs "
+			   "of the cluster, which must be free there before it is refilled, but its empty side (%s) "
+			   "releases a stage in its own CTA only; a release in every CTA of the cluster takes an "
+			   "empty side of mma (tcgen05.commit to every CTA, sm_100a and sm_103a)", pl->name,
+			   ir_pipe_source_name(pl->empty_src));
+	else
+		diag_error(o->loc, "tma.load.mc in a produce block of pipeline '%s' writes into the stages of other CTAs "
+			   "of the cluster, which must be free there before it is refilled: its empty side counts "
+			   "mma * %d, but a release in every CTA of the cluster is mma * %d (one commit per %s)",
+			   pl->name, pl->empty_mult, n, c->pair ? "CTA pair" : "CTA");
+}
+
 /* A produce block of a pipeline with a tma full source: expand-async announces the bytes of
  * the TMA loads at the top of its body on full[stage]; loads deeper in control flow or on
  * another element would make that count wrong. */
@@ -1016,6 +1022,10 @@ check_produce_tma(Check *c, const IrOp *op)
 		if (!same_value(c, d->args[0], op->args[0])) {
 			diag_error(o->loc, "%s in a produce block of pipeline '%s' signals another element of '%s' "
 				   "than the block's stage", ir_opinfo[o->opc].name, pl->name, k->barriers[pl->full].name);
+			return;
+		}
+		if (o->opc == IR_TMA_LOAD_MC && !cluster_release(c, pl)) {
+			multicast_error(c, o, pl);
 			return;
 		}
 		loads++;

@@ -116,3 +116,90 @@ instance gemm_sm100_2cta<f16, f16> as gemm_sm100_2cta_f16;
 instance gemm_sm100_2cta<bf16, f32> as gemm_sm100_2cta_bf16_f32;
 instance gemm_sm100_2cta<f16, f32> as gemm_sm100_2cta_f16_f32;
 instance gemm_sm100_2cta<e4m3, bf16, 128> as gemm_sm100_2cta_e4m3;
+
+// gemm_sm100_2cta_mc: the same with clusters of 4 CTAs, two pairs on tiles one above the
+// other (rows m0 .. m0 + 511 of C, the same 256 columns), which read the same B. Each CTA
+// loads one part of its half of B (64 of the 128 rows: part p = cluster_rank / 2) and
+// multicasts it to the CTA of the other pair that holds the same half (ranks h and h + 2,
+// mask 0b0101 << h), so the cluster reads each byte of B once: half of B's traffic of
+// gemm_sm100_2cta. Because another pair's loads fill this pair's stages, a stage is
+// released in every CTA of the cluster: each leader's commit reaches the 4 CTAs and each
+// ld.empty counts both leaders' commits (the compiler derives this from the multicast).
+kernel gemm_sm100_2cta_mc<T: bf16 | f16 | e4m3, O: bf16 | f32, BK: i32 = 64>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
+    targets(sm_100a, sm_103a)
+    threads(256)
+    min_blocks(1)
+    cluster(4)
+    cta_group(2)
+    grid(4 * min(num_sms / 4, cdiv(M, 4 * BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN / 4, BK], swizzle(128));
+    pipeline ld(stages: STAGES, full: tma, empty: mma);
+    pipeline accp(stages: 2, full: mma, empty: warpgroup);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN / 2, BK] in ld swizzle(128);
+    tmem acc: f32[128, BN] in accp;
+
+    let tiles_m = cdiv(M, 4 * BM);
+    let tiles_n = cdiv(N, BN);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+    let half = cluster_rank % 2;     // this CTA's half of its pair's tile
+    let part = cluster_rank / 2;     // its pair in the cluster: the part of B it loads
+    let cl = block.x / 4;
+    let clusters = grid_dim.x / 4;
+
+    role producer(warp 0) {
+        elect {
+            for (tile in cl .. tiles step clusters) {
+                let group = tile / (GROUP_M * tiles_n);
+                let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+                let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 4 * BM;
+                let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                for (kb in 0 .. kblocks) {
+                    produce ld {
+                        tma_load(sa, ta, [m0 + cluster_rank * BM, kb * BK]);
+                        tma_load(sb, tb, [n0 + half * (BN / 2) + part * (BN / 4), kb * BK],
+                                 multicast: 5 << half, part: part);
+                    }
+                }
+            }
+        }
+    }
+
+    role mma(warp 1, leader) {
+        elect {
+            for (tile in cl .. tiles step clusters) {
+                produce accp {
+                    for (kb in 0 .. kblocks) {
+                        consume ld {
+                            tcgen05_mma(acc, sa, sb, accumulate: kb > 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    role epilogue(warpgroup 1) {
+        let q = warp % 4;
+        for (tile in cl .. tiles step clusters) {
+            let group = tile / (GROUP_M * tiles_n);
+            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 4 * BM;
+            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let row = m0 + cluster_rank * BM + 32 * q + lane;
+            consume accp {
+                for (c0 in 0 .. BN step 32) {
+                    var r: f32[32] = tmem_load(acc, 32 * q, c0);
+                    store(c, r, [row, n0 + c0]);
+                }
+            }
+        }
+    }
+}
+
+instance gemm_sm100_2cta_mc<bf16, bf16> as gemm_sm100_2cta_mc_bf16;
+instance gemm_sm100_2cta_mc<f16, f32> as gemm_sm100_2cta_mc_f16_f32;
+instance gemm_sm100_2cta_mc<e4m3, bf16, 128> as gemm_sm100_2cta_mc_e4m3;

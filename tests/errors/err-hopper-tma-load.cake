@@ -61,7 +61,7 @@ kernel k(a: in bf16[M, K], o: out bf16[M, K]) targets(sm_90a) threads(256) {
 // CHECK: err-hopper-tma-load.cake:25:26: error: tma_load needs 2 coordinates (the tensor map's rank), found 1
 // CHECK-NEXT: {{^}}        tma_load(sx, ta, [0], bar);
 // CHECK-NEXT: {{^}}                         ^
-// CHECK: err-hopper-tma-load.cake:26:39: error: 'tma_load' takes the named argument 'multicast:' last, found 'mask:'
+// CHECK: err-hopper-tma-load.cake:26:39: error: 'tma_load' takes the named arguments 'multicast:' and 'part:' last, found 'mask:'
 // CHECK-NEXT: {{^}}        tma_load(sx, ta, [0, 0], bar, mask: 3);
 // CHECK-NEXT: {{^}}                                      ^
 // CHECK: err-hopper-tma-load.cake:27:26: error: tma_load takes the coordinates as a list, as in [row, col]

@@ -33,7 +33,7 @@ TOKENS = [
     "tensormap", "pipeline", "mbarrier", "role", "elect", "produce", "consume", "regs(40)",
     "min_blocks(1)", "cluster(2)", "num_sms", "warpgroup", "warpgroups 1 .. 2", "warp 0",
     "in ld", "swizzle(128)", "alias(sa)", "f32acc[64, 16]", "box[64, 64]", "[0, 0]",
-    "multicast: 3", "stages: 2", "full: tma", "empty: warpgroup * 2", "count: 1",
+    "multicast: 3", "part: 1", "stages: 2", "full: tma", "empty: warpgroup * 2", "count: 1",
     "tma_load(", "tma_store(", "wgmma(", "store(", "remote(", ".rows(", "mbar_wait(",
     "mbar_expect_tx(", "cluster_rank", "cluster_sync()", "elect { }", "produce ld { }",
 ]

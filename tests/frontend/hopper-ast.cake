@@ -12,7 +12,7 @@ kernel k(a: in bf16[M, K]) targets(sm_90a) threads(256) min_blocks(1) cluster(2)
     role p(warp 0) {
         elect {
             produce ld {
-                tma_load(sa, ta, [0, 0], multicast: 1);
+                tma_load(sa, ta, [0, 0], part: 0);
             }
         }
     }
@@ -82,8 +82,8 @@ kernel k(a: in bf16[M, K]) targets(sm_90a) threads(256) min_blocks(1) cluster(2)
 // CHECK-NEXT:                       list @15:34
 // CHECK-NEXT:                         int 0 @15:35 : i32 = 0
 // CHECK-NEXT:                         int 0 @15:38 : i32 = 0
-// CHECK-NEXT:                       named multicast @15:42
-// CHECK-NEXT:                         int 1 @15:53 : i32 = 1
+// CHECK-NEXT:                       named part @15:42
+// CHECK-NEXT:                         int 0 @15:48 : i32 = 0
 // CHECK-NEXT:       role c warps 4..7 regs 240 @19:10
 // CHECK-NEXT:         warpgroup @19:12
 // CHECK-NEXT:           from: int 1 @19:22 : i64 = 1

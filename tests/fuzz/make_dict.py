@@ -14,7 +14,7 @@ CAKE_PUNCT = ["..", "->", "::", "<=", ">=", "==", "!=", "&&", "||", "<<", ">>", 
 CAKE_WORDS = ["role", "elect", "produce", "consume", "pipeline", "mbarrier", "tensormap", "tmem",
               "warp", "warps", "warpgroup", "warpgroups", "leader", "packed", "regs", "stages",
               "full", "empty", "tma", "mma", "thread", "count", "swizzle", "align", "alias",
-              "instance", "as", "step", "unroll", "out", "inout", "box", "multicast", "accumulate"]
+              "instance", "as", "step", "unroll", "out", "inout", "box", "multicast", "part", "accumulate"]
 IR_WORDS = ["kernel", "targets", "threads", "grid", "param", "shared", "body", "tensor", "in",
             "out", "inout", "sym", "align", "ptr.global", "ptr.shared", "ret", "yield", "sm_90a",
             "sm_100a", "sm_103a", "cluster", "regs", "index", "%", "@", "\"cdiv(", "\"1\""]

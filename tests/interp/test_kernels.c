@@ -852,6 +852,7 @@ sweep(uint64_t n)
 		test_bwgemm("gemm_sm100_f16_f32", 1, 1, 128, 256, 64, 132, seed);
 		test_bwgemm("gemm_sm100_e4m3", 2, 0, 136, 264, 144, 2, seed);
 		test_bw2gemm("gemm_sm100_2cta_bf16", 0, 0, 136, 264, 72, 2, seed);
+		test_bw2gemm("gemm_sm100_2cta_mc_bf16", 0, 0, 520, 264, 72, 4, seed);
 	}
 }
 
@@ -961,6 +962,15 @@ main(int argc, char **argv)
 		test_bw2gemm("gemm_sm100_2cta_f16_f32", 1, 1, 129, 257, 200, 2, 26 + s * 1000);
 		test_bw2gemm("gemm_sm100_2cta_e4m3", 2, 0, 1, 1, 16, 132, 27 + s * 1000);
 		test_bw2gemm("gemm_sm100_2cta_e4m3", 2, 0, 200, 264, 272, 2, 28 + s * 1000);
+		/* clusters of two pairs sharing B by multicast: a pair wholly past M, more
+		 * tiles than clusters, every instance */
+		test_bw2gemm("gemm_sm100_2cta_mc_bf16", 0, 0, 1, 1, 16, 132, 29 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_mc_bf16", 0, 0, 200, 264, 72, 132, 30 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_mc_bf16", 0, 0, 600, 520, 136, 4, 31 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_mc_bf16", 0, 0, 1100, 264, 72, 8, 32 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_mc_f16_f32", 1, 1, 129, 257, 200, 4, 33 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_mc_e4m3", 2, 0, 1, 1, 16, 132, 34 + s * 1000);
+		test_bw2gemm("gemm_sm100_2cta_mc_e4m3", 2, 0, 300, 264, 272, 4, 35 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);
