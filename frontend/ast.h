@@ -672,6 +672,7 @@ void irgen_wgmma_store(IrGen *G, Node *e);
  * fenced broadcast of its address at entry; the fenced free at the end. */
 void irgen_tmem_begin(IrGen *G);
 void irgen_tmem_end(IrGen *G);
+void irgen_async_end(IrGen *G);       /* the cluster barrier of a cluster release */
 void irgen_tcgen05_mma(IrGen *G, Node *e);
 /* var r: f32[N] = tmem_load(D, lane0, col0): out gets the N element values. */
 void irgen_tmem_load(IrGen *G, Node *e, int n, IrValue *out);

@@ -989,6 +989,7 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	clear_flag(&G, G.ret_slot);
 	irgen_block(&G, kernel->body);
 	G.b.loc = kernel->body->loc;
+	irgen_async_end(&G);
 	irgen_tmem_end(&G);
 	irb_op(&G.b, IR_RET, ir_scalar(IR_VOID), 0, NULL);
 	free(G.slots);

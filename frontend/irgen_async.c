@@ -30,16 +30,14 @@ add_pipeline(IrKernel *k, const Symbol *s, int pair, IrBarrier *b)
 	p.full_mult = s->mult[0];
 	p.empty_src = src[1] = s->src[1];
 	p.empty_mult = s->mult[1];
+	/* multicast loads fill other CTAs' stages: a stage is released in every CTA */
+	p.empty_cluster = s->multicast;
 	p.loc = s->loc;
 	for (side = 0; side < 2; side++) {
 		if (ir_pair_pipeline(&p, pair) && src[side] != PIPE_SRC_MMA && src[side] != PIPE_SRC_TMA)
 			*mult[side] *= 2;
-		/* multicast loads fill other CTAs' stages: every MMA issuer of the cluster
-		 * releases a stage in every CTA (ir_mma_issuers) */
-		if (side == 1 && src[side] == PIPE_SRC_MMA && s->multicast)
-			*mult[side] = ir_mma_issuers(k, pair);
 		b->name = arena_printf(k->arena, "%s.%s", s->name, side ? "empty" : "full");
-		b->count = ir_pipe_source_count(src[side], *mult[side]);
+		b->count = ir_pipe_count(k, &p, side, pair);
 		b->n = s->stages;
 		if (ir_add_barrier(k, *b) != s->bar[side])
 			ICE("barrier '%s' is %d, expected %d", b->name, k->nbarriers - 1, s->bar[side]);
@@ -96,6 +94,23 @@ irgen_async_tables(IrGen *G)
 		}
 		add_pipeline(k, s, info->cta_group == 2, &b);
 	}
+}
+
+/* At the kernel's end, a cluster barrier when a pipeline has a cluster release (its
+ * consumers arrive on the other CTAs' barriers, its multicast loads land in them): no CTA
+ * may exit while another still reaches its shared memory. Reported at the pipeline. */
+void
+irgen_async_end(IrGen *G)
+{
+	const KernelInfo *info = G->info;
+	int i;
+
+	for (i = 0; i < info->nhobjs; i++)
+		if (info->hobjs[i]->kind == SYM_PIPELINE && info->hobjs[i]->multicast) {
+			G->b.loc = info->hobjs[i]->loc;
+			irb_op(&G->b, IR_CLUSTER_SYNC, ir_scalar(IR_VOID), 0, NULL);
+			return;
+		}
 }
 
 /* Thread 0 initialises every mbarrier object with its arrival count, makes the inits

@@ -208,6 +208,8 @@ ex_mbar_arrive(Warp *w, const IrOp *op, uint32_t mask)
 				interp_fail(w, op, 1u << l, "mbar.arrive.remote to cluster rank %lld of %d", (long long)b[l], it->ncta);
 				return;
 			}
+			if (sched_gone(w, op, l, (int)b[l], "mbar.arrive.remote"))
+				return;
 			it->blk = &it->ctas[b[l]];
 		}
 		bad = arrive_one(w, op, l, a[l], b && !remote ? (int64_t)(uint32_t)b[l] : -1, op->opc != IR_MBAR_EXPECT_TX);
@@ -564,6 +566,8 @@ ex_tma_load_mc(Warp *w, const IrOp *op, uint32_t mask)
 
 			if (!(ranks >> r & 1))
 				continue;
+			if (sched_gone(w, op, l, r, "tma.load.mc"))
+				return;
 			it->blk = &it->ctas[r];
 			bad = tma_load_one(w, op, l, 4, op->imm & IR_TMA_PAIR ? &it->ctas[r & ~1] : it->blk);
 			it->blk = own;

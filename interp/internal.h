@@ -269,6 +269,11 @@ void lanes_str(char *out, size_t size, uint32_t mask);
 /* the same with another noun: "warps 0-3" */
 void mask_str(char *out, size_t size, uint32_t mask, const char *noun);
 
+/* Whether warp w's op (lane l) reaches the shared memory of cluster rank r after that CTA
+ * exited (every warp of it finished: its shared memory is gone): reports it (1), else 0.
+ * what names the access. */
+int sched_gone(Warp *w, const IrOp *op, int l, int r, const char *what);
+
 /* Blocks warp w at op until the phase of parity `parity` of the mbarrier at shared byte
  * offset bar completed. */
 void sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity);

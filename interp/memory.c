@@ -354,6 +354,8 @@ mem_access(Warp *w, const IrOp *op, int l, uint64_t p, int n, int align, int wri
 	if (ptr_cta(p)) {       /* distributed shared memory: another CTA's (no race check) */
 		Block *own = it->blk;
 
+		if (sched_gone(w, op, l, ptr_cta(p) - 1, write ? "a store to distributed shared memory" : "a load from distributed shared memory"))
+			return NULL;
 		it->blk = &it->ctas[ptr_cta(p) - 1];
 		base = shared_access(w, op, l, m, off, n, write, 0);
 		it->blk = own;

@@ -132,6 +132,21 @@ sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity)
 		trace_wait(w, 0);
 }
 
+int
+sched_gone(Warp *w, const IrOp *op, int l, int r, const char *what)
+{
+	const Warp *ws = &w->it->warps[r * w->it->nwarps];
+	int i;
+
+	for (i = 0; i < w->it->nwarps; i++)
+		if (ws[i].state != W_DONE)
+			return 0;
+	interp_fail(w, op, 1u << l,
+		    "%s reaches the shared memory of cluster rank %d, which has exited (all its warps finished): keep the CTAs of a cluster alive until no CTA reaches another, with a cluster barrier before the end",
+		    what, r);
+	return 1;
+}
+
 /* makecontext passes only ints: the scheduler leaves the warp to start here */
 static Warp *starting;
 

@@ -244,11 +244,14 @@ ir_pair_pipeline(const IrPipeline *p, int pair)
 }
 
 int
-ir_mma_issuers(const IrKernel *k, int pair)
+ir_pipe_count(const IrKernel *k, const IrPipeline *p, int side, int pair)
 {
-	int n = k->cluster[0] * k->cluster[1] * k->cluster[2];
+	int n = ir_pipe_source_count(side ? p->empty_src : p->full_src, side ? p->empty_mult : p->full_mult);
+	int ncta = k->cluster[0] * k->cluster[1] * k->cluster[2];
 
-	return pair ? n / 2 : n;
+	if (!side || !p->empty_cluster)
+		return n;
+	return n * (ir_pair_pipeline(p, pair) ? ncta / 2 : ncta);
 }
 
 int64_t

@@ -367,6 +367,11 @@ typedef struct IrPipeline {
 	int full, empty;            /* indices into IrKernel.barriers */
 	int full_src, full_mult;    /* IrPipeSource and multiplier (>= 1) */
 	int empty_src, empty_mult;
+	/* a cluster release (IR text: `cluster` after the empty side): the empty side's
+	 * releases reach the stage's barrier in every CTA of the cluster, which counts those
+	 * of the whole cluster (ir_pipe_count), so that a producer whose multicast loads write
+	 * into other CTAs' stages waits until each of them is free */
+	int empty_cluster;
 	SrcLoc loc;
 } IrPipeline;
 
@@ -428,12 +433,11 @@ int ir_cta_pair(const IrKernel *k);
  * both, and its arrivals go to the leader's barrier, so a non-tma source's count covers
  * both CTAs (docs/ir.md, "CTA pairs"). */
 int ir_pair_pipeline(const IrPipeline *p, int pair);
-/* The threads of a cluster that issue MMAs and commit them: one per CTA, one per pair (pair:
- * ir_cta_pair). A pipeline's `empty mma` side with this multiplier (above 1) is a cluster
- * release: each commit arrives on the stage's barrier in every CTA of the cluster, which
- * counts them all, so that a producer whose multicast loads write into other CTAs' stages
- * waits until each of those stages is free (docs/ir.md). Otherwise an mma side counts 1. */
-int ir_mma_issuers(const IrKernel *k, int pair);
+/* The arrival count of side (0 full, 1 empty) of pipeline p in kernel k (pair:
+ * ir_cta_pair): its source times its multiplier (ir_pipe_source_count), times the
+ * releasing units of the cluster for a cluster release: its CTAs, or its pairs for a pair
+ * pipeline (whose mma side commits once per pair). */
+int ir_pipe_count(const IrKernel *k, const IrPipeline *p, int side, int pair);
 
 /* The bytes one box of tensor map value map moves (its name in *name when not NULL), or -1
  * when map is not a tensor-map parameter. */

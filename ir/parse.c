@@ -1081,6 +1081,10 @@ parse_pipeline(Parser *p)
 	expect_kw(p, "empty", "after the full barrier");
 	add_nameref(p, REF_PIPE_EMPTY, k->npipelines, "the empty barrier's name");
 	parse_source(p, &pl.empty_src, &pl.empty_mult);
+	if (is_kw(p, "cluster")) {
+		pl.empty_cluster = 1;
+		next(p);
+	}
 	parse_loc(p, &pl.loc);
 	PUSH(k->pipelines, k->npipelines, k->cappipelines, pl);
 }

@@ -317,7 +317,7 @@ print_pipeline(Buf *b, const IrKernel *k, const IrPipeline *p)
 	print_barrier_ref(b, k, p->full);
 	buf_printf(b, " %s %d empty ", ir_pipe_source_name(p->full_src), p->full_mult);
 	print_barrier_ref(b, k, p->empty);
-	buf_printf(b, " %s %d", ir_pipe_source_name(p->empty_src), p->empty_mult);
+	buf_printf(b, " %s %d%s", ir_pipe_source_name(p->empty_src), p->empty_mult, p->empty_cluster ? " cluster" : "");
 	print_loc(b, k, p->loc);
 	buf_puts(b, "\n");
 }

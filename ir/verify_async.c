@@ -610,25 +610,28 @@ check_pipelines(Verifier *v)
 			}
 			if (side && src == PIPE_SRC_TMA)
 				vf_error(v, p->loc, "pipeline '%s': TMA completes the full barrier, not the empty one", name);
-			if (src == PIPE_SRC_MMA && mult != 1 && !side)
-				vf_error(v, p->loc, "pipeline '%s': an mma full side counts 1 commit, found mma * %d", name, mult);
-			else if (src == PIPE_SRC_MMA && mult != 1 && mult != ir_mma_issuers(k, pair))
-				vf_error(v, p->loc, "pipeline '%s': an mma empty side counts 1 commit, or %d for a release in "
-					 "every CTA of the cluster (its MMA issuers); found mma * %d", name, ir_mma_issuers(k, pair), mult);
+			if (src == PIPE_SRC_MMA && mult != 1)
+				vf_error(v, p->loc, "pipeline '%s': an mma %s side counts 1 commit (per CTA, or per pair), found mma * %d",
+					 name, sname, mult);
 			if (b < 0 || b >= k->nbarriers) {
 				vf_error(v, p->loc, "pipeline '%s' has %s barrier %d, but the kernel has %d mbarrier%s", name,
 					 sname, b, k->nbarriers, k->nbarriers == 1 ? "" : "s");
 				continue;
 			}
 			bar = &k->barriers[b];
-			want = ir_pipe_source_count(src, mult);
+			want = ir_pipe_count(k, p, side, pair);
 			if (bar->n != p->stages)
 				vf_error(v, p->loc, "pipeline '%s' has %d stages but its %s barrier '%s' has %d elements", name,
 					 p->stages, sname, bar->name, bar->n);
 			if (bar->count != want)
-				vf_error(v, p->loc, "pipeline '%s': %s source %s * %d makes %d arrivals, but barrier '%s' "
-					 "counts %d", name, sname, ir_pipe_source_name(src), mult, want, bar->name, bar->count);
+				vf_error(v, p->loc, "pipeline '%s': %s source %s * %d%s makes %d arrivals, but barrier '%s' "
+					 "counts %d", name, sname, ir_pipe_source_name(src), mult,
+					 side && p->empty_cluster ? " (a cluster release)" : "", want, bar->name, bar->count);
 		}
+		if (p->empty_cluster && cluster_size(k) == 1)
+			vf_error(v, p->loc, "pipeline '%s' has a cluster release, but kernel '%s' has no cluster", name, k->name);
+		if (p->empty_cluster && ir_pair_pipeline(p, pair) && p->empty_src != PIPE_SRC_MMA)
+			vf_error(v, p->loc, "pipeline '%s': a pair pipeline's cluster release is its mma side's", name);
 		if (p->full == p->empty && p->full >= 0)
 			vf_error(v, p->loc, "pipeline '%s' uses barrier %d as both full and empty", name, p->full);
 	}

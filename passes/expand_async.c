@@ -250,24 +250,29 @@ leader_rank(IrBuilder *b)
 	return irb_op2(b, IR_AND, t_i32, r, int_const(b, t_i32, -2));
 }
 
-/* The release of a stage's barrier bar[stage] by source src (times mult): tcgen05.commit
- * for mma (after the thread's MMAs), else an arrive, after fence.before when the body read
- * or wrote TMEM. In a pair pipeline the commit arrives in both CTAs of the pair (mask 0b11
- * << leader) and an arrive goes to the leader's barrier, which counts both CTAs' arrivals.
- * An mma side counting more than 1 commit is a cluster release (ir_mma_issuers): the
- * commit arrives in every CTA of the cluster. */
+/* The release of a stage's barrier bar[stage] by source src: tcgen05.commit for mma (after
+ * the thread's MMAs), else an arrive, after fence.before when the body read or wrote TMEM.
+ * In a pair pipeline the commit arrives in both CTAs of the pair (mask 0b11 << leader) and
+ * an arrive goes to the leader's barrier, which counts both CTAs' arrivals. A cluster
+ * release (IrPipeline.empty_cluster) reaches the stage in every CTA of the cluster: the
+ * commit's mask names them all, an arrive becomes one remote arrive per CTA. */
 static void
-release(const Expand *E, IrBuilder *b, int src, int mult, int bar, IrValue stage, int ldst, int pair)
+release(const Expand *E, IrBuilder *b, int src, int cluster, int bar, IrValue stage, int ldst, int pair)
 {
-	int64_t pairbit = pair ? IR_CTA_PAIR : 0, ncta = E->k->cluster[0] * E->k->cluster[1] * E->k->cluster[2];
+	int64_t pairbit = pair ? IR_CTA_PAIR : 0, ncta = E->k->cluster[0] * E->k->cluster[1] * E->k->cluster[2], r;
 	IrValue a[2];
 
 	if (ldst && src != PIPE_SRC_MMA)
 		irb_op(b, IR_TCGEN05_FENCE_BEFORE, ir_scalar(IR_VOID), 0, NULL);
 	a[0] = mbar_addr(b, bar, stage);
-	if (src == PIPE_SRC_MMA && mult > 1) {
+	if (src == PIPE_SRC_MMA && cluster) {
 		a[1] = int_const(b, ir_scalar(IR_I16), (INT64_C(1) << ncta) - 1);
 		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), pairbit, 2, a);
+	} else if (cluster) {
+		for (r = 0; r < ncta; r++) {
+			a[1] = int_const(b, t_i32, r);
+			irb_op(b, IR_MBAR_ARRIVE_REMOTE, ir_scalar(IR_VOID), 2, a);
+		}
 	} else if (src == PIPE_SRC_MMA && !pair) {
 		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), 0, 1, a);
 	} else if (src == PIPE_SRC_MMA) {
@@ -489,7 +494,7 @@ expand_produce(Expand *E, IrRegion *out, IrOp *op)
 	ldst = has_tcgen05(&op->regions[0], 1);
 	y = splice_body(out, &op->regions[0], &ny);
 	if (!tma)
-		release(E, &b, p->full_src, p->full_mult, p->full, stage, ldst, pair);
+		release(E, &b, p->full_src, 0, p->full, stage, ldst, pair);
 	for (i = 0; i < op->nres && i < ny; i++)
 		replace(E, op->res[i], y[i]);
 }
@@ -554,7 +559,7 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 		/* The group of this stage may stay in flight; the previous one is done. */
 		push_wait(E, out, op->loc, 1, nres, y, op->res);
 		c = irb_op2(&b, IR_CMP_GE, t_i1, carry->prev, int_const(&b, t_i32, 0));
-		irb_op1(&tb, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&tb, p->empty, carry->prev));
+		release(E, &tb, p->empty_src, p->empty_cluster, p->empty, carry->prev, 0, ir_pair_pipeline(p, E->pair));
 		yield_values(&tb, 0, NULL);
 		push_if(E, out, op->loc, c, then, 0, NULL, NULL);
 		return;
@@ -564,7 +569,7 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 	else
 		for (i = 0; i < nres; i++)
 			replace(E, op->res[i], y[i]);
-	release(E, &b, p->empty_src, p->empty_mult, p->empty, stage, ldst, ir_pair_pipeline(p, E->pair));
+	release(E, &b, p->empty_src, p->empty_cluster, p->empty, stage, ldst, ir_pair_pipeline(p, E->pair));
 }
 
 /* ---- loops that keep one wgmma group in flight ---- */
@@ -658,7 +663,7 @@ expand_for_carry(Expand *E, IrRegion *out, IrOp *op, int idx)
 
 	push_wait(E, out, op->loc, 0, nfrag, fresh, old);
 	c = irb_op2(&b, IR_CMP_GE, t_i1, prev_final, int_const(&b, t_i32, 0));
-	irb_op1(&tb, IR_MBAR_ARRIVE, ir_scalar(IR_VOID), mbar_addr(&tb, p->empty, prev_final));
+	release(E, &tb, p->empty_src, p->empty_cluster, p->empty, prev_final, 0, ir_pair_pipeline(p, E->pair));
 	yield_values(&tb, 0, NULL);
 	push_if(E, out, op->loc, c, then, 0, NULL, NULL);
 	free(fresh);

@@ -11,7 +11,7 @@
  *     a produce block whose full source is tma must issue TMA loads on its full barrier's
  *     current stage, at the top of the block (so that expand-async can add up their bytes);
  *     a multicast one only when the pipeline's stages are released in every CTA of the
- *     cluster (its empty side mma * ir_mma_issuers);
+ *     cluster (a cluster release, IrPipeline.empty_cluster);
  *   - the register budget: setmaxnreg budgets (and the entry budget of warps in no such
  *     role, ir_entry_regs) must fit the register file (ir_kernel_regfile) for min_blocks
  *     CTAs, and need min_blocks;
@@ -737,9 +737,11 @@ check_arrivals(Check *c)
 			all.known = known;
 			n = mask_count(c, &all);
 			/* a pair pipeline's leader barrier counts the arrivals of both CTAs; a
-			 * cluster release (mma * ir_mma_issuers) the commits of every issuer */
+			 * cluster release those of every CTA (or pair) of the cluster */
 			both = ir_pair_pipeline(pl, c->pair) && src != PIPE_SRC_MMA && src != PIPE_SRC_TMA;
-			per = both ? 2 : src == PIPE_SRC_MMA && mult > 1 ? mult : 1;
+			per = both ? 2 : 1;
+			if (side && pl->empty_cluster)
+				per = k->cluster[0] * k->cluster[1] * k->cluster[2] / (ir_pair_pipeline(pl, c->pair) ? 2 : 1);
 			if (first && known && n * per != k->barriers[bar].count) {
 				mask_warps(c, &all, warps, sizeof warps);
 				diag_error(first->loc, "pipeline '%s': its %s barrier '%s' counts %d arrival%s per phase "
@@ -957,32 +959,6 @@ find_tma_load(const IrRegion *r, int depth)
 	return NULL;
 }
 
-/* Whether pipeline pl's stages are released in every CTA of the cluster (ir_mma_issuers). */
-static int
-cluster_release(const Check *c, const IrPipeline *pl)
-{
-	return pl->empty_src == PIPE_SRC_MMA && pl->empty_mult == ir_mma_issuers(c->k, c->pair);
-}
-
-/* A multicast load refills stages of other CTAs: their consumers must have released them. */
-static void
-multicast_error(const Check *c, const IrOp *o, const IrPipeline *pl)
-{
-	int n = ir_mma_issuers(c->k, c->pair);
-
-	if (pl->empty_src != PIPE_SRC_MMA)
-		diag_error(o->loc, "tma.load.mc in a produce block of pipeline '%s' writes into the stages of other CTAs "
-			   "of the cluster, which must be free there before it is refilled, but its empty side (%s) "
-			   "releases a stage in its own CTA only; a release in every CTA of the cluster takes an "
-			   "empty side of mma (tcgen05.commit to every CTA, sm_100a and sm_103a)", pl->name,
-			   ir_pipe_source_name(pl->empty_src));
-	else
-		diag_error(o->loc, "tma.load.mc in a produce block of pipeline '%s' writes into the stages of other CTAs "
-			   "of the cluster, which must be free there before it is refilled: its empty side counts "
-			   "mma * %d, but a release in every CTA of the cluster is mma * %d (one commit per %s)",
-			   pl->name, pl->empty_mult, n, c->pair ? "CTA pair" : "CTA");
-}
-
 /* A produce block of a pipeline with a tma full source: expand-async announces the bytes of
  * the TMA loads at the top of its body on full[stage]; loads deeper in control flow or on
  * another element would make that count wrong. */
@@ -1024,8 +1000,11 @@ check_produce_tma(Check *c, const IrOp *op)
 				   "than the block's stage", ir_opinfo[o->opc].name, pl->name, k->barriers[pl->full].name);
 			return;
 		}
-		if (o->opc == IR_TMA_LOAD_MC && !cluster_release(c, pl)) {
-			multicast_error(c, o, pl);
+		if (o->opc == IR_TMA_LOAD_MC && !pl->empty_cluster) {
+			diag_error(o->loc, "tma.load.mc in a produce block of pipeline '%s' writes into the stages of "
+				   "other CTAs of the cluster, which must be free there before it is refilled, but its "
+				   "empty side releases a stage in its own CTA only (a cluster release: `cluster` after "
+				   "the empty side, as the frontend writes it)", pl->name);
 			return;
 		}
 		loads++;

@@ -91,3 +91,70 @@ instance gemm<bf16, bf16> as gemm_bf16;
 instance gemm<f16, f16> as gemm_f16;
 instance gemm<bf16, f32> as gemm_bf16_f32;
 instance gemm<f16, f32> as gemm_f16_f32;
+
+// gemm_mc: the same with clusters of 2 CTAs on tiles one above the other (rows m0 .. m0 +
+// 255 of C, the same 256 columns), which read the same B: CTA r loads its own 128 rows of
+// A and part r of B's 256 rows (128 of them), which it multicasts to both CTAs, so the
+// cluster reads each byte of B once (3/4 of gemm's bytes per tile). Another CTA's loads
+// fill this CTA's stages, so the compiler makes `ld` a cluster release: each consumer
+// thread arrives on the stage's empty barrier in both CTAs, which counts 512.
+kernel gemm_mc<T: bf16 | f16, O: bf16 | f32>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    cluster(2)
+    grid(2 * min(num_sms / 2, cdiv(M, 2 * BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN / 2, BK], swizzle(128));
+    pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+
+    let tiles_m = cdiv(M, 2 * BM);
+    let tiles_n = cdiv(N, BN);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+    let r = cluster_rank;
+    let cl = block.x / 2;
+    let clusters = grid_dim.x / 2;
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in cl .. tiles step clusters) {
+                    let group = tile / (GROUP_M * tiles_n);
+                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 2 * BM;
+                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0 + r * BM, kb * BK]);
+                            tma_load(sb, tb, [n0 + r * (BN / 2), kb * BK], multicast: 3, part: r);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;
+        for (tile in cl .. tiles step clusters) {
+            let group = tile / (GROUP_M * tiles_n);
+            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 2 * BM;
+            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            store(c, acc, [m0 + r * BM + wg * 64, n0]);
+        }
+    }
+}
+
+instance gemm_mc<bf16, bf16> as gemm_mc_bf16;
+instance gemm_mc<f16, f32> as gemm_mc_f16_f32;
