@@ -218,11 +218,16 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 		break;
 	case IR_MBAR_WAIT: mbar_wait(g, op); break;
 	case IR_MBAR_ARRIVE_REMOTE:
+		/* release at CTA scope, as CUTLASS's cluster barriers arrive: what it orders are
+		 * this thread's reads of its own CTA's stage (or tensor memory), already
+		 * performed, before the peer refills it. The cluster-scope form, a fence per
+		 * arrive, cost the multicast GEMM (gemm_mc) a third of its speed on the H200
+		 * (bench/RESULTS.md, section 15). */
 		args[0] = lg_arg(g, op, 0);
 		args[1] = ival(g, op, 1);
 		args[0] = call(g, "llvm.nvvm.mapa.shared.cluster", args, 2, "");
 		args[1] = lg_c32(g, 1);
-		call(g, "llvm.nvvm.mbarrier.arrive.scope.cluster.space.cluster", args, 2, "");
+		call(g, "llvm.nvvm.mbarrier.arrive.scope.cta.space.cluster", args, 2, "");
 		break;
 	case IR_FENCE_MBAR_INIT: call(g, "llvm.nvvm.fence.mbarrier_init.release.cluster", NULL, 0, ""); break;
 	case IR_FENCE_PROXY_ASYNC: call(g, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, ""); break;

@@ -872,6 +872,12 @@ lg_op(LlvmGen *g, const IrOp *op)
 		lg_intrinsic(g, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1, "");
 		break;
 	}
+	case IR_WARP_SYNC: {
+		LLVMValueRef all = i32c(g, -1);
+
+		lg_intrinsic(g, "llvm.nvvm.bar.warp.sync", NULL, 0, &all, 1, "");
+		break;
+	}
 	case IR_CP_ASYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
 		cp_async(g, op);
 		break;

@@ -695,6 +695,13 @@ ex_barrier(Warp *w, const IrOp *op, uint32_t mask)
 		sched_barrier(w, op, W_BARRIER);
 }
 
+/* warp.sync: the warp's lanes run in step here; only a diverged warp is a finding */
+static void
+ex_warp_sync(Warp *w, const IrOp *op, uint32_t mask)
+{
+	exec_full_warp(w, op, mask);
+}
+
 static void
 ex_shfl(Warp *w, const IrOp *op, uint32_t mask)
 {
@@ -988,6 +995,7 @@ static const ExecRow exec_rows[] = {
 	{IR_ATOM_CAS, ex_atom, NULL, NULL},
 
 	{IR_BARRIER, ex_barrier, NULL, NULL},
+	{IR_WARP_SYNC, ex_warp_sync, NULL, NULL},
 	{IR_SHFL_XOR, ex_shfl, NULL, NULL}, {IR_SHFL_DOWN, ex_shfl, NULL, NULL},
 	{IR_SHFL_UP, ex_shfl, NULL, NULL}, {IR_SHFL_IDX, ex_shfl, NULL, NULL},
 	{IR_VOTE_ANY, ex_vote, NULL, NULL}, {IR_VOTE_ALL, ex_vote, NULL, NULL}, {IR_BALLOT, ex_vote, NULL, NULL},

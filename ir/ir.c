@@ -251,6 +251,8 @@ ir_pipe_count(const IrKernel *k, const IrPipeline *p, int side, int pair)
 
 	if (!side || !p->empty_cluster)
 		return n;
+	if (p->empty_src == PIPE_SRC_WARP || p->empty_src == PIPE_SRC_WARPGROUP)
+		n /= 32;        /* one lane of each warp arrives for it (expand-async) */
 	return n * (ir_pair_pipeline(p, pair) ? ncta / 2 : ncta);
 }
 

@@ -434,9 +434,10 @@ int ir_cta_pair(const IrKernel *k);
  * both CTAs (docs/ir.md, "CTA pairs"). */
 int ir_pair_pipeline(const IrPipeline *p, int pair);
 /* The arrival count of side (0 full, 1 empty) of pipeline p in kernel k (pair:
- * ir_cta_pair): its source times its multiplier (ir_pipe_source_count), times the
- * releasing units of the cluster for a cluster release: its CTAs, or its pairs for a pair
- * pipeline (whose mma side commits once per pair). */
+ * ir_cta_pair): its source times its multiplier (ir_pipe_source_count); for a cluster
+ * release, times the releasing units of the cluster (its CTAs, or its pairs for a pair
+ * pipeline, whose mma side commits once per pair), and a warp or warpgroup source counts
+ * one arrival per warp (one lane arrives for its warp). */
 int ir_pipe_count(const IrKernel *k, const IrPipeline *p, int side, int pair);
 
 /* The bytes one box of tensor map value map moves (its name in *name when not NULL), or -1

@@ -922,7 +922,7 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 		case IR_ATOM_XCHG: case IR_ATOM_CAS:
 			check_atomic(v, op);
 			break;
-		case IR_BARRIER:
+		case IR_BARRIER: case IR_WARP_SYNC:
 			vf_want_nres(v, op, 0);
 			break;
 		case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:

@@ -250,14 +250,40 @@ leader_rank(IrBuilder *b)
 	return irb_op2(b, IR_AND, t_i32, r, int_const(b, t_i32, -2));
 }
 
+/* A warp's cluster release of the barrier at bar: once every lane is past its reads
+ * (warp.sync, which orders them), lane r arrives on the barrier of cluster rank r: one
+ * remote arrive per warp and CTA instead of one per thread and CTA, each a cluster-scope
+ * release (ir_pipe_count counts one per warp). */
+static void yield_values(IrBuilder *b, int n, const IrValue *vals);
+static void push_if(Expand *E, IrRegion *out, SrcLoc loc, IrValue cond, IrRegion then, int nres,
+		    const IrValue *res, const IrValue *elsevals);
+
+static void
+warp_release(Expand *E, IrBuilder *b, IrValue bar, int64_t ncta)
+{
+	IrRegion then = {0};
+	IrBuilder tb = {E->k, &then, b->loc};
+	IrValue lane, c, a[2];
+
+	irb_op(b, IR_WARP_SYNC, ir_scalar(IR_VOID), 0, NULL);
+	lane = irb_op(b, IR_LANEID, t_i32, 0, NULL);
+	c = irb_op2(b, IR_CMP_LT, t_i1, lane, int_const(b, t_i32, ncta));
+	a[0] = bar;
+	a[1] = lane;
+	irb_op(&tb, IR_MBAR_ARRIVE_REMOTE, ir_scalar(IR_VOID), 2, a);
+	yield_values(&tb, 0, NULL);
+	push_if(E, b->r, b->loc, c, then, 0, NULL, NULL);
+}
+
 /* The release of a stage's barrier bar[stage] by source src: tcgen05.commit for mma (after
  * the thread's MMAs), else an arrive, after fence.before when the body read or wrote TMEM.
  * In a pair pipeline the commit arrives in both CTAs of the pair (mask 0b11 << leader) and
  * an arrive goes to the leader's barrier, which counts both CTAs' arrivals. A cluster
  * release (IrPipeline.empty_cluster) reaches the stage in every CTA of the cluster: the
- * commit's mask names them all, an arrive becomes one remote arrive per CTA. */
+ * commit's mask names them all, a thread's arrive becomes one remote arrive per CTA, a
+ * warp's (warp_release) one per warp and CTA. */
 static void
-release(const Expand *E, IrBuilder *b, int src, int cluster, int bar, IrValue stage, int ldst, int pair)
+release(Expand *E, IrBuilder *b, int src, int cluster, int bar, IrValue stage, int ldst, int pair)
 {
 	int64_t pairbit = pair ? IR_CTA_PAIR : 0, ncta = E->k->cluster[0] * E->k->cluster[1] * E->k->cluster[2], r;
 	IrValue a[2];
@@ -268,6 +294,8 @@ release(const Expand *E, IrBuilder *b, int src, int cluster, int bar, IrValue st
 	if (src == PIPE_SRC_MMA && cluster) {
 		a[1] = int_const(b, ir_scalar(IR_I16), (INT64_C(1) << ncta) - 1);
 		irb_imm(b, IR_TCGEN05_COMMIT, ir_scalar(IR_VOID), pairbit, 2, a);
+	} else if (cluster && (src == PIPE_SRC_WARP || src == PIPE_SRC_WARPGROUP)) {
+		warp_release(E, b, a[0], ncta);
 	} else if (cluster) {
 		for (r = 0; r < ncta; r++) {
 			a[1] = int_const(b, t_i32, r);

@@ -691,7 +691,7 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 			check_barrier(c, op, m);
 			break;
 		case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:
-		case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT:
+		case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT: case IR_WARP_SYNC:
 			check_collective(c, op, m);
 			break;
 		default:
@@ -717,7 +717,7 @@ check_arrivals(Check *c)
 			int src = side ? pl->empty_src : pl->full_src, mult = side ? pl->empty_mult : pl->full_mult;
 			Mask all;
 			const IrOp *first = NULL;
-			int known = 1, n, both, per;
+			int known = 1, n, both, per, perwarp;
 			char warps[64];
 
 			if (bar < 0 || bar >= k->nbarriers)
@@ -742,13 +742,16 @@ check_arrivals(Check *c)
 			per = both ? 2 : 1;
 			if (side && pl->empty_cluster)
 				per = k->cluster[0] * k->cluster[1] * k->cluster[2] / (ir_pair_pipeline(pl, c->pair) ? 2 : 1);
-			if (first && known && n * per != k->barriers[bar].count) {
+			/* a warp's cluster release is one lane's arrive per CTA (ir_pipe_count) */
+			perwarp = side && pl->empty_cluster && (src == PIPE_SRC_WARP || src == PIPE_SRC_WARPGROUP);
+			if (first && known && (perwarp ? (n % 32 ? -1 : n / 32) : n) * per != k->barriers[bar].count) {
 				mask_warps(c, &all, warps, sizeof warps);
 				diag_error(first->loc, "pipeline '%s': its %s barrier '%s' counts %d arrival%s per phase "
 					   "(%s * %d%s) but %d thread%s (%s) run its %s blocks%s", pl->name,
 					   side ? "empty" : "full", k->barriers[bar].name, k->barriers[bar].count,
 					   k->barriers[bar].count == 1 ? "" : "s", ir_pipe_source_name(src), mult,
-					   both ? ", over the 2 CTAs of a pair" : per > 1 ? ", a release in every CTA of the cluster" : "",
+					   both ? ", over the 2 CTAs of a pair" : perwarp ? ", a release in every CTA of the cluster, one arrival per warp"
+					   : per > 1 ? ", a release in every CTA of the cluster" : "",
 					   n, n == 1 ? "" : "s", warps, side ? "consume" : "produce",
 					   both ? " in each CTA" : per > 1 ? (c->pair ? " in each pair" : " in each CTA") : "");
 				diag_note(pl->loc, "pipeline '%s' is declared here", pl->name);

@@ -111,7 +111,7 @@ effects(const Stg *s, Effects *e)
 			add_g(e, n, 0, stg_global_param(s, op->args[1]), stg_readonly(s, op->args[1]),
 			      op->args[1], (int)op->imm);
 			continue;
-		case IR_BARRIER: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
+		case IR_BARRIER: case IR_WARP_SYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
 			continue;
 		default:
 			break;

@@ -97,7 +97,7 @@ instance gemm<f16, f32> as gemm_f16_f32;
 // A and part r of B's 256 rows (128 of them), which it multicasts to both CTAs, so the
 // cluster reads each byte of B once (3/4 of gemm's bytes per tile). Another CTA's loads
 // fill this CTA's stages, so the compiler makes `ld` a cluster release: each consumer
-// thread arrives on the stage's empty barrier in both CTAs, which counts 512.
+// warp arrives on the stage's empty barrier in both CTAs, which counts 16.
 kernel gemm_mc<T: bf16 | f16, O: bf16 | f32>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_90a)
     threads(384)
