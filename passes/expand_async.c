@@ -25,6 +25,11 @@
  * leader's barrier) and the leader's arrive.tx with the bytes of both CTAs. A role[1]
  * (leader) adds (cluster.rank & 1) == 0 to its condition.
  *
+ * A pipeline with a cluster release (IrPipeline.empty_cluster: its produce multicasts
+ * into other CTAs' stages) releases a stage in every CTA of the cluster: a commit with the
+ * mask of every CTA, a thread's remote arrive on each CTA, or for a warp, after warp.sync,
+ * lane r's on rank r (ir_pipe_count has the matching counts).
+ *
  * The tcgen05 fences order the thread's tcgen05 ops after the wait (the MMA may not start
  * before the stage is full or the accumulator free) and its TMEM loads and stores, which
  * tmem_load already waited for (tcgen05.wait.ld), before the arrive that lets another
@@ -34,10 +39,10 @@
  *
  * The TMA bytes are the boxes of the TMA loads at the top of the produce body that signal
  * the pipeline's full barrier (schedule-check rejects loads deeper in control flow); a
- * multicast load counts once per CTA of its mask (ir_tma_load_bytes). setmaxnreg raises (.inc) or lowers (.dec)
- * the budget from the entry budget (ir_entry_regs: the count ptxas gives a kernel with its
- * launch bounds, the same one schedule-check's register budget uses); a budget equal to it
- * needs no instruction.
+ * multicast load counts once per CTA of its mask (ir_tma_load_bytes). setmaxnreg raises
+ * (.inc) or lowers (.dec) the budget from the entry budget (ir_entry_regs: the count ptxas
+ * gives a kernel with its launch bounds, the same one schedule-check's register budget
+ * uses); a budget equal to it needs no instruction.
  *
  * A consume whose body issues wgmma must not release its stage before those wgmmas have
  * read it. When the consume is the only wgmma user at the top of a `for` body and its
@@ -250,14 +255,14 @@ leader_rank(IrBuilder *b)
 	return irb_op2(b, IR_AND, t_i32, r, int_const(b, t_i32, -2));
 }
 
-/* A warp's cluster release of the barrier at bar: once every lane is past its reads
- * (warp.sync, which orders them), lane r arrives on the barrier of cluster rank r: one
- * remote arrive per warp and CTA instead of one per thread and CTA, each a cluster-scope
- * release (ir_pipe_count counts one per warp). */
 static void yield_values(IrBuilder *b, int n, const IrValue *vals);
 static void push_if(Expand *E, IrRegion *out, SrcLoc loc, IrValue cond, IrRegion then, int nres,
 		    const IrValue *res, const IrValue *elsevals);
 
+/* A warp's cluster release of the barrier at bar: once every lane is past its reads
+ * (warp.sync, which orders them), lane r arrives on the barrier of cluster rank r: one
+ * remote arrive per warp and CTA instead of one per thread and CTA (ir_pipe_count counts
+ * one per warp). */
 static void
 warp_release(Expand *E, IrBuilder *b, IrValue bar, int64_t ncta)
 {
