@@ -515,34 +515,31 @@ test_gemm(const char *file, const char *name, int in_f16, int out_f32, int64_t m
 	return secs;
 }
 
+/* test_gemm with num_sms = sms: with fewer CTAs (clusters) than tiles each runs several
+ * tiles, through every pipeline and accumulator stage. */
+static void
+test_gemm_sms(const char *file, const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk,
+	      int64_t sms, uint64_t seed)
+{
+	num_sms = sms;
+	test_gemm(file, name, in_f16, out_f32, m, n, kk, seed);
+	num_sms = 0;
+}
+
 /* The Blackwell GEMMs (gemm_sm100.cake: TMA, tcgen05.mma into tensor memory, the epilogue
- * reading it) as test_gemm, on `sms` SMs: with fewer CTAs than tiles each CTA runs several
- * tiles through both accumulator stages. */
+ * reading it). */
 static void
 test_bwgemm(const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk, int64_t sms, uint64_t seed)
 {
-	num_sms = sms;
-	test_gemm("gemm/gemm_sm100.cake", name, in_f16, out_f32, m, n, kk, seed);
-	num_sms = 0;
-}
-
-/* A Hopper gemm with num_sms = sms (clusters: gemm_mc). */
-static void
-test_gemm_sms(const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk, int64_t sms, uint64_t seed)
-{
-	num_sms = sms;
-	test_gemm("gemm/gemm.cake", name, in_f16, out_f32, m, n, kk, seed);
-	num_sms = 0;
+	test_gemm_sms("gemm/gemm_sm100.cake", name, in_f16, out_f32, m, n, kk, sms, seed);
 }
 
 /* The same on CTA pairs (gemm_sm100_2cta.cake: cluster(2), cta_group::2 MMAs of 256 x 256
- * tiles, sms / 2 pairs). */
+ * tiles, sms / 2 pairs; gemm_sm100_2cta_mc: two pairs per cluster). */
 static void
 test_bw2gemm(const char *name, int in_f16, int out_f32, int64_t m, int64_t n, int64_t kk, int64_t sms, uint64_t seed)
 {
-	num_sms = sms;
-	test_gemm("gemm/gemm_sm100_2cta.cake", name, in_f16, out_f32, m, n, kk, seed);
-	num_sms = 0;
+	test_gemm_sms("gemm/gemm_sm100_2cta.cake", name, in_f16, out_f32, m, n, kk, sms, seed);
 }
 
 /* x[i] = q / 256 with q a random nonzero integer in (-256, 256): exact in bf16 and f16 */
@@ -862,7 +859,7 @@ sweep(uint64_t n)
 		test_bwgemm("gemm_sm100_e4m3", 2, 0, 136, 264, 144, 2, seed);
 		test_bw2gemm("gemm_sm100_2cta_bf16", 0, 0, 136, 264, 72, 2, seed);
 		test_bw2gemm("gemm_sm100_2cta_mc_bf16", 0, 0, 520, 264, 72, 4, seed);
-		test_gemm_sms("gemm_mc_bf16", 0, 0, 520, 264, 72, 2, seed);
+		test_gemm_sms("gemm/gemm.cake", "gemm_mc_bf16", 0, 0, 520, 264, 72, 2, seed);
 	}
 }
 
@@ -954,10 +951,10 @@ main(int argc, char **argv)
 		test_wgmma_rs(12 + s * 1000);
 		/* clusters of 2 sharing B by multicast (a cluster release): a CTA wholly past
 		 * M, more tiles than clusters */
-		test_gemm_sms("gemm_mc_bf16", 0, 0, 1, 1, 8, 132, 36 + s * 1000);
-		test_gemm_sms("gemm_mc_bf16", 0, 0, 136, 264, 72, 132, 37 + s * 1000);
-		test_gemm_sms("gemm_mc_bf16", 0, 0, 600, 520, 136, 2, 38 + s * 1000);
-		test_gemm_sms("gemm_mc_f16_f32", 1, 1, 129, 257, 200, 4, 39 + s * 1000);
+		test_gemm_sms("gemm/gemm.cake", "gemm_mc_bf16", 0, 0, 1, 1, 8, 132, 36 + s * 1000);
+		test_gemm_sms("gemm/gemm.cake", "gemm_mc_bf16", 0, 0, 136, 264, 72, 132, 37 + s * 1000);
+		test_gemm_sms("gemm/gemm.cake", "gemm_mc_bf16", 0, 0, 600, 520, 136, 2, 38 + s * 1000);
+		test_gemm_sms("gemm/gemm.cake", "gemm_mc_f16_f32", 1, 1, 129, 257, 200, 4, 39 + s * 1000);
 		/* Blackwell: 1 x 1 x 16, ragged M/N/K, more tiles than CTAs (both accumulator
 		 * stages in turn), every instance */
 		test_bwgemm("gemm_sm100_bf16", 0, 0, 1, 1, 16, 132, 13 + s * 1000);
