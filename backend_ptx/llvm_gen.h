@@ -50,6 +50,8 @@ LLVMValueRef lg_intrinsic(LlvmGen *g, const char *name, LLVMTypeRef *tys, int nt
  * a basic block costs instruction selection 128 copies in every block that reads a lane, and
  * every wgmma would split and rebuild it. Phis of fragments are one scalar phi per lane. */
 int lg_is_frag(IrType t);
+/* Whether IR value v is defined by a `const` op. */
+int lg_is_const(const LlvmGen *g, IrValue v);
 /* The LLVM value of IR value v, used by op (a fragment is rebuilt into a vector here). */
 LLVMValueRef lg_val(LlvmGen *g, const IrOp *op, IrValue v);
 /* The lanes of fragment v (n of them); poison lanes after an error. */

@@ -210,23 +210,17 @@ holds(const LlvmGen *g, const IrRegion *r, int what)
 	return 0;
 }
 
-static int
-is_const(LlvmGen *g, IrValue v)
-{
-	return g->def[v] && g->def[v]->opc == IR_CONST;
-}
-
 /* A `for` whose bounds and step are all constants (LLVM unrolls the small ones fully). */
 static int
 const_trips(LlvmGen *g, const IrOp *op)
 {
-	return is_const(g, op->args[0]) && is_const(g, op->args[1]) && is_const(g, op->args[2]);
+	return lg_is_const(g, op->args[0]) && lg_is_const(g, op->args[1]) && lg_is_const(g, op->args[2]);
 }
 
 static int64_t
 plain_unroll(LlvmGen *g, const IrOp *op)
 {
-	if (const_trips(g, op) || !is_const(g, op->args[2]))
+	if (const_trips(g, op) || !lg_is_const(g, op->args[2]))
 		return 0;
 	if (holds(g, &op->regions[0], HOLDS_LOOP) || !holds(g, &op->regions[0], HOLDS_GLOBAL_LOAD)
 	    || holds(g, &op->regions[0], HOLDS_VECTOR_ACCESS))

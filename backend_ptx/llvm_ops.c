@@ -405,6 +405,63 @@ approx(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType t, const char *nm)
 	return r;
 }
 
+/* The constant c of an integer constant v, or of v = y + c, c + y or y - c (*y set;
+ * else 0); 0 when v has none. (canonicalize leaves y + c; -O0 does not run it.) */
+static int
+const_term(LlvmGen *g, IrValue v, IrValue *y, int64_t *c)
+{
+	const IrOp *d = g->def[v];
+	int i;
+
+	*y = 0;
+	if (!d || !ir_is_int(ir_vtype(g->k, v)))
+		return 0;
+	if (d->opc == IR_CONST) {
+		*c = d->imm;
+		return 1;
+	}
+	if (d->opc != IR_ADD && d->opc != IR_SUB)
+		return 0;
+	for (i = 1; i >= (d->opc == IR_ADD ? 0 : 1); i--) {
+		if (lg_is_const(g, d->args[i])) {
+			*y = d->args[1 - i];
+			*c = d->opc == IR_SUB ? -g->def[d->args[i]]->imm : g->def[d->args[i]]->imm;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* elemptr p, i. A tensor element's index a + (y + c) (a the rows before, y + c its last
+ * index, c a constant: `x[i, v0 + 4 * q]` once q is unrolled) becomes the row pointer
+ * p + (a + y) advanced by c: the accesses of one row share the row pointer and differ
+ * in the address's immediate offset. Left as written, each access has its own 64-bit
+ * address that LLVM's strength reductions (SLSR, LSR) then work to merge: in cp_fixup
+ * a third of the compile. The same element, since the linear index arithmetic, the
+ * constant included, may not overflow (docs/language.md). Not inbounds: the IR lets a
+ * pointer step outside its tensor and back. */
+static LLVMValueRef
+elemptr(LlvmGen *g, const IrOp *op, const char *nm)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]);
+	LLVMTypeRef et = lg_type(g, ir_scalar((IrBase)pt.elem));
+	LLVMValueRef p = val(g, op, op->args[0]), idx = val(g, op, op->args[1]), a;
+	const IrOp *s = g->def[op->args[1]];
+	IrValue y;
+	int64_t c;
+
+	if (pt.space == IR_GLOBAL && s && s->opc == IR_ADD && s->imm
+	    && const_term(g, s->args[1], &y, &c) && c > -(1 << 20) && c < (1 << 20)) {
+		a = val(g, op, s->args[0]);
+		if (y)
+			a = g->in_plain_loop ? LLVMBuildNSWAdd(g->b, a, val(g, op, y), "")
+					     : LLVMBuildAdd(g->b, a, val(g, op, y), "");
+		p = LLVMBuildGEP2(g->b, et, p, &a, 1, "");
+		idx = LLVMConstInt(LLVMTypeOf(a), (unsigned long long)c, 1);
+	}
+	return LLVMBuildGEP2(g->b, et, p, &idx, 1, nm);
+}
+
 static LLVMValueRef
 arith(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
 {
@@ -841,15 +898,7 @@ lg_op(LlvmGen *g, const IrOp *op)
 		}
 		r = LLVMBuildExtractElement(g->b, val(g, op, op->args[0]), i32c(g, (uint32_t)op->imm), nm);
 		break;
-	case IR_ELEMPTR: {
-		IrType pt = ir_vtype(g->k, op->args[0]);
-		LLVMValueRef idx = val(g, op, op->args[1]);
-
-		/* Not inbounds: the IR lets a pointer step outside its tensor and back. */
-		r = LLVMBuildGEP2(g->b, lg_type(g, ir_scalar((IrBase)pt.elem)), val(g, op, op->args[0]),
-				  &idx, 1, nm);
-		break;
-	}
+	case IR_ELEMPTR: r = elemptr(g, op, nm); break;
 	case IR_SMEM: r = smem_ptr(g, op, nm); break;
 	case IR_LOAD: r = load(g, op, t, nm); break;
 	case IR_STORE: {

@@ -76,6 +76,12 @@ defined(LlvmGen *g, IrValue v)
 	return v > 0 && v < g->k->nvalues && (g->vals[v] || g->lanes[v]);
 }
 
+int
+lg_is_const(const LlvmGen *g, IrValue v)
+{
+	return g->def[v] && g->def[v]->opc == IR_CONST;
+}
+
 LLVMValueRef
 lg_val(LlvmGen *g, const IrOp *op, IrValue v)
 {
