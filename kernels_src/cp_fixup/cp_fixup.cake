@@ -13,14 +13,14 @@
 //
 // The SIMT design (for few heads and many chunks): columns of S are independent, so a
 // block owns BV columns of one head's state, and one thread owns one row of them (KT
-// threads, KT >= K; threads past K take part in the barriers only). Per chunk, thread i
-// computes row i: S_c[i, :] = L_c[i, :] + sum_j M_c[i, j] S_{c-1}[j, :], reading M_c's row
-// i (its own) and all of S_{c-1} (the same row j for all threads: a broadcast) from shared
-// memory, BV accumulators in registers. M_{c+1} is on its way by cp.async into the other
-// half of a double buffer while chunk c accumulates, and L_{c+1}'s row is loaded into
-// registers one chunk ahead. M's rows are padded by 4 elements so that the threads'
-// vector reads of their rows fall in different banks (row strides of 528 bytes for f32,
-// 264 for bf16).
+// threads, KT >= K; threads past K zero their rows of S, then take part in the barriers
+// only). Per chunk, thread i computes row i: S_c[i, :] = L_c[i, :] + sum_j M_c[i, j]
+// S_{c-1}[j, :], reading M_c's row i (its own) and all of S_{c-1} (the same row j for all
+// threads: a broadcast) from shared memory, BV accumulators in registers. M_{c+1} is on
+// its way by cp.async into the other half of a double buffer while chunk c accumulates,
+// and L_{c+1}'s row is loaded into registers one chunk ahead. M's rows are padded by 4
+// elements so that the threads' vector reads of their rows fall in different banks (row
+// strides of 528 bytes for f32, 264 for bf16).
 //
 // Generic parameters: T, M's element type; KT, the threads (and the largest K); BV, the
 // columns a block owns (V must be a multiple of BV; K and V multiples of 4). The entry
@@ -66,6 +66,19 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             s[b, h, 0, i, v0 + 4 * q : 4] = acc[q];
         }
     }
+    // The sums below run over 8 rows at a time: when K is not a multiple of 8 the last
+    // step reads rows K .. K + 3 of S and columns K .. K + 3 of M, which are zeros (rows
+    // of the threads past K, columns past the copies), never stale shared memory.
+    if (!act) {
+        for (q in 0 .. BV / 4) unroll {
+            ss[i, 4 * q : 4] = f32x4(0.0);
+        }
+    } else if (K % 8 != 0) {
+        for (r in 0 .. 4) unroll {
+            ms[0, i, K + r] = 0.0;
+            ms[1, i, K + r] = 0.0;
+        }
+    }
     // M_1 and L_1's row, ahead of the loop
     var lnx: f32x4[BV / 4] = 0.0;
     if (act && n > 1) {
@@ -106,10 +119,12 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             for (q in 0 .. BV / 4) unroll {
                 part[0, q] = acc[q];     // L_c starts the first sum (one sum: no extra registers)
             }
-            for (j in 0 .. K step 4) unroll(2) {
-                let mv = f32x4(ms[cur, i, j : 4]);
-                for (r in 0 .. 4) unroll {
-                    let mj = f32x4(mv[r]);
+            for (j in 0 .. K step 8) {
+                var mv: f32x4[2] = 0.0;
+                mv[0] = f32x4(ms[cur, i, j : 4]);
+                mv[1] = f32x4(ms[cur, i, j + 4 : 4]);
+                for (r in 0 .. 8) unroll {
+                    let mj = f32x4(mv[r / 4][r % 4]);
                     for (q in 0 .. BV / 4) unroll {
                         part[r % NP, q] = fma(mj, ss[j + r, 4 * q : 4], part[r % NP, q]);
                     }
