@@ -119,7 +119,7 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             for (q in 0 .. BV / 4) unroll {
                 part[0, q] = acc[q];     // L_c starts the first sum (one sum: no extra registers)
             }
-            for (j in 0 .. K step 8) {
+            for (j in 0 .. K step 8) unroll(1) {
                 var mv: f32x4[2] = 0.0;
                 mv[0] = f32x4(ms[cur, i, j : 4]);
                 mv[1] = f32x4(ms[cur, i, j + 4 : 4]);
