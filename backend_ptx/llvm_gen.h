@@ -25,12 +25,15 @@ typedef struct LlvmGen {
 	int *uses;              /* how many operands name each value */
 	int *tied_uses;         /* of those, how many are wgmma asm that tie accumulator lanes */
 	char *untied;           /* wgmma.wait results that need no ties (find_untied_waits) */
+	char *fixed_iv;         /* variables of loops with constant bounds (LLVM unrolls the
+				   small ones fully; elemptr) */
 	const IrOp **def;       /* ir_def_map(k): each value's defining op (NULL for region args) */
 	int named;              /* LLVM values carry names (only when LLVM IR is printed) */
 	LLVMValueRef smem;      /* the dynamic shared array, created on first use */
 	unsigned sscope_device; /* syncscope("device") */
 	int in_plain_loop;      /* directly in a loop plain_unroll unrolls (gen_for): add[1] and
 				   mul[1] get nsw there */
+	int plain_loops;        /* how many such loops (the pipeline adds PLAIN_LOOP_PASSES) */
 	Buf *err;
 	int failed;
 } LlvmGen;

@@ -260,8 +260,10 @@ gen_for(LlvmGen *g, const IrOp *op)
 	LLVMBuildCondBr(g->b, cmp, loop, done);
 
 	enter(g, loop);
+	g->fixed_iv[body->args[0]] = (char)const_trips(g, op);
 	outer = g->in_plain_loop;
 	g->in_plain_loop = op->imm == 0 && plain_unroll(g, op);
+	g->plain_loops += g->in_plain_loop;
 	term = gen_region(g, body);
 	g->in_plain_loop = outer;
 	ny = term_args(term, 0, &ys);
@@ -619,22 +621,36 @@ make_target(int target, int opt_level, Buf *err)
  * assertion for LLVM's own tests, and with it some loops (a while loop halving a value)
  * ended the compile with an internal error though the code was right. */
 #define OPT_PIPELINE \
-	"function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate)," \
-	"loop-mssa(licm),loop-unroll<O3>,early-cse,simplifycfg,dce)"
+	"nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate)," \
+	"loop-mssa(licm),loop-unroll<O3>,early-cse,simplifycfg,dce"
 
 /* -O3: instcombine and GVN after the unroller too. On fully unrolled code they expose the
  * address arithmetic that codegen's straight-line strength reduction then rewrites, which
  * makes gdp_decode_warp 9% faster on the H200 (bench/RESULTS.md) and its compile 1.6x
  * slower (most of it in that strength reduction). Codegen at the aggressive level. */
 #define OPT_PIPELINE_O3 \
-	"function(nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate)," \
-	"loop-mssa(licm),loop-unroll<O3>,instcombine<no-verify-fixpoint>,gvn,simplifycfg,dce)"
+	"nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate)," \
+	"loop-mssa(licm),loop-unroll<O3>,instcombine<no-verify-fixpoint>,gvn,simplifycfg,dce"
+
+/* After a kernel's plain loops are unrolled at run time (plain_unroll): induction variable
+ * simplification, which rewrites the unrolled loop's exit test to count a trip counter
+ * down to zero. With that loop ptxas issues all 16 of col_sum's loads (4 per unrolled
+ * iteration, which ptxas unrolls 4 times again) before the first add that waits on one,
+ * as in NVRTC's code; without it 13, then the wait (1.22x NVRTC's time on the H200, 0.99x
+ * with it: bench/RESULTS.md section 17). Only for kernels with such a loop: 5% of a
+ * compile. */
+#define PLAIN_LOOP_PASSES ",loop(indvars)"
 
 static int
-optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, Buf *err)
+optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, int plain_loops, Buf *err)
 {
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef e = LLVMRunPasses(mod, opt_level >= 3 ? OPT_PIPELINE_O3 : OPT_PIPELINE, tm, po);
+	LLVMErrorRef e;
+	char pipeline[512];
+
+	snprintf(pipeline, sizeof pipeline, "function(%s%s)", opt_level >= 3 ? OPT_PIPELINE_O3 : OPT_PIPELINE,
+		 plain_loops ? PLAIN_LOOP_PASSES : "");
+	e = LLVMRunPasses(mod, pipeline, tm, po);
 
 	LLVMDisposePassBuilderOptions(po);
 	if (e) {
@@ -701,6 +717,7 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	g.uses = xcalloc((size_t)k->nvalues + 1, sizeof *g.uses);
 	g.tied_uses = xcalloc((size_t)k->nvalues + 1, sizeof *g.tied_uses);
 	g.untied = xcalloc((size_t)k->nvalues + 1, 1);
+	g.fixed_iv = xcalloc((size_t)k->nvalues + 1, 1);
 	g.def = ir_def_map(k);
 	count_uses(&g, &k->body);
 	find_untied_waits(&g, &k->body);
@@ -721,7 +738,7 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	}
 	t1 = clock_ms();
 	time_add("llvm-build", t1 - t0);
-	if (opt_level > 0 && optimize(g.mod, tm, opt_level, err) != 0)
+	if (opt_level > 0 && optimize(g.mod, tm, opt_level, g.plain_loops, err) != 0)
 		goto out;
 	time_add("llvm-opt", clock_ms() - t1);
 	/* Printed before code generation, which rewrites the module in place. */
@@ -744,6 +761,7 @@ out:
 	free(g.uses);
 	free(g.tied_uses);
 	free(g.untied);
+	free(g.fixed_iv);
 	free((void *)g.def);
 	arena_free(g.arena);
 	LLVMDisposeBuilder(g.b);

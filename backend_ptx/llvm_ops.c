@@ -405,61 +405,136 @@ approx(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType t, const char *nm)
 	return r;
 }
 
-/* The constant c of an integer constant v, or of v = y + c, c + y or y - c (*y set;
- * else 0); 0 when v has none. (canonicalize leaves y + c; -O0 does not run it.) */
+/* ---- Element addresses ----
+ * An element's index is a sum of terms: the linear index's own additions (add[1]) and, in
+ * the last index, the user's + and -, which an index computes exactly (docs/language.md).
+ * Terms that are constants, or become constants when LLVM fully unrolls the loops with
+ * constant bounds (`x[i + k - R]`, `x[r, v0 + 4 * q]`), go into a last address offset:
+ * the accesses of one row share one 64-bit base and differ in the immediate offset of the
+ * address, as NVVM's code for the same C. Summed into the index instead, each access
+ * would have its own 64-bit address, which ptxas does not merge and LLVM's strength
+ * reductions (SLSR, LSR) work hard to (a third of cp_fixup's compile). Not inbounds: the
+ * IR lets a pointer step outside its tensor and back. */
+enum { INDEX_TERMS = 8 };
+
+typedef struct IndexTerm {
+	IrValue v;
+	int neg;        /* subtracted */
+	int fixed;      /* a constant, or one once constant-bound loops are unrolled */
+} IndexTerm;
+
+/* Whether v is a constant or becomes one when LLVM fully unrolls the loops with constant
+ * bounds: their variables and integer arithmetic on them (g->fixed_iv). */
 static int
-const_term(LlvmGen *g, IrValue v, IrValue *y, int64_t *c)
+unrolls_to_const(const LlvmGen *g, IrValue v, int depth)
 {
 	const IrOp *d = g->def[v];
-	int i;
 
-	*y = 0;
-	if (!d || !ir_is_int(ir_vtype(g->k, v)))
-		return 0;
-	if (d->opc == IR_CONST) {
-		*c = d->imm;
+	if (g->fixed_iv[v])
 		return 1;
-	}
-	if (d->opc != IR_ADD && d->opc != IR_SUB)
+	if (!d || depth > 4 || !ir_is_int(ir_vtype(g->k, v)))
 		return 0;
-	for (i = 1; i >= (d->opc == IR_ADD ? 0 : 1); i--) {
-		if (lg_is_const(g, d->args[i])) {
-			*y = d->args[1 - i];
-			*c = d->opc == IR_SUB ? -g->def[d->args[i]]->imm : g->def[d->args[i]]->imm;
-			return 1;
-		}
-	}
-	return 0;
+	if (d->opc == IR_CONST)
+		return 1;
+	if (d->opc != IR_ADD && d->opc != IR_SUB && d->opc != IR_MUL && d->opc != IR_SHL)
+		return 0;
+	return unrolls_to_const(g, d->args[0], depth + 1) && unrolls_to_const(g, d->args[1], depth + 1);
 }
 
-/* elemptr p, i. A tensor element's index a + (y + c) (a the rows before, y + c its last
- * index, c a constant: `x[i, v0 + 4 * q]` once q is unrolled) becomes the row pointer
- * p + (a + y) advanced by c: the accesses of one row share the row pointer and differ
- * in the address's immediate offset. Left as written, each access has its own 64-bit
- * address that LLVM's strength reductions (SLSR, LSR) then work to merge: in cp_fixup
- * a third of the compile. The same element, since the linear index arithmetic, the
- * constant included, may not overflow (docs/language.md). Not inbounds: the IR lets a
- * pointer step outside its tensor and back. */
+/* Appends the terms of v (subtracted when neg) to t[0..n); last: v is (part of) the last
+ * index, whose + and - are split too. Returns the new count. */
+static int
+index_terms(const LlvmGen *g, IrValue v, int neg, int last, IndexTerm *t, int n)
+{
+	const IrOp *d = g->def[v];
+	int lin = d && d->opc == IR_ADD && d->imm;
+	int user = d && last && (d->opc == IR_ADD || d->opc == IR_SUB) && !d->imm;
+
+	if ((lin || user) && n + 2 <= INDEX_TERMS
+	    && ir_vtype(g->k, d->args[0]).base == ir_vtype(g->k, v).base
+	    && ir_vtype(g->k, d->args[1]).base == ir_vtype(g->k, v).base) {
+		n = index_terms(g, d->args[0], neg, user, t, n);
+		return index_terms(g, d->args[1], d->opc == IR_SUB ? !neg : neg, last, t, n);
+	}
+	t[n].v = v;
+	t[n].neg = neg;
+	t[n].fixed = unrolls_to_const(g, v, 0);
+	return n + 1;
+}
+
+/* v sign-extended to 64 bits. (Widening the linear index's products as well, i64 n * N
+ * for a row n, made LSR step each access's address by a 64-bit add pair: col_sum 2.5x
+ * slower on the H200.) */
+static LLVMValueRef
+wide(LlvmGen *g, const IrOp *op, IrValue v)
+{
+	return LLVMBuildSExtOrBitCast(g->b, val(g, op, v), LLVMInt64TypeInContext(g->ctx), "");
+}
+
+/* The sum of the terms whose fixed is `fixed`, in the index's type, or in 64 bits when
+ * widen; NULL when there are none. */
+static LLVMValueRef
+sum_terms(LlvmGen *g, const IrOp *op, const IndexTerm *t, int n, int fixed, int widen)
+{
+	LLVMValueRef s = NULL;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		LLVMValueRef x;
+
+		if (t[i].fixed != fixed)
+			continue;
+		x = widen ? wide(g, op, t[i].v) : val(g, op, t[i].v);
+		if (!s)
+			s = t[i].neg ? LLVMBuildNeg(g->b, x, "") : x;
+		else if (t[i].neg)
+			s = widen ? LLVMBuildNSWSub(g->b, s, x, "") : LLVMBuildSub(g->b, s, x, "");
+		else
+			s = widen ? LLVMBuildNSWAdd(g->b, s, x, "") : LLVMBuildAdd(g->b, s, x, "");
+	}
+	return s;
+}
+
+/* elemptr p, i: p advanced by the terms that vary, then by the fixed ones (above). In a
+ * loop unrolled at run time (plain_unroll) each varying term is its own 64-bit step: the
+ * loop-invariant ones are hoisted as one base, and LSR steps the unrolled loads from it
+ * by the stride of the one that moves with the loop (col_sum: 1.22 -> 1.11x NVRTC's time
+ * on the H200). Elsewhere (straight-line code, a grid-stride loop) 64-bit index arithmetic
+ * per access would cost registers (gdp_decode_tma: 127 -> 156), so the varying terms are
+ * summed in the index's type there. */
 static LLVMValueRef
 elemptr(LlvmGen *g, const IrOp *op, const char *nm)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]);
 	LLVMTypeRef et = lg_type(g, ir_scalar((IrBase)pt.elem));
-	LLVMValueRef p = val(g, op, op->args[0]), idx = val(g, op, op->args[1]), a;
-	const IrOp *s = g->def[op->args[1]];
-	IrValue y;
-	int64_t c;
+	LLVMValueRef p = val(g, op, op->args[0]), vary, fixed;
+	IndexTerm t[INDEX_TERMS];
+	int n, i, nfixed = 0;
 
-	if (pt.space == IR_GLOBAL && s && s->opc == IR_ADD && s->imm
-	    && const_term(g, s->args[1], &y, &c) && c > -(1 << 20) && c < (1 << 20)) {
-		a = val(g, op, s->args[0]);
-		if (y)
-			a = g->in_plain_loop ? LLVMBuildNSWAdd(g->b, a, val(g, op, y), "")
-					     : LLVMBuildAdd(g->b, a, val(g, op, y), "");
-		p = LLVMBuildGEP2(g->b, et, p, &a, 1, "");
-		idx = LLVMConstInt(LLVMTypeOf(a), (unsigned long long)c, 1);
+	if (pt.space != IR_GLOBAL)
+		return LLVMBuildGEP2(g->b, et, p, (LLVMValueRef[]){val(g, op, op->args[1])}, 1, nm);
+	n = index_terms(g, op->args[1], 0, 1, t, 0);
+	for (i = 0; i < n; i++)
+		nfixed += t[i].fixed;
+	if (nfixed == n || (nfixed == 0 && !g->in_plain_loop))
+		return LLVMBuildGEP2(g->b, et, p, (LLVMValueRef[]){val(g, op, op->args[1])}, 1, nm);
+	if (g->in_plain_loop) {
+		for (i = 0; i < n; i++) {
+			if (t[i].fixed)
+				continue;
+			vary = wide(g, op, t[i].v);
+			if (t[i].neg)
+				vary = LLVMBuildNSWNeg(g->b, vary, "");
+			p = LLVMBuildGEP2(g->b, et, p, &vary, 1, "");
+		}
+	} else {
+		vary = sum_terms(g, op, t, n, 0, 0);
+		p = LLVMBuildGEP2(g->b, et, p, &vary, 1, "");
 	}
-	return LLVMBuildGEP2(g->b, et, p, &idx, 1, nm);
+	if (!nfixed)
+		return p;
+	fixed = sum_terms(g, op, t, n, 1, 1);
+	return LLVMBuildGEP2(g->b, et, p, &fixed, 1, nm);
 }
 
 static LLVMValueRef

@@ -1,9 +1,10 @@
-// A tensor's last index that adds a constant (`v0 + 4`, `8 + v0`, `v0 - 4`, `v0` itself
-// made by an add) addresses the row pointer p + (rows + v0) advanced by the constant: the
-// accesses of one row share one 64-bit address and differ in its immediate offset, where
-// each would otherwise have its own sign-extended address for LLVM's strength reductions
-// to merge (docs/language.md, "Tensor and shared-array elements"). Shared arrays index
-// 32-bit addresses, which LLVM splits itself: their elemptr stays one GEP.
+// A tensor's last index that adds a constant (`v0 + 4`, `8 + v0`, `v0 - 4`, and the `+ 4`
+// inside v0's own `let`) addresses the row pointer p + (rows + the varying terms) advanced
+// by the constants: the accesses of one row share one 64-bit address and differ in its
+// immediate offset, where each would otherwise have its own sign-extended address for
+// LLVM's strength reductions to merge (docs/language.md, "Tensor and shared-array
+// elements"). Shared arrays index 32-bit addresses, which LLVM splits itself: their
+// elemptr stays one GEP.
 // RUN: %cakec --target sm_90a -O0 --emit=llvm %s | FileCheck %s --check-prefix=LLVM
 // RUN: %cakec --target sm_90a -O0 --emit=llvm %s | FileCheck %s --check-prefix=SHARED
 // RUN: %cakec --target sm_90a --emit=ptx %s | FileCheck %s
@@ -21,27 +22,27 @@ kernel rows(x: in f32[B, R, C], y: out f32[B, R, C]) targets(sm_90a) threads(64)
 }
 // LLVM-LABEL: define ptx_kernel void @rows_
 // LLVM: [[Y:%[0-9a-z]+]] = getelementptr float, ptr addrspace(1) %y, i32 %{{[0-9a-z]+}}
-// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[Y]], i32 4
+// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[Y]], i64 4
 // LLVM: [[X:%[0-9a-z]+]] = getelementptr float, ptr addrspace(1) %x, i32 %{{[0-9a-z]+}}
-// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[X]], i32 4
+// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[X]], i64 8
 // LLVM: [[X2:%[0-9a-z]+]] = getelementptr float, ptr addrspace(1) %x, i32 %{{[0-9a-z]+}}
-// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[X2]], i32 8
+// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[X2]], i64 12
 // LLVM: [[X3:%[0-9a-z]+]] = getelementptr float, ptr addrspace(1) %x, i32 %{{[0-9a-z]+}}
-// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[X3]], i32 -4
+// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[X3]], i64 0
 // LLVM: [[Y2:%[0-9a-z]+]] = getelementptr float, ptr addrspace(1) %y, i32 %{{[0-9a-z]+}}
-// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[Y2]], i32 12
+// LLVM-NEXT: getelementptr float, ptr addrspace(1) [[Y2]], i64 16
 // SHARED: [[T:%[0-9a-z]+]] = getelementptr float, ptr addrspace(3) @cake_smem, i32 %{{[0-9a-z]+}}
 // SHARED: store float %{{[0-9a-z]+}}, ptr addrspace(3) [[T]]
 // SHARED: [[T2:%[0-9a-z]+]] = getelementptr float, ptr addrspace(3) @cake_smem, i32 %{{[0-9a-z]+}}
 // SHARED: load float, ptr addrspace(3) [[T2]]
 
-// one address per tensor, the rest immediate offsets
+// one 64-bit offset for both tensors, the rest immediate offsets
 // CHECK-LABEL: .visible .entry rows_
-// CHECK-COUNT-2: mul.wide.s32
+// CHECK-COUNT-1: mul.wide.s32
 // CHECK-NOT: mul.wide
-// CHECK: ld.global.nc.v4.b32 {{.*}}, [[[X:%rd[0-9]+]]+16];
-// CHECK-NEXT: ld.global.nc.v4.b32 {{.*}}, [[[X]]+32];
+// CHECK: ld.global.nc.v4.b32 {{.*}}, [[[X:%rd[0-9]+]]+32];
+// CHECK-NEXT: ld.global.nc.v4.b32 {{.*}}, [[[X]]+48];
 // CHECK-NEXT: add.rn.f32
 // CHECK: st.global.v4.b32 [[[Y:%rd[0-9]+]]+16],
-// CHECK: ld.global.nc.b32 {{.*}}, [[[X]]+-16];
+// CHECK: ld.global.nc.b32 {{.*}}, [[[X]]];
 // CHECK: st.global.b32 [[[Y]]+64],

@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --check-prefix=ROW64 < %t/rowsq64.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=ROW32 < %t/rowsq32.sm_90a.ptx
 // FLAT: .param .u64 flat_rev_{{[0-9a-f]+}}_param_2
-// FLAT: setp.ge.s64
+// FLAT: setp.{{[lg][te]}}.s64
 // ROW64: .param .u64 rowsq64_{{[0-9a-f]+}}_param_3
 // ROW64: setp.{{[lg][te]}}.s64
 // ROW64: mul.lo.s64
