@@ -10,8 +10,18 @@ tile configurations), and all of them are in the log. Times: CUDA events around 
 back-to-back launches after warm-up, median of several repetitions; inputs are random
 (never zeros) and outputs are filled with NaN before the checked launch.
 
+The shapes are the GEMM issue's set (issue 13): M in {1, 8, ..., 8192} times six (N, K) pairs
+of LLM layers, 4096^3, 6144^3, 8192^3 and ten ragged shapes (odd M and N, K not a multiple
+of 64). Each row gives TFLOP/s, and for M <= 64 also the share of copy bandwidth the
+time reaches (the bytes of A, B and C over the time, against a device-to-device copy of
+1 GiB measured in the same run): decode-sized GEMMs are bound by reading B once.
+
 Usage (from the repo root, on the GPU machine, with build/gen/gemm built):
     python3 bench/gemm.py [--build build] [--out gemm.md] [--quick] [--check-only]
+                          [--entry-only] [--dtypes bf16:bf16,f16] [--max-m M]
+--entry-only times only the entry point (what a user calls) beside cuBLAS, not each
+instance; --dtypes keeps the input dtypes (or input:output pairs) named; --max-m drops the
+shapes with a larger M.
 Exit status 1 if any checked result is over the error threshold.
 """
 import argparse
@@ -23,10 +33,16 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-# 4096^3, 8192^3 and M x (N, K): 13 distinct shapes (M = 8192 with (8192, 8192) is 8192^3)
-SHAPES = [(4096, 4096, 4096)] + [
-    (m, n, k) for m in (512, 2048, 8192)
-    for (n, k) in ((2560, 8192), (8192, 8192), (28672, 8192), (8192, 28672))]
+# issue 13's set: M x (N, K) (M = 8192 with (8192, 8192) is 8192^3), the cubes, ragged ones
+LAYERS = ((2560, 8192), (8192, 8192), (28672, 8192), (8192, 28672), (4096, 4096), (11008, 4096))
+MS = (1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
+RAGGED = [(1, 4097, 4104), (7, 11009, 4104), (17, 11008, 4096), (33, 2561, 8200),
+          (127, 8191, 2056), (255, 28673, 1032), (1000, 999, 1032), (3001, 4095, 4104),
+          (4000, 3000, 1000), (5119, 7167, 2120)]
+SHAPES = [(m, n, k) for m in MS for (n, k) in LAYERS] + [(6144, 6144, 6144)] + RAGGED
+# (4096^3 and 8192^3 are among the M x (N, K) shapes: 83 shapes in all)
+QUICK_SHAPES = [(1, 4096, 4096), (16, 11008, 4096), (4096, 4096, 4096), (2048, 2560, 8192),
+                (8192, 8192, 8192), (1000, 999, 1032)]
 CHECK_SHAPES = [(1, 1, 16), (1, 8, 16), (7, 13, 24), (64, 64, 64), (127, 255, 72),
                 (129, 257, 4104), (300, 500, 1000), (1000, 999, 136), (2048, 2560, 8192)]
 THRESHOLD = 1e-2   # max |c - ref| / max |ref|, for bf16/fp16 inputs and outputs
@@ -39,7 +55,23 @@ def parse_args():
     ap.add_argument("--quick", action="store_true", help="fewer shapes and repetitions")
     ap.add_argument("--check-only", action="store_true", help="correctness only, no timing")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--entry-only", action="store_true",
+                    help="time the entry point and cuBLAS only, not every instance")
+    ap.add_argument("--dtypes", help="comma list of input dtypes (bf16) or input:output pairs "
+                    "(bf16:bf16) to run (default: all)")
+    ap.add_argument("--max-m", type=int, help="skip the shapes with a larger M")
     return ap.parse_args()
+
+
+def copy_bandwidth(torch, dev):
+    """Device-to-device copy of 1 GiB (read + write), GB/s: the floor a GEMM that reads
+    its operands once can reach."""
+    src = torch.empty(1 << 28, dtype=torch.float32, device=dev).uniform_()
+    dst = torch.empty_like(src)
+    t = timeit(torch, lambda: dst.copy_(src), 5)
+    nbytes = 2 * src.numel() * 4
+    del src, dst
+    return nbytes / t / 1e9
 
 
 def timeit(torch, fn, reps, min_s=0.05):
@@ -88,6 +120,8 @@ def main():
     # the entry point (kernels_src/gemm/gemm.cake's generic kernel): it picks the instance
     # from the tensors' dtypes in C; it is timed beside the instance it picks
     entry = next((e["kernel"] for e in runnable if e.get("entry_instances") and e["kernel"] == "gemm"), None)
+    keep = set(a.dtypes.split(",")) if a.dtypes else None
+    entry_types = set()
     for k in sorted(runnable, key=lambda e: e["kernel"]):
         if k.get("entry_instances"):
             continue
@@ -95,7 +129,16 @@ def main():
         ps = {p["name"]: p for p in k["params"]}
         if not all(x in ps for x in ("a", "b", "c")):
             continue
+        if keep and ps["a"]["dtype"] not in keep and "%s:%s" % (ps["a"]["dtype"], ps["c"]["dtype"]) not in keep:
+            continue
+        if entry and name in next(e for e in runnable if e["kernel"] == entry)["entry_instances"]:
+            entry_types.add((ps["a"]["dtype"], ps["c"]["dtype"]))
         groups.setdefault((ps["a"]["dtype"], ps["c"]["dtype"]), []).append(name)
+    if a.entry_only:
+        if not entry:
+            print("FAIL: --entry-only, but %s/gen/gemm has no entry point 'gemm'" % a.build)
+            return 1
+        groups = {t: ns for t, ns in groups.items() if t in entry_types}
     if not groups:
         print("FAIL: no gemm kernels (tensors a, b, c) for %s in %s/gen/gemm" % (arch, a.build))
         return 1
@@ -131,8 +174,14 @@ def main():
                     flush=True)
 
     # ---- the benchmark shapes: check, then time against cuBLAS ----
-    shapes = SHAPES[:3] if a.quick else SHAPES
+    shapes = QUICK_SHAPES if a.quick else SHAPES
+    if a.max_m:
+        shapes = [s for s in shapes if s[0] <= a.max_m]
     reps = 3 if a.quick else a.reps
+    copy_gbs = None if a.check_only else copy_bandwidth(torch, dev)
+    if copy_gbs:
+        print("copy bandwidth (1 GiB, read + write): %.0f GB/s" % copy_gbs)
+    bws = {}
     ratios = {}
     entry_ratios = {}
     rows = []
@@ -143,7 +192,7 @@ def main():
             ref = A.float() @ B.float().t()
             best = None
             per = []
-            for name in names:
+            for name in ([entry] if a.entry_only else names):
                 err, nan = check(name, A, B, ref, tdt[odt])
                 ok = err <= THRESHOLD and not nan
                 failures += not ok
@@ -160,7 +209,7 @@ def main():
             del ref
             if a.check_only:
                 continue
-            if entry:
+            if entry and not a.entry_only:
                 C = torch.empty(m, n, dtype=tdt[odt], device=dev)
                 t_entry = timeit(torch, lambda: run(entry, A, B, C), reps)
                 per.append((entry, t_entry, 0.0))
@@ -174,11 +223,22 @@ def main():
             ratio = t_ref / best[1]
             ratios.setdefault((idt, odt), []).append(((m, n, k), ratio))
             detail = " ".join("%s=%.0f" % (nm, flop / t / 1e12) for nm, t, _ in per)
+            # bytes of A and B read once and C written once, against the copy bandwidth
+            nbytes = (m * k + n * k) * A.element_size() + m * n * torch.empty(
+                0, dtype=tdt[odt]).element_size()
+            bw = (nbytes / best[1] / 1e9 / copy_gbs) if m <= 64 else None
+            bw_ref = (nbytes / t_ref / 1e9 / copy_gbs) if m <= 64 else None
+            if bw is not None:
+                bws.setdefault((idt, odt), []).append(((m, n, k), bw))
             rows.append((idt, odt, m, n, k, best[0], flop / best[1] / 1e12,
-                         flop / t_ref / 1e12, ratio, best[2], detail))
+                         flop / t_ref / 1e12, ratio, best[2],
+                         "%.0f%%" % (100 * bw) if bw is not None else "-",
+                         "%.0f%%" % (100 * bw_ref) if bw_ref is not None else "-", detail))
             print("%s->%s %5dx%5dx%5d  cakec %6.1f TFLOP/s (%s)  cuBLAS %6.1f TFLOP/s  "
-                  "ratio %.3f  [%s]" % (idt, odt, m, n, k, flop / best[1] / 1e12, best[0],
-                                       flop / t_ref / 1e12, ratio, detail), flush=True)
+                  "ratio %.3f%s  [%s]" % (idt, odt, m, n, k, flop / best[1] / 1e12, best[0],
+                                         flop / t_ref / 1e12, ratio,
+                                         "  copy bw %.0f%% (cuBLAS %.0f%%)" % (100 * bw, 100 * bw_ref)
+                                         if bw is not None else "", detail), flush=True)
             del A, B
             torch.cuda.empty_cache()
 
@@ -190,21 +250,35 @@ def main():
     for (idt, odt), rs in sorted(ratios.items()):
         med = statistics.median(r for _, r in rs)
         at8k = [r for s, r in rs if s == (8192, 8192, 8192)]
-        summary.append("- %s in, %s out: median ratio to cuBLAS over %d shapes %.3f; at 8192^3 %s"
-                       % (idt, odt, len(rs), med, "%.3f" % at8k[0] if at8k else "-"))
+        low = min(rs, key=lambda x: x[1])
+        summary.append("- %s in, %s out: median ratio to cuBLAS over %d shapes %.3f; lowest %.3f "
+                       "(%dx%dx%d); below 0.85: %d; at 8192^3 %s"
+                       % (idt, odt, len(rs), med, low[1], low[0][0], low[0][1], low[0][2],
+                          sum(r < 0.85 for _, r in rs), "%.3f" % at8k[0] if at8k else "-"))
         print(summary[-1])
+    for (idt, odt), bs in sorted(bws.items()):
+        small = [(s, b) for s, b in bs if s[0] <= 16 and s[1] >= 4096 and s[2] >= 4096]
+        if small:
+            low = min(small, key=lambda x: x[1])
+            summary.append("- %s in, %s out: M <= 16 with N, K >= 4096: lowest share of copy "
+                           "bandwidth %.0f%% (%dx%dx%d) over %d shapes"
+                           % (idt, odt, 100 * low[1], low[0][0], low[0][1], low[0][2], len(small)))
+            print(summary[-1])
     if a.out:
         with open(a.out, "w") as f:
             f.write("# cakec GEMM benchmark\n\n- date: %s\n- GPU: %s (%d SMs)\n- torch %s\n"
-                    "- commit: %s\n- command: `python3 bench/gemm.py%s`\n\n" % (
+                    "- commit: %s\n- command: `python3 bench/gemm.py %s`\n\n" % (
                         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), props.name,
                         props.multi_processor_count, torch.__version__,
                         os.environ.get("CAKEC_COMMIT", "unknown"),
-                        " --quick" if a.quick else ""))
-            f.write("| in | out | M | N | K | kernel | cakec TFLOP/s | cuBLAS TFLOP/s | ratio | rel err |\n")
-            f.write("|---|---|---:|---:|---:|---|---:|---:|---:|---:|\n")
+                        " ".join(sys.argv[1:])))
+            if copy_gbs:
+                f.write("- copy bandwidth (1 GiB device-to-device, read + write): %.0f GB/s; "
+                        "copy bw = (bytes of A + B + C) / time / that, for M <= 64\n\n" % copy_gbs)
+            f.write("| in | out | M | N | K | kernel | cakec TFLOP/s | cuBLAS TFLOP/s | ratio | rel err | copy bw | cuBLAS copy bw |\n")
+            f.write("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n")
             for r in rows:
-                f.write("| %s | %s | %d | %d | %d | %s | %.1f | %.1f | %.3f | %.1e |\n" % r[:10])
+                f.write("| %s | %s | %d | %d | %d | %s | %.1f | %.1f | %.3f | %.1e | %s | %s |\n" % r[:12])
             f.write("\n" + "\n".join(summary) + "\n")
     print("%d failures" % failures)
     return 1 if failures else 0
