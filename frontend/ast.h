@@ -447,6 +447,9 @@ void gen_check_generic(Sema *S, Node *k);
 /* An instance declaration: the copy of its generic kernel with the parameters replaced by
  * the instance's arguments, named (unchecked), or NULL after an error. */
 Node *gen_instance(Sema *S, Node *inst, Node *program);
+/* The generic kernel whose entry point instance `inst` joins (`entry NAME`, else its own
+ * kernel), or NULL after an error. */
+Node *gen_entry_of(Node *inst, Node *program);
 /* After the instances: every type a generic kernel's type parameter lists must be taken by
  * an instance, or its entry point could select nothing for it. */
 void gen_check_entries(Sema *S, Node *program);
@@ -547,9 +550,13 @@ typedef enum BuiltinCheck {
 
 /* The per-kernel facts sema gathers for lowering. */
 struct KernelInfo {
-	/* a generic kernel (generic.c): its instances' kernels, in declaration order */
+	/* a generic kernel (generic.c): its instances, in declaration order, and the
+	 * instances of its entry point (its own, unless they name another entry, and those
+	 * of other kernels that name it: `instance K<...> entry NAME`) */
 	int ninst;
 	Node **insts;             /* program arena */
+	int nentry;
+	Node **entry;             /* program arena */
 	/* an instance's kernel: its `when` condition (NULL: none, or always true) in the host
 	 * formula language and as source text, and the clause (sema.c's check_when) */
 	const char *when, *when_text;

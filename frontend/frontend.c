@@ -35,10 +35,10 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 			const char *names[256], *when[256], *when_text[256];
 			int i, n = 0;
 
-			if (d->kind != N_KERNEL || !d->init || !d->kinfo)
+			if (d->kind != N_KERNEL || !d->init || !d->kinfo || !d->kinfo->nentry)
 				continue;
-			for (i = 0; i < d->kinfo->ninst && n < 256; i++) {
-				const Node *k = d->kinfo->insts[i]->body;
+			for (i = 0; i < d->kinfo->nentry && n < 256; i++) {
+				const Node *k = d->kinfo->entry[i]->body;
 
 				when[n] = k->kinfo->when;
 				when_text[n] = k->kinfo->when_text;

@@ -17,7 +17,10 @@
  * parameters in sight (sema.c's check_when). The entry point must select something for
  * every type a type parameter lists and, for each combination of types an instance takes,
  * whatever the condition (gen_check_entries): the last instance of each combination has
- * no `when`. */
+ * no `when`. `instance gemv<bf16> entry gemm when (M <= 16);` puts an instance of another
+ * generic kernel into gemm's entry point, in declaration order among gemm's own: one
+ * function per operation over several designs. Its kernel must take the same arguments
+ * as the entry's first instance but for the tensors' element types (check_signatures). */
 #include "ast.h"
 
 #include <stdio.h>
@@ -159,13 +162,35 @@ check_attrs(const Node *inst)
 	int ok = 1;
 
 	for (a = inst->attrs.head; a; a = a->next) {
-		if ((strcmp(a->name, "as") == 0 && a->lhs->kind == N_NAME) || strcmp(a->name, "when") == 0)
+		if (((strcmp(a->name, "as") == 0 || strcmp(a->name, "entry") == 0) && a->lhs->kind == N_NAME)
+		    || strcmp(a->name, "when") == 0)
 			continue;
-		diag_error(a->loc, "unknown instance option '%s' (expected 'as NAME' or 'when (CONDITION)')",
+		diag_error(a->loc, "unknown instance option '%s' (expected 'as NAME', 'entry NAME' or 'when (CONDITION)')",
 			   a->name);
 		ok = 0;
 	}
 	return ok;
+}
+
+Node *
+gen_entry_of(Node *inst, Node *program)
+{
+	const Node *a;
+	Node *k;
+
+	for (a = inst->attrs.head; a; a = a->next)
+		if (strcmp(a->name, "entry") == 0)
+			break;
+	if (!a)
+		return inst->lhs;
+	k = find_kernel(program, a->lhs->name);
+	if (!k || !k->init) {
+		diag_error(a->lhs->loc, "%s '%s' %s: an instance joins the entry point of a generic kernel, named as the kernel",
+			   k ? "kernel" : "there is no kernel named", a->lhs->name,
+			   k ? "is not generic" : "in this file");
+		return NULL;
+	}
+	return k;
 }
 
 Node *
@@ -263,17 +288,90 @@ type_taken(Node **insts, int n, int j, const char *type)
 	return 0;
 }
 
-/* Whether instances a and b give every type parameter the same type. */
+/* Whether the entry point sees instances a and b alike: the element types of their tensors
+ * (what it chooses by) are the same. */
 static int
 same_types(const Node *a, const Node *b)
 {
-	const Node *tp;
-	int j;
+	const Node *pa, *pb;
 
-	for (tp = a->lhs->init->list.head, j = 0; tp; tp = tp->next, j++)
-		if (!is_const_param(tp) && strcmp(inst_type(a, j), inst_type(b, j)) != 0)
+	for (pa = a->body->list.head, pb = b->body->list.head; pa && pb; pa = pa->next, pb = pb->next)
+		if (pa->op != ACCESS_NONE && strcmp(pa->type->name, pb->type->name) != 0)
 			return 0;
 	return 1;
+}
+
+/* "[N, K]": the dimensions of tensor parameter p as written (nothing for a scalar). */
+static void
+dims_text(const Node *p, Buf *out)
+{
+	const Node *d;
+
+	for (d = p->type->list.head; d; d = d->next) {
+		buf_puts(out, d == p->type->list.head ? "[" : ", ");
+		ast_expr_text(d, out);
+	}
+	if (p->type->list.n)
+		buf_puts(out, "]");
+}
+
+/* "b: in f16[N, K]": parameter p as the instance has it (its element type substituted). */
+static void
+param_text(const Node *p, Buf *out)
+{
+	static const char *const access[] = {[ACC_IN] = "in ", [ACC_OUT] = "out ", [ACC_INOUT] = "inout "};
+
+	buf_printf(out, "%s: %s%s", p->name, p->op >= 0 && p->op <= ACC_INOUT ? access[p->op] : "",
+		   p->type->name);
+	dims_text(p, out);
+}
+
+/* Whether parameters a and b agree but for a tensor's element type. */
+static int
+same_param(const Node *a, const Node *b)
+{
+	Buf da = {0}, db = {0};
+	int same = a->op == b->op && strcmp(a->name, b->name) == 0;
+
+	if (same && a->op == ACCESS_NONE)
+		return strcmp(a->type->name, b->type->name) == 0;
+	if (same) {
+		dims_text(a, &da);
+		dims_text(b, &db);
+		same = strcmp(da.s ? da.s : "", db.s ? db.s : "") == 0;
+	}
+	buf_free(&da);
+	buf_free(&db);
+	return same;
+}
+
+/* Why instance a's kernel cannot share an entry point with instance b's: a parameter that
+ * differs beyond its tensor's element type (which the entry point chooses by), their
+ * number, or the index width (one argument struct serves every instance); 0 if it can. */
+static int
+signature_differs(const Node *a, const Node *b, Buf *why)
+{
+	const Node *pa, *pb;
+
+	for (pa = a->list.head, pb = b->list.head; pa && pb; pa = pa->next, pb = pb->next)
+		if (!same_param(pa, pb)) {
+			buf_puts(why, "its parameter '");
+			param_text(pa, why);
+			buf_puts(why, "' is '");
+			param_text(pb, why);
+			buf_puts(why, "' there");
+			return 1;
+		}
+	if (pa || pb) {
+		buf_printf(why, "it has %d parameters, the entry point's instances %d", a->list.n, b->list.n);
+		return 1;
+	}
+	if (a->kinfo->index64 != b->kinfo->index64) {
+		buf_printf(why, "it indexes in %s, the entry point's instances in %s",
+			   a->kinfo->index64 ? "i64" : "i32", b->kinfo->index64 ? "i64" : "i32");
+		return 1;
+	}
+	return 0;
 }
 
 /* "T = bf16, O = f32": the types instance inst takes, for messages (nothing for none). */
@@ -295,8 +393,8 @@ types_text(const Node *inst, Buf *b)
 static void
 check_conditions(const Node *k)
 {
-	Node **insts = k->kinfo->insts;
-	int n = k->kinfo->ninst, i, j;
+	Node **insts = k->kinfo->entry;
+	int n = k->kinfo->nentry, i, j;
 
 	for (i = 0; i < n; i++) {
 		const KernelInfo *ki = insts[i]->body->kinfo;
@@ -325,6 +423,27 @@ check_conditions(const Node *k)
 	}
 }
 
+/* The instances of k's entry point that other kernels bring (`entry K`) take the same
+ * arguments as its first instance, but for their tensors' element types. */
+static void
+check_signatures(const Node *k)
+{
+	Node **insts = k->kinfo->entry;
+	int i;
+
+	for (i = 1; i < k->kinfo->nentry; i++) {
+		Buf why = {0};
+
+		if (insts[i]->lhs != insts[0]->lhs && signature_differs(insts[i]->body, insts[0]->body, &why)) {
+			diag_error(insts[i]->loc, "the instance '%s' cannot join the entry point '%s': %s",
+				   insts[i]->body->name, k->name, why.s);
+			diag_note(insts[0]->loc, "the entry point's first instance, '%s', is here",
+				  insts[0]->body->name);
+		}
+		buf_free(&why);
+	}
+}
+
 void
 gen_check_entries(Sema *S, Node *program)
 {
@@ -350,6 +469,7 @@ gen_check_entries(Sema *S, Node *program)
 					diag_error(d->loc, "the entry point '%s' selects nothing when %s = %s: no instance takes it (declare one, or take %s out of %s's types)",
 						   k->name, tp->name, d->name, d->name, tp->name);
 		}
+		check_signatures(k);
 		check_conditions(k);
 	}
 }

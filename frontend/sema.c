@@ -1262,12 +1262,20 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 			KernelInfo *gi;
 			Node *copy;
 
+			Node *ek;
+
 			if (d->kind != N_INSTANCE || !(copy = gen_instance(&S, d, program)))
 				continue;
 			gi = d->lhs->kinfo;
 			if (!gi->insts)
 				gi->insts = arena_alloc(p->arena, sizeof(Node *) * (size_t)ninst);
 			gi->insts[gi->ninst++] = d;
+			if ((ek = gen_entry_of(d, program)) != NULL) {
+				gi = ek->kinfo;
+				if (!gi->entry)
+					gi->entry = arena_alloc(p->arena, sizeof(Node *) * (size_t)ninst);
+				gi->entry[gi->nentry++] = d;
+			}
 			if (last)
 				last->next = copy;
 			else
