@@ -70,9 +70,9 @@ def instances_of(gen):
     entry = [e for e in man if e.get("entry") == "cp_fixup"][0]
     out = []
     for name in entry["instances"]:
-        parts = name.split("_")       # cp_fixup_<type>_k<KT>_bv<BV>
+        parts = name.split("_")       # cp_fixup_<type>_k<KT>_bv<BV>[s<SPLIT>]
         out.append({"name": name, "dtype": parts[2], "kt": int(parts[3][1:]),
-                    "bv": int(parts[4][2:])})
+                    "bv": int(parts[4][2:].split("s")[0])})
     return out
 
 
@@ -177,10 +177,9 @@ def main():
             # the entry point's choice: the instance whose grid it reports
             grid = lib.cp_fixup.grid(l=x0["l"], m=x0["m"], init=init, nvalid=nvalid, s=x0["s"])
             g0 = grid[0]
-            chosen = "?"
-            for v in cands:
-                if g0 == B * H * (V // v["bv"]) and (K > 64) == (v["kt"] > 64):
-                    chosen = v["name"]
+            # (instances that differ only in threads per row have the same grid: both named)
+            chosen = "/".join(v["name"] for v in cands
+                              if g0 == B * H * (V // v["bv"]) and (K > 64) == (v["kt"] > 64)) or "?"
             inst_t = {k: t for k, t in times.items() if k != "cp_fixup"}
             best = min(inst_t, key=inst_t.get) if inst_t else None
             t_entry = times.get("cp_fixup")

@@ -22,17 +22,24 @@
 // elements so that the threads' vector reads of their rows fall in different banks (row
 // strides of 528 bytes for f32, 264 for bf16).
 //
-// Generic parameters: T, M's element type; KT, the threads (and the largest K); BV, the
-// columns a block owns (V must be a multiple of BV; K and V multiples of 4). The entry
-// point picks the instance from K, V, B * H and the SM count (the `when` rules below).
+// With SPLIT = 2 two adjacent threads share a row: each takes half of the sum over j (4
+// of every 8 rows), half of the row's copy of M, and the halves meet by one shuffle. For
+// few blocks (B1 H2: 64 on 132 SMs) a block of one warp per scheduler issues an
+// instruction every 7 cycles, waiting on each shared load and FMA: two threads per row
+// give each scheduler two warps and halve each thread's chain.
+//
+// Generic parameters: T, M's element type; KT, the rows (and the largest K); BV, the
+// columns a block owns (V must be a multiple of BV; K and V multiples of 4); SPLIT, the
+// threads per row (1 or 2). The entry point picks the instance from K, V, B * H and the SM
+// count (the `when` rules below).
 
 const PAD: i32 = 4;                  // elements after each row of M in shared memory
 
-kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
+kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32, SPLIT: i32 = 1>(
         l: in f32[B, H, C, K, V], m: in T[B, H, C, K, K], init: in f32[BI, H, K, V],
         nvalid: in i32[B], s: out f32[B, H, C, K, V])
     targets(sm_90a, sm_100a, sm_103a)
-    threads(KT)
+    threads(KT * SPLIT)
     min_blocks(1)                    // lets ptxas keep more shared loads in flight (below)
     grid(B * H * (V / BV))
 {
@@ -44,15 +51,17 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
     let h = block.x / nv % H;
     let b = block.x / nv / H;
     let v0 = vb * BV;
-    let i = thread.x;
-    let act = i < K;                 // this thread owns a row
+    let i = thread.x / SPLIT;        // the row
+    let half = thread.x % SPLIT;     // which half of it (SPLIT = 2)
+    let act = i < K;                 // this thread works on a row
+    let lead = act && half == 0;     // ... and writes it
     let n = min(max(nvalid[b], 0), C);
     let NP = BV <= 8 ? 4 : 1;        // partial sums per column (below; as an array size and
                                      // a loop bound it is written out: a let is not a constant)
 
     // S_0: the initial state, or L_0
     var acc: f32x4[BV / 4] = 0.0;
-    if (act && n > 0) {
+    if (lead && n > 0) {
         if (b < BI) {
             for (q in 0 .. BV / 4) unroll {
                 acc[q] = init[b, h, i, v0 + 4 * q : 4];
@@ -70,11 +79,11 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
     // The sums below run over 8 rows at a time: when K is not a multiple of 8 the last
     // step reads rows K .. K + 3 of S and columns K .. K + 3 of M, which are zeros (rows
     // of the threads past K, columns past the copies), never stale shared memory.
-    if (!act) {
+    if (!act && half == 0) {
         for (q in 0 .. BV / 4) unroll {
             ss[i, 4 * q : 4] = f32x4(0.0);
         }
-    } else if (K % 8 != 0) {
+    } else if (act && K % 8 != 0) {
         for (r in 0 .. 4) unroll {
             ms[0, i, K + r] = 0.0;
             ms[1, i, K + r] = 0.0;
@@ -83,11 +92,13 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
     // M_1 and L_1's row, ahead of the loop
     var lnx: f32x4[BV / 4] = 0.0;
     if (act && n > 1) {
-        for (j in 0 .. K step 4) {
+        for (j in 4 * half .. K step 4 * SPLIT) {
             cp_async(ms[1, i, j : 4], m[b, h, 1, i, j : 4]);
         }
-        for (q in 0 .. BV / 4) unroll {
-            lnx[q] = l[b, h, 1, i, v0 + 4 * q : 4];
+        if (half == 0) {
+            for (q in 0 .. BV / 4) unroll {
+                lnx[q] = l[b, h, 1, i, v0 + 4 * q : 4];
+            }
         }
     }
     cp_async_commit();
@@ -97,7 +108,7 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
         // M_{c+1} into the other half (every thread is past its reads of M_{c-1}: the
         // barrier at the end of the previous chunk)
         if (act && c + 1 < n) {
-            for (j in 0 .. K step 4) {
+            for (j in 4 * half .. K step 4 * SPLIT) {
                 cp_async(ms[1 - cur, i, j : 4], m[b, h, c + 1, i, j : 4]);
             }
         }
@@ -107,7 +118,7 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
         for (q in 0 .. BV / 4) unroll {
             acc[q] = lnx[q];
         }
-        if (act && c + 1 < n) {
+        if (lead && c + 1 < n) {
             for (q in 0 .. BV / 4) unroll {
                 lnx[q] = l[b, h, c + 1, i, v0 + 4 * q : 4];
             }
@@ -124,14 +135,18 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
             // ptxas's default register target this loop ran 27% slower than the same rows
             // as unroll(2) of 4 with a remainder: min_blocks(1) above restores the schedule
             // (bench/RESULTS.md section 16).
+            // (SPLIT = 2: this thread's 4 of each 8 rows, j + 4 half .. j + 4 half + 3;
+            // the two halves read different banks of M's row and of S)
             for (j in 0 .. K step 8) unroll(1) {
-                var mv: f32x4[2] = 0.0;
-                mv[0] = f32x4(ms[cur, i, j : 4]);
-                mv[1] = f32x4(ms[cur, i, j + 4 : 4]);
-                for (r in 0 .. 8) unroll {
+                let j0 = j + 4 * half;
+                var mv: f32x4[2 / SPLIT] = 0.0;
+                for (u in 0 .. 2 / SPLIT) unroll {
+                    mv[u] = f32x4(ms[cur, i, j0 + 4 * u : 4]);
+                }
+                for (r in 0 .. 8 / SPLIT) unroll {
                     let mj = f32x4(mv[r / 4][r % 4]);
                     for (q in 0 .. BV / 4) unroll {
-                        part[r % NP, q] = fma(mj, ss[j + r, 4 * q : 4], part[r % NP, q]);
+                        part[r % NP, q] = fma(mj, ss[j0 + r, 4 * q : 4], part[r % NP, q]);
                     }
                 }
             }
@@ -142,8 +157,14 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
                 }
             }
         }
+        if (SPLIT == 2) {            // the other half's sum (every thread: a warp collective)
+            for (q in 0 .. BV / 4) unroll {
+                let o = acc[q];
+                acc[q] = o + f32x4(shfl_xor(o.x, 1), shfl_xor(o.y, 1), shfl_xor(o.z, 1), shfl_xor(o.w, 1));
+            }
+        }
         barrier();                   // every thread has read S_{c-1} and M_c
-        if (act) {
+        if (lead) {
             for (q in 0 .. BV / 4) unroll {
                 ss[i, 4 * q : 4] = acc[q];
                 s[b, h, c, i, v0 + 4 * q : 4] = acc[q];
@@ -153,7 +174,7 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32>(
     cp_async_wait(0);
 
     // the slots past the valid chunks
-    if (act) {
+    if (lead) {
         for (c in n .. C) {
             for (q in 0 .. BV / 4) unroll {
                 s[b, h, c, i, v0 + 4 * q : 4] = f32x4(0.0);
@@ -170,10 +191,12 @@ instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && B * H * (
 instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64);
 instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
 instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && B * H * (V / 8) >= num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64);
 instance cp_fixup<bf16, 128, 32> as cp_fixup_bf16_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<bf16, 128, 4, 2> as cp_fixup_bf16_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<bf16, 128, 4> as cp_fixup_bf16_k128_bv4;

@@ -33,12 +33,14 @@
 	X(cp_fixup_f32_k128_bv32, 0, 128, 32) \
 	X(cp_fixup_f32_k128_bv8, 0, 128, 8) \
 	X(cp_fixup_f32_k128_bv4, 0, 128, 4) \
+	X(cp_fixup_f32_k128_bv4s2, 0, 128, 4) \
 	X(cp_fixup_bf16_k64_bv32, 1, 64, 32) \
 	X(cp_fixup_bf16_k64_bv8, 1, 64, 8) \
 	X(cp_fixup_bf16_k64_bv4, 1, 64, 4) \
 	X(cp_fixup_bf16_k128_bv32, 1, 128, 32) \
 	X(cp_fixup_bf16_k128_bv8, 1, 128, 8) \
-	X(cp_fixup_bf16_k128_bv4, 1, 128, 4)
+	X(cp_fixup_bf16_k128_bv4, 1, 128, 4) \
+	X(cp_fixup_bf16_k128_bv4s2, 1, 128, 4)
 
 typedef int (*CpfLaunch)(const cp_fixup_args *a, CUstream s, CakeError *err);
 
