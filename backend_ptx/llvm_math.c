@@ -7,9 +7,10 @@
  * library. The .approx ops are PTX's approximate instructions; floor .. isinf are one
  * instruction each. docs/language.md, "Math functions", states the bounds the tests check.
  *
- * Coefficients: Taylor series where they converge fast enough on the reduced range (exp,
- * log, sin, cos, tanh near 0, erf near 0); erf's tail is a Chebyshev interpolant of
- * erfc(x) * exp(x^2) on [1, 4] (tools/math_coeffs.py prints it). The constants of the
+ * Coefficients: Taylor series where they converge fast enough on the reduced range (log,
+ * sin, cos, tanh near 0, erf near 0); exp's polynomial is minimax (one fma fewer than its
+ * Taylor series for the same error) and erf's tail is a Chebyshev interpolant of
+ * erfc(x) * exp(x^2) on [1, 4] (tools/math_coeffs.py prints both). The constants of the
  * reductions are exact float (or double) values, written in hex.
  *
  * interp/math.c repeats these expansions step by step for the interpreter (the same
@@ -150,33 +151,43 @@ pow2i(LlvmGen *g, LLVMValueRef x, LLVMValueRef e)
 /* ---- exp ---- */
 
 /* e^x for f32. Cody-Waite: k = rint(x / ln 2), r = x - k ln 2 in two fmas (the first is
- * exact), |r| <= 0.35, e^r by its Taylor series to r^7 (truncation 2^-27 relative), then
- * times 2^k as two exact scalings 2^(k>>1) and 2^(k-(k>>1)) so that one rounding makes a
- * subnormal result. x is clamped to [-104, 88.8] first (the results round to 0 and inf
- * beyond), which keeps k in [-150, 128]; NaN passes through the clamps and the series. */
+ * exact), |r| <= 0.35, e^r by a degree-6 polynomial (1 + r + ..., the other five
+ * coefficients minimax for relative error and rounded to f32 one at a time, each time
+ * re-fitting the rest: 2^-27.3; tools/math_coeffs.py), then times 2^k in two exact steps
+ * so that one rounding makes a subnormal result: 2^(k + 64) built from k's bits, then
+ * 2^-64, for x < 0; 2^(k - 64), then 2^64, for x >= 0 (both steps' factors are normal
+ * floats for every k). x is clamped to [-104, 88.8] first (the results round to 0 and inf
+ * beyond), which keeps k in [-150, 128]; NaN passes through the clamps and the
+ * polynomial. 18 instructions on sm_90a. */
 static LLVMValueRef
 exp_f32(LlvmGen *g, LLVMValueRef x)
 {
-	static const double taylor[8] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120,
-					 1.0 / 720, 1.0 / 5040};
+	static const double poly[7] = {1.0, 1.0, 0x1.fffffcp-2, 0x1.55548cp-3, 0x1.555858p-5,
+				       0x1.123714p-7, 0x1.6a7d3cp-10};
 	LLVMTypeRef i32 = lg_i32t(g);
-	LLVMValueRef s, k, r, p, ki, e1, e2;
+	LLVMValueRef s, k, r, p, below, kbits, up, scale;
 
 	x = sel(g, cmp(g, LLVMRealOGT, x, kc(x, 88.8)), kc(x, 88.8), x);
 	x = sel(g, cmp(g, LLVMRealOLT, x, kc(x, -104.0)), kc(x, -104.0), x);
-	/* k = rint(x log2 e) by the 1.5 * 2^23 shifter (exact for |x log2 e| < 2^22): the sum
-	 * s holds k in its low mantissa bits, so k as an integer is bits(s) - bits(1.5 * 2^23).
-	 * Two adds and an integer subtract, where rint and a conversion would each take the
-	 * GPU's slower conversion pipe; the same bits as rint (interp/math.c keeps rintf). */
-	s = add(g, mul(g, x, kc(x, 0x1.715476p+0)), kc(x, 0x1.8p23));   /* log2(e) */
-	k = sub(g, s, kc(x, 0x1.8p23));
+	/* k = rint(x log2 e) by a shifter, 1.5 * 2^23 + 63 (exact for |x log2 e| < 2^22): the
+	 * sum s holds k + 63 in its low mantissa bits, so bits(s) << 23 is 2^(k - 64)'s
+	 * exponent field (the shifter's other bits shift out), and 2^(k + 64)'s is 128 << 23
+	 * more. One fma and an add, where rint and a conversion would each take the GPU's
+	 * slower conversion pipe. */
+	s = fma3(g, x, kc(x, 0x1.715476p+0), kc(x, 12582975.0));       /* log2(e) */
+	k = sub(g, s, kc(x, 12582975.0));
 	r = fma3(g, neg(g, k), kc(x, 0x1.62e430p-1), x);               /* ln 2, high part */
 	r = fma3(g, neg(g, k), kc(x, -0x1.05c610p-29), r);             /* ln 2, low part */
-	p = horner(g, r, taylor, 8);
-	ki = LLVMBuildSub(g->b, LLVMBuildBitCast(g->b, s, i32, ""), lg_c32(g, 0x4b400000), "");
-	e1 = LLVMBuildAShr(g->b, ki, LLVMConstInt(i32, 1, 0), "");
-	e2 = LLVMBuildSub(g->b, ki, e1, "");
-	return mul(g, mul(g, p, pow2i(g, x, e1)), pow2i(g, x, e2));
+	p = horner(g, r, poly, 7);
+	below = cmp(g, LLVMRealOLT, x, kc(x, 0.0));
+	kbits = LLVMBuildShl(g->b, LLVMBuildBitCast(g->b, s, i32, ""), lg_c32(g, 23), "");
+	/* 128 << 23 for x < 0, else 0: it moves the first factor's exponent up by 128 and
+	 * flips 2^64 (0x5f800000) to 2^-64 (0x1f800000); one select for both */
+	up = sel(g, below, lg_c32(g, 128 << 23), lg_c32(g, 0));
+	scale = LLVMBuildAdd(g->b, kbits, up, "");
+	p = mul(g, p, LLVMBuildBitCast(g->b, scale, ft(g), ""));
+	return mul(g, p, LLVMBuildBitCast(g->b, LLVMBuildXor(g->b, up, lg_c32(g, 0x5f800000), ""),
+					  ft(g), ""));
 }
 
 /* ---- log ---- */

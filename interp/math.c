@@ -98,32 +98,26 @@ hornerd(double x, const double *c, int n)
 	return p;
 }
 
-static float
-pow2f(int32_t e)
-{
-	return bitsf((uint32_t)(e + 127) << 23);
-}
-
 /* ---- exp, log ---- */
 
 float
 im_exp(float x)
 {
-	static const double taylor[8] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120,
-					 1.0 / 720, 1.0 / 5040};
-	float k, r, p;
-	int32_t ki, e1, e2;
+	static const double poly[7] = {1.0, 1.0, 0x1.fffffcp-2, 0x1.55548cp-3, 0x1.555858p-5,
+				       0x1.123714p-7, 0x1.6a7d3cp-10};
+	float s, k, r, p;
+	uint32_t up;
 
 	x = x > (float)88.8 ? (float)88.8 : x;
 	x = x < -104.0f ? -104.0f : x;
-	k = rintf(x * 0x1.715476p+0f);     /* the backend's 1.5 * 2^23 shifter: the same k */
+	s = fmaf(x, 0x1.715476p+0f, 12582975.0f);   /* the shifter 1.5 * 2^23 + 63 */
+	k = s - 12582975.0f;
 	r = fmaf(-k, 0x1.62e430p-1f, x);
 	r = fmaf(-k, -0x1.05c610p-29f, r);
-	p = hornerf(r, taylor, 8);
-	ki = sat32(k);
-	e1 = ki >> 1;
-	e2 = ki - e1;
-	return p * pow2f(e1) * pow2f(e2);
+	p = hornerf(r, poly, 7);
+	up = x < 0.0f ? 128u << 23 : 0;
+	p = p * bitsf((fbits(s) << 23) + up);
+	return p * bitsf(up ^ 0x5f800000u);
 }
 
 float

@@ -3,8 +3,11 @@
 factorials: tanh's Taylor series (from the Bernoulli numbers, exactly), the Chebyshev
 interpolants of tanh on [0.55, 1.4] (11 nodes, in u = |x| - 0.975) and of
 g(a) = erfc(a) * exp(a^2) on [1, 4] (13 nodes, in u = a - 2.5), converted to monomials
-exactly, the latter with its relative error on a grid."""
+exactly, the latter with its relative error on a grid; and exp's degree-6 polynomial on
+|r| <= ln(2) / 2, minimax for relative error by Remez exchange with 1 + r fixed, its
+coefficients rounded to f32 one at a time from r^2 up, the rest re-fitted each time."""
 import math
+import struct
 from fractions import Fraction as F
 
 
@@ -42,7 +45,72 @@ def chebyshev_monomials(f, lo, hi, n):
     return c, [float(mono[i] / F(h) ** i) for i in range(n)]
 
 
+def f32(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def solve(a, b):
+    """Gaussian elimination with partial pivoting (a small dense system)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            for k in range(c, n + 1):
+                m[r][k] -= f * m[c][k]
+    x = [0.0] * n
+    for r in reversed(range(n)):
+        x[r] = (m[r][n] - sum(m[r][k] * x[k] for k in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def exp_remez(fixed, degree, half):
+    """The coefficients of r^len(fixed) .. r^degree minimising max |p(r) e^-r - 1| on
+    [-half, half] with the lower ones fixed, and that maximum."""
+    nfree = degree + 1 - len(fixed)
+    npts = nfree + 1
+    poly = lambda c, r: sum(a * r ** i for i, a in enumerate(fixed + c))
+    err = lambda c, r: poly(c, r) * math.exp(-r) - 1
+    pts = [-half * math.cos(math.pi * i / (npts - 1)) for i in range(npts)]
+    grid = [-half + 2 * half * k / 4000 for k in range(4001)]
+    for _ in range(20):
+        a = [[r ** (len(fixed) + j) * math.exp(-r) for j in range(nfree)] + [-(-1) ** i]
+             for i, r in enumerate(pts)]
+        b = [1 - poly([], r) * math.exp(-r) for r in pts]
+        c = solve(a, b)[:nfree]
+        es = [err(c, r) for r in grid]
+        ext = []
+        for k, e in enumerate(es):
+            if 0 < k < len(es) - 1 and (abs(e) < abs(es[k - 1]) or abs(e) < abs(es[k + 1])):
+                continue
+            if ext and (ext[-1][1] > 0) == (e > 0):
+                if abs(e) > abs(ext[-1][1]):
+                    ext[-1] = (grid[k], e)
+            else:
+                ext.append((grid[k], e))
+        ext = sorted(sorted(ext, key=lambda t: -abs(t[1]))[:npts])
+        if len(ext) == npts:
+            pts = [r for r, _ in ext]
+    return c, max(abs(e) for e in es)
+
+
+def exp_poly():
+    half = math.log(2) / 2 * 1.0005   # |r| after the reduction, with room for k's rounding
+    fixed = [1.0, 1.0]
+    while len(fixed) <= 6:
+        c, worst = exp_remez(fixed, 6, half)
+        fixed.append(f32(c[0]))
+    return fixed, worst
+
+
 def main():
+    cf, worst = exp_poly()
+    print("exp on |r| <= ln(2) / 2 (max relative error %.3g, 2^%.1f):"
+          % (worst, math.log2(worst)))
+    for c in cf:
+        print("\t%s," % float.hex(c))
     print("tanh: x + x^3 P(x^2), P =")
     for cf in tanh_taylor(11)[1:]:
         print("\t%.17g," % float(cf))
