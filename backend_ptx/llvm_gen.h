@@ -34,6 +34,8 @@ typedef struct LlvmGen {
 	int in_plain_loop;      /* directly in a loop plain_unroll unrolls (gen_for): add[1] and
 				   mul[1] get nsw there */
 	int plain_loops;        /* how many such loops (the pipeline adds PLAIN_LOOP_PASSES) */
+	int aligned_tensors;    /* tensor parameters whose base the launcher checks beyond
+				   their element size (with shared memory: VECTORIZE_PASSES) */
 	Buf *err;
 	int failed;
 } LlvmGen;

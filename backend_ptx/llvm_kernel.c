@@ -477,7 +477,8 @@ build_kernel(LlvmGen *g, const char *symbol)
 	LLVMTypeRef *ptys = xcalloc((size_t)k->nparams + 1, sizeof *ptys);
 	char ntid[64];
 	const IrOp *term;
-	int i;
+	unsigned align_kind = LLVMGetEnumAttributeKindForName("align", 5);
+	int i, *align;
 
 	for (i = 0; i < k->nparams; i++)
 		ptys[i] = lg_type(g, k->params[i].type);
@@ -501,6 +502,8 @@ build_kernel(LlvmGen *g, const char *symbol)
 		add_str_attr(g, g->fn, "nvvm.cluster_dim", ntid);
 	}
 	add_attr(g, g->fn, LLVMAttributeFunctionIndex, "nounwind");
+	align = xcalloc((size_t)k->nparams + 1, sizeof *align);
+	ir_tensor_aligns(k, align);
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
 		LLVMValueRef arg = LLVMGetParam(g->fn, (unsigned)i);
@@ -514,10 +517,16 @@ build_kernel(LlvmGen *g, const char *symbol)
 			add_attr(g, g->fn, (unsigned)i + 1, "noalias");
 			if (p->access == ACC_IN)
 				add_attr(g, g->fn, (unsigned)i + 1, "readonly");
+			/* the base alignment the launcher checks: with it LLVM's load/store
+			 * vectorizer may merge adjacent scalar accesses */
+			LLVMAddAttributeAtIndex(g->fn, (unsigned)i + 1,
+						LLVMCreateEnumAttribute(g->ctx, align_kind, (uint64_t)align[i]));
+			g->aligned_tensors += align[i] > ir_type_bytes(ir_scalar((IrBase)p->type.elem));
 		}
 		if (p->kind == PARAM_TMAP)
 			tmap_param_attrs(g, (unsigned)i + 1);
 	}
+	free(align);
 	if (k->body.nargs != k->nparams)
 		lg_error(g, NULL, "the body has %d args for %d params", k->body.nargs, k->nparams);
 	LLVMPositionBuilderAtEnd(g->b, new_block(g, "entry"));
@@ -565,11 +574,9 @@ ptx_init(void)
 	LLVMInitializeNVPTXAsmPrinter();
 	argv[argc++] = "cakec";
 	argv[argc++] = "-nvptx-short-ptr";
-	/* Two codegen IR passes that find nothing in cakec's LLVM IR: the load/store
-	 * vectorizer (cakec emits vector loads and stores itself; the PTX of kernels_src,
-	 * examples, bench/naive and the tests is byte-identical without it) and constant
-	 * hoisting (made for targets with costly immediates). The vectorizer took 1.3% of a
-	 * GEMM compile, on the 64 stores of its epilogue. */
+	/* Two codegen IR passes: the load/store vectorizer, which the -O2/-O3 pipelines run
+	 * themselves where alignments are known (VECTORIZE_PASSES); and constant hoisting,
+	 * made for targets with costly immediates, which finds nothing in cakec's IR. */
 	argv[argc++] = "-disable-nvptx-load-store-vectorizer";
 	argv[argc++] = "-disable-constant-hoisting";
 	snprintf(extra, sizeof extra, "%s", getenv("CAKEC_LLVM_ARGS") ? getenv("CAKEC_LLVM_ARGS") : "");
@@ -641,15 +648,27 @@ make_target(int target, int opt_level, Buf *err)
  * compile. */
 #define PLAIN_LOOP_PASSES ",loop(indvars)"
 
+/* Last, in kernels that use shared memory or have a tensor whose base the launcher checks
+ * beyond its element size: alignments from what is known of each address (shared buffers
+ * sit at 1024-byte aligned offsets, tensor parameters carry the base alignment the
+ * launcher checks, plus the offsets' known low zero bits) onto every load and store, then
+ * LLVM's load/store vectorizer, which needs them to merge adjacent scalar accesses into one
+ * vector access: four f32 stores at s[4 t + 0 .. 3] become one st.shared.v4
+ * (tests/ptx/vectorize.cake). Elsewhere it could prove no alignment and merge nothing,
+ * and it costs time on long straight-line code (60% of a compile of 1000 stores), so codegen's
+ * own run of it stays off (ptx_init). */
+#define VECTORIZE_PASSES ",infer-alignment,load-store-vectorizer"
+
 static int
-optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, int plain_loops, Buf *err)
+optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, int plain_loops, int vectorize,
+	 Buf *err)
 {
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
 	LLVMErrorRef e;
 	char pipeline[512];
 
-	snprintf(pipeline, sizeof pipeline, "function(%s%s)", opt_level >= 3 ? OPT_PIPELINE_O3 : OPT_PIPELINE,
-		 plain_loops ? PLAIN_LOOP_PASSES : "");
+	snprintf(pipeline, sizeof pipeline, "function(%s%s%s)", opt_level >= 3 ? OPT_PIPELINE_O3 : OPT_PIPELINE,
+		 plain_loops ? PLAIN_LOOP_PASSES : "", vectorize ? VECTORIZE_PASSES : "");
 	e = LLVMRunPasses(mod, pipeline, tm, po);
 
 	LLVMDisposePassBuilderOptions(po);
@@ -738,7 +757,7 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	}
 	t1 = clock_ms();
 	time_add("llvm-build", t1 - t0);
-	if (opt_level > 0 && optimize(g.mod, tm, opt_level, g.plain_loops, err) != 0)
+	if (opt_level > 0 && optimize(g.mod, tm, opt_level, g.plain_loops, g.smem || g.aligned_tensors, err) != 0)
 		goto out;
 	time_add("llvm-opt", clock_ms() - t1);
 	/* Printed before code generation, which rewrites the module in place. */

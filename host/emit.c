@@ -202,85 +202,6 @@ access_name(int acc)
 	return acc == ACC_OUT ? "out" : acc == ACC_INOUT ? "inout" : "in";
 }
 
-/* ---- which tensors the kernel reads or writes with vector accesses ---- */
-
-typedef struct VecScan {
-	const IrKernel *k;
-	const IrOp **def;       /* value -> defining op */
-	unsigned char *vec;     /* param -> accessed with a vector type */
-} VecScan;
-
-static void
-index_defs(VecScan *vs, const IrRegion *r)
-{
-	int i, j;
-
-	for (i = 0; i < r->nops; i++) {
-		const IrOp *op = &r->ops[i];
-
-		for (j = 0; j < op->nres; j++)
-			if (op->res[j] > 0 && op->res[j] < vs->k->nvalues)
-				vs->def[op->res[j]] = op;
-		for (j = 0; j < op->nregions; j++)
-			index_defs(vs, &op->regions[j]);
-	}
-}
-
-/* Marks the tensor parameters the pointer v derives from through elemptr chains (and
- * bitcasts and selects, which keep the base). */
-static void
-mark_root(VecScan *vs, IrValue v, int depth)
-{
-	const IrOp *op;
-	int i;
-
-	if (v <= 0 || v >= vs->k->nvalues || depth > 256)
-		return;
-	for (i = 0; i < vs->k->body.nargs; i++)
-		if (vs->k->body.args[i] == v) {
-			if (i < vs->k->nparams)
-				vs->vec[i] = 1;
-			return;
-		}
-	op = vs->def[v];
-	if (!op)
-		return;
-	switch (op->opc) {
-	case IR_ELEMPTR:
-	case IR_BITCAST:
-		mark_root(vs, op->args[0], depth + 1);
-		break;
-	case IR_SELECT:
-		mark_root(vs, op->args[1], depth + 1);
-		mark_root(vs, op->args[2], depth + 1);
-		break;
-	default:
-		break;
-	}
-}
-
-static void
-scan_vector_access(VecScan *vs, const IrRegion *r)
-{
-	int i, j;
-
-	for (i = 0; i < r->nops; i++) {
-		const IrOp *op = &r->ops[i];
-		IrType t = {0, 0, 0, 0};
-
-		if (op->opc == IR_LOAD && op->nres == 1)
-			t = ir_vtype(vs->k, op->res[0]);
-		else if ((op->opc == IR_STORE && op->nargs == 2) || (op->opc == IR_STORE_IF && op->nargs == 3))
-			t = ir_vtype(vs->k, op->args[1]);
-		else if (op->opc == IR_WGMMA_STORE)
-			t.lanes = 2;    /* its full-tile path stores pairs of elements */
-		if (t.lanes > 1)
-			mark_root(vs, op->args[0], 0);
-		for (j = 0; j < op->nregions; j++)
-			scan_vector_access(vs, &op->regions[j]);
-	}
-}
-
 /* ---- grid formulas ---- */
 
 /* A recursive-descent translator from the grid language (ir.h) to C: names become the
@@ -1276,8 +1197,8 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	  Buf *h, Buf *c, Buf *manifest)
 {
 	Emit e;
-	VecScan vs;
 	Arena *a;
+	int *pal;
 	unsigned char *used;
 	char *expr[3];
 	Buf err = {0};
@@ -1308,21 +1229,11 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	e.num_sms = num_sms;
 	snprintf(e.hash, sizeof e.hash, "%016llx", (unsigned long long)hash);
 
-	/* Alignment: 16 bytes where the kernel uses vector accesses or a TMA map covers the
-	 * tensor, else the element size. */
-	memset(&vs, 0, sizeof vs);
-	vs.k = k;
-	vs.def = xcalloc((size_t)k->nvalues + 1, sizeof *vs.def);
-	vs.vec = arena_alloc(k->arena, (size_t)k->nparams + 1);
-	index_defs(&vs, &k->body);
-	scan_vector_access(&vs, &k->body);
+	pal = arena_alloc(a, sizeof *pal * (size_t)(k->nparams + 1));
+	ir_tensor_aligns(k, pal);
 	for (i = 0; i < k->nparams; i++)
 		if (k->params[i].kind == PARAM_TENSOR)
-			e.align[e.symno[i]] = vs.vec[i] ? 16 : ir_type_bytes(ir_scalar((IrBase)k->params[i].type.elem));
-	for (i = 0; i < k->nparams; i++)
-		if (k->params[i].kind == PARAM_TMAP)
-			e.align[e.symno[k->params[i].tmap_tensor]] = 16;
-	free(vs.def);
+			e.align[e.symno[i]] = pal[i];
 
 	emit_header(&e, h);
 

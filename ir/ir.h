@@ -486,6 +486,10 @@ void ir_module_free(IrModule *m);
 
 IrValue ir_new_value(IrKernel *k, IrType t);
 IrType ir_vtype(const IrKernel *k, IrValue v);
+/* align[i] = the byte alignment of tensor parameter i's base that the launcher checks
+ * (16 for tensors with vector accesses or a TMA map, else the element size); 0 for the
+ * other parameters. align has k->nparams entries. (tensor_align.c) */
+void ir_tensor_aligns(const IrKernel *k, int *align);
 int ir_add_param(IrKernel *k, IrParam p);      /* also adds its body argument; returns index */
 /* Returns the buffer number. A buffer with stages == 0 (zero-initialised by a caller that
  * does not set the staging fields) gets stages 1, pipeline -1 and alias -1. */
