@@ -649,7 +649,7 @@ make_target(int target, int opt_level, Buf *err)
 #define PLAIN_LOOP_PASSES ",loop(indvars)"
 
 /* Last, in kernels that use shared memory or have a tensor whose base the launcher checks
- * beyond its element size: alignments from what is known of each address (shared buffers
+ * beyond its element size, and that have no vector access (vectorizes): alignments from what is known of each address (shared buffers
  * sit at 1024-byte aligned offsets, tensor parameters carry the base alignment the
  * launcher checks, plus the offsets' known low zero bits) onto every load and store, then
  * LLVM's load/store vectorizer, which needs them to merge adjacent scalar accesses into one
@@ -658,6 +658,17 @@ make_target(int target, int opt_level, Buf *err)
  * and it costs time on long straight-line code (60% of a compile of 1000 stores), so codegen's
  * own run of it stays off (ptx_init). */
 #define VECTORIZE_PASSES ",infer-alignment,load-store-vectorizer"
+
+/* Whether the pipeline runs VECTORIZE_PASSES: where alignments are known (shared memory, a
+ * tensor checked beyond its element size), and only in plain code: a kernel with vector
+ * accesses was tuned by hand, and its access widths stay as written (merging gdp's two
+ * 8-byte q and k loads into one of 16 bytes made gdp_decode_warp 12% slower on the H200,
+ * bench/RESULTS.md section 20). */
+static int
+vectorizes(const LlvmGen *g)
+{
+	return (g->smem || g->aligned_tensors) && !holds(g, &g->k->body, HOLDS_VECTOR_ACCESS);
+}
 
 static int
 optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, int plain_loops, int vectorize,
@@ -757,7 +768,7 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	}
 	t1 = clock_ms();
 	time_add("llvm-build", t1 - t0);
-	if (opt_level > 0 && optimize(g.mod, tm, opt_level, g.plain_loops, g.smem || g.aligned_tensors, err) != 0)
+	if (opt_level > 0 && optimize(g.mod, tm, opt_level, g.plain_loops, vectorizes(&g), err) != 0)
 		goto out;
 	time_add("llvm-opt", clock_ms() - t1);
 	/* Printed before code generation, which rewrites the module in place. */
