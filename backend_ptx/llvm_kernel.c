@@ -648,15 +648,13 @@ make_target(int target, int opt_level, Buf *err)
  * compile. */
 #define PLAIN_LOOP_PASSES ",loop(indvars)"
 
-/* Last, in kernels that use shared memory or have a tensor whose base the launcher checks
- * beyond its element size, and that have no vector access (vectorizes): alignments from what is known of each address (shared buffers
- * sit at 1024-byte aligned offsets, tensor parameters carry the base alignment the
- * launcher checks, plus the offsets' known low zero bits) onto every load and store, then
- * LLVM's load/store vectorizer, which needs them to merge adjacent scalar accesses into one
- * vector access: four f32 stores at s[4 t + 0 .. 3] become one st.shared.v4
- * (tests/ptx/vectorize.cake). Elsewhere it could prove no alignment and merge nothing,
- * and it costs time on long straight-line code (60% of a compile of 1000 stores), so codegen's
- * own run of it stays off (ptx_init). */
+/* Last, in the kernels vectorizes() picks: alignments from what is known of each address
+ * (shared buffers sit at 1024-byte aligned offsets, tensor parameters carry the base
+ * alignment the launcher checks, plus the offsets' known low zero bits) onto every load
+ * and store, then LLVM's load/store vectorizer, which needs them to merge adjacent scalar
+ * accesses into one vector access: four f32 stores at s[4 t + 0 .. 3] become one
+ * st.shared.v4 (tests/ptx/vectorize.cake). Elsewhere it could prove no alignment and
+ * would merge nothing, so codegen's own run of it stays off (ptx_init). */
 #define VECTORIZE_PASSES ",infer-alignment,load-store-vectorizer"
 
 /* Whether the pipeline runs VECTORIZE_PASSES: where alignments are known (shared memory, a
