@@ -15,22 +15,6 @@ typedef struct VecScan {
 	unsigned char *vec;     /* param -> accessed with a vector type */
 } VecScan;
 
-static void
-index_defs(VecScan *vs, const IrRegion *r)
-{
-	int i, j;
-
-	for (i = 0; i < r->nops; i++) {
-		const IrOp *op = &r->ops[i];
-
-		for (j = 0; j < op->nres; j++)
-			if (op->res[j] > 0 && op->res[j] < vs->k->nvalues)
-				vs->def[op->res[j]] = op;
-		for (j = 0; j < op->nregions; j++)
-			index_defs(vs, &op->regions[j]);
-	}
-}
-
 /* Marks the tensor parameters the pointer v derives from through elemptr chains (and
  * bitcasts and selects, which keep the base). */
 static void
@@ -94,9 +78,8 @@ ir_tensor_aligns(const IrKernel *k, int *align)
 
 	memset(&vs, 0, sizeof vs);
 	vs.k = k;
-	vs.def = xcalloc((size_t)k->nvalues + 1, sizeof *vs.def);
+	vs.def = ir_def_map(k);
 	vs.vec = xcalloc((size_t)k->nparams + 1, 1);
-	index_defs(&vs, &k->body);
 	scan_vector_access(&vs, &k->body);
 	for (i = 0; i < k->nparams; i++)
 		align[i] = k->params[i].kind != PARAM_TENSOR ? 0
