@@ -58,7 +58,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from bandwidth import Timer, copy_bandwidth, driver_version, git_rev  # noqa: E402
 
 MiB = 1 << 20
-DESIGNS = ("base", "rows", "fused", "warp", "tma")      # report order
+DESIGNS = ("base", "rows", "fused", "warp", "tma", "multi")      # report order
 
 
 def parse_args(argv=None):
@@ -84,6 +84,12 @@ def parse_args(argv=None):
     ap.add_argument("--l2norm", default="both", choices=["both", "on", "off"],
                     help="q/k L2-normalised in the kernel (fla's use_qk_l2norm_in_kernel)")
     ap.add_argument("--gqa", type=int, default=1, help="value heads per q/k head")
+    ap.add_argument("--multi", default="2,1;4,1;8,1;1,2;1,3",
+                    help="the T > 1 / NH > 1 shapes, as T,NH pairs separated by ';'")
+    ap.add_argument("--multi-batches", default="128,512",
+                    help="batches of the T > 1 / NH > 1 shapes (at the sweep's middle head count)")
+    ap.add_argument("--only-multi", action="store_true",
+                    help="measure only the T > 1 / NH > 1 shapes")
     return ap.parse_args(argv)
 
 
@@ -433,7 +439,7 @@ def main():
     all_t1 = configs_of(variants, 1, 1, False)
     base_t1 = configs_of(variants, 1, 1, False, "base")
     design_rows = []
-    for hv in d_heads:
+    for hv in ([] if a.only_multi else d_heads):
         for b in d_batches:
             sh = Shape(b, 1, 1, max(1, hv // a.gqa), hv, 128, 128)
             r = measure(sh, False, "T=1 NH=1 HV=%d B=%d" % (hv, b), all_t1, base_t1)
@@ -448,7 +454,7 @@ def main():
 
     # ---- the sweep with the chosen design, and T > 1 / NH > 1 (base) ----
     rows, extra = [], []
-    if not a.no_sweep and chosen:
+    if not a.no_sweep and not a.only_multi and chosen:
         heads = [int(x) for x in a.heads.split(",")]
         batches = [int(x) for x in a.batches.split(",")]
         if a.quick:
@@ -468,13 +474,19 @@ def main():
                                 mine, base, staged_best=True)
                     if r:
                         rows.append(r)
-        b, hv = batches[-1], heads[min(1, len(heads) - 1)]
-        for T, NH in ((2, 1), (4, 1), (1, 2), (1, 3)):
-            sh = Shape(b, T, NH, max(1, hv // a.gqa), hv, 128, 128)
-            r = measure(sh, True, "T=%d NH=%d HV=%d B=%d l2" % (T, NH, hv, b),
-                        configs_of(variants, T, NH, True), (), staged_best=True)
-            if r:
-                extra.append(r)
+
+    # ---- T > 1 / NH > 1: every design that has the pair, at large batch ----
+    if not a.no_sweep or a.only_multi:
+        hv = [int(x) for x in a.heads.split(",")][min(1, len(a.heads.split(",")) - 1)]
+        pairs = [tuple(int(x) for x in p.split(",")) for p in a.multi.split(";") if p]
+        for T, NH in pairs:
+            for b in [int(x) for x in a.multi_batches.split(",")]:
+                sh = Shape(b, T, NH, max(1, hv // a.gqa), hv, 128, 128)
+                r = measure(sh, True, "T=%d NH=%d HV=%d B=%d l2" % (T, NH, hv, b),
+                            configs_of(variants, T, NH, True),
+                            configs_of(variants, T, NH, True, "base"), staged_best=True)
+                if r:
+                    extra.append(r)
 
     # ---- report ----
     head = [

@@ -1,8 +1,9 @@
 /* case_gdp.c: one case of the gdp decode family against a float64 reference, and the
  * bitwise comparison of a kernel with its staged twin (docs/gdp.md, docs/testing.md).
  *
- * Inputs: v in [-1, 1]; g (log decay) in [-0.7, -0.01]; beta in [0.05, 1]; the state in
- * [-1, 1]. Without in-kernel normalisation q and k are unit vectors (rounded to the
+ * Inputs: v in [-1, 1]; g (log decay) in [-0.7, -0.01], but one in eight in [-60, -30] (a
+ * token that all but clears the state: gdp_decode_multi multiplies its decay product out
+ * when it drops below 2^-64); beta in [0.05, 1]; the state in [-1, 1]. Without in-kernel normalisation q and k are unit vectors (rounded to the
  * input type), as a model hands them over, which keeps every Householder step a
  * contraction; with it they are drawn at random scales and the kernel normalises them.
  * The reference takes the inputs as rounded and works in double.
@@ -249,8 +250,9 @@ host_make(Host *h, const GdpVariant *var, const GdpSize *sz, uint64_t seed)
 		h->v[i] = half_bits(h, gt_rng_uniform(&r, -1.0, 1.0));
 	for (i = 0; i < h->nbeta; i++)
 		h->beta[i] = half_bits(h, gt_rng_uniform(&r, 0.05, 1.0));
-	for (i = 0; i < h->ng; i++)
-		h->g[i] = (float)gt_rng_uniform(&r, -0.7, -0.01);
+	for (i = 0; i < h->ng; i++)	/* one in eight a head that forgets (below) */
+		h->g[i] = (float)(gt_rng_uniform(&r, 0.0, 1.0) < 0.125 ? gt_rng_uniform(&r, -60.0, -30.0)
+								       : gt_rng_uniform(&r, -0.7, -0.01));
 	for (i = 0; i < h->ns; i++)
 		h->s0[i] = (float)gt_rng_uniform(&r, -1.0, 1.0);
 	reference(h);

@@ -34,6 +34,7 @@ set(gdp_variants
   "gdp_t1_h3_k128v128_bv32_l2_bf16|T=1,NH=3,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench"
   "gdp_t2_h1_k128v128_bv32_l2_bf16|T=2,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench"
   "gdp_t4_h1_k128v128_bv32_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench"
+  "gdp_t8_h1_k128v128_bv32_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench"
   # rows: lanes along V, 8 rows a thread, warp partials combined in shared memory
   "gdp_t1_h1_k128v128_bv64_rows_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|test|rows"
   "gdp_t2_h2_k64v64_bv16_rows_l2_f16|T=2,NH=2,KD=64,VD=64,BV=16,L2NORM=true|f16|test|rows"
@@ -46,6 +47,20 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv32_fused_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false|bf16|bench|fused"
   "gdp_t1_h1_k128v128_bv32_fused_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|fused"
   "gdp_t1_h1_k128v128_bv64_fused_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|fused"
+  # multi: several tokens or steps a call; warp's mapping, inputs fetched up front, the decay kept apart
+  "gdp_t8_h1_k128v128_bv64_multi_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|test|multi"
+  "gdp_t3_h2_k128v128_bv32_multi_l2_bf16|T=3,NH=2,KD=128,VD=128,BV=32,L2NORM=true|bf16|test|multi"
+  "gdp_t2_h3_k64v64_bv32_multi_l2_f16|T=2,NH=3,KD=64,VD=64,BV=32,L2NORM=true|f16|test|multi"
+  "gdp_t2_h1_k128v128_bv32_multi_l2_bf16|T=2,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
+  "gdp_t2_h1_k128v128_bv64_multi_l2_bf16|T=2,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
+  "gdp_t4_h1_k128v128_bv32_multi_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
+  "gdp_t4_h1_k128v128_bv64_multi_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
+  "gdp_t8_h1_k128v128_bv32_multi_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
+  "gdp_t8_h1_k128v128_bv64_multi_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
+  "gdp_t1_h2_k128v128_bv32_multi_l2_bf16|T=1,NH=2,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
+  "gdp_t1_h2_k128v128_bv64_multi_l2_bf16|T=1,NH=2,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
+  "gdp_t1_h3_k128v128_bv32_multi_l2_bf16|T=1,NH=3,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
+  "gdp_t1_h3_k128v128_bv64_multi_l2_bf16|T=1,NH=3,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
   # warp: a warp owns all K rows of 16 columns (K = 128), 16 rows a thread, shuffles only
   "gdp_t1_h1_k128v128_bv64_warp_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|test|warp"
   "gdp_t2_h3_k64v128_bv32_warp_l2_f16|T=2,NH=3,KD=64,VD=128,BV=32,L2NORM=true|f16|test|warp"

@@ -1,6 +1,6 @@
 /* test_gdp.c: the gated delta product decode family on the GPU (docs/gdp.md,
  * docs/testing.md). Every variant tests/gpu/gdp.cmake builds for the test (the designs
- * base, rows, fused, warp and tma; T tokens, NH Householder steps, K and V of 64 and 128,
+ * base, rows, fused, warp, tma and multi; T tokens, NH Householder steps, K and V of 64 and 128,
  * V slices of 8 to 64 columns, q/k normalised in the kernel or not, bf16 and f16) runs
  * with GQA ratios 1, 2 and 4, with and without intermediate states, against the float64
  * reference; and a kernel with staging elision must give the same bits as its staged twin
