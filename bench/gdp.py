@@ -213,6 +213,11 @@ def fla_call(fla_fn, torch, sh, x, l2norm, scale, out_state=None):
     return o, ht
 
 
+def best_time(row):
+    """A report row's time: its fastest config's."""
+    return row["times"][row["best"]][1]
+
+
 def max_rel(got, ref, floor):
     got, ref = got.double(), ref.double()
     return ((got - ref).abs() / ref.abs().clamp(min=floor)).max().item()
@@ -452,7 +457,7 @@ def main():
           "with %s" % (", ".join("%s %.3f" % (d, s) for d, s in sorted(scores.items(), key=lambda x: x[1])),
                        chosen), flush=True)
 
-    # ---- the sweep with the chosen design, and T > 1 / NH > 1 (base) ----
+    # ---- the sweep with the chosen design ----
     rows, extra = [], []
     if not a.no_sweep and not a.only_multi and chosen:
         heads = [int(x) for x in a.heads.split(",")]
@@ -477,7 +482,8 @@ def main():
 
     # ---- T > 1 / NH > 1: every design that has the pair, at large batch ----
     if not a.no_sweep or a.only_multi:
-        hv = [int(x) for x in a.heads.split(",")][min(1, len(a.heads.split(",")) - 1)]
+        sweep_heads = [int(x) for x in a.heads.split(",")]
+        hv = sweep_heads[min(1, len(sweep_heads) - 1)]
         pairs = [tuple(int(x) for x in p.split(",")) for p in a.multi.split(";") if p]
         for T, NH in pairs:
             for b in [int(x) for x in a.multi_batches.split(",")]:
@@ -513,21 +519,17 @@ def main():
                 chosen, " (--design)" if a.design else ""))
     big = [r for r in design_rows + rows if r["heads"] >= 4096 and r["label"].startswith("T=1 NH=1")]
     if big:
-        def best_t(r):
-            return r["times"][r["best"]][1]
-        worst = min(100 * r["bytes"] / best_t(r) / best_copy for r in big)
+        worst = min(100 * r["bytes"] / best_time(r) / best_copy for r in big)
         head.append("- large batch (>= 4096 heads, T=1, NH=1): at least %.0f%% of copy bandwidth "
                     "(aim 85%%)%s" % (worst, "" if not all(r["t_fla"] for r in big) else
                                       "; at least %.2fx fla (aim 1.3x)" %
-                                      min(r["t_fla"] / best_t(r) for r in big)))
+                                      min(r["t_fla"] / best_time(r) for r in big)))
     big_multi = [r for r in extra if r["heads"] >= 4096]
     if big_multi:
-        def best_m(r):
-            return r["times"][r["best"]][1]
         head.append("- T > 1 / NH > 1 at >= 4096 heads: at least %.0f%% of copy bandwidth (aim 90%%)%s" % (
-            min(100 * r["bytes"] / best_m(r) / best_copy for r in big_multi),
+            min(100 * r["bytes"] / best_time(r) / best_copy for r in big_multi),
             "" if not all(r["t_fla"] for r in big_multi) else
-            "; at least %.2fx fla (aim 1.3x)" % min(r["t_fla"] / best_m(r) for r in big_multi)))
+            "; at least %.2fx fla (aim 1.3x)" % min(r["t_fla"] / best_time(r) for r in big_multi)))
     for n in notes:
         head.append("- note: %s" % n)
     text = head + (design_table(design_rows, best_copy) if design_rows else [])
