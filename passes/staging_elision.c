@@ -24,7 +24,8 @@
  *   a cp.async.wait[n] that leaves it complete (n later groups committed) on the straight
  *   path between them (waits in nested regions do not count): else kept ("read before the
  *   wait"). It reads at most the bytes copied. No other copy into the buffer runs between
- *   the completing wait and the read (it could replace the element). In paired loops, the
+ *   the completing wait and the read (it could replace the element), nor anywhere in a loop
+ *   that encloses the read but not the copy (its next iteration would). In paired loops, the
  *   copy's destination must move with the loops: affine in their induction variables
  *   (constant bounds) with coefficients that keep iterations apart.
  * - Rewriting: when the copy dominates the read, the copy becomes a load of the read's type
@@ -102,6 +103,7 @@ typedef struct Walk {
 	int bars[64];           /* barriers met after the completing wait */
 	int nbars;
 	int overwrite;          /* a copy into the buffer after the completing wait, or -1 */
+	int carried;            /* overwrite is in a loop around the read, not the copy */
 } Walk;
 
 /* Steps over the ops [from, to) of the region that node `first` (at position from) starts.
@@ -133,6 +135,24 @@ walk_ops(const Stg *s, Walk *w, int first, int from, int to)
 			w->bars[w->nbars++] = n;
 		}
 	}
+}
+
+/* A loop around the read but not the copy runs all of its body between the copy and the
+ * read of its next iteration, the part after the read included (a prefetch of the next
+ * item into the buffer): a copy into the buffer anywhere in it may replace the element. */
+static void
+loop_carried(const Stg *s, Walk *w, int x)
+{
+	int d;
+
+	if (s->nodes[x].op->opc != IR_FOR && s->nodes[x].op->opc != IR_WHILE)
+		return;
+	for (d = x; d <= s->nodes[x].end; d++)
+		if (s->nodes[d].op->opc == IR_CP_ASYNC && stg_shared_root(s, s->nodes[d].op->args[0]) == w->buf) {
+			w->overwrite = d;
+			w->carried = 1;
+			return;
+		}
 }
 
 /* The first node of the region node x is in: the owner's regions follow it in order. */
@@ -174,6 +194,9 @@ walk_path(const Stg *s, int c, int r, int xc, int xr, Walk *w)
 
 		walk_ops(s, w, region_first(s, chain[i]), 0, nd->pos);
 	}
+	chain[n++] = xr;
+	for (i = 0; i < n && w->complete && w->overwrite < 0; i++)
+		loop_carried(s, w, chain[i]);
 	return w->complete;
 }
 
@@ -428,6 +451,11 @@ plan_read(Stg *s, StgBuf *b, int r)
 	if (!walk_path(s, found, r, xc, xr, &w)) {
 		refuse(b, "the read at %s comes before the cp.async.wait that completes its copy (at %s)",
 		       stg_where(rop->loc), stg_where(cop->loc));
+		return;
+	}
+	if (w.overwrite >= 0 && w.carried) {
+		refuse(b, "the copy at %s is in a loop around the read at %s: it runs again after the copy at %s is complete and before the read's next iteration, and may replace the element read",
+		       stg_where(s->nodes[w.overwrite].op->loc), stg_where(rop->loc), stg_where(cop->loc));
 		return;
 	}
 	if (w.overwrite >= 0) {
