@@ -470,6 +470,23 @@ tmap_param_attrs(LlvmGen *g, unsigned idx)
 	LLVMAddAttributeAtIndex(g->fn, idx, LLVMCreateStringAttribute(g->ctx, gc, sizeof gc - 1, "", 0));
 }
 
+/* launch(dependent): the launcher lets this kernel start before the kernel ahead of it on
+ * the stream has finished (programmatic dependent launch). Its first instructions let the
+ * next kernel start the same way once every block of this one has started, then wait
+ * until the one ahead has finished and its memory is visible, so that nothing the body
+ * reads or writes can race with it. Inline asm with a memory clobber, not the NVVM
+ * intrinsics: those are marked as not touching memory, so LLVM could move a load of an
+ * input above the wait. */
+static void
+dependent_entry(LlvmGen *g)
+{
+	static const char text[] = "griddepcontrol.launch_dependents;\n\tgriddepcontrol.wait;";
+	LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0);
+
+	LLVMBuildCall2(g->b, fty, LLVMGetInlineAsm(fty, text, sizeof text - 1, "~{memory}", 9, 1, 0,
+						   LLVMInlineAsmDialectATT, 0), NULL, 0, "");
+}
+
 static void
 build_kernel(LlvmGen *g, const char *symbol)
 {
@@ -530,6 +547,8 @@ build_kernel(LlvmGen *g, const char *symbol)
 	if (k->body.nargs != k->nparams)
 		lg_error(g, NULL, "the body has %d args for %d params", k->body.nargs, k->nparams);
 	LLVMPositionBuilderAtEnd(g->b, new_block(g, "entry"));
+	if (k->dependent)
+		dependent_entry(g);
 	term = gen_region(g, &k->body);
 	if (term && term->opc != IR_RET)
 		lg_error(g, term, "the kernel body ends in '%s', not ret", ir_opinfo[term->opc].name);

@@ -110,7 +110,7 @@ class Shape(object):
 def config_label(v):
     """A config's short name: design, slice width and, for tma, blocks per SM and stages."""
     label = "%s BV%d" % (v.get("design", "base"), v["BV"])
-    if v.get("design") == "tma":
+    if v.get("cps"):
         label += " c%ds%d" % (v.get("cps", 0), v.get("stages", 0))
     return label
 

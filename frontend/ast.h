@@ -77,6 +77,7 @@ typedef enum NodeKind {
 	N_CLUSTER,    /* cluster(list) */
 	N_CTA_GROUP,  /* cta_group(list): CTA pairs for tcgen05 */
 	N_INDEXW,     /* index(list): the index width clause, i32 or i64 */
+	N_LAUNCH,     /* launch(list): how the kernel is launched (dependent) */
 	N_WHEN,       /* when (lhs): an instance's condition, made a clause of the instance's
 			 kernel by generic.c (name: the generic kernel) */
 	N_NKINDS
@@ -574,6 +575,7 @@ struct KernelInfo {
 	int cluster[3];
 	int cta_group;            /* 1, or 2: tcgen05 on CTA pairs (cta_group(2)) */
 	int index64;              /* index(i64): tensor indexing and shape symbols in i64 */
+	int dependent;            /* launch(dependent): programmatic dependent launch */
 	int ntmaps;               /* tensor maps, parameters after the shape symbols */
 	Symbol **tmaps;           /* program arena */
 	int nhobjs;               /* pipelines and mbarriers in declaration order */

@@ -970,6 +970,7 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	k->source = arena_strdup(k->arena, path);
 	k->targets = info->targets;
 	k->index64 = info->index64;
+	k->dependent = info->dependent;
 	for (i = 0; i < 3; i++) {
 		k->threads[i] = info->threads[i];
 		k->grid[i] = arena_strdup(k->arena, info->grid[i]);

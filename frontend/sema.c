@@ -783,6 +783,23 @@ check_index(Node *a, KernelInfo *ki)
 	ki->index64 = strcmp(n->name, "i64") == 0;
 }
 
+/* launch(dependent): the launcher lets the kernel start while the kernel before it on the
+ * stream finishes, and the kernel waits for that one's memory before its body
+ * (docs/language.md, "Clauses"). */
+static void
+check_launch(Node *a, KernelInfo *ki)
+{
+	Node *n = a->list.head;
+
+	if (a->list.n != 1 || n->kind != N_NAME || strcmp(n->name, "dependent") != 0) {
+		diag_error(n && a->list.n == 1 ? n->loc : a->loc,
+			   "launch(...) takes one launch mode, dependent, as in launch(dependent)");
+		return;
+	}
+	n->ty = fe_ty(TY_NONVALUE);
+	ki->dependent = 1;
+}
+
 static void
 check_threads(Sema *S, Node *a, KernelInfo *ki)
 {
@@ -1167,6 +1184,7 @@ check_kernel(Sema *S, Node *k)
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",
 			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster", [N_CTA_GROUP] = "cta_group", [N_INDEXW] = "index",
+			[N_LAUNCH] = "launch",
 			[N_WHEN] = "when",
 		};
 
@@ -1184,6 +1202,8 @@ check_kernel(Sema *S, Node *k)
 			check_grid(S, n, ki);
 		else if (n->kind == N_INDEXW)
 			check_index(n, ki);
+		else if (n->kind == N_LAUNCH)
+			check_launch(n, ki);
 		else if (n->kind == N_WHEN)
 			check_when(S, n, ki);
 		else

@@ -885,6 +885,7 @@ emit_descriptor(Emit *e, const HostImages *img, const char *symbol, Buf *c)
 		buf_printf(c, "\t%d, %s_tmaps,\n", e->ntmaps, e->name);
 	else
 		buf_puts(c, "\t0, NULL,\n");
+	buf_printf(c, "\t%d,\t/* launch(dependent) */\n", k->dependent);
 	buf_puts(c, "};\n\n");
 }
 
@@ -1085,7 +1086,10 @@ emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
 			buf_puts(m, ", ");
 		put_json(m, k->grid[i] ? k->grid[i] : "1");
 	}
-	buf_printf(m, "],\n    \"smem_bytes\": %lld,\n    \"params\": [", (long long)k->smem_bytes);
+	buf_printf(m, "],\n    \"smem_bytes\": %lld,\n", (long long)k->smem_bytes);
+	if (k->dependent)
+		buf_puts(m, "    \"launch\": \"dependent\",\n");
+	buf_puts(m, "    \"params\": [");
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
 

@@ -49,7 +49,8 @@
  * order, each at most once, params and shared buffers in ABI/buffer order; body is last):
  * - `source "PATH"`, `targets T...` and `smem_bytes N` appear only when set. `threads X Y Z`
  *   and `grid "X" "Y" "Z"` always print (the parser defaults them to 1 and "1").
- *   `cluster X Y Z` prints when it is not 1 1 1, `min_blocks N` when non-zero.
+ *   `cluster X Y Z` prints when it is not 1 1 1, `min_blocks N` when non-zero,
+ *   `index i64` and `launch dependent` when set.
  * - `param NAME : tensor in|out|inout ELEM [DIM, ...]` (type ptr.global.ELEM; a DIM is a
  *   sym parameter's name or a decimal size), `param NAME : sym` (i32; any other type is
  *   spelled `sym TYPE`), `param NAME : scalar TYPE`, `param NAME : tmap TENSOR box [D, ...]
@@ -414,6 +415,10 @@ typedef struct IrKernel {
 	/* index(i64): sym parameters are i64 and tensor indexing is 64-bit; the launcher
 	 * lifts its 2^31 limits. 0 (i32) by default. */
 	int index64;
+	/* launch(dependent): launched with programmatic stream serialization; the kernel
+	 * lets the next kernel launch at entry and waits for the previous one's memory
+	 * before its body. 0 by default. */
+	int dependent;
 	int nbarriers, capbarriers;
 	IrBarrier *barriers;
 	int npipelines, cappipelines;

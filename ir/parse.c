@@ -1251,7 +1251,7 @@ check_uses(Parser *p)
 enum {
 	SEEN_SOURCE = 1 << 0, SEEN_TARGETS = 1 << 1, SEEN_THREADS = 1 << 2, SEEN_GRID = 1 << 3,
 	SEEN_SMEM = 1 << 4, SEEN_CLUSTER = 1 << 5, SEEN_MIN_BLOCKS = 1 << 6,
-	SEEN_INDEX = 1 << 7,
+	SEEN_INDEX = 1 << 7, SEEN_LAUNCH = 1 << 8,
 };
 
 static void
@@ -1325,6 +1325,12 @@ parse_kernel(Parser *p)
 				fail_tok(p, "expected the index width i32 or i64, found %s", tok_text(p));
 			k->index64 = is_kw(p, "i64");
 			next(p);
+		} else if (is_kw(p, "launch")) {
+			once(p, &seen, SEEN_LAUNCH);
+			if (!is_kw(p, "dependent"))
+				fail_tok(p, "expected the launch mode dependent, found %s", tok_text(p));
+			k->dependent = 1;
+			next(p);
 		} else if (is_kw(p, "mbarrier")) {
 			next(p);
 			parse_barrier(p);
@@ -1351,7 +1357,7 @@ parse_kernel(Parser *p)
 			parse_body(p);
 			break;
 		} else {
-			fail_tok(p, "expected source, targets, threads, grid, cluster, min_blocks, index, smem_bytes, param, "
+			fail_tok(p, "expected source, targets, threads, grid, cluster, min_blocks, index, launch, smem_bytes, param, "
 				 "mbarrier, pipeline, shared, tmem or body, found %s",
 				 tok_text(p));
 		}

@@ -381,6 +381,8 @@ ir_print_kernel(Buf *out, const IrKernel *k)
 		buf_printf(out, "  min_blocks %d\n", k->min_blocks);
 	if (k->index64)
 		buf_puts(out, "  index i64\n");
+	if (k->dependent)
+		buf_puts(out, "  launch dependent\n");
 	if (k->smem_bytes)
 		buf_printf(out, "  smem_bytes %" PRId64 "\n", k->smem_bytes);
 	for (i = 0; i < k->nparams; i++)

@@ -1164,7 +1164,7 @@ cakert_launch(const CakertKernel *k, const CakeTensor *const *t, const int64_t g
 	      CUstream stream, void **params, CakeError *err)
 {
 	CUlaunchConfig cfg;
-	CUlaunchAttribute attr[1];
+	CUlaunchAttribute attr[2];
 	CUcontext ctx = NULL;
 	CUdevice dev;
 	CUfunction fn = NULL;
@@ -1197,14 +1197,21 @@ cakert_launch(const CakertKernel *k, const CakeTensor *const *t, const int64_t g
 	cfg.blockDimZ = k->threads[2];
 	cfg.sharedMemBytes = (unsigned int)k->smem_bytes;
 	cfg.hStream = stream;
+	memset(attr, 0, sizeof attr);
+	cfg.attrs = attr;
 	if (k->cluster[0] * k->cluster[1] * k->cluster[2] > 1) {
-		memset(attr, 0, sizeof attr);
-		attr[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-		attr[0].value.clusterDim.x = k->cluster[0];
-		attr[0].value.clusterDim.y = k->cluster[1];
-		attr[0].value.clusterDim.z = k->cluster[2];
-		cfg.attrs = attr;
-		cfg.numAttrs = 1;
+		attr[cfg.numAttrs].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+		attr[cfg.numAttrs].value.clusterDim.x = k->cluster[0];
+		attr[cfg.numAttrs].value.clusterDim.y = k->cluster[1];
+		attr[cfg.numAttrs].value.clusterDim.z = k->cluster[2];
+		cfg.numAttrs++;
+	}
+	/* launch(dependent): the kernel may start while the one ahead of it on the stream
+	 * finishes; its code waits for that one's memory first (griddepcontrol.wait) */
+	if (k->dependent) {
+		attr[cfg.numAttrs].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+		attr[cfg.numAttrs].value.programmaticStreamSerializationAllowed = 1;
+		cfg.numAttrs++;
 	}
 	r = driver.launch_kernel_ex(&cfg, fn, params, NULL);
 	if (r != CUDA_SUCCESS)

@@ -264,6 +264,7 @@ typedef struct CakertKernel {
 	const char *const *syms;
 	int ntmaps;                     /* TMA tensor map parameters, in parameter order */
 	const CakertTmapSpec *tmaps;
+	int dependent;                  /* launch(dependent): programmatic stream serialization */
 } CakertKernel;
 
 /* ---- checks and launch: called by the generated launchers ---- */

@@ -23,6 +23,10 @@
 //   the item is done. g and beta (too small for TMA boxes) are plain loads; the first
 //   token's are fetched one item ahead.
 //
+// launch(dependent): a call starts while the call before it finishes (its blocks resident
+// and waiting), which at small batch, where a call is a few microseconds, is a tenth of
+// the time (bench/RESULTS.md, section 22).
+//
 // Shared memory: STAGES x (KD * BV * 4 + the q, k, v boxes) per block, 128-byte aligned
 // (TMA's destination). No staging to elide: the pipeline is the point (staging elision
 // keeps staged pipeline buffers). The state tensor is read by TMA and written by plain
@@ -56,6 +60,7 @@ kernel gdp_decode_tma(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
     threads(32 * (NW + 1))
     min_blocks(CPS)
     grid(min(num_sms * CPS, B * HV * (VD / BV)))
+    launch(dependent)
 {
     tensormap tms = tma(s, box[1, 1, KD, BV]);
     tensormap tmq = tma(q, box[1, T, 1, KD]);

@@ -395,6 +395,15 @@ main(int argc, char **argv)
 		status_is("cluster-launch", rc, &err, CAKE_OK, NULL);
 		counter_is("cluster-attr", "nattrs", 1);
 		counter_is("cluster-x", "cluster_x", 2);
+		counter_is("cluster-not-dependent", "dependent", 0);
+		/* launch(dependent): the programmatic serialization attribute, after the cluster */
+		k2.dependent = 1;
+		rc = cakert_launch(&k2, t, grid, stream, params, &err);
+		status_is("dependent-launch", rc, &err, CAKE_OK, NULL);
+		counter_is("dependent-attrs", "nattrs", 2);
+		counter_is("dependent-cluster-x", "cluster_x", 2);
+		counter_is("dependent-attr", "dependent", 1);
+		k2.dependent = 0;
 		grid[0] = 3;
 		rc = cakert_check_grid(&k2, grid, &err);
 		status_is("cluster-divides", rc, &err, CAKE_ERR_GRID,

@@ -50,6 +50,7 @@ static struct {
 	{"cubin_load_error", 0},
 	{"last_setattr", 0}, {"optin0", 0}, {"cluster_x", 0}, {"cluster_y", 0},
 	{"cluster_z", 0}, {"sms_queries", 0}, {"encode", 0}, {"encode_error", 0},
+	{"dependent", 0},
 	{NULL, 0},
 };
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -353,6 +354,7 @@ cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **ex
 {
 	int k = (int)(((char *)f - (char *)mods) / sizeof mods[0]);
 	CUresult r = CUDA_SUCCESS;
+	unsigned int i;
 
 	pthread_mutex_lock(&lock);
 	if (*var("launch_error"))
@@ -381,6 +383,10 @@ cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **ex
 			    (long)c->attrs[0].value.clusterDim.y : 0;
 	*var("cluster_z") = c->numAttrs && c->attrs[0].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ?
 			    (long)c->attrs[0].value.clusterDim.z : 0;
+	*var("dependent") = 0;
+	for (i = 0; i < c->numAttrs; i++)
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+			*var("dependent") = c->attrs[i].value.programmaticStreamSerializationAllowed;
 	if (on_launch)
 		on_launch(params);
 	pthread_mutex_unlock(&lock);
