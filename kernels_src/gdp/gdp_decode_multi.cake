@@ -59,6 +59,7 @@ kernel gdp_decode_multi(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
     threads(32, NW)
     min_blocks(MINB)
     grid(VD / BV, HV, B)
+    launch(dependent)
 {
     shared stage: f32[KD, BV];
     shared xq: bf16[T, KD];         // every token's inputs as fetched

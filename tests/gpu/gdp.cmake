@@ -73,6 +73,7 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv64_tma_c1s6_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false,STAGES=6,CPS=1|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv128_tma_c1s3_bf16|T=1,NH=1,KD=128,VD=128,BV=128,L2NORM=false,STAGES=3,CPS=1|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv32_tma_c3s4_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=4,CPS=3|bf16|bench|tma"
+  "gdp_t1_h1_k128v128_bv32_tma_c2s6_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=6,CPS=2|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
 )
 
@@ -233,7 +234,9 @@ target_include_directories(test_gdp SYSTEM PRIVATE ${CAKE_CUDA_INCLUDE})
 target_link_libraries(test_gdp PRIVATE ${CMAKE_DL_LIBS} Threads::Threads m)
 add_test(NAME gpu/test_gdp COMMAND test_gdp)
 set_tests_properties(gpu/test_gdp PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 900)
+# EMU_SMS=3: the persistent designs (tma, multi) then take several items a block, so the
+# test runs their loops over items (at 132 SMs every small case fits in one wave)
 add_test(NAME gpu/emu/test_gdp COMMAND test_gdp)
 set_tests_properties(gpu/emu/test_gdp PROPERTIES TIMEOUT 900
-  ENVIRONMENT "${gpu_emu_env};CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1")
+  ENVIRONMENT "${gpu_emu_env};CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1;EMU_SMS=3")
 add_dependencies(test_gdp emu_cuda)
