@@ -3,7 +3,7 @@
 // (griddepcontrol.wait), before anything of the body: the load of x below stays after the
 // wait even though x is a read-only input LLVM may load early. Without the clause neither
 // instruction appears. The PTX assembles for every target; the IR prints the clause and
-// parses it back; the launcher's descriptor and the manifest carry it.
+// parses it back (another mode, or the item twice, is a parse error); the launcher's descriptor and the manifest carry it.
 // RUN: %cakec --emit=ptx -o %t %s
 // RUN: FileCheck %s < %t/dep.sm_90a.ptx
 // RUN: FileCheck %s < %t/dep.sm_100a.ptx
@@ -13,6 +13,8 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_103a %t/dep.sm_103a.ptx -o %t/dep103.cubin %}
 // RUN: %cakec --emit=ir --kernel dep %s | FileCheck %s --check-prefix=IR
 // RUN: %cakec --emit=ir --kernel dep %s > %t/dep.ir && %cakec --input=ir --emit=ir --passes= %t/dep.ir | FileCheck %s --check-prefix=IR
+// RUN: %not %cakec --input=ir --emit=ir --passes= %S/../ir/Inputs/err-launch.ir 2>&1 | FileCheck %S/../ir/Inputs/err-launch.ir
+// RUN: %not %cakec --input=ir --emit=ir --passes= %S/../ir/Inputs/err-launch-twice.ir 2>&1 | FileCheck %S/../ir/Inputs/err-launch-twice.ir
 // RUN: %cakec --emit=host -o %t/h %s
 // RUN: FileCheck %s --check-prefix=DESC < %t/h/dep.c
 // RUN: FileCheck %s --check-prefix=MAN < %t/h/manifest.json
