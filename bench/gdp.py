@@ -108,7 +108,8 @@ class Shape(object):
 # ---- the variants (build/gen/gdp/variants.json) ----
 
 def config_label(v):
-    """A config's short name: design, slice width and, for tma, blocks per SM and stages."""
+    """A config's short name: design, slice width and, for a design with them (tma), blocks
+    per SM and stages."""
     label = "%s BV%d" % (v.get("design", "base"), v["BV"])
     if v.get("cps"):
         label += " c%ds%d" % (v.get("cps", 0), v.get("stages", 0))
@@ -216,6 +217,15 @@ def fla_call(fla_fn, torch, sh, x, l2norm, scale, out_state=None):
 def best_time(row):
     """A report row's time: its fastest config's."""
     return row["times"][row["best"]][1]
+
+
+def aims_line(what, rows, copy_bw, aim_pct):
+    """The report's line on rows against the issue's aims: the worst share of copy
+    bandwidth and, where fla ran on every row, the worst ratio to fla."""
+    worst = min(100 * r["bytes"] / best_time(r) / copy_bw for r in rows)
+    fla = ("" if not all(r["t_fla"] for r in rows) else
+           "; at least %.2fx fla (aim 1.3x)" % min(r["t_fla"] / best_time(r) for r in rows))
+    return "- %s: at least %.0f%% of copy bandwidth (aim %d%%)%s" % (what, worst, aim_pct, fla)
 
 
 def max_rel(got, ref, floor):
@@ -519,17 +529,10 @@ def main():
                 chosen, " (--design)" if a.design else ""))
     big = [r for r in design_rows + rows if r["heads"] >= 4096 and r["label"].startswith("T=1 NH=1")]
     if big:
-        worst = min(100 * r["bytes"] / best_time(r) / best_copy for r in big)
-        head.append("- large batch (>= 4096 heads, T=1, NH=1): at least %.0f%% of copy bandwidth "
-                    "(aim 85%%)%s" % (worst, "" if not all(r["t_fla"] for r in big) else
-                                      "; at least %.2fx fla (aim 1.3x)" %
-                                      min(r["t_fla"] / best_time(r) for r in big)))
+        head.append(aims_line("large batch (>= 4096 heads, T=1, NH=1)", big, best_copy, 85))
     big_multi = [r for r in extra if r["heads"] >= 4096]
     if big_multi:
-        head.append("- T > 1 / NH > 1 at >= 4096 heads: at least %.0f%% of copy bandwidth (aim 90%%)%s" % (
-            min(100 * r["bytes"] / best_time(r) / best_copy for r in big_multi),
-            "" if not all(r["t_fla"] for r in big_multi) else
-            "; at least %.2fx fla (aim 1.3x)" % min(r["t_fla"] / best_time(r) for r in big_multi)))
+        head.append(aims_line("T > 1 / NH > 1 at >= 4096 heads", big_multi, best_copy, 90))
     for n in notes:
         head.append("- note: %s" % n)
     text = head + (design_table(design_rows, best_copy) if design_rows else [])

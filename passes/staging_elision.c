@@ -166,8 +166,9 @@ region_first(const Stg *s, int x)
 	return n;
 }
 
-/* Walks the straight path from copy c to read r (meeting at xc, xr). 1 when a wait on it
- * completes the copy's group. */
+/* Walks the straight path from copy c to read r (meeting at xc, xr), then the loops around
+ * the read that the copy is outside (loop_carried). 1 when a wait on the path completes the
+ * copy's group. */
 static int
 walk_path(const Stg *s, int c, int r, int xc, int xr, Walk *w)
 {

@@ -234,8 +234,8 @@ target_include_directories(test_gdp SYSTEM PRIVATE ${CAKE_CUDA_INCLUDE})
 target_link_libraries(test_gdp PRIVATE ${CMAKE_DL_LIBS} Threads::Threads m)
 add_test(NAME gpu/test_gdp COMMAND test_gdp)
 set_tests_properties(gpu/test_gdp PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 900)
-# EMU_SMS=3: the persistent designs (tma, multi) then take several items a block, so the
-# test runs their loops over items (at 132 SMs every small case fits in one wave)
+# EMU_SMS=3: the persistent tma design then takes several items a block, so the test runs
+# its loop over items (at 132 SMs every small case fits in one wave)
 add_test(NAME gpu/emu/test_gdp COMMAND test_gdp)
 set_tests_properties(gpu/emu/test_gdp PROPERTIES TIMEOUT 900
   ENVIRONMENT "${gpu_emu_env};CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1;EMU_SMS=3")
