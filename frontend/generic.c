@@ -11,16 +11,17 @@
  * arguments (type names in types and conversions, constants as values), checked and
  * compiled as a kernel of its own name. The instances of a generic kernel share one entry
  * point named as the kernel (host/emit.c), which launches the first instance, in
- * declaration order, whose tensor element types match the arguments and whose `when`
- * condition holds, and refuses other combinations at run time (CAKE_ERR_DTYPE, naming the
- * instances). A `when` becomes a clause of the instance's kernel, checked with its
- * parameters in sight (sema.c's check_when). The entry point must select something for
- * every type a type parameter lists and, for each combination of types an instance takes,
- * whatever the condition (gen_check_entries): the last instance of each combination has
- * no `when`. `instance gemv<bf16> entry gemm when (M <= 16);` puts an instance of another
- * generic kernel into gemm's entry point, in declaration order among gemm's own: one
- * function per operation over several designs. Its kernel must take the same arguments
- * as the entry's first instance but for the tensors' element types (check_signatures). */
+ * declaration order, whose tensor element types and constant dimensions match the
+ * arguments and whose `when` condition holds, and refuses other arguments at run time
+ * (CAKE_ERR_DTYPE or CAKE_ERR_SHAPE, naming the instances). A `when` becomes a clause of
+ * the instance's kernel, checked with its parameters in sight (sema.c's check_when). The
+ * entry point must select something for every type a type parameter lists and, for the
+ * arguments an instance takes, whatever the condition (gen_check_entries): a later
+ * instance takes them all, the last without `when`. `instance gemv<bf16> entry gemm when
+ * (M <= 16);` puts an instance of another generic kernel into gemm's entry point, in
+ * declaration order among gemm's own: one function per operation over several designs.
+ * Its kernel must take the same arguments as the entry's first instance but for the
+ * tensors' element types and constant dimensions (check_signatures). */
 #include "ast.h"
 
 #include <stdio.h>
@@ -288,8 +289,7 @@ type_taken(Node **insts, int n, int j, const char *type)
 	return 0;
 }
 
-/* Whether the entry point sees instances a and b alike: the element types of their tensors
- * (what it chooses by) are the same. */
+/* Whether instances a and b take the same tensor element types. */
 static int
 same_types(const Node *a, const Node *b)
 {
@@ -298,6 +298,82 @@ same_types(const Node *a, const Node *b)
 	for (pa = a->body->list.head, pb = b->body->list.head; pa && pb; pa = pa->next, pb = pb->next)
 		if (pa->op != ACCESS_NONE && strcmp(pa->type->name, pb->type->name) != 0)
 			return 0;
+	return 1;
+}
+
+/* The resolved tensor parameter p (NULL for a scalar or one with an error). */
+static const Symbol *
+tensor_sym(const Node *p)
+{
+	return p->op != ACCESS_NONE && p->sym && !fe_is_error(p->sym->type) ? p->sym : NULL;
+}
+
+/* Whether the entry point chooses between instances a and b by a dimension: some
+ * dimension is a constant in one and, in the other, a shape symbol or another constant. */
+static int
+dims_choose(const Node *a, const Node *b)
+{
+	const Node *pa, *pb;
+	int i;
+
+	for (pa = a->body->list.head, pb = b->body->list.head; pa && pb; pa = pa->next, pb = pb->next) {
+		const Symbol *ta = tensor_sym(pa), *tb = tensor_sym(pb);
+
+		for (i = 0; ta && tb && i < ta->rank && i < tb->rank; i++)
+			if ((!ta->dimsym[i] || !tb->dimsym[i]) &&
+			    (ta->dimsym[i] || tb->dimsym[i] || ta->dims[i] != tb->dims[i]))
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether the entry point k chooses between its instances by dimensions as well as
+ * element types (its messages then say so). */
+static int
+entry_by_dims(const Node *k)
+{
+	int i;
+
+	for (i = 1; i < k->kinfo->nentry; i++)
+		if (dims_choose(k->kinfo->entry[0], k->kinfo->entry[i]))
+			return 1;
+	return 0;
+}
+
+/* Whether instance a takes every argument instance b takes, whatever their conditions:
+ * the same element types, and each of b's dimensions fits a's (a's constant is b's, or
+ * a's shape symbol stands for it everywhere a names it). */
+static int
+covers(const Node *a, const Node *b)
+{
+	const Symbol *sym[IR_MAX_PARAMS];
+	const Symbol *bsym[IR_MAX_PARAMS];
+	int64_t bval[IR_MAX_PARAMS];
+	const Node *pa, *pb;
+	int n = 0, i, j;
+
+	if (!same_types(a, b))
+		return 0;
+	for (pa = a->body->list.head, pb = b->body->list.head; pa && pb; pa = pa->next, pb = pb->next) {
+		const Symbol *ta = tensor_sym(pa), *tb = tensor_sym(pb);
+
+		for (i = 0; ta && tb && i < ta->rank && i < tb->rank; i++) {
+			if (!ta->dimsym[i]) {
+				if (tb->dimsym[i] || tb->dims[i] != ta->dims[i])
+					return 0;
+				continue;
+			}
+			for (j = 0; j < n && sym[j] != ta->dimsym[i]; j++)
+				;
+			if (j == n && n < IR_MAX_PARAMS) {
+				sym[n] = ta->dimsym[i];
+				bsym[n] = tb->dimsym[i];
+				bval[n++] = tb->dims[i];
+			} else if (j < n && (bsym[j] != tb->dimsym[i] || (!bsym[j] && bval[j] != tb->dims[i]))) {
+				return 0;
+			}
+		}
+	}
 	return 1;
 }
 
@@ -326,23 +402,27 @@ param_text(const Node *p, Buf *out)
 	dims_text(p, out);
 }
 
-/* Whether parameters a and b agree but for a tensor's element type. */
+/* Whether parameters a and b agree but for a tensor's element type and its constant
+ * dimensions (the entry point chooses by both): where both dimensions are shape symbols,
+ * they are the same one. */
 static int
 same_param(const Node *a, const Node *b)
 {
-	Buf da = {0}, db = {0};
-	int same = a->op == b->op && strcmp(a->name, b->name) == 0;
+	const Symbol *ta = tensor_sym(a), *tb = tensor_sym(b);
+	int i;
 
-	if (same && a->op == ACCESS_NONE)
+	if (a->op != b->op || strcmp(a->name, b->name) != 0)
+		return 0;
+	if (a->op == ACCESS_NONE)
 		return strcmp(a->type->name, b->type->name) == 0;
-	if (same) {
-		dims_text(a, &da);
-		dims_text(b, &db);
-		same = strcmp(da.s ? da.s : "", db.s ? db.s : "") == 0;
-	}
-	buf_free(&da);
-	buf_free(&db);
-	return same;
+	if (!ta || !tb)
+		return 1;       /* reported already */
+	if (ta->rank != tb->rank)
+		return 0;
+	for (i = 0; i < ta->rank; i++)
+		if (ta->dimsym[i] && tb->dimsym[i] && strcmp(ta->dimsym[i]->name, tb->dimsym[i]->name) != 0)
+			return 0;
+	return 1;
 }
 
 /* Why instance a's kernel cannot share an entry point with instance b's: a parameter that
@@ -386,18 +466,20 @@ types_text(const Node *inst, Buf *b)
 			buf_printf(b, "%s%s = %s", n++ ? ", " : "", tp->name, inst_type(inst, j));
 }
 
-/* The conditions of k's instances: for each combination of types, the entry point tries
- * the instances that take it in order, so the last of them must have no `when` (else it
- * selects nothing when that condition is false), and one after an instance without `when`
- * is never tried. */
+/* The conditions of k's instances: for the arguments an instance takes, the entry point
+ * tries the instances that take them in order, so a later instance must take them all
+ * and, in the end, one without `when` (else it selects nothing when the condition is
+ * false); one after an instance that takes all its arguments without `when` is never
+ * tried. */
 static void
 check_conditions(const Node *k)
 {
 	Node **insts = k->kinfo->entry;
-	int n = k->kinfo->nentry, i, j;
+	int n = k->kinfo->nentry, i, j, by_dims = entry_by_dims(k);
 
 	for (i = 0; i < n; i++) {
 		const KernelInfo *ki = insts[i]->body->kinfo;
+		const char *name = insts[i]->body->name;
 		Buf types = {0};
 		int later = 0;
 
@@ -405,20 +487,27 @@ check_conditions(const Node *k)
 			continue;
 		types_text(insts[i], &types);
 		for (j = 0; j < i; j++)
-			if (same_types(insts[j], insts[i]) && !insts[j]->body->kinfo->when)
+			if (covers(insts[j], insts[i]) && !insts[j]->body->kinfo->when)
 				break;
-		for (later = i + 1; later < n && !same_types(insts[later], insts[i]); later++)
+		for (later = i + 1; later < n && !covers(insts[later], insts[i]); later++)
 			;
-		if (j < i) {
+		if (j < i && by_dims) {
+			diag_error(ki->when_at->loc, "the entry point '%s' never selects the instance '%s': '%s' before it takes every argument '%s' takes and has no 'when'",
+				   k->name, name, insts[j]->body->name, name);
+		} else if (j < i) {
 			diag_error(ki->when_at->loc, "the entry point '%s' never selects the instance '%s': '%s' before it takes the same types%s%s%s and has no 'when'",
-				   k->name, insts[i]->body->name, insts[j]->body->name, types.s ? " (" : "",
+				   k->name, name, insts[j]->body->name, types.s ? " (" : "",
 				   types.s ? types.s : "", types.s ? ")" : "");
-			diag_note(insts[j]->loc, "'%s' is here", insts[j]->body->name);
+		} else if (later == n && by_dims) {
+			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing for the arguments '%s' takes when '%s' is false: declare an instance that takes them all without 'when' after '%s'",
+				   k->name, name, ki->when_text, name);
 		} else if (later == n) {
 			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing%s%s when '%s' is false: declare an instance %swithout 'when' after '%s'",
 				   k->name, types.s ? " for " : "", types.s ? types.s : "", ki->when_text,
-				   types.s ? "that takes these types " : "", insts[i]->body->name);
+				   types.s ? "that takes these types " : "", name);
 		}
+		if (j < i)
+			diag_note(insts[j]->loc, "'%s' is here", insts[j]->body->name);
 		buf_free(&types);
 	}
 }

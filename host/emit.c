@@ -1263,25 +1263,87 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 
 /* ---- entry points ---- */
 
-/* The condition that args' tensors have instance k's element types. */
-static void
-entry_match(const IrKernel *k, Buf *c)
+/* Whether the entry point chooses by dimension d of tensor parameter i: it is a constant
+ * in some instance and, in another, a shape symbol or another constant. */
+static int
+entry_dim_chooses(const IrEntry *e, IrKernel *const *insts, int i, int d)
 {
-	int i, n = 0;
+	const IrDim *first = &insts[0]->params[i].dims[d];
+	int j;
+
+	for (j = 1; j < e->ninst; j++) {
+		const IrDim *o = &insts[j]->params[i].dims[d];
+
+		if ((first->sym < 0 || o->sym < 0) && (first->sym >= 0 || o->sym >= 0 || first->size != o->size))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the entry point chooses by any dimension. */
+static int
+entry_by_dims(const IrEntry *e, IrKernel *const *insts)
+{
+	int i, d;
+
+	for (i = 0; i < insts[0]->nparams; i++)
+		for (d = 0; insts[0]->params[i].kind == PARAM_TENSOR && d < insts[0]->params[i].rank; d++)
+			if (entry_dim_chooses(e, insts, i, d))
+				return 1;
+	return 0;
+}
+
+/* The condition that args' tensors have instance j's element types and the constant
+ * dimensions the entry point chooses by. A tensor of another rank, or without a shape,
+ * passes here: the instance's launcher refuses it with its own error. */
+static void
+entry_match(const IrEntry *e, IrKernel *const *insts, int j, int types_only, Buf *c)
+{
+	const IrKernel *k = insts[j];
+	int i, d, n = 0;
 
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
-		const char *code;
+		const char *code, *f = field_name(k, p->name);
 		int bits;
 
 		if (p->kind != PARAM_TENSOR)
 			continue;
 		dlpack_dtype((IrBase)p->type.elem, &code, &bits);
 		buf_printf(c, "%s\n\t    args->%s.dtype.code == %s && args->%s.dtype.bits == %d",
-			   n++ ? " &&" : "", field_name(k, p->name), code, field_name(k, p->name), bits);
+			   n++ ? " &&" : "", f, code, f, bits);
+		for (d = 0; !types_only && d < p->rank; d++)
+			if (p->dims[d].sym < 0 && entry_dim_chooses(e, insts, i, d))
+				buf_printf(c, " &&\n\t    (args->%s.ndim != %d || !args->%s.shape || args->%s.shape[%d] == %lld)",
+					   f, p->rank, f, f, d, (long long)p->dims[d].size);
 	}
 	if (!n)
 		buf_puts(c, " 1");
+}
+
+/* "x[2, N]": instance k's tensor parameters with a dimension the entry point chooses by,
+ * their dimensions as the instance has them, for messages. */
+static void
+entry_dims(const IrEntry *e, IrKernel *const *insts, const IrKernel *k, Buf *c)
+{
+	int i, d, n = 0;
+
+	for (i = 0; i < k->nparams; i++) {
+		const IrParam *p = &k->params[i];
+
+		for (d = 0; p->kind == PARAM_TENSOR && d < p->rank && !entry_dim_chooses(e, insts, i, d); d++)
+			;
+		if (p->kind != PARAM_TENSOR || d == p->rank)
+			continue;
+		buf_printf(c, "%s%s[", n++ ? ", " : "", p->name);
+		for (d = 0; d < p->rank; d++) {
+			if (p->dims[d].sym >= 0)
+				buf_printf(c, "%s%s", d ? ", " : "", k->params[p->dims[d].sym].name);
+			else
+				buf_printf(c, "%s%lld", d ? ", " : "", (long long)p->dims[d].size);
+		}
+		buf_puts(c, "]");
+	}
 }
 
 /* "a: bf16, b: bf16, c: f32": instance k's tensor element types, for messages. */
@@ -1375,7 +1437,61 @@ entry_when(const IrEntry *en, int j, const IrKernel *k, Buf *c)
 	return 1;
 }
 
-/* <name>_launch or <name>_grid: the first instance that matches, else CAKE_ERR_DTYPE. */
+/* Whether instances a and b take the same tensor element types. */
+static int
+same_elem_types(const IrKernel *a, const IrKernel *b)
+{
+	int i;
+
+	for (i = 0; i < a->nparams; i++)
+		if (a->params[i].kind == PARAM_TENSOR && a->params[i].type.elem != b->params[i].type.elem)
+			return 0;
+	return 1;
+}
+
+/* Arguments of the element types of some instance but none of the dimensions: refused
+ * with CAKE_ERR_SHAPE, naming the dimensions the entry point chooses by and what each
+ * instance takes. */
+static void
+entry_refuse_dims(const IrEntry *e, IrKernel *const *insts, Buf *c)
+{
+	const IrKernel *k = insts[0];
+	Buf vals = {0};
+	int i, d, j, n = 0;
+
+	buf_puts(c, "\tif (");
+	for (j = 0; j < e->ninst; j++) {
+		for (i = 0; i < j && !same_elem_types(insts[i], insts[j]); i++)
+			;
+		if (i < j)
+			continue;       /* the same condition */
+		buf_puts(c, j ? "\n\t    || (" : "(");
+		entry_match(e, insts, j, 1, c);
+		buf_puts(c, ")");
+	}
+	buf_printf(c, ")\n\t\treturn cakert_fail(err, CAKE_ERR_SHAPE, \"%s: no instance takes these dimensions (", e->name);
+	for (i = 0; i < k->nparams; i++)
+		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
+			const char *f = field_name(k, k->params[i].name);
+
+			if (!entry_dim_chooses(e, insts, i, d))
+				continue;
+			buf_printf(c, "%s%s.shape[%d] = %%lld", n++ ? ", " : "", k->params[i].name, d);
+			buf_printf(&vals, ",\n\t\t    args->%s.ndim > %d && args->%s.shape ? (long long)args->%s.shape[%d] : -1LL",
+				   f, d, f, f, d);
+		}
+	buf_puts(c, "); the instances take");
+	for (j = 0; j < e->ninst; j++) {
+		buf_puts(c, j ? "; " : " ");
+		entry_dims(e, insts, insts[j], c);
+	}
+	buf_printf(c, "\"%s);\n", vals.s ? vals.s : "");
+	buf_free(&vals);
+}
+
+/* <name>_launch or <name>_grid: the first instance that matches, else CAKE_ERR_SHAPE
+ * (element types that some instance takes, dimensions that none does) or
+ * CAKE_ERR_DTYPE. */
 static void
 entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const char *sig,
 	       const char *call, Buf *c)
@@ -1393,7 +1509,7 @@ entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const c
 	buf_printf(c, "%s: args is NULL\");\n", e->name);
 	for (j = 0; j < e->ninst; j++) {
 		buf_puts(c, "\tif (");
-		entry_match(insts[j], c);
+		entry_match(e, insts, j, 0, c);
 		if (!e->when[j]) {
 			buf_printf(c, ") {\n\t\t%s_args inst;\n\n\t\tmemcpy(&inst, args, sizeof inst);\n"
 				   "\t\treturn %s_%s(&inst, %s, err);\n\t}\n", insts[j]->name, insts[j]->name, fn, call);
@@ -1405,6 +1521,8 @@ entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const c
 			   "\t\t\treturn %s_%s(&inst, %s, err);\n\t\t}\n\t}\n",
 			   insts[j]->name, insts[j]->name, insts[j]->name, fn, call);
 	}
+	if (entry_by_dims(e, insts))
+		entry_refuse_dims(e, insts, c);
 	buf_printf(c, "\treturn cakert_fail(err, CAKE_ERR_DTYPE, \"%s: no instance takes these element types (", e->name);
 	for (i = 0; i < insts[0]->nparams; i++)
 		if (insts[0]->params[i].kind == PARAM_TENSOR)
@@ -1427,17 +1545,23 @@ void
 host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 {
 	char upper[256];
-	int i, j;
+	int i, j, by_dims;
 
 	for (i = 0; e->name[i] && i < (int)sizeof upper - 1; i++)
 		upper[i] = (char)(e->name[i] >= 'a' && e->name[i] <= 'z' ? e->name[i] - 32 : e->name[i]);
 	upper[i] = 0;
+	by_dims = entry_by_dims(e, insts);
 	buf_printf(h, "/* %s.h: the entry point %s (generated by cakec; do not edit): launches the\n"
 		   " * first of the instances of the generic kernel %s whose tensor element types\n"
-		   " * match the arguments (and whose condition holds):", e->name, e->name, e->name);
+		   " * %smatch the arguments (and whose condition holds):", e->name, e->name, e->name,
+		   by_dims ? "and constant dimensions " : "");
 	for (j = 0; j < e->ninst; j++) {
 		buf_printf(h, "%s\n *   %s (", j ? ";" : "", insts[j]->name);
 		entry_types(insts[j], h);
+		if (by_dims) {
+			buf_puts(h, "; ");
+			entry_dims(e, insts, insts[j], h);
+		}
 		buf_puts(h, ")");
 		if (e->when[j])
 			buf_printf(h, " when %s", e->when_text[j] ? e->when_text[j] : e->when[j]);
@@ -1446,13 +1570,14 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 	for (j = 0; j < e->ninst; j++)
 		buf_printf(h, "#include \"%s.h\"\n", insts[j]->name);
 	buf_puts(h, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-	buf_printf(h, "/* The instances' arguments are the same but for the tensors' element types. */\n"
-		   "typedef %s_args %s_args;\n\n", insts[0]->name, e->name);
+	buf_printf(h, "/* The instances' arguments are the same but for the tensors' element types%s. */\n"
+		   "typedef %s_args %s_args;\n\n", by_dims ? "\n * and constant dimensions" : "", insts[0]->name, e->name);
 	for (j = 0; j < e->ninst && !e->when[j]; j++)
 		;
 	buf_printf(h, "/* Picks the instance and launches it as its launcher does; CAKE_ERR_DTYPE when\n"
-		   " * no instance takes the tensors' element types%s */\n"
+		   " * no instance takes the tensors' element types%s%s */\n"
 		   "int %s_launch(const %s_args *args, CUstream stream, CakeError *err);\n\n",
+		   by_dims ? ", CAKE_ERR_SHAPE when none of\n * those that do takes their constant dimensions" : "",
 		   j < e->ninst ? ". A condition is evaluated after\n * the checks its instance's launcher makes, and stops the choice with their error,\n * or CAKE_ERR_GRID if it divides by zero or overflows int64." : ".",
 		   e->name, e->name);
 	buf_printf(h, "/* The grid the chosen instance would use, without the driver%s. */\n"
@@ -1483,8 +1608,8 @@ host_entry_manifest(const IrEntry *e, IrKernel *const *insts, Buf *m)
 
 	buf_puts(m, "{\n    \"entry\": ");
 	put_json(m, e->name);
-	buf_puts(m, ",\n    \"rule\": \"the first instance, in this order, whose tensor element types match the arguments and whose condition (when, null: none) holds\",\n"
-		 "    \"instances\": [");
+	buf_printf(m, ",\n    \"rule\": \"the first instance, in this order, whose tensor element types %smatch the arguments and whose condition (when, null: none) holds\",\n"
+		   "    \"instances\": [", entry_by_dims(e, insts) ? "and constant dimensions " : "");
 	for (j = 0; j < e->ninst; j++) {
 		if (j)
 			buf_puts(m, ", ");

@@ -155,8 +155,9 @@ def _read_manifest(gen_dir):
         raise ValueError("%s: expected a JSON array of kernels" % path)
     # entry points ({"entry", "instances", "when"}) become kernels named as the entry,
     # with the first instance's parameters: every instance has them, but for the tensor
-    # dtypes, and the entry's C launcher picks the instance (by dtypes and each
-    # instance's `when` condition, so a call chooses exactly as a C caller's would)
+    # dtypes and constant dimensions, and the entry's C launcher picks the instance (by
+    # those and each instance's `when` condition, so a call chooses exactly as a C
+    # caller's would)
     by_name = dict((k["kernel"], k) for k in kernels if "kernel" in k)
     out = [k for k in kernels if "kernel" in k]
     for e in kernels:
