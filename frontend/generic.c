@@ -327,22 +327,31 @@ dims_choose(const Node *a, const Node *b)
 	return 0;
 }
 
-/* Whether the entry point k chooses between its instances by dimensions as well as
- * element types (its messages then say so). */
+/* The targets instance a's kernel is built for. */
+static unsigned
+targets_of(const Node *a)
+{
+	return a->body->kinfo ? a->body->kinfo->targets : 0;
+}
+
+/* Whether the entry point k chooses between its instances by dimensions or targets as
+ * well as element types (its messages then say so). */
 static int
-entry_by_dims(const Node *k)
+entry_by_more(const Node *k)
 {
 	int i;
 
 	for (i = 1; i < k->kinfo->nentry; i++)
-		if (dims_choose(k->kinfo->entry[0], k->kinfo->entry[i]))
+		if (dims_choose(k->kinfo->entry[0], k->kinfo->entry[i]) ||
+		    targets_of(k->kinfo->entry[0]) != targets_of(k->kinfo->entry[i]))
 			return 1;
 	return 0;
 }
 
-/* Whether instance a takes every argument instance b takes, whatever their conditions:
- * the same element types, and each of b's dimensions fits a's (a's constant is b's, or
- * a's shape symbol stands for it everywhere a names it). */
+/* Whether instance a takes every argument instance b takes, on every device b runs on,
+ * whatever their conditions: the same element types, b's targets among a's, and each of
+ * b's dimensions fits a's (a's constant is b's, or a's shape symbol stands for it
+ * everywhere a names it). */
 static int
 covers(const Node *a, const Node *b)
 {
@@ -352,7 +361,7 @@ covers(const Node *a, const Node *b)
 	const Node *pa, *pb;
 	int n = 0, i, j;
 
-	if (!same_types(a, b))
+	if (!same_types(a, b) || (targets_of(b) & ~targets_of(a)))
 		return 0;
 	for (pa = a->body->list.head, pb = b->body->list.head; pa && pb; pa = pa->next, pb = pb->next) {
 		const Symbol *ta = tensor_sym(pa), *tb = tensor_sym(pb);
@@ -475,7 +484,7 @@ static void
 check_conditions(const Node *k)
 {
 	Node **insts = k->kinfo->entry;
-	int n = k->kinfo->nentry, i, j, by_dims = entry_by_dims(k);
+	int n = k->kinfo->nentry, i, j, by_more = entry_by_more(k);
 
 	for (i = 0; i < n; i++) {
 		const KernelInfo *ki = insts[i]->body->kinfo;
@@ -491,15 +500,15 @@ check_conditions(const Node *k)
 				break;
 		for (later = i + 1; later < n && !covers(insts[later], insts[i]); later++)
 			;
-		if (j < i && by_dims) {
-			diag_error(ki->when_at->loc, "the entry point '%s' never selects the instance '%s': '%s' before it takes every argument '%s' takes and has no 'when'",
+		if (j < i && by_more) {
+			diag_error(ki->when_at->loc, "the entry point '%s' never selects the instance '%s': '%s' before it takes every argument '%s' takes, on its targets, and has no 'when'",
 				   k->name, name, insts[j]->body->name, name);
 		} else if (j < i) {
 			diag_error(ki->when_at->loc, "the entry point '%s' never selects the instance '%s': '%s' before it takes the same types%s%s%s and has no 'when'",
 				   k->name, name, insts[j]->body->name, types.s ? " (" : "",
 				   types.s ? types.s : "", types.s ? ")" : "");
-		} else if (later == n && by_dims) {
-			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing for the arguments '%s' takes when '%s' is false: declare an instance that takes them all without 'when' after '%s'",
+		} else if (later == n && by_more) {
+			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing for the arguments '%s' takes when '%s' is false: declare an instance that takes them all, on its targets, without 'when' after '%s'",
 				   k->name, name, ki->when_text, name);
 		} else if (later == n) {
 			diag_error(ki->when_at->loc, "the entry point '%s' selects nothing%s%s when '%s' is false: declare an instance %swithout 'when' after '%s'",

@@ -1437,16 +1437,24 @@ entry_when(const IrEntry *en, int j, const IrKernel *k, Buf *c)
 	return 1;
 }
 
-/* Whether instances a and b take the same tensor element types. */
-static int
-same_elem_types(const IrKernel *a, const IrKernel *b)
+/* "(match 0) || (match 1) ...": that some instance matches args (by element types alone,
+ * or with the dimensions the entry chooses by), each distinct condition once. */
+static void
+entry_any_match(const IrEntry *e, IrKernel *const *insts, int types_only, Buf *c)
 {
-	int i;
+	Buf *seen = xcalloc((size_t)e->ninst, sizeof *seen);
+	int i, j, n = 0;
 
-	for (i = 0; i < a->nparams; i++)
-		if (a->params[i].kind == PARAM_TENSOR && a->params[i].type.elem != b->params[i].type.elem)
-			return 0;
-	return 1;
+	for (j = 0; j < e->ninst; j++) {
+		entry_match(e, insts, j, types_only, &seen[j]);
+		for (i = 0; i < j && strcmp(seen[i].s, seen[j].s) != 0; i++)
+			;
+		if (i == j)     /* else the same condition as instance i's */
+			buf_printf(c, "%s(%s)", n++ ? "\n\t    || " : "", seen[j].s);
+	}
+	for (j = 0; j < e->ninst; j++)
+		buf_free(&seen[j]);
+	free(seen);
 }
 
 /* Arguments of the element types of some instance but none of the dimensions: refused
@@ -1460,15 +1468,7 @@ entry_refuse_dims(const IrEntry *e, IrKernel *const *insts, Buf *c)
 	int i, d, j, n = 0;
 
 	buf_puts(c, "\tif (");
-	for (j = 0; j < e->ninst; j++) {
-		for (i = 0; i < j && !same_elem_types(insts[i], insts[j]); i++)
-			;
-		if (i < j)
-			continue;       /* the same condition */
-		buf_puts(c, j ? "\n\t    || (" : "(");
-		entry_match(e, insts, j, 1, c);
-		buf_puts(c, ")");
-	}
+	entry_any_match(e, insts, 1, c);
 	buf_printf(c, ")\n\t\treturn cakert_fail(err, CAKE_ERR_SHAPE, \"%s: no instance takes these dimensions (", e->name);
 	for (i = 0; i < k->nparams; i++)
 		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
@@ -1489,38 +1489,100 @@ entry_refuse_dims(const IrEntry *e, IrKernel *const *insts, Buf *c)
 	buf_free(&vals);
 }
 
-/* <name>_launch or <name>_grid: the first instance that matches, else CAKE_ERR_SHAPE
- * (element types that some instance takes, dimensions that none does) or
- * CAKE_ERR_DTYPE. */
+/* The targets some instance of the entry is built for. */
+static unsigned
+entry_targets(const IrEntry *e, IrKernel *const *insts)
+{
+	unsigned t = 0;
+	int j;
+
+	for (j = 0; j < e->ninst; j++)
+		t |= insts[j]->targets;
+	return t;
+}
+
+/* Whether instance j is built for fewer targets than the entry point: it is tried only
+ * on a device it is built for (the entry asks the driver). */
+static int
+entry_asks_device(const IrEntry *e, IrKernel *const *insts, int j)
+{
+	return insts[j]->targets != entry_targets(e, insts);
+}
+
+/* Instance j's try, after its match: on a device it is built for (where the entry asks),
+ * when its condition holds (where it has one), launch it (or give its grid). Errors
+ * asking the driver or evaluating the condition stop the choice. */
+static void
+entry_try(const IrEntry *e, IrKernel *const *insts, int j, const char *fn, const char *call, Buf *c)
+{
+	const char *name = insts[j]->name;
+	int depth = 2, d;
+
+	if (entry_asks_device(e, insts, j)) {
+		buf_printf(c, "\t\tif ((rc = cakert_built_for_device(&%s_kernel, &built, err)) != CAKE_OK)\n"
+			   "\t\t\treturn rc;\n\t\tif (built) {\n", name);
+		depth++;
+	}
+	if (e->when[j]) {
+		buf_printf(c, "%.*sif ((rc = %s_when(args, &holds, err)) != CAKE_OK)\n%.*sreturn rc;\n"
+			   "%.*sif (holds) {\n", depth, "\t\t\t\t\t", name, depth + 1, "\t\t\t\t\t\t",
+			   depth, "\t\t\t\t\t");
+		depth++;
+	}
+	buf_printf(c, "%.*s%s_args inst;\n\n%.*smemcpy(&inst, args, sizeof inst);\n"
+		   "%.*sreturn %s_%s(&inst, %s, err);\n", depth, "\t\t\t\t\t", name, depth,
+		   "\t\t\t\t\t", depth, "\t\t\t\t\t", name, fn, call);
+	for (d = depth - 1; d >= 1; d--)
+		buf_printf(c, "%.*s}\n", d, "\t\t\t\t\t");
+}
+
+/* Arguments that some instance takes, on a device none of them is built for:
+ * CAKE_ERR_ARCH, naming each instance's targets. */
+static void
+entry_refuse_device(const IrEntry *e, IrKernel *const *insts, Buf *c)
+{
+	int j, t, n;
+
+	buf_puts(c, "\tif (");
+	entry_any_match(e, insts, 0, c);
+	buf_printf(c, ")\n\t\treturn cakert_fail(err, CAKE_ERR_ARCH, \"%s: no instance that takes these arguments is built for the current device (the instances' targets:", e->name);
+	for (j = 0; j < e->ninst; j++) {
+		buf_printf(c, "%s %s ", j ? ";" : "", insts[j]->name);
+		for (t = n = 0; t < TARGET_COUNT; t++)
+			if (insts[j]->targets & (1u << t))
+				buf_printf(c, "%s%s", n++ ? ", " : "", ir_target_name(t));
+	}
+	buf_puts(c, ")\");\n");
+}
+
+/* <name>_launch or <name>_grid: the first instance that matches, else CAKE_ERR_ARCH
+ * (where the instances' targets differ), CAKE_ERR_SHAPE (element types that some instance
+ * takes, dimensions that none does) or CAKE_ERR_DTYPE. */
 static void
 entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const char *sig,
 	       const char *call, Buf *c)
 {
-	int j, i, n = 0;
+	int j, i, n = 0, asks = 0;
 
 	buf_printf(c, "int\n%s_%s(const %s_args *args, %s, CakeError *err)\n{\n", e->name, fn,
 		   e->name, sig);
-	for (j = 0; j < e->ninst; j++)
+	for (j = 0; j < e->ninst; j++) {
 		n += e->when[j] != NULL;
-	if (n)
-		buf_puts(c, "\tint holds, rc;\n\n");
+		asks += entry_asks_device(e, insts, j);
+	}
+	if (n || asks)
+		buf_printf(c, "\tint %s%src;\n\n", n ? "holds, " : "", asks ? "built, " : "");
 	n = 0;
 	buf_puts(c, "\tif (!args)\n\t\treturn cakert_fail(err, CAKE_ERR_NULL, \"");
 	buf_printf(c, "%s: args is NULL\");\n", e->name);
 	for (j = 0; j < e->ninst; j++) {
 		buf_puts(c, "\tif (");
 		entry_match(e, insts, j, 0, c);
-		if (!e->when[j]) {
-			buf_printf(c, ") {\n\t\t%s_args inst;\n\n\t\tmemcpy(&inst, args, sizeof inst);\n"
-				   "\t\treturn %s_%s(&inst, %s, err);\n\t}\n", insts[j]->name, insts[j]->name, fn, call);
-			continue;
-		}
-		/* when (...): an error evaluating it stops the choice */
-		buf_printf(c, ") {\n\t\tif ((rc = %s_when(args, &holds, err)) != CAKE_OK)\n\t\t\treturn rc;\n"
-			   "\t\tif (holds) {\n\t\t\t%s_args inst;\n\n\t\t\tmemcpy(&inst, args, sizeof inst);\n"
-			   "\t\t\treturn %s_%s(&inst, %s, err);\n\t\t}\n\t}\n",
-			   insts[j]->name, insts[j]->name, insts[j]->name, fn, call);
+		buf_puts(c, ") {\n");
+		entry_try(e, insts, j, fn, call, c);
 	}
+	if (asks)
+		entry_refuse_device(e, insts, c);
 	if (entry_by_dims(e, insts))
 		entry_refuse_dims(e, insts, c);
 	buf_printf(c, "\treturn cakert_fail(err, CAKE_ERR_DTYPE, \"%s: no instance takes these element types (", e->name);
@@ -1545,7 +1607,7 @@ void
 host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 {
 	char upper[256];
-	int i, j, by_dims;
+	int i, j, by_dims, asks;
 
 	for (i = 0; e->name[i] && i < (int)sizeof upper - 1; i++)
 		upper[i] = (char)(e->name[i] >= 'a' && e->name[i] <= 'z' ? e->name[i] - 32 : e->name[i]);
@@ -1574,15 +1636,19 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 		   "typedef %s_args %s_args;\n\n", by_dims ? "\n * and constant dimensions" : "", insts[0]->name, e->name);
 	for (j = 0; j < e->ninst && !e->when[j]; j++)
 		;
+	for (i = asks = 0; i < e->ninst; i++)
+		asks += entry_asks_device(e, insts, i);
 	buf_printf(h, "/* Picks the instance and launches it as its launcher does; CAKE_ERR_DTYPE when\n"
-		   " * no instance takes the tensors' element types%s%s */\n"
+		   " * no instance takes the tensors' element types%s%s%s */\n"
 		   "int %s_launch(const %s_args *args, CUstream stream, CakeError *err);\n\n",
 		   by_dims ? ", CAKE_ERR_SHAPE when none of\n * those that do takes their constant dimensions" : "",
+		   asks ? ", CAKE_ERR_ARCH when none that\n * takes the arguments is built for the current context's device" : "",
 		   j < e->ninst ? ". A condition is evaluated after\n * the checks its instance's launcher makes, and stops the choice with their error,\n * or CAKE_ERR_GRID if it divides by zero or overflows int64." : ".",
 		   e->name, e->name);
 	buf_printf(h, "/* The grid the chosen instance would use, without the driver%s. */\n"
 		   "int %s_grid(const %s_args *args, int64_t grid[3], CakeError *err);\n\n",
-		   j < e->ninst ? " (but where a\n * condition or the grid names num_sms); the same choice, the same errors" : "",
+		   asks ? " (but to learn the\n * device's architecture, and where a condition or the grid names num_sms); the\n * same choice, the same errors"
+		   : j < e->ninst ? " (but where a\n * condition or the grid names num_sms); the same choice, the same errors" : "",
 		   e->name, e->name);
 	buf_puts(h, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 
@@ -1604,12 +1670,15 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 void
 host_entry_manifest(const IrEntry *e, IrKernel *const *insts, Buf *m)
 {
-	int j;
+	int j, asks;
 
 	buf_puts(m, "{\n    \"entry\": ");
 	put_json(m, e->name);
-	buf_printf(m, ",\n    \"rule\": \"the first instance, in this order, whose tensor element types %smatch the arguments and whose condition (when, null: none) holds\",\n"
-		   "    \"instances\": [", entry_by_dims(e, insts) ? "and constant dimensions " : "");
+	for (j = asks = 0; j < e->ninst; j++)
+		asks += entry_asks_device(e, insts, j);
+	buf_printf(m, ",\n    \"rule\": \"the first instance, in this order, whose tensor element types %smatch the arguments%s and whose condition (when, null: none) holds\",\n"
+		   "    \"instances\": [", entry_by_dims(e, insts) ? "and constant dimensions " : "",
+		   asks ? ", that is built for the device," : "");
 	for (j = 0; j < e->ninst; j++) {
 		if (j)
 			buf_puts(m, ", ");

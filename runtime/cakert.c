@@ -1031,6 +1031,29 @@ current_context(const CakertKernel *k, const char *what, CUcontext *ctx, CUdevic
 }
 
 int
+cakert_built_for_device(const CakertKernel *k, int *built, CakeError *err)
+{
+	CUcontext ctx;
+	CUdevice dev;
+	CUresult r;
+	int major = 0, minor = 0, target, i, rc;
+
+	*built = 0;
+	if ((rc = current_context(k, "the entry point chooses by the device's architecture: ", &ctx, &dev, err)) != CAKE_OK)
+		return rc;
+	r = driver.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+	if (r == CUDA_SUCCESS)
+		r = driver.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuDeviceGetAttribute(compute capability)", r);
+	target = target_of(major, minor);
+	for (i = 0; i < k->nimages; i++)
+		if (k->images[i].target == target)
+			*built = 1;
+	return CAKE_OK;
+}
+
+int
 cakert_num_sms(const CakertKernel *k, int64_t *num_sms, CakeError *err)
 {
 	CUcontext ctx;

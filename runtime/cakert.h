@@ -294,6 +294,10 @@ int cakert_check_tmaps(const CakertKernel *k, const CakeTensor *const *t, CakeEr
  * without a driver (CAKE_ERR_NO_DRIVER, CAKE_ERR_DRIVER) or a current context
  * (CAKE_ERR_CONTEXT). */
 int cakert_num_sms(const CakertKernel *k, int64_t *num_sms, CakeError *err);
+/* Whether k has an image for the current context's device's architecture (*built 1 or
+ * 0): an entry point asks before trying an instance built for fewer targets than the
+ * others. Fails as cakert_num_sms does. */
+int cakert_built_for_device(const CakertKernel *k, int *built, CakeError *err);
 /* Checks lo <= v <= hi for the scalar (or unbound symbol) named param. */
 int cakert_check_int(const CakertKernel *k, const char *param, int64_t v, int64_t lo,
 		     int64_t hi, const char *type, CakeError *err);

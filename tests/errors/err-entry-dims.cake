@@ -26,12 +26,12 @@ instance sq<f32> as sq_f32;
 instance rect<2, 3> as rect_23 entry sq when (num_sms > 100);
 instance rect<2, 3> as rect_23_all entry sq;
 
-// CHECK: err-entry-dims.cake:9:26: error: the entry point 'sum' selects nothing for the arguments 'sum_2' takes when 'B >= 256' is false: declare an instance that takes them all without 'when' after 'sum_2'
+// CHECK: err-entry-dims.cake:9:26: error: the entry point 'sum' selects nothing for the arguments 'sum_2' takes when 'B >= 256' is false: declare an instance that takes them all, on its targets, without 'when' after 'sum_2'
 // CHECK-NEXT: instance sum<2> as sum_2 when (B >= 256);     // nothing after it takes x[B, 2]
 // CHECK-NEXT:                          ^
 // CHECK: err-entry-dims.cake:15:10: error: the instance 'rows_any_f32' cannot join the entry point 'rows': its parameter 'x: in f32[R, T]' is 'x: in f32[B, 2]' there
 // CHECK: err-entry-dims.cake:14:10: note: the entry point's first instance, 'rows_2', is here
-// CHECK: err-entry-dims.cake:20:26: error: the entry point 'tok' never selects the instance 'tok_2': 'tok_any_f32' before it takes every argument 'tok_2' takes and has no 'when'
+// CHECK: err-entry-dims.cake:20:26: error: the entry point 'tok' never selects the instance 'tok_2': 'tok_any_f32' before it takes every argument 'tok_2' takes, on its targets, and has no 'when'
 // CHECK-NEXT: instance tok<2> as tok_2 when (B >= 256);     // tok_any takes every x[B, 2] first
 // CHECK-NEXT:                          ^
 // CHECK-NEXT: err-entry-dims.cake:19:10: note: 'tok_any_f32' is here
