@@ -12,7 +12,7 @@
 
 #include "gdp_variants.h"
 
-#define WRAP(name, T_, NH_, KD_, VD_, BV_, L2_, F16_, STAGED_, TWIN_) \
+#define WRAP(name, inst, T_, NH_, KD_, VD_, BV_, L2_, F16_, STAGED_, TWIN_) \
 	static int \
 	launch_##name(const GdpArgs *a, CUstream s, CakeError *err) \
 	{ \
@@ -31,12 +31,12 @@
 		x.scale = a->scale; \
 		t0 = gt_now_ms(); \
 		rc = name##_launch(&x, s, err); \
-		gt_clock_note(&name##_kernel, gt_now_ms() - t0); \
+		gt_clock_note(&inst##_kernel, gt_now_ms() - t0); \
 		return rc; \
 	}
 GDP_VARIANTS(WRAP)
 
-#define ENTRY(name, T_, NH_, KD_, VD_, BV_, L2_, F16_, STAGED_, TWIN_) \
+#define ENTRY(name, inst, T_, NH_, KD_, VD_, BV_, L2_, F16_, STAGED_, TWIN_) \
 	{#name, T_, NH_, KD_, VD_, BV_, L2_, F16_, STAGED_, TWIN_, launch_##name},
 static const GdpVariant variants[] = {GDP_VARIANTS(ENTRY)};
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
