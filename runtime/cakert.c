@@ -871,19 +871,31 @@ load_module(const CakertKernel *k, CUdevice dev, int major, int minor, CacheEntr
 			   k->name, kind, target_names[target], why, log[0] ? ": " : "", log, cubin_why);
 }
 
+/* The compute capability of device dev, for k's messages. */
+static int
+compute_capability(const CakertKernel *k, CUdevice dev, int *major, int *minor, CakeError *err)
+{
+	CUresult r;
+
+	*major = *minor = 0;
+	r = driver.device_get_attribute(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+	if (r == CUDA_SUCCESS)
+		r = driver.device_get_attribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "cuDeviceGetAttribute(compute capability)", r);
+	return CAKE_OK;
+}
+
 /* Loads k's module into the current context ctx and prepares its function. Called with
  * cache_lock held, so each (context, kernel) loads once. */
 static int
 load_function(const CakertKernel *k, CUcontext ctx, CUdevice dev, CacheEntry *e, CakeError *err)
 {
-	int major = 0, minor = 0, rc;
+	int major, minor, rc;
 	CUresult r;
 
-	r = driver.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-	if (r == CUDA_SUCCESS)
-		r = driver.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-	if (r != CUDA_SUCCESS)
-		return driver_fail(err, k, "cuDeviceGetAttribute(compute capability)", r);
+	if ((rc = compute_capability(k, dev, &major, &minor, err)) != CAKE_OK)
+		return rc;
 	if ((rc = load_module(k, dev, major, minor, e, err)) != CAKE_OK)
 		return rc;
 	r = driver.module_get_function(&e->fn, e->module, k->symbol);
@@ -1035,17 +1047,13 @@ cakert_built_for_device(const CakertKernel *k, int *built, CakeError *err)
 {
 	CUcontext ctx;
 	CUdevice dev;
-	CUresult r;
-	int major = 0, minor = 0, target, i, rc;
+	int major, minor, target, i, rc;
 
 	*built = 0;
 	if ((rc = current_context(k, "the entry point chooses by the device's architecture: ", &ctx, &dev, err)) != CAKE_OK)
 		return rc;
-	r = driver.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-	if (r == CUDA_SUCCESS)
-		r = driver.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-	if (r != CUDA_SUCCESS)
-		return driver_fail(err, k, "cuDeviceGetAttribute(compute capability)", r);
+	if ((rc = compute_capability(k, dev, &major, &minor, err)) != CAKE_OK)
+		return rc;
 	target = target_of(major, minor);
 	for (i = 0; i < k->nimages; i++)
 		if (k->images[i].target == target)

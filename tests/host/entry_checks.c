@@ -1,15 +1,7 @@
 /* entry_checks.c: the entry point scale of tests/host/entry.cake, through scale_grid (no
  * driver needed): which instance each pair of element types reaches, and the refusal. */
 #include "scale.h"
-
-#include <stdint.h>
-#include <stdio.h>
-
-static const char *
-status(int rc)
-{
-	return rc == CAKE_OK ? "CAKE_OK" : rc == CAKE_ERR_DTYPE ? "CAKE_ERR_DTYPE" : "other";
-}
+#include "views.h"
 
 static void
 run(const char *label, int xc, int xb, int yc, int yb)
@@ -18,29 +10,11 @@ run(const char *label, int xc, int xb, int yc, int yb)
 	scale_args a;
 	CakeError err;
 	int64_t grid[3] = {0, 0, 0};
-	int rc;
 
-	/* never dereferenced: the grid path only checks the views */
-	a.x.data = (void *)(uintptr_t)0x10000000u;
-	a.x.device.device_type = CAKE_DEVICE_CUDA;
-	a.x.device.device_id = 0;
-	a.x.ndim = 1;
-	a.x.dtype.code = (uint8_t)xc;
-	a.x.dtype.bits = (uint8_t)xb;
-	a.x.dtype.lanes = 1;
-	a.x.shape = shape;
-	a.x.strides = NULL;
-	a.x.byte_offset = 0;
-	a.y = a.x;
-	a.y.data = (void *)(uintptr_t)0x20000000u;
-	a.y.dtype.code = (uint8_t)yc;
-	a.y.dtype.bits = (uint8_t)yb;
+	a.x = view_at(0x10000000u, xc, xb, 1, shape);
+	a.y = view_at(0x20000000u, yc, yb, 1, shape);
 	a.s = 2.0f;
-	rc = scale_grid(&a, grid, &err);
-	if (rc == CAKE_OK)
-		printf("%s: %s grid %lld\n", label, status(rc), (long long)grid[0]);
-	else
-		printf("%s: %s %s\n", label, status(rc), err.msg);
+	report_grid(label, scale_grid(&a, grid, &err), grid, &err);
 }
 
 int

@@ -3,49 +3,7 @@
  * (the grid tells) and the refusals. */
 #include "fixed.h"
 #include "sum.h"
-
-#include <stdint.h>
-#include <stdio.h>
-
-static CakeTensor
-view(void *data, int code, int bits, int ndim, const int64_t *shape)
-{
-	CakeTensor t;
-
-	/* never dereferenced: the grid path only checks the views */
-	t.data = data;
-	t.device.device_type = CAKE_DEVICE_CUDA;
-	t.device.device_id = 0;
-	t.ndim = ndim;
-	t.dtype.code = (uint8_t)code;
-	t.dtype.bits = (uint8_t)bits;
-	t.dtype.lanes = 1;
-	t.shape = shape;
-	t.strides = NULL;
-	t.byte_offset = 0;
-	return t;
-}
-
-static const char *
-code_name(int rc)
-{
-	switch (rc) {
-	case CAKE_OK: return "CAKE_OK";
-	case CAKE_ERR_DTYPE: return "CAKE_ERR_DTYPE";
-	case CAKE_ERR_NDIM: return "CAKE_ERR_NDIM";
-	case CAKE_ERR_SHAPE: return "CAKE_ERR_SHAPE";
-	default: return "other";
-	}
-}
-
-static void
-report(const char *label, int rc, const int64_t grid[3], const CakeError *err)
-{
-	if (rc == CAKE_OK)
-		printf("%s: CAKE_OK grid %lld\n", label, (long long)grid[0]);
-	else
-		printf("%s: %s %s\n", label, code_name(rc), err->msg);
-}
+#include "views.h"
 
 static void
 run_sum(const char *label, int code, int bits, int ndim, int64_t b, int64_t t)
@@ -58,9 +16,9 @@ run_sum(const char *label, int code, int bits, int ndim, int64_t b, int64_t t)
 	xs[0] = b;
 	xs[1] = t;
 	ys[0] = b;
-	a.x = view((void *)(uintptr_t)0x10000000u, code, bits, ndim, xs);
-	a.y = view((void *)(uintptr_t)0x20000000u, CAKE_DTYPE_FLOAT, 32, 1, ys);
-	report(label, sum_grid(&a, grid, &err), grid, &err);
+	a.x = view_at(0x10000000u, code, bits, ndim, xs);
+	a.y = view_at(0x20000000u, CAKE_DTYPE_FLOAT, 32, 1, ys);
+	report_grid(label, sum_grid(&a, grid, &err), grid, &err);
 }
 
 static void
@@ -73,8 +31,8 @@ run_fixed(const char *label, int code, int bits, int64_t t)
 
 	xs[0] = t;
 	xs[1] = 100;
-	a.x = view((void *)(uintptr_t)0x10000000u, code, bits, 2, xs);
-	report(label, fixed_grid(&a, grid, &err), grid, &err);
+	a.x = view_at(0x10000000u, code, bits, 2, xs);
+	report_grid(label, fixed_grid(&a, grid, &err), grid, &err);
 }
 
 int

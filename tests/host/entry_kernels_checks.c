@@ -2,9 +2,7 @@
  * wide_grid (no driver needed): which design each dtype and size reaches (the grid
  * tells: rows makes cdiv(N, 1024) blocks, wide cdiv(N, 256)) and the dtype refusal. */
 #include "wide.h"
-
-#include <stdint.h>
-#include <stdio.h>
+#include "views.h"
 
 static void
 run(const char *label, int xc, int xb, int64_t n)
@@ -13,30 +11,12 @@ run(const char *label, int xc, int xb, int64_t n)
 	wide_args a;
 	CakeError err;
 	int64_t grid[3] = {0, 0, 0};
-	int rc;
 
 	shape[0] = n;
-	/* never dereferenced: the grid path only checks the views */
-	a.x.data = (void *)(uintptr_t)0x10000000u;
-	a.x.device.device_type = CAKE_DEVICE_CUDA;
-	a.x.device.device_id = 0;
-	a.x.ndim = 1;
-	a.x.dtype.code = (uint8_t)xc;
-	a.x.dtype.bits = (uint8_t)xb;
-	a.x.dtype.lanes = 1;
-	a.x.shape = shape;
-	a.x.strides = NULL;
-	a.x.byte_offset = 0;
-	a.y = a.x;
-	a.y.data = (void *)(uintptr_t)0x20000000u;
-	a.y.dtype.code = CAKE_DTYPE_FLOAT;
-	a.y.dtype.bits = 32;
+	a.x = view_at(0x10000000u, xc, xb, 1, shape);
+	a.y = view_at(0x20000000u, CAKE_DTYPE_FLOAT, 32, 1, shape);
 	a.s = 2.0f;
-	rc = wide_grid(&a, grid, &err);
-	if (rc == CAKE_OK)
-		printf("%s: CAKE_OK grid %lld\n", label, (long long)grid[0]);
-	else
-		printf("%s: %s %s\n", label, rc == CAKE_ERR_DTYPE ? "CAKE_ERR_DTYPE" : "other", err.msg);
+	report_grid(label, wide_grid(&a, grid, &err), grid, &err);
 }
 
 int

@@ -2,21 +2,7 @@
  * the fake driver: which instance each device reaches (scale_grid's grid tells), the
  * refusal on a device no instance is built for, and the choice without a context. */
 #include "scale.h"
-
-#include <stdint.h>
-#include <stdio.h>
-
-static const char *
-code_name(int rc)
-{
-	switch (rc) {
-	case CAKE_OK: return "CAKE_OK";
-	case CAKE_ERR_ARCH: return "CAKE_ERR_ARCH";
-	case CAKE_ERR_CONTEXT: return "CAKE_ERR_CONTEXT";
-	case CAKE_ERR_DTYPE: return "CAKE_ERR_DTYPE";
-	default: return "other";
-	}
-}
+#include "views.h"
 
 static void
 run(const char *label, int code, int bits, int64_t n)
@@ -25,29 +11,11 @@ run(const char *label, int code, int bits, int64_t n)
 	scale_args a;
 	CakeError err;
 	int64_t grid[3] = {0, 0, 0};
-	int rc;
 
 	shape[0] = n;
-	/* never dereferenced: the grid path only checks the views */
-	a.x.data = (void *)(uintptr_t)0x10000000u;
-	a.x.device.device_type = CAKE_DEVICE_CUDA;
-	a.x.device.device_id = 0;
-	a.x.ndim = 1;
-	a.x.dtype.code = (uint8_t)code;
-	a.x.dtype.bits = (uint8_t)bits;
-	a.x.dtype.lanes = 1;
-	a.x.shape = shape;
-	a.x.strides = NULL;
-	a.x.byte_offset = 0;
-	a.y = a.x;
-	a.y.data = (void *)(uintptr_t)0x20000000u;
-	a.y.dtype.code = CAKE_DTYPE_FLOAT;
-	a.y.dtype.bits = 32;
-	rc = scale_grid(&a, grid, &err);
-	if (rc == CAKE_OK)
-		printf("%s: CAKE_OK grid %lld\n", label, (long long)grid[0]);
-	else
-		printf("%s: %s %s\n", label, code_name(rc), err.msg);
+	a.x = view_at(0x10000000u, code, bits, 1, shape);
+	a.y = view_at(0x20000000u, CAKE_DTYPE_FLOAT, 32, 1, shape);
+	report_grid(label, scale_grid(&a, grid, &err), grid, &err);
 }
 
 static void
