@@ -1321,29 +1321,72 @@ entry_match(const IrEntry *e, IrKernel *const *insts, int j, int types_only, Buf
 		buf_puts(c, " 1");
 }
 
-/* "x[2, N]": instance k's tensor parameters with a dimension the entry point chooses by,
- * their dimensions as the instance has them, for messages. */
+/* The first dimension the entry point chooses by that is the same as dimension d of
+ * parameter i in every instance (gdp's T is dimension 1 of q, k, v, g, beta and o: q's):
+ * into *ri, *rd. Only that one is named in messages. */
+static void
+entry_dim_rep(const IrEntry *e, IrKernel *const *insts, int i, int d, int *ri, int *rd)
+{
+	int i2, d2, j;
+
+	for (i2 = 0; i2 <= i; i2++)
+		for (d2 = 0; insts[0]->params[i2].kind == PARAM_TENSOR && d2 < insts[0]->params[i2].rank &&
+		     (i2 < i || d2 < d); d2++) {
+			if (!entry_dim_chooses(e, insts, i2, d2))
+				continue;
+			for (j = 0; j < e->ninst; j++) {
+				const IrDim *x = &insts[j]->params[i].dims[d], *y = &insts[j]->params[i2].dims[d2];
+
+				if ((x->sym < 0) != (y->sym < 0) || (x->sym < 0 && x->size != y->size))
+					break;
+			}
+			if (j == e->ninst) {
+				*ri = i2;
+				*rd = d2;
+				return;
+			}
+		}
+	*ri = i;
+	*rd = d;
+}
+
+/* Whether dimension d of parameter i is one the entry point chooses by and names. */
+static int
+entry_dim_named(const IrEntry *e, IrKernel *const *insts, int i, int d)
+{
+	int ri, rd;
+
+	if (!entry_dim_chooses(e, insts, i, d))
+		return 0;
+	entry_dim_rep(e, insts, i, d, &ri, &rd);
+	return ri == i && rd == d;
+}
+
+/* The dimensions the entry's messages name, "x.shape[1]" or "(q.shape[1], k.shape[2])";
+ * with k, instance k's values instead, "2" or "(2, 1)" (a shape symbol's name where it
+ * has one). */
 static void
 entry_dims(const IrEntry *e, IrKernel *const *insts, const IrKernel *k, Buf *c)
 {
+	const IrKernel *first = insts[0];
 	int i, d, n = 0;
+	Buf b = {0};
 
-	for (i = 0; i < k->nparams; i++) {
-		const IrParam *p = &k->params[i];
+	for (i = 0; i < first->nparams; i++)
+		for (d = 0; first->params[i].kind == PARAM_TENSOR && d < first->params[i].rank; d++) {
+			const IrDim *x = k ? &k->params[i].dims[d] : NULL;
 
-		for (d = 0; p->kind == PARAM_TENSOR && d < p->rank && !entry_dim_chooses(e, insts, i, d); d++)
-			;
-		if (p->kind != PARAM_TENSOR || d == p->rank)
-			continue;
-		buf_printf(c, "%s%s[", n++ ? ", " : "", p->name);
-		for (d = 0; d < p->rank; d++) {
-			if (p->dims[d].sym >= 0)
-				buf_printf(c, "%s%s", d ? ", " : "", k->params[p->dims[d].sym].name);
+			if (!entry_dim_named(e, insts, i, d))
+				continue;
+			if (!k)
+				buf_printf(&b, "%s%s.shape[%d]", n++ ? ", " : "", first->params[i].name, d);
+			else if (x->sym >= 0)
+				buf_printf(&b, "%s%s", n++ ? ", " : "", k->params[x->sym].name);
 			else
-				buf_printf(c, "%s%lld", d ? ", " : "", (long long)p->dims[d].size);
+				buf_printf(&b, "%s%lld", n++ ? ", " : "", (long long)x->size);
 		}
-		buf_puts(c, "]");
-	}
+	buf_printf(c, n > 1 ? "(%s)" : "%s", b.s ? b.s : "");
+	buf_free(&b);
 }
 
 /* "a: bf16, b: bf16, c: f32": instance k's tensor element types, for messages. */
@@ -1457,6 +1500,31 @@ entry_any_match(const IrEntry *e, IrKernel *const *insts, int types_only, Buf *c
 	free(seen);
 }
 
+/* Dimensions that are equal in every instance but not in the arguments: CAKE_ERR_SHAPE
+ * naming both, before the refusal that names one of them. */
+static void
+entry_refuse_unequal(const IrEntry *e, IrKernel *const *insts, Buf *c)
+{
+	const IrKernel *k = insts[0];
+	int i, d, ri, rd;
+
+	for (i = 0; i < k->nparams; i++)
+		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
+			const char *f, *rf;
+
+			if (!entry_dim_chooses(e, insts, i, d) || entry_dim_named(e, insts, i, d))
+				continue;
+			entry_dim_rep(e, insts, i, d, &ri, &rd);
+			f = field_name(k, k->params[i].name);
+			rf = field_name(k, k->params[ri].name);
+			buf_printf(c, "\t\tif (args->%s.ndim > %d && args->%s.shape && args->%s.ndim > %d && args->%s.shape &&\n"
+				   "\t\t    args->%s.shape[%d] != args->%s.shape[%d])\n", f, d, f, rf, rd, rf, f, d, rf, rd);
+			buf_printf(c, "\t\t\treturn cakert_fail(err, CAKE_ERR_SHAPE, \"%s: %s.shape[%d] = %%lld but %s.shape[%d] = %%lld: every instance takes them equal\",\n"
+				   "\t\t\t    (long long)args->%s.shape[%d], (long long)args->%s.shape[%d]);\n",
+				   e->name, k->params[i].name, d, k->params[ri].name, rd, f, d, rf, rd);
+		}
+}
+
 /* Arguments of the element types of some instance but none of the dimensions: refused
  * with CAKE_ERR_SHAPE, naming the dimensions the entry point chooses by and what each
  * instance takes. */
@@ -1469,23 +1537,27 @@ entry_refuse_dims(const IrEntry *e, IrKernel *const *insts, Buf *c)
 
 	buf_puts(c, "\tif (");
 	entry_any_match(e, insts, 1, c);
-	buf_printf(c, ")\n\t\treturn cakert_fail(err, CAKE_ERR_SHAPE, \"%s: no instance takes these dimensions (", e->name);
+	buf_puts(c, ") {\n");
+	entry_refuse_unequal(e, insts, c);
+	buf_printf(c, "\t\treturn cakert_fail(err, CAKE_ERR_SHAPE, \"%s: no instance takes these dimensions (", e->name);
 	for (i = 0; i < k->nparams; i++)
 		for (d = 0; k->params[i].kind == PARAM_TENSOR && d < k->params[i].rank; d++) {
 			const char *f = field_name(k, k->params[i].name);
 
-			if (!entry_dim_chooses(e, insts, i, d))
+			if (!entry_dim_named(e, insts, i, d))
 				continue;
 			buf_printf(c, "%s%s.shape[%d] = %%lld", n++ ? ", " : "", k->params[i].name, d);
 			buf_printf(&vals, ",\n\t\t    args->%s.ndim > %d && args->%s.shape ? (long long)args->%s.shape[%d] : -1LL",
 				   f, d, f, f, d);
 		}
-	buf_puts(c, "); the instances take");
+	buf_puts(c, "); the instances take ");
+	entry_dims(e, insts, NULL, c);
+	buf_puts(c, " =");
 	for (j = 0; j < e->ninst; j++) {
-		buf_puts(c, j ? "; " : " ");
+		buf_puts(c, j ? ", " : " ");
 		entry_dims(e, insts, insts[j], c);
 	}
-	buf_printf(c, "\"%s);\n", vals.s ? vals.s : "");
+	buf_printf(c, "\"%s);\n\t}\n", vals.s ? vals.s : "");
 	buf_free(&vals);
 }
 
@@ -1622,6 +1694,8 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 		entry_types(insts[j], h);
 		if (by_dims) {
 			buf_puts(h, "; ");
+			entry_dims(e, insts, NULL, h);
+			buf_puts(h, " = ");
 			entry_dims(e, insts, insts[j], h);
 		}
 		buf_puts(h, ")");
