@@ -1401,6 +1401,26 @@ entry_types(const IrKernel *k, Buf *c)
 				   ir_base_name((IrBase)k->params[i].type.elem));
 }
 
+/* " a: f32, b: f32; a: bf16, b: bf16": the element types the entry's instances take,
+ * each combination once, in order. */
+static void
+entry_types_once(const IrEntry *e, IrKernel *const *insts, Buf *c)
+{
+	Buf *t = xcalloc((size_t)e->ninst, sizeof *t);
+	int i, j, n = 0;
+
+	for (j = 0; j < e->ninst; j++) {
+		entry_types(insts[j], &t[j]);
+		for (i = 0; i < j && strcmp(t[i].s ? t[i].s : "", t[j].s ? t[j].s : "") != 0; i++)
+			;
+		if (i == j)
+			buf_printf(c, "%s%s", n++ ? "; " : " ", t[j].s ? t[j].s : "");
+	}
+	for (j = 0; j < e->ninst; j++)
+		buf_free(&t[j]);
+	free(t);
+}
+
 /* s as text inside a C string literal that is a printf format (% doubled). */
 static void
 put_cfmt(Buf *b, const char *s)
@@ -1662,10 +1682,7 @@ entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const c
 		if (insts[0]->params[i].kind == PARAM_TENSOR)
 			buf_printf(c, "%s%s: DLPack code %%d bits %%d", n++ ? ", " : "", insts[0]->params[i].name);
 	buf_puts(c, "); the instances take");
-	for (j = 0; j < e->ninst; j++) {
-		buf_puts(c, j ? "; " : " ");
-		entry_types(insts[j], c);
-	}
+	entry_types_once(e, insts, c);
 	buf_puts(c, "\"");
 	for (i = 0; i < insts[0]->nparams; i++)
 		if (insts[0]->params[i].kind == PARAM_TENSOR)

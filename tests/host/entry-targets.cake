@@ -4,7 +4,8 @@
 // scale_grid reports the chosen instance's grid (s90: cdiv(N, 256) blocks, sbw: cdiv(N,
 // 128), s103: cdiv(N, 64)); a device no instance is built for gets CAKE_ERR_ARCH, naming
 // each instance's targets, and without a context the choice stops with CAKE_ERR_CONTEXT.
-// An entry whose instances share their targets never asks the driver (same_targets).
+// An entry whose instances share their targets never asks the driver (same), and the
+// refusal of element types names each combination the instances take once.
 // REQUIRES: cuda-h
 // RUN: rm -rf %t && mkdir -p %t/fake
 // RUN: %cc -std=c99 -Wall -Wextra -Werror -shared -fPIC -I%cudainc %S/fake_libcuda.c -o %t/fake/libcuda.so.1 -lpthread
@@ -51,7 +52,7 @@ instance same<bf16>;
 // CHECK-NEXT: sm_103 N=512: CAKE_OK grid 4
 // CHECK-NEXT: sm_100 N=4096: CAKE_OK grid 32
 // CHECK-NEXT: sm_89 N=4096: CAKE_ERR_ARCH scale: no instance that takes these arguments is built for the current device (the instances' targets: s103 sm_103a; sbw sm_100a, sm_103a; s90 sm_90a)
-// CHECK-NEXT: sm_89 bf16: CAKE_ERR_DTYPE scale: no instance takes these element types
+// CHECK-NEXT: sm_89 bf16: CAKE_ERR_DTYPE scale: no instance takes these element types (x: DLPack code 4 bits 16, y: DLPack code 2 bits 32); the instances take x: f32, y: f32{{$}}
 
 // MAN: "entry": "scale",
 // MAN-NEXT: "rule": "the first instance, in this order, whose tensor element types match the arguments, that is built for the device, and whose condition (when, null: none) holds",
