@@ -1601,6 +1601,18 @@ entry_asks_device(const IrEntry *e, IrKernel *const *insts, int j)
 	return insts[j]->targets != entry_targets(e, insts);
 }
 
+/* Whether the entry asks the driver for any instance: its instances' targets differ. */
+static int
+entry_by_device(const IrEntry *e, IrKernel *const *insts)
+{
+	int j;
+
+	for (j = 0; j < e->ninst; j++)
+		if (entry_asks_device(e, insts, j))
+			return 1;
+	return 0;
+}
+
 /* Instance j's try, after its match: on a device it is built for (where the entry asks),
  * when its condition holds (where it has one), launch it (or give its grid). Errors
  * asking the driver or evaluating the condition stop the choice. */
@@ -1654,14 +1666,12 @@ static void
 entry_function(const IrEntry *e, IrKernel *const *insts, const char *fn, const char *sig,
 	       const char *call, Buf *c)
 {
-	int j, i, n = 0, asks = 0;
+	int j, i, n = 0, asks = entry_by_device(e, insts);
 
 	buf_printf(c, "int\n%s_%s(const %s_args *args, %s, CakeError *err)\n{\n", e->name, fn,
 		   e->name, sig);
-	for (j = 0; j < e->ninst; j++) {
+	for (j = 0; j < e->ninst; j++)
 		n += e->when[j] != NULL;
-		asks += entry_asks_device(e, insts, j);
-	}
 	if (n || asks)
 		buf_printf(c, "\tint %s%src;\n\n", n ? "holds, " : "", asks ? "built, " : "");
 	n = 0;
@@ -1727,8 +1737,7 @@ host_emit_entry(const IrEntry *e, IrKernel *const *insts, Buf *h, Buf *c)
 		   "typedef %s_args %s_args;\n\n", by_dims ? "\n * and constant dimensions" : "", insts[0]->name, e->name);
 	for (j = 0; j < e->ninst && !e->when[j]; j++)
 		;
-	for (i = asks = 0; i < e->ninst; i++)
-		asks += entry_asks_device(e, insts, i);
+	asks = entry_by_device(e, insts);
 	buf_printf(h, "/* Picks the instance and launches it as its launcher does; CAKE_ERR_DTYPE when\n"
 		   " * no instance takes the tensors' element types%s%s%s */\n"
 		   "int %s_launch(const %s_args *args, CUstream stream, CakeError *err);\n\n",
@@ -1765,8 +1774,7 @@ host_entry_manifest(const IrEntry *e, IrKernel *const *insts, Buf *m)
 
 	buf_puts(m, "{\n    \"entry\": ");
 	put_json(m, e->name);
-	for (j = asks = 0; j < e->ninst; j++)
-		asks += entry_asks_device(e, insts, j);
+	asks = entry_by_device(e, insts);
 	buf_printf(m, ",\n    \"rule\": \"the first instance, in this order, whose tensor element types %smatch the arguments%s and whose condition (when, null: none) holds\",\n"
 		   "    \"instances\": [", entry_by_dims(e, insts) ? "and constant dimensions " : "",
 		   asks ? ", that is built for the device," : "");
