@@ -457,6 +457,12 @@ ig_if(IrGen *G, Node *s)
 	IrValue c, *res;
 	IrType *types;
 
+	if (s->cond->isconst) {         /* sema kept only the branch taken */
+		irgen_block(G, s->body);
+		free(saved);
+		free(slots);
+		return;
+	}
 	irgen_assigned_vars(s, s->slot_base, slots, &n);
 	c = irgen_expr(G, s->cond);
 	G->b.loc = s->loc;

@@ -231,6 +231,31 @@ check_condition(Sema *S, Node *c, const char *stmt)
 			   stmt, fe_tname(c->ty));
 }
 
+/* An if whose condition is a compile-time constant (a generic kernel's `if (S > 1)`, a
+ * -D switch) keeps only the branch it takes, as if the other were not written: that
+ * branch is not checked, so it may use what this instance lacks (cluster_sync() in an
+ * instance without a cluster), and no code is made for it. What is left in `body` is
+ * the branch taken, which irgen emits without an if. */
+static void
+discard_dead_branch(Sema *S, Node *s)
+{
+	Node *c = s->cond;
+
+	if (!c->isconst || c->ty.base != IR_I1 || c->ty.lanes != 1)
+		return;
+	if (c->cv.i) {
+		s->els = NULL;
+		return;
+	}
+	if (s->els && s->els->kind == N_IF) {
+		s->body = ast_block(S->p, s->els->loc, (NodeList){s->els, s->els, 1});
+		s->els->next = NULL;
+	} else {
+		s->body = s->els ? s->els : ast_block(S->p, s->body->loc, (NodeList){NULL, NULL, 0});
+	}
+	s->els = NULL;
+}
+
 static void
 check_block(Sema *S, Node *b)
 {
@@ -488,6 +513,7 @@ check_stmt(Sema *S, Node *s)
 		break;
 	case N_IF:
 		check_condition(S, s->cond, "if");
+		discard_dead_branch(S, s);
 		check_block(S, s->body);
 		if (s->els && s->els->kind == N_IF)
 			check_stmt(S, s->els);

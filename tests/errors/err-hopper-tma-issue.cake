@@ -24,7 +24,7 @@ kernel k(a: in bf16[M, K], o: out bf16[M, K]) targets(sm_90a) threads(256) {
             elect {
                 produce ld {
                     tma_load(sa, ta, [0, 0]);
-                    if (true) {
+                    if (block.x == 0) {
                         tma_load(sa, ta, [64, 0]);
                     }
                 }

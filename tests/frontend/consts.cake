@@ -32,7 +32,8 @@ kernel consts(o: out f32[BLOCK], w: out u64[1], h: out f16[1]) threads(BLOCK) gr
 // 2^40 + (2^32 - 1) + 1
 // DEF:      const 1103806595072 : u64 !20:29
 // DEF:      const 0x1.8p+0 : f16 !21:12
-// DEF:      const 1 : i1 !22:9
+// an if on a constant keeps the branch it takes, without an if (FLAG: the body)
+// DEF-NOT:  {{= if| if }}
 // DEF:      const -128 : i32 !23:20
 
 // SET:      threads 128 1 1
@@ -41,4 +42,6 @@ kernel consts(o: out f32[BLOCK], w: out u64[1], h: out f16[1]) threads(BLOCK) gr
 // 0.25 * 3.0 + f32(4 - 1 + 0) = 3.75
 // SET:      const 0x1.ep+1 : f32 !19:24
 // SET:      const 8589934592 : u64 !20:29
-// SET:      const 0 : i1 !22:9
+// FLAG = false: neither the if nor its body
+// SET-NOT:  {{= if| if |const -128}}
+// SET:      ret
