@@ -87,10 +87,6 @@ kernel gemm<T: bf16 | f16, O: bf16 | f16 | f32>(a: in T[M, K], b: in T[N, K], c:
     }
 }
 
-instance gemm<bf16, bf16> as gemm_bf16;
-instance gemm<f16, f16> as gemm_f16;
-instance gemm<bf16, f32> as gemm_bf16_f32;
-instance gemm<f16, f32> as gemm_f16_f32;
 
 // gemm_mc: the same with clusters of 2 CTAs on tiles one above the other (rows m0 .. m0 +
 // 255 of C, the same 256 columns), which read the same B: CTA r loads its own 128 rows of
@@ -158,3 +154,130 @@ kernel gemm_mc<T: bf16 | f16, O: bf16 | f32>(a: in T[M, K], b: in T[N, K], c: ou
 
 instance gemm_mc<bf16, bf16> as gemm_mc_bf16;
 instance gemm_mc<f16, f32> as gemm_mc_f16_f32;
+
+// gemm_sk: the same product for few tiles (decode-sized M, or N that gives fewer 64 x BN
+// tiles than the GPU has SMs), where one CTA per tile would leave most SMs idle and the
+// time is that of streaming B once. A cluster of S CTAs shares one 64 x BN tile of C and
+// splits its K blocks in S contiguous runs (rank r takes run r); each CTA accumulates its
+// run with one consumer warpgroup (wgmma m64nBNk16; A's rows past M are TMA's zeros) and
+// writes its partial sums into its own shared `part`. After a cluster barrier CTA r sums
+// rows r, r + S, ... of the tile (those inside C) over the S partials in rank order,
+// reading the others' `part` through distributed shared memory, and stores them: the sum
+// is the same on every run (no atomics, no workspace). A second cluster barrier keeps
+// every CTA's shared memory alive until the others have read it. `part`'s rows are padded
+// by 4 floats so that a warp's fragment writes (8 rows x 4 column pairs) fall in
+// different banks.
+const SK_STAGES: i32 = 6;
+const SK_PAD: i32 = 4;
+
+kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32>(
+        a: in T[M, K], b: in T[N, K], c: out O[M, N])
+    targets(sm_90a)
+    threads(256)
+    min_blocks(1)
+    cluster(S)
+    grid(S * cdiv(M, 64) * cdiv(N, BN))
+{
+    tensormap ta = tma(a, box[64, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    pipeline ld(stages: SK_STAGES, full: tma, empty: warpgroup);
+    shared sa: T[64, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+    shared part: f32[S > 1 ? 64 : 1, BN + SK_PAD];   // one row for S = 1 (unused there)
+
+    let tiles_n = cdiv(N, BN);
+    let tile = block.x / S;
+    let m0 = tile / tiles_n * 64;
+    let n0 = tile % tiles_n * BN;
+    let r = cluster_rank;
+    let kblocks = cdiv(K, BK);
+    let run = cdiv(kblocks, S);
+    let kb0 = min(r * run, kblocks);
+    let kb1 = min(kb0 + run, kblocks);
+
+    role producer(warpgroup 0) {
+        if (warp == 0) {
+            elect {
+                for (kb in kb0 .. kb1) {
+                    produce ld {
+                        tma_load(sa, ta, [m0, kb * BK]);
+                        tma_load(sb, tb, [n0, kb * BK]);
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroup 1) {
+        var acc: f32acc[64, BN] = 0.0;
+        for (kb in kb0 .. kb1) {
+            consume ld {
+                acc = wgmma(acc, sa, sb);
+            }
+        }
+        if (S == 1) {
+            store(c, acc, [m0, n0]);
+        } else {
+            // thread t holds rows 16 (t / 32) + (t % 32) / 4 + 8 i, columns 8 j + 2 (t % 4) + e
+            let t = thread.x - 128;
+            let row0 = 16 * (t / 32) + t % 32 / 4;
+            let col0 = 2 * (t % 4);
+            for (j in 0 .. BN / 8) unroll {
+                for (i in 0 .. 2) unroll {
+                    part[row0 + 8 * i, 8 * j + col0 : 2] = f32x2(acc[j * 4 + i * 2], acc[j * 4 + i * 2 + 1]);
+                }
+            }
+        }
+    }
+
+    if (S > 1) {
+        cluster_sync();
+        let chunks = BN / 8;            // 8 columns a thread
+        let rows = min(64, M - m0);
+        let cc = thread.x % chunks * 8;
+        for (row in r + S * (thread.x / chunks) .. rows step S * (256 / chunks)) {
+            var v: f32x4[2] = f32x4(0.0);
+            for (q in 0 .. S) unroll {
+                for (h in 0 .. 2) unroll {
+                    v[h] += remote(part, q)[row, cc + 4 * h : 4];
+                }
+            }
+            var w: f32[8] = 0.0;
+            for (e in 0 .. 8) unroll {
+                w[e] = v[e / 4][e % 4];
+            }
+            store(c, w, [m0 + row, n0 + cc]);
+        }
+        cluster_sync();
+    }
+}
+
+// The entry point's rule for gemm_sk, with tiles = cdiv(M, 64) * cdiv(N, 128), from
+// bench/gemm.py on the H200 (bench/RESULTS.md, section 24): the most CTAs per tile that
+// still run in one wave, where clusters of 3 and 4 CTAs filled only about three quarters
+// of the 132 SMs at once (32 tiles in clusters of 4, 128 CTAs, ran 30% slower than in
+// clusters of 3); one CTA per tile (S = 1) while the tiles fill the SMs at most once,
+// or twice when M <= 64, where the 128-row tiles of gemm would be half zeros. Each CTA
+// gets at least two K blocks. Larger products go to gemm.
+instance gemm_sk<bf16, bf16, 128, 4> as gemm_sk4_bf16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) * 16 <= 3 * num_sms && cdiv(K, BK) >= 8);
+instance gemm_sk<f16, f16, 128, 4> as gemm_sk4_f16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) * 16 <= 3 * num_sms && cdiv(K, BK) >= 8);
+instance gemm_sk<bf16, bf16, 128, 3> as gemm_sk3_bf16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) * 4 <= num_sms && cdiv(K, BK) >= 6);
+instance gemm_sk<f16, f16, 128, 3> as gemm_sk3_f16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) * 4 <= num_sms && cdiv(K, BK) >= 6);
+instance gemm_sk<bf16, bf16, 128, 2> as gemm_sk2_bf16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) * 2 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sk<f16, f16, 128, 2> as gemm_sk2_f16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) * 2 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sk<bf16, bf16, 128, 1> as gemm_sk1_bf16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) <= num_sms || (M <= 64 && cdiv(N, 128) <= 2 * num_sms));
+instance gemm_sk<f16, f16, 128, 1> as gemm_sk1_f16 entry gemm
+    when (cdiv(M, 64) * cdiv(N, 128) <= num_sms || (M <= 64 && cdiv(N, 128) <= 2 * num_sms));
+
+// The entry point gemm: the instances above that join it, then one per type pair.
+instance gemm<bf16, bf16> as gemm_bf16;
+instance gemm<f16, f16> as gemm_f16;
+instance gemm<bf16, f32> as gemm_bf16_f32;
+instance gemm<f16, f32> as gemm_f16_f32;
