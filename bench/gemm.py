@@ -6,9 +6,13 @@ C[M, N] = A[M, K] . B[N, K]^T, A and B K-major, fp32 accumulation. For each shap
 dtype every gemm kernel of the generated folder whose dtypes match is checked against an
 fp32 reference (torch.matmul of the fp32-converted inputs with TF32 off) and timed; the
 fastest is cakec's answer for the shape (the launch-time choice a library makes between
-tile configurations), and all of them are in the log. Times: CUDA events around many
-back-to-back launches after warm-up, median of several repetitions; inputs are random
-(never zeros) and outputs are filled with NaN before the checked launch.
+tile configurations), and all of them are in the log. Times: CUDA graph replays of many
+launches (bench/bandwidth.py's Timer: no host gaps between small kernels; --eager for
+plain loops), median of several repetitions, each launch on the next of several copies of
+A, B and C that together span at least 256 MiB, so that a decode-sized GEMM reads B from
+HBM as it does in a model (one copy of B of 32 MiB would otherwise stay in the 50 MiB
+L2); inputs are random (never zeros) and outputs are filled with NaN before the checked
+launch.
 
 The shapes are the GEMM issue's set (issue 13): M in {1, 8, ..., 8192} times six (N, K) pairs
 of LLM layers, 4096^3, 6144^3, 8192^3 and ten ragged shapes (odd M and N, K not a multiple
@@ -25,6 +29,7 @@ shapes with a larger M.
 Exit status 1 if any checked result is over the error threshold.
 """
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -32,6 +37,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from bandwidth import Timer  # noqa: E402
 
 # issue 13's set: M x (N, K) (M = 8192 with (8192, 8192) is 8192^3), the cubes, ragged ones
 LAYERS = ((2560, 8192), (8192, 8192), (28672, 8192), (8192, 28672), (4096, 4096), (11008, 4096))
@@ -60,6 +67,8 @@ def parse_args():
     ap.add_argument("--dtypes", help="comma list of input dtypes (bf16) or input:output pairs "
                     "(bf16:bf16) to run (default: all)")
     ap.add_argument("--max-m", type=int, help="skip the shapes with a larger M")
+    ap.add_argument("--eager", action="store_true",
+                    help="time plain loops of launches instead of CUDA graph replays")
     return ap.parse_args()
 
 
@@ -181,6 +190,7 @@ def main():
     copy_gbs = None if a.check_only else copy_bandwidth(torch, dev)
     if copy_gbs:
         print("copy bandwidth (1 GiB, read + write): %.0f GB/s" % copy_gbs)
+    timer = Timer(torch, reps, 0.005 if a.quick else 0.02, a.eager)
     bws = {}
     ratios = {}
     entry_ratios = {}
@@ -190,6 +200,15 @@ def main():
             A = torch.randn(m, k, device=dev).to(tdt[idt])
             B = torch.randn(n, k, device=dev).to(tdt[idt])
             ref = A.float() @ B.float().t()
+            # copies of A, B and C spanning >= 256 MiB: each launch reads its B from HBM
+            per_set = (m * k + n * k) * A.element_size() + m * n * 4
+            nrot = max(1, min(64, int(math.ceil(256 * 2**20 / per_set))))
+            sets = [(A if i == 0 else A.clone(), B if i == 0 else B.clone(),
+                     torch.empty(m, n, dtype=tdt[odt], device=dev)) for i in range(nrot)]
+
+            def on(i, f):
+                x = sets[i % nrot]
+                f(*x)
             best = None
             per = []
             for name in ([entry] if a.entry_only else names):
@@ -201,8 +220,7 @@ def main():
                         name, m, n, k, err, " NaN left" if nan else ""), flush=True)
                 if a.check_only:
                     continue
-                C = torch.empty(m, n, dtype=tdt[odt], device=dev)
-                t = timeit(torch, lambda: run(name, A, B, C), reps)
+                t = timer(lambda i: on(i, lambda x, y, z: run(name, x, y, z)))
                 per.append((name, t, err))
                 if best is None or t < best[1]:
                     best = (name, t, err)
@@ -210,15 +228,13 @@ def main():
             if a.check_only:
                 continue
             if entry and not a.entry_only:
-                C = torch.empty(m, n, dtype=tdt[odt], device=dev)
-                t_entry = timeit(torch, lambda: run(entry, A, B, C), reps)
+                t_entry = timer(lambda i: on(i, lambda x, y, z: run(entry, x, y, z)))
                 per.append((entry, t_entry, 0.0))
                 entry_ratios.setdefault((idt, odt), []).append(t_entry / best[1])
-            Cr = torch.empty(m, n, dtype=tdt[odt], device=dev)
             if tdt[odt] == tdt[idt]:
-                t_ref = timeit(torch, lambda: torch.matmul(A, B.t(), out=Cr), reps)
+                t_ref = timer(lambda i: on(i, lambda x, y, z: torch.matmul(x, y.t(), out=z)))
             else:
-                t_ref = timeit(torch, lambda: torch.matmul(A, B.t()).to(tdt[odt]), reps)
+                t_ref = timer(lambda i: on(i, lambda x, y, z: z.copy_(torch.matmul(x, y.t()))))
             flop = 2.0 * m * n * k
             ratio = t_ref / best[1]
             ratios.setdefault((idt, odt), []).append(((m, n, k), ratio))
@@ -239,7 +255,7 @@ def main():
                                          flop / t_ref / 1e12, ratio,
                                          "  copy bw %.0f%% (cuBLAS %.0f%%)" % (100 * bw, 100 * bw_ref)
                                          if bw is not None else "", detail), flush=True)
-            del A, B
+            del A, B, sets
             torch.cuda.empty_cache()
 
     summary = []
@@ -274,7 +290,9 @@ def main():
                         " ".join(sys.argv[1:])))
             if copy_gbs:
                 f.write("- copy bandwidth (1 GiB device-to-device, read + write): %.0f GB/s; "
-                        "copy bw = (bytes of A + B + C) / time / that, for M <= 64\n\n" % copy_gbs)
+                        "copy bw = (bytes of A + B + C) / time / that, for M <= 64\n"
+                        "- timing: %s, median of %d; A, B and C rotated over >= 256 MiB\n\n"
+                        % (copy_gbs, "plain loops" if a.eager else "CUDA graph replays", reps))
             f.write("| in | out | M | N | K | kernel | cakec TFLOP/s | cuBLAS TFLOP/s | ratio | rel err | copy bw | cuBLAS copy bw |\n")
             f.write("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n")
             for r in rows:
