@@ -22,10 +22,10 @@ time reaches (the bytes of A, B and C over the time, against a device-to-device 
 
 Usage (from the repo root, on the GPU machine, with build/gen/gemm built):
     python3 bench/gemm.py [--build build] [--out gemm.md] [--quick] [--check-only]
-                          [--entry-only] [--dtypes bf16:bf16,f16] [--max-m M]
+                          [--entry-only] [--dtypes bf16:bf16,f16] [--min-m M] [--max-m M]
 --entry-only times only the entry point (what a user calls) beside cuBLAS, not each
-instance; --dtypes keeps the input dtypes (or input:output pairs) named; --max-m drops the
-shapes with a larger M.
+instance; --dtypes keeps the input dtypes (or input:output pairs) named; --min-m and --max-m
+drop the shapes with a smaller or larger M.
 Exit status 1 if any checked result is over the error threshold.
 """
 import argparse
@@ -67,6 +67,7 @@ def parse_args():
     ap.add_argument("--dtypes", help="comma list of input dtypes (bf16) or input:output pairs "
                     "(bf16:bf16) to run (default: all)")
     ap.add_argument("--max-m", type=int, help="skip the shapes with a larger M")
+    ap.add_argument("--min-m", type=int, help="skip the shapes with a smaller M")
     ap.add_argument("--eager", action="store_true",
                     help="time plain loops of launches instead of CUDA graph replays")
     return ap.parse_args()
@@ -186,6 +187,8 @@ def main():
     shapes = QUICK_SHAPES if a.quick else SHAPES
     if a.max_m:
         shapes = [s for s in shapes if s[0] <= a.max_m]
+    if a.min_m:
+        shapes = [s for s in shapes if s[0] >= a.min_m]
     reps = 3 if a.quick else a.reps
     copy_gbs = None if a.check_only else copy_bandwidth(torch, dev)
     if copy_gbs:

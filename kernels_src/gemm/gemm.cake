@@ -155,39 +155,39 @@ kernel gemm_mc<T: bf16 | f16, O: bf16 | f32>(a: in T[M, K], b: in T[N, K], c: ou
 instance gemm_mc<bf16, bf16> as gemm_mc_bf16;
 instance gemm_mc<f16, f32> as gemm_mc_f16_f32;
 
-// gemm_sk: the same product for few tiles (decode-sized M, or N that gives fewer 64 x BN
+// gemm_sk: the same product for few tiles (decode-sized M, or M and N that give fewer
 // tiles than the GPU has SMs), where one CTA per tile would leave most SMs idle and the
-// time is that of streaming B once. A cluster of S CTAs shares one 64 x BN tile of C and
-// splits its K blocks in S contiguous runs (rank r takes run r); each CTA accumulates its
-// run with one consumer warpgroup (wgmma m64nBNk16; A's rows past M are TMA's zeros) and
-// writes its partial sums into its own shared `part`. After a cluster barrier CTA r sums
-// rows r, r + S, ... of the tile (those inside C) over the S partials in rank order,
-// reading the others' `part` through distributed shared memory, and stores them: the sum
-// is the same on every run (no atomics, no workspace). A second cluster barrier keeps
-// every CTA's shared memory alive until the others have read it. `part`'s rows are padded
-// by 4 floats so that a warp's fragment writes (8 rows x 4 column pairs) fall in
-// different banks.
+// time is that of streaming B once. A cluster of S CTAs shares one 64 CW x BN tile of C
+// and splits its K blocks in S contiguous runs (rank r takes run r); each CTA accumulates
+// its run with CW consumer warpgroups of 64 rows each (wgmma m64nBNk16; A's rows past M
+// are TMA's zeros) and writes its partial sums into its own shared `part`. After a cluster
+// barrier CTA r sums rows r, r + S, ... of the tile (those inside C) over the S partials
+// in rank order, reading the others' `part` through distributed shared memory, and stores
+// them: the sum is the same on every run (no atomics, no workspace). A second cluster
+// barrier keeps every CTA's shared memory alive until the others have read it. With S = 1
+// the fragments go straight to C. `part`'s rows are padded by 4 floats so that a warp's
+// fragment writes (8 rows x 4 column pairs) fall in different banks.
 const SK_STAGES: i32 = 6;
 const SK_PAD: i32 = 4;
 
-kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32>(
+kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32, CW: i32 = 1>(
         a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_90a)
-    threads(256)
+    threads(128 * (CW + 1))
     min_blocks(1)
     cluster(S)
-    grid(S * cdiv(M, 64) * cdiv(N, BN))
+    grid(S * cdiv(M, 64 * CW) * cdiv(N, BN))
 {
-    tensormap ta = tma(a, box[64, BK], swizzle(128));
+    tensormap ta = tma(a, box[64 * CW, BK], swizzle(128));
     tensormap tb = tma(b, box[BN, BK], swizzle(128));
-    pipeline ld(stages: SK_STAGES, full: tma, empty: warpgroup);
-    shared sa: T[64, BK] in ld swizzle(128);
+    pipeline ld(stages: CW == 1 ? SK_STAGES : 4, full: tma, empty: warpgroup * CW);
+    shared sa: T[64 * CW, BK] in ld swizzle(128);
     shared sb: T[BN, BK] in ld swizzle(128);
-    shared part: f32[S > 1 ? 64 : 1, BN + SK_PAD];   // one row for S = 1 (unused there)
+    shared part: f32[S > 1 ? 64 * CW : 1, BN + SK_PAD];   // one row for S = 1 (unused there)
 
     let tiles_n = cdiv(N, BN);
     let tile = block.x / S;
-    let m0 = tile / tiles_n * 64;
+    let m0 = tile / tiles_n * (64 * CW);
     let n0 = tile % tiles_n * BN;
     let r = cluster_rank;
     let kblocks = cdiv(K, BK);
@@ -208,19 +208,20 @@ kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32>(
         }
     }
 
-    role consumer(warpgroup 1) {
+    role consumer(warpgroups 1 .. CW) {
+        let wg = warpgroup - 1;         // which 64 rows of the tile
         var acc: f32acc[64, BN] = 0.0;
         for (kb in kb0 .. kb1) {
             consume ld {
-                acc = wgmma(acc, sa, sb);
+                acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
             }
         }
         if (S == 1) {
-            store(c, acc, [m0, n0]);
+            store(c, acc, [m0 + wg * 64, n0]);
         } else {
             // thread t holds rows 16 (t / 32) + (t % 32) / 4 + 8 i, columns 8 j + 2 (t % 4) + e
-            let t = thread.x - 128;
-            let row0 = 16 * (t / 32) + t % 32 / 4;
+            let t = thread.x % 128;
+            let row0 = wg * 64 + 16 * (t / 32) + t % 32 / 4;
             let col0 = 2 * (t % 4);
             for (j in 0 .. BN / 8) unroll {
                 for (i in 0 .. 2) unroll {
@@ -233,9 +234,10 @@ kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32>(
     if (S > 1) {
         cluster_sync();
         let chunks = BN / 8;            // 8 columns a thread
-        let rows = min(64, M - m0);
+        let threads = 128 * (CW + 1);
+        let rows = min(64 * CW, M - m0);
         let cc = thread.x % chunks * 8;
-        for (row in r + S * (thread.x / chunks) .. rows step S * (256 / chunks)) {
+        for (row in r + S * (thread.x / chunks) .. rows step S * (threads / chunks)) {
             var v: f32x4[2] = f32x4(0.0);
             for (q in 0 .. S) unroll {
                 for (h in 0 .. 2) unroll {
@@ -252,13 +254,14 @@ kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32>(
     }
 }
 
-// The entry point's rule for gemm_sk, with tiles = cdiv(M, 64) * cdiv(N, 128), from
-// bench/gemm.py on the H200 (bench/RESULTS.md, section 24): the most CTAs per tile that
-// still run in one wave, where clusters of 3 and 4 CTAs filled only about three quarters
-// of the 132 SMs at once (32 tiles in clusters of 4, 128 CTAs, ran 30% slower than in
-// clusters of 3); one CTA per tile (S = 1) while the tiles fill the SMs at most once,
-// or twice when M <= 64, where the 128-row tiles of gemm would be half zeros. Each CTA
-// gets at least two K blocks. Larger products go to gemm.
+// The entry point's rule for gemm_sk, from bench/gemm.py on the H200 (bench/RESULTS.md,
+// section 24), in order: tiles of 64 rows (tiles = cdiv(M, 64) * cdiv(N, 128)) split
+// by the most CTAs that still run in one wave, where clusters of 3 and 4 filled only about
+// three quarters of the 132 SMs at once (32 tiles in clusters of 4, 128 CTAs, ran 30%
+// slower than in clusters of 3); then, for M > 64, tiles of 128 rows (two consumer
+// warpgroups, CW = 2) split in two or whole; and one CTA per 64-row tile while M <= 64
+// and the tiles fill the SMs at most twice, where gemm's 128-row tiles would be half
+// zeros. Each CTA gets at least two K blocks. Anything larger goes to gemm.
 instance gemm_sk<bf16, bf16, 128, 4> as gemm_sk4_bf16 entry gemm
     when (cdiv(M, 64) * cdiv(N, 128) * 16 <= 3 * num_sms && cdiv(K, BK) >= 8);
 instance gemm_sk<f16, f16, 128, 4> as gemm_sk4_f16 entry gemm
@@ -271,10 +274,18 @@ instance gemm_sk<bf16, bf16, 128, 2> as gemm_sk2_bf16 entry gemm
     when (cdiv(M, 64) * cdiv(N, 128) * 2 <= num_sms && cdiv(K, BK) >= 4);
 instance gemm_sk<f16, f16, 128, 2> as gemm_sk2_f16 entry gemm
     when (cdiv(M, 64) * cdiv(N, 128) * 2 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sk<bf16, bf16, 128, 2, 2> as gemm_sk2_m128_bf16 entry gemm
+    when (M > 64 && cdiv(M, 128) * cdiv(N, 128) * 2 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sk<f16, f16, 128, 2, 2> as gemm_sk2_m128_f16 entry gemm
+    when (M > 64 && cdiv(M, 128) * cdiv(N, 128) * 2 <= num_sms && cdiv(K, BK) >= 4);
 instance gemm_sk<bf16, bf16, 128, 1> as gemm_sk1_bf16 entry gemm
     when (cdiv(M, 64) * cdiv(N, 128) <= num_sms || (M <= 64 && cdiv(N, 128) <= 2 * num_sms));
 instance gemm_sk<f16, f16, 128, 1> as gemm_sk1_f16 entry gemm
     when (cdiv(M, 64) * cdiv(N, 128) <= num_sms || (M <= 64 && cdiv(N, 128) <= 2 * num_sms));
+instance gemm_sk<bf16, bf16, 128, 1, 2> as gemm_sk1_m128_bf16 entry gemm
+    when (M > 64 && cdiv(M, 128) * cdiv(N, 128) <= num_sms);
+instance gemm_sk<f16, f16, 128, 1, 2> as gemm_sk1_m128_f16 entry gemm
+    when (M > 64 && cdiv(M, 128) * cdiv(N, 128) <= num_sms);
 
 // The entry point gemm: the instances above that join it, then one per type pair.
 instance gemm<bf16, bf16> as gemm_bf16;

@@ -1,13 +1,14 @@
-/* test_gemm_sk.c: the split-K GEMMs gemm_sk<S>_* (kernels_src/gemm/gemm.cake: a cluster of
- * S CTAs shares one 64 x BN tile of C (BN 128 or 64), each CTA a run of its K blocks, the partial sums
- * added in rank order through distributed shared memory) on the GPU, with the checks of
- * test_gemm_bf16.c. test_gemm_sk<S>_<types>.c include this file with KNAME set.
+/* test_gemm_sk.c: the split-K GEMMs gemm_sk<S>_* and gemm_sk<S>_m128_* (kernels_src/gemm/
+ * gemm.cake: a cluster of S CTAs shares one 64 x 128 or 128 x 128 tile of C, each CTA a
+ * run of its K blocks, the partial sums added in rank order through distributed shared
+ * memory) on the GPU, with the checks of test_gemm_bf16.c. test_gemm_sk*_<types>.c
+ * include this file with KNAME set.
  *
  * Sizes (M, N, K): one element; K of fewer blocks than the cluster has CTAs (ranks with
- * no run store zeros' worth of partial sums); one whole tile; two tile-rows with ragged N
- * and 17 K blocks (runs of unequal length); M = 37 over three tiles. Then the decode and
- * few-tile shapes the entry point gives these kernels (M = 1 .. 64, N up to 11008, K up to
- * 8192) and a ragged one. */
+ * no run add zeros); one whole 64-row tile; two or three tile-rows with ragged N and 17 K
+ * blocks (runs of unequal length); M = 37 over three tile-columns. Then the decode and
+ * few-tile shapes the entry point gives these kernels (M = 1 .. 200, N up to 11008, K up
+ * to 8192) and a ragged one. */
 #include "gputest.h"
 
 #define TCAT_(a, b) a##b
