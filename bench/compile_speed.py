@@ -58,13 +58,13 @@ def compare(old, new, files, runs, root):
 
 def units(files):
     """(label, extra cakec arguments, file) per kernel: a generic kernel's instances
-    (`instance K<...> as NAME;`) one at a time with --kernel, since the budget is per kernel;
+    (`instance K<...> as NAME ...;`) one at a time with --kernel, since the budget is per kernel;
     and the first target the file's targets(...) lists, for the one-target column (sm_90a for
     most; the Blackwell GEMMs list only sm_100a and sm_103a)."""
     out = []
     for f in files:
         text = open(f).read()
-        names = re.findall(r"^instance \w+<.*> as (\w+)(?: when .*)?;", text, re.M)
+        names = re.findall(r"^instance \w+<.*?> as (\w+)\b", text, re.M)
         m = re.search(r"^\s*targets\(\s*(\w+)", text, re.M)
         first = m.group(1) if m else "sm_90a"
         if not names:
