@@ -604,7 +604,7 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 	} clauses[] = {{"targets", N_TARGETS}, {"threads", N_THREADS}, {"grid", N_GRID},
 		       {"min_blocks", N_MIN_BLOCKS}, {"cluster", N_CLUSTER},
 		       {"cta_group", N_CTA_GROUP},
-		       {"index", N_INDEXW}, {"launch", N_LAUNCH}};
+		       {"index", N_INDEXW}, {"launch", N_LAUNCH}, {"requires", N_REQUIRES}};
 	Node *n;
 	size_t i;
 
@@ -612,7 +612,7 @@ ast_clause(Parser *p, SrcLoc loc, const char *name, NodeList args)
 		if (strcmp(name, clauses[i].name) == 0)
 			break;
 	if (i == sizeof clauses / sizeof clauses[0]) {
-		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads, grid, min_blocks, cluster, cta_group, index or launch)",
+		diag_error(loc, "unknown kernel clause '%s' (expected targets, threads, grid, min_blocks, cluster, cta_group, index, launch or requires)",
 			   name);
 		return NULL;
 	}
@@ -1037,6 +1037,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_CTA_GROUP: buf_puts(out, "cta_group"); break;
 	case N_INDEXW: buf_puts(out, "index"); break;
 	case N_LAUNCH: buf_puts(out, "launch"); break;
+	case N_REQUIRES: buf_puts(out, "requires"); break;
 	case N_WHEN: buf_puts(out, "when"); break;
 	default: buf_puts(out, "?"); break;
 	}
@@ -1177,6 +1178,7 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 	case N_CTA_GROUP:
 	case N_INDEXW:
 	case N_LAUNCH:
+	case N_REQUIRES:
 		print_list(out, n->list, indent, NULL);
 		break;
 	default:

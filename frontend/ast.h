@@ -78,6 +78,7 @@ typedef enum NodeKind {
 	N_CTA_GROUP,  /* cta_group(list): CTA pairs for tcgen05 */
 	N_INDEXW,     /* index(list): the index width clause, i32 or i64 */
 	N_LAUNCH,     /* launch(list): how the kernel is launched (dependent) */
+	N_REQUIRES,   /* requires(list): a condition the arguments must meet */
 	N_WHEN,       /* when (lhs): an instance's condition, made a clause of the instance's
 			 kernel by generic.c (name: the generic kernel) */
 	N_NKINDS
@@ -576,6 +577,9 @@ struct KernelInfo {
 	int cta_group;            /* 1, or 2: tcgen05 on CTA pairs (cta_group(2)) */
 	int index64;              /* index(i64): tensor indexing and shape symbols in i64 */
 	int dependent;            /* launch(dependent): programmatic dependent launch */
+	/* requires(COND): the condition in the host formula language and as source text
+	 * (NULL: none, or always true) */
+	const char *requires, *requires_text;
 	int ntmaps;               /* tensor maps, parameters after the shape symbols */
 	Symbol **tmaps;           /* program arena */
 	int nhobjs;               /* pipelines and mbarriers in declaration order */

@@ -977,6 +977,8 @@ irgen_kernel(Parser *p, Node *kernel, const KernelInfo *info, const char *path)
 	k->targets = info->targets;
 	k->index64 = info->index64;
 	k->dependent = info->dependent;
+	if (info->requires)
+		k->requires = arena_strdup(k->arena, info->requires);
 	for (i = 0; i < 3; i++) {
 		k->threads[i] = info->threads[i];
 		k->grid[i] = arena_strdup(k->arena, info->grid[i]);

@@ -880,6 +880,11 @@ static const Formula when_formula = {
 	"shape symbols, integer scalar parameters, constants and num_sms",
 	"+ - * / %, cdiv, min, max, comparisons, && || and !", 1,
 };
+static const Formula requires_formula = {
+	"requires(...)", "a value in requires(...)",
+	"shape symbols, integer scalar parameters, constants and num_sms",
+	"+ - * / %, cdiv, min, max, comparisons, && || and !", 1,
+};
 
 /* A formula part: its host text (parts that are not constant), whether it is constant and
  * its value, whether it is a condition (else an integer). */
@@ -1180,6 +1185,38 @@ check_when(Sema *S, Node *w, KernelInfo *ki)
 	buf_free(&text);
 }
 
+/* requires(COND): a condition the arguments must meet (a generic kernel's instance: with
+ * its parameters' values), which the launcher checks with the other argument checks and
+ * refuses with CAKE_ERR_SHAPE. One that always holds is dropped; one that never holds
+ * leaves nothing to launch. */
+static void
+check_requires(Sema *S, Node *r, KernelInfo *ki)
+{
+	Part c = part_none;
+	Buf text = {0};
+
+	if (r->list.n != 1) {
+		diag_error(r->loc, "requires(...) takes one condition, found %d", r->list.n);
+		return;
+	}
+	if (!formula_part(S, &requires_formula, r->list.head, &c)) {
+		buf_free(&c.text);
+		return;
+	}
+	if (!c.isbool)
+		diag_error(r->loc, "requires(...) takes a condition (a comparison, &&, || or !), found an integer expression");
+	else if (c.isconst && !c.val)
+		diag_error(r->loc, "kernel '%s' can never launch: its requires(...) condition is always false",
+			   S->kernel->name);
+	else if (!c.isconst) {
+		ast_expr_text(r->list.head, &text);
+		ki->requires = arena_strdup(S->p->arena, c.text.s);
+		ki->requires_text = arena_strdup(S->p->arena, text.s);
+	}
+	buf_free(&c.text);
+	buf_free(&text);
+}
+
 static void
 check_kernel(Sema *S, Node *k)
 {
@@ -1211,7 +1248,7 @@ check_kernel(Sema *S, Node *k)
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",
 			[N_MIN_BLOCKS] = "min_blocks", [N_CLUSTER] = "cluster", [N_CTA_GROUP] = "cta_group", [N_INDEXW] = "index",
 			[N_LAUNCH] = "launch",
-			[N_WHEN] = "when",
+			[N_WHEN] = "when", [N_REQUIRES] = "requires",
 		};
 
 		if (seen[n->kind]) {
@@ -1232,6 +1269,8 @@ check_kernel(Sema *S, Node *k)
 			check_launch(n, ki);
 		else if (n->kind == N_WHEN)
 			check_when(S, n, ki);
+		else if (n->kind == N_REQUIRES)
+			check_requires(S, n, ki);
 		else
 			asy_clause(S, n, ki);
 	}

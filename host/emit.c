@@ -68,6 +68,18 @@ put_cstr(Buf *b, const char *s)
 	}
 }
 
+/* s as text inside a C string literal that is a printf format (% doubled). */
+static void
+put_cfmt(Buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			buf_puts(b, "%%");
+		else
+			put_cstr(b, (char[2]){*s, 0});
+	}
+}
+
 /* Appends s as a JSON string, quotes included. */
 static void
 put_json(Buf *b, const char *s)
@@ -451,6 +463,8 @@ grid_unary(Grid *g)
 		if (!v)
 			return NULL;
 		g->isbool = 1;
+		if (g->vals)
+			return arena_printf(g->a, "%d", strtoll(v, NULL, 10) == 0);
 		return arena_printf(g->a, g->json ? "[\"!\", %s]" : "(!%s)", v);
 	}
 	if (grid_accept(g, '-')) {
@@ -528,12 +542,28 @@ grid_accept2(Grid *g, const char *op)
 /* l OP r for a comparison, && or ||: C's operator (C's && and || evaluate the right side
  * only when needed, so a guard such as N > 0 && M / N > 4 never divides by zero), or the
  * JSON form. */
+/* op (a comparison, && or ||) on two evaluated values (conditions are 0 or 1). */
+static int
+logic_value(const char *op, long long l, long long r)
+{
+	switch (op[0]) {
+	case '<': return op[1] ? l <= r : l < r;
+	case '>': return op[1] ? l >= r : l > r;
+	case '=': return l == r;
+	case '!': return l != r;
+	case '&': return l && r;
+	default: return l || r;
+	}
+}
+
 static char *
 grid_logic_op(Grid *g, const char *op, const char *l, const char *r)
 {
 	if (!l || !r)
 		return NULL;
 	g->isbool = 1;
+	if (g->vals)
+		return arena_printf(g->a, "%d", logic_value(op, strtoll(l, NULL, 10), strtoll(r, NULL, 10)));
 	if (g->json)
 		return arena_printf(g->a, "[\"%s\", %s, %s]", op, l, r);
 	return arena_printf(g->a, "(%s %s %s)", l, op, r);
@@ -644,6 +674,19 @@ host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t
 
 	if (e)
 		*out = strtoll(e, NULL, 10);
+	arena_free(a);
+	return e ? 0 : -1;
+}
+
+int
+host_cond_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
+	       int *holds, Buf *err)
+{
+	Arena *a = arena_new();
+	char *e = grid_translate(k, a, expr, NULL, err, NULL, vals, num_sms, 1, 0);
+
+	if (e)
+		*holds = strtoll(e, NULL, 10) != 0;
 	arena_free(a);
 	return e ? 0 : -1;
 }
@@ -953,10 +996,68 @@ emit_values(const Emit *e, const unsigned char *used, Buf *c)
 			   "\t\t\treturn rc;\n", e->name);
 }
 
-/* The validation and grid code shared by _grid and _launch; expr holds the translated
- * grid formulas and used the parameters they name. */
+/* Whether s is one parenthesized whole, "(a && (b))" (1), not "(a) && (b)" (0). */
+static int
+wrapped(const char *s)
+{
+	size_t i, n = strlen(s);
+	int depth = 0;
+
+	if (n < 2 || s[0] != '(' || s[n - 1] != ')')
+		return 0;
+	for (i = 0; i < n - 1; i++) {
+		depth += s[i] == '(';
+		depth -= s[i] == ')';
+		if (depth == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The refusal of arguments that break the kernel's requires(...): expr is the translated
+ * condition, used the parameters it names (their values, in the message). A condition
+ * that divides by zero or overflows does not hold either. */
 static void
-emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
+emit_requires(const Emit *e, const char *expr, const unsigned char *used, Buf *c)
+{
+	const IrKernel *k = e->k;
+	int i, n = 0;
+
+	Buf t = {0};
+	const char *text;
+
+	/* the formula wraps each operation in parentheses: drop the outermost pair */
+	buf_printf(&t, "%.*s", (int)(strlen(k->requires) - 2 * wrapped(k->requires)),
+		   k->requires + wrapped(k->requires));
+	text = t.s;
+
+	buf_printf(c, "\n\t\t/* requires(%s) */\n\t\tif (!(%s)%s)\n", text, expr,
+		   strstr(expr, "&ok") ? " || !ok" : "");
+	buf_printf(c, "\t\t\treturn cakert_fail(err, CAKE_ERR_SHAPE, \"%s: the arguments break requires(",
+		   e->name);
+	put_cfmt(c, text);
+	buf_puts(c, "): ");
+	for (i = 0; i < k->nparams; i++)
+		if (used[i])
+			buf_printf(c, "%s%s = %%lld", n++ ? ", " : "", k->params[i].name);
+	if (e->num_sms && strstr(expr, "g_num_sms"))
+		buf_printf(c, "%snum_sms = %%lld", n++ ? ", " : "");
+	buf_puts(c, "\"");
+	for (i = 0; i < k->nparams; i++)
+		if (used[i])
+			buf_printf(c, ",\n\t\t\t    (long long)v_%s", k->params[i].name);
+	if (e->num_sms && strstr(expr, "g_num_sms"))
+		buf_puts(c, ",\n\t\t\t    (long long)g_num_sms");
+	buf_puts(c, ");\n");
+	buf_free(&t);
+}
+
+/* The validation and grid code shared by _grid and _launch; expr holds the translated
+ * grid formulas and the requires(...) condition (NULL: none), used the parameters they
+ * name and rused those the condition names. */
+static void
+emit_prepare(Emit *e, char *const *expr, const unsigned char *used, const unsigned char *rused,
+	     Buf *c)
 {
 	const IrKernel *k = e->k;
 	int i;
@@ -964,7 +1065,8 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 	buf_puts(c, "/* Checks args (no driver needed), binds the shape symbols and computes the grid. */\n");
 	buf_printf(c, "static int\n%s_prepare(const %s_args *args, const CakeTensor **t, int64_t *sym,\n"
 		   "\t\tint64_t grid[3], CakeError *err)\n{\n", e->name, e->name);
-	if (strstr(expr[0], "&ok") || strstr(expr[1], "&ok") || strstr(expr[2], "&ok"))
+	if (strstr(expr[0], "&ok") || strstr(expr[1], "&ok") || strstr(expr[2], "&ok") ||
+	    (expr[3] && strstr(expr[3], "&ok")))
 		buf_puts(c, "\tint ok = 1;\n");
 	buf_puts(c, "\tint rc;\n\n");
 	buf_printf(c, "\tif (!args)\n\t\treturn cakert_fail(err, CAKE_ERR_NULL, \"%s: args is NULL\");\n",
@@ -972,6 +1074,8 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, Buf *c)
 	emit_checks(e, c);
 	buf_puts(c, "\t{\n");
 	emit_values(e, used, c);
+	if (expr[3])
+		emit_requires(e, expr[3], rused, c);
 	for (i = 0; i < 3; i++) {
 		/* a formula that parsed cannot contain a comment delimiter */
 		buf_printf(c, "\n\t\t/* %c: %s */\n\t\tgrid[%d] = %s;\n", "xyz"[i],
@@ -1089,6 +1193,11 @@ emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
 	buf_printf(m, "],\n    \"smem_bytes\": %lld,\n", (long long)k->smem_bytes);
 	if (k->dependent)
 		buf_puts(m, "    \"launch\": \"dependent\",\n");
+	if (k->requires) {
+		buf_puts(m, "    \"requires\": ");
+		put_json(m, k->requires);
+		buf_puts(m, ",\n");
+	}
 	buf_puts(m, "    \"params\": [");
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
@@ -1203,8 +1312,8 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	Emit e;
 	Arena *a;
 	int *pal;
-	unsigned char *used;
-	char *expr[3];
+	unsigned char *used, *rused;
+	char *expr[4];
 	Buf err = {0};
 	int i, num_sms = 0, bad = 0;
 
@@ -1217,8 +1326,14 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	 * error (the verifier does not parse formulas): report it and emit nothing. */
 	a = arena_new();
 	used = arena_alloc(a, (size_t)k->nparams + 1);
-	for (i = 0; i < 3; i++) {
-		expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms, NULL, 0, 0, 0);
+	rused = arena_alloc(a, (size_t)k->nparams + 1);
+	for (i = 0; i < 4; i++) {
+		if (i == 3 && !k->requires) {
+			expr[3] = NULL;
+			break;
+		}
+		expr[i] = i == 3 ? grid_translate(k, a, k->requires, rused, &err, &num_sms, NULL, 0, 1, 0)
+			: grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms, NULL, 0, 0, 0);
 		if (!expr[i]) {
 			SrcLoc loc = {k->file, 0, 0, 0};
 
@@ -1255,7 +1370,9 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	buf_puts(c, "#include <stddef.h>\n#include <stdint.h>\n\n");
 	buf_puts(c, "#if CAKERT_ABI_VERSION != 2\n#error \"generated for cakert ABI version 2\"\n#endif\n\n");
 	emit_descriptor(&e, img, symbol, c);
-	emit_prepare(&e, expr, used, c);
+	for (i = 0; i < k->nparams; i++)
+		used[i] |= rused[i];
+	emit_prepare(&e, expr, used, rused, c);
 	emit_entry_points(&e, c);
 	emit_manifest(&e, img, symbol, manifest);
 	arena_free(a);
@@ -1421,17 +1538,6 @@ entry_types_once(const IrEntry *e, IrKernel *const *insts, Buf *c)
 	free(t);
 }
 
-/* s as text inside a C string literal that is a printf format (% doubled). */
-static void
-put_cfmt(Buf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '%')
-			buf_puts(b, "%%");
-		else
-			put_cstr(b, (char[2]){*s, 0});
-	}
-}
 
 /* <inst>_when(args, &holds, err), for instance j of entry en, which has a condition:
  * checks the arguments and binds the shape symbols as the instance's launcher does (the

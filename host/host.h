@@ -44,6 +44,10 @@ int host_grid_check(const IrKernel *k, const char *expr, Buf *err);
  * interpreter (interp/) computes its launch grid with it. */
 int host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
 		   int64_t *out, Buf *err);
+/* The same for a condition (an entry point's when, a kernel's requires): *holds is 1 or
+ * 0. Division by zero and overflow are errors, as in the launcher. */
+int host_cond_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
+		   int *holds, Buf *err);
 
 /* The runtime files the output folder needs beside the launchers (name, contents),
  * NULL-terminated. */

@@ -156,6 +156,16 @@ interp_bind(const IrKernel *k, InterpArg *args, const InterpOptions *o, int64_t 
 	for (i = 0; i < k->nparams; i++)
 		if (k->params[i].kind == PARAM_TMAP && args[i].tmap && check_tmap(k, i, args, err) != 0)
 			goto out;
+	if (k->requires) {
+		int holds = 0;
+
+		if (host_cond_eval(k, k->requires, vals, o->num_sms ? o->num_sms : 132, &holds, err) != 0)
+			goto out;
+		if (!holds) {
+			buf_printf(err, "the arguments break requires(%s)", k->requires);
+			goto out;
+		}
+	}
 	for (i = 0; i < 3; i++) {
 		const char *g = k->grid[i] ? k->grid[i] : "1";
 

@@ -50,7 +50,8 @@
  * - `source "PATH"`, `targets T...` and `smem_bytes N` appear only when set. `threads X Y Z`
  *   and `grid "X" "Y" "Z"` always print (the parser defaults them to 1 and "1").
  *   `cluster X Y Z` prints when it is not 1 1 1, `min_blocks N` when non-zero,
- *   `index i64` and `launch dependent` when set.
+ *   `index i64` and `launch dependent` when set, `requires "COND"` when the kernel has
+ *   one.
  * - `param NAME : tensor in|out|inout ELEM [DIM, ...]` (type ptr.global.ELEM; a DIM is a
  *   sym parameter's name or a decimal size), `param NAME : sym` (i32; any other type is
  *   spelled `sym TYPE`), `param NAME : scalar TYPE`, `param NAME : tmap TENSOR box [D, ...]
@@ -419,6 +420,10 @@ typedef struct IrKernel {
 	 * lets the next kernel launch at entry and waits for the previous one's memory
 	 * before its body. 0 by default. */
 	int dependent;
+	/* requires(COND): a condition in the grid formulas' language plus comparisons, && ||
+	 * ! (as an entry point's `when`) that the launcher checks before launching; NULL if
+	 * none. */
+	const char *requires;
 	int nbarriers, capbarriers;
 	IrBarrier *barriers;
 	int npipelines, cappipelines;

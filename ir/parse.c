@@ -1251,7 +1251,7 @@ check_uses(Parser *p)
 enum {
 	SEEN_SOURCE = 1 << 0, SEEN_TARGETS = 1 << 1, SEEN_THREADS = 1 << 2, SEEN_GRID = 1 << 3,
 	SEEN_SMEM = 1 << 4, SEEN_CLUSTER = 1 << 5, SEEN_MIN_BLOCKS = 1 << 6,
-	SEEN_INDEX = 1 << 7, SEEN_LAUNCH = 1 << 8,
+	SEEN_INDEX = 1 << 7, SEEN_LAUNCH = 1 << 8, SEEN_REQUIRES = 1 << 9,
 };
 
 static void
@@ -1331,6 +1331,9 @@ parse_kernel(Parser *p)
 				fail_tok(p, "expected the launch mode dependent, found %s", tok_text(p));
 			k->dependent = 1;
 			next(p);
+		} else if (is_kw(p, "requires")) {
+			once(p, &seen, SEEN_REQUIRES);
+			k->requires = parse_string(p, "a condition");
 		} else if (is_kw(p, "mbarrier")) {
 			next(p);
 			parse_barrier(p);

@@ -383,6 +383,11 @@ ir_print_kernel(Buf *out, const IrKernel *k)
 		buf_puts(out, "  index i64\n");
 	if (k->dependent)
 		buf_puts(out, "  launch dependent\n");
+	if (k->requires) {
+		buf_puts(out, "  requires ");
+		print_string(out, k->requires);
+		buf_puts(out, "\n");
+	}
 	if (k->smem_bytes)
 		buf_printf(out, "  smem_bytes %" PRId64 "\n", k->smem_bytes);
 	for (i = 0; i < k->nparams; i++)

@@ -42,6 +42,7 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32, SPLIT: i32 = 1>(
     threads(KT * SPLIT)
     min_blocks(1)                    // lets ptxas keep more shared loads in flight (below)
     grid(B * H * (V / BV))
+    requires(K <= KT && V % BV == 0) // a thread per row, whole column slices
 {
     shared ms: T[2, KT, KT + PAD];   // M_c and M_{c+1}
     shared ss: f32[KT, BV];          // S_{c-1}, the block's columns
