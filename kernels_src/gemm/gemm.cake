@@ -167,7 +167,7 @@ instance gemm_mc<f16, f32> as gemm_mc_f16_f32;
 // barrier keeps every CTA's shared memory alive until the others have read it. With S = 1
 // the fragments go straight to C. `part`'s rows are padded by 4 floats so that a warp's
 // fragment writes (8 rows x 4 column pairs) fall in different banks.
-const SK_STAGES: i32 = 6;
+const SK_STAGES: i32 = 8;          // CW = 1 (4 with two consumer warpgroups)
 const SK_PAD: i32 = 4;
 
 kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32, CW: i32 = 1>(
