@@ -1155,34 +1155,56 @@ check_grid(Sema *S, Node *a, KernelInfo *ki)
 	}
 }
 
-/* An instance's `when (...)` (generic.c makes it a clause of the instance's kernel): a
- * condition over the kernel's shape symbols, integer scalars, constants and num_sms,
- * which the entry point evaluates before launching the instance. A condition that is
- * always true is dropped (the instance always holds); one that is always false would make
- * the instance unreachable from the entry point. */
+/* A clause's condition (an instance's when, a kernel's requires) over the kernel's shape
+ * symbols, integer scalars, constants and num_sms: sets *host (the host formula) and
+ * *text (as written), both NULL when it always holds. Returns 0 after an error, or when it
+ * never holds (*never set; the caller says what that means). */
+static int
+clause_condition(Sema *S, const Formula *F, Node *at, Node *cond, const char **host,
+		 const char **text, int *never)
+{
+	Part c = part_none;
+	Buf t = {0};
+	int ok = 0;
+
+	*host = *text = NULL;
+	*never = 0;
+	if (!formula_part(S, F, cond, &c)) {
+		buf_free(&c.text);
+		return 0;
+	}
+	if (!c.isbool) {
+		diag_error(at->loc, "%s takes a condition (a comparison, &&, || or !), found an integer expression",
+			   F->clause);
+	} else if (c.isconst && !c.val) {
+		*never = 1;
+	} else {
+		if (!c.isconst) {
+			ast_expr_text(cond, &t);
+			*host = arena_strdup(S->p->arena, c.text.s);
+			*text = arena_strdup(S->p->arena, t.s);
+		}
+		ok = 1;
+	}
+	buf_free(&c.text);
+	buf_free(&t);
+	return ok;
+}
+
+/* An instance's `when (...)` (generic.c makes it a clause of the instance's kernel), which
+ * the entry point evaluates before launching the instance. A condition that is always
+ * true is dropped (the instance always holds); one that is always false would make the
+ * instance unreachable from the entry point. */
 static void
 check_when(Sema *S, Node *w, KernelInfo *ki)
 {
-	Part c = part_none;
-	Buf text = {0};
+	int never;
 
-	if (!formula_part(S, &when_formula, w->lhs, &c)) {
-		buf_free(&c.text);
-		return;
-	}
-	if (!c.isbool)
-		diag_error(w->loc, "when (...) takes a condition (a comparison, &&, || or !), found an integer expression");
-	else if (c.isconst && !c.val)
+	if (clause_condition(S, &when_formula, w, w->lhs, &ki->when, &ki->when_text, &never))
+		ki->when_at = ki->when ? w : NULL;
+	else if (never)
 		diag_error(w->loc, "the entry point '%s' never selects the instance '%s': its condition is always false",
 			   w->name, S->kernel->name);
-	else if (!c.isconst) {
-		ast_expr_text(w->lhs, &text);
-		ki->when = arena_strdup(S->p->arena, c.text.s);
-		ki->when_text = arena_strdup(S->p->arena, text.s);
-		ki->when_at = w;
-	}
-	buf_free(&c.text);
-	buf_free(&text);
 }
 
 /* requires(COND): a condition the arguments must meet (a generic kernel's instance: with
@@ -1192,29 +1214,16 @@ check_when(Sema *S, Node *w, KernelInfo *ki)
 static void
 check_requires(Sema *S, Node *r, KernelInfo *ki)
 {
-	Part c = part_none;
-	Buf text = {0};
+	int never;
 
 	if (r->list.n != 1) {
 		diag_error(r->loc, "requires(...) takes one condition, found %d", r->list.n);
 		return;
 	}
-	if (!formula_part(S, &requires_formula, r->list.head, &c)) {
-		buf_free(&c.text);
-		return;
-	}
-	if (!c.isbool)
-		diag_error(r->loc, "requires(...) takes a condition (a comparison, &&, || or !), found an integer expression");
-	else if (c.isconst && !c.val)
+	if (!clause_condition(S, &requires_formula, r, r->list.head, &ki->requires,
+			      &ki->requires_text, &never) && never)
 		diag_error(r->loc, "kernel '%s' can never launch: its requires(...) condition is always false",
 			   S->kernel->name);
-	else if (!c.isconst) {
-		ast_expr_text(r->list.head, &text);
-		ki->requires = arena_strdup(S->p->arena, c.text.s);
-		ki->requires_text = arena_strdup(S->p->arena, text.s);
-	}
-	buf_free(&c.text);
-	buf_free(&text);
 }
 
 static void

@@ -665,12 +665,14 @@ host_grid_check(const IrKernel *k, const char *expr, Buf *err)
 	return e ? 0 : -1;
 }
 
-int
-host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
-	       int64_t *out, Buf *err)
+/* Evaluates a formula (logic: a condition) with the parameters' values: 0 with *out, or
+ * -1 with a message in err. */
+static int
+formula_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
+	     int logic, int64_t *out, Buf *err)
 {
 	Arena *a = arena_new();
-	char *e = grid_translate(k, a, expr, NULL, err, NULL, vals, num_sms, 0, 0);
+	char *e = grid_translate(k, a, expr, NULL, err, NULL, vals, num_sms, logic, 0);
 
 	if (e)
 		*out = strtoll(e, NULL, 10);
@@ -679,16 +681,21 @@ host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t
 }
 
 int
+host_grid_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
+	       int64_t *out, Buf *err)
+{
+	return formula_eval(k, expr, vals, num_sms, 0, out, err);
+}
+
+int
 host_cond_eval(const IrKernel *k, const char *expr, const int64_t *vals, int64_t num_sms,
 	       int *holds, Buf *err)
 {
-	Arena *a = arena_new();
-	char *e = grid_translate(k, a, expr, NULL, err, NULL, vals, num_sms, 1, 0);
+	int64_t v = 0;
+	int rc = formula_eval(k, expr, vals, num_sms, 1, &v, err);
 
-	if (e)
-		*holds = strtoll(e, NULL, 10) != 0;
-	arena_free(a);
-	return e ? 0 : -1;
+	*holds = v != 0;
+	return rc;
 }
 
 /* ---- the emitter ---- */
