@@ -577,9 +577,9 @@ struct KernelInfo {
 	int cta_group;            /* 1, or 2: tcgen05 on CTA pairs (cta_group(2)) */
 	int index64;              /* index(i64): tensor indexing and shape symbols in i64 */
 	int dependent;            /* launch(dependent): programmatic dependent launch */
-	/* requires(COND): the condition in the host formula language and as source text
-	 * (NULL: none, or always true) */
-	const char *requires, *requires_text;
+	/* requires(COND): the condition in the host formula language (NULL: none, or always
+	 * true) */
+	const char *requires;
 	int ntmaps;               /* tensor maps, parameters after the shape symbols */
 	Symbol **tmaps;           /* program arena */
 	int nhobjs;               /* pipelines and mbarriers in declaration order */

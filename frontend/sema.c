@@ -1156,8 +1156,8 @@ check_grid(Sema *S, Node *a, KernelInfo *ki)
 }
 
 /* A clause's condition (an instance's when, a kernel's requires) over the kernel's shape
- * symbols, integer scalars, constants and num_sms: sets *host (the host formula) and
- * *text (as written), both NULL when it always holds. Returns 0 after an error, or when it
+ * symbols, integer scalars, constants and num_sms: sets *host (the host formula) and,
+ * where text is not NULL, *text (as written), both NULL when it always holds. Returns 0 after an error, or when it
  * never holds (*never set; the caller says what that means). */
 static int
 clause_condition(Sema *S, const Formula *F, Node *at, Node *cond, const char **host,
@@ -1167,7 +1167,9 @@ clause_condition(Sema *S, const Formula *F, Node *at, Node *cond, const char **h
 	Buf t = {0};
 	int ok = 0;
 
-	*host = *text = NULL;
+	*host = NULL;
+	if (text)
+		*text = NULL;
 	*never = 0;
 	if (!formula_part(S, F, cond, &c)) {
 		buf_free(&c.text);
@@ -1180,9 +1182,11 @@ clause_condition(Sema *S, const Formula *F, Node *at, Node *cond, const char **h
 		*never = 1;
 	} else {
 		if (!c.isconst) {
-			ast_expr_text(cond, &t);
 			*host = arena_strdup(S->p->arena, c.text.s);
-			*text = arena_strdup(S->p->arena, t.s);
+			if (text) {
+				ast_expr_text(cond, &t);
+				*text = arena_strdup(S->p->arena, t.s);
+			}
 		}
 		ok = 1;
 	}
@@ -1220,8 +1224,8 @@ check_requires(Sema *S, Node *r, KernelInfo *ki)
 		diag_error(r->loc, "requires(...) takes one condition, found %d", r->list.n);
 		return;
 	}
-	if (!clause_condition(S, &requires_formula, r, r->list.head, &ki->requires,
-			      &ki->requires_text, &never) && never)
+	if (!clause_condition(S, &requires_formula, r, r->list.head, &ki->requires, NULL, &never) &&
+	    never)
 		diag_error(r->loc, "kernel '%s' can never launch: its requires(...) condition is always false",
 			   S->kernel->name);
 }

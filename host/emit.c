@@ -232,6 +232,8 @@ typedef struct Grid {
 	int logic;              /* a condition: comparisons, && || ! (see host_cond_check) */
 	int json;               /* each result is the manifest's JSON form instead of C code */
 	int isbool;             /* the last result is a condition (else an integer) */
+	int skip;               /* evaluating the side of && or || that C would not: a
+	                         * division by zero or overflow there gives 0, no error */
 } Grid;
 
 static char *grid_expr(Grid *g);
@@ -272,7 +274,9 @@ grid_eval_op(Grid *g, const char *fn, const char *l, const char *r)
 		v = a % b;
 	else    /* gcdiv: C truncates toward zero; round up when the exact quotient is positive */
 		v = a / b + (a % b != 0 && (a < 0) == (b < 0));
-	if (bad) {
+	if (bad && g->skip)
+		v = 0;
+	else if (bad) {
 		grid_fail(g, "%s", "division by zero or int64 overflow");
 		return NULL;
 	}
@@ -539,9 +543,6 @@ grid_accept2(Grid *g, const char *op)
 	return 1;
 }
 
-/* l OP r for a comparison, && or ||: C's operator (C's && and || evaluate the right side
- * only when needed, so a guard such as N > 0 && M / N > 4 never divides by zero), or the
- * JSON form. */
 /* op (a comparison, && or ||) on two evaluated values (conditions are 0 or 1). */
 static int
 logic_value(const char *op, long long l, long long r)
@@ -556,6 +557,9 @@ logic_value(const char *op, long long l, long long r)
 	}
 }
 
+/* l OP r for a comparison, && or ||: C's operator (C's && and || evaluate the right side
+ * only when needed, so a guard such as N > 0 && M / N > 4 never divides by zero; grid_join
+ * does the same when evaluating), its value, or the JSON form. */
 static char *
 grid_logic_op(Grid *g, const char *op, const char *l, const char *r)
 {
@@ -598,12 +602,16 @@ grid_cmp(Grid *g)
 static char *
 grid_join(Grid *g, const char *op)
 {
-	int and = strcmp(op, "&&") == 0, lbool;
+	int and = strcmp(op, "&&") == 0, lbool, skip = g->skip;
 	char *l = and ? grid_cmp(g) : grid_join(g, "&&"), *r;
 
 	while (l && grid_accept2(g, op)) {
 		lbool = g->isbool;
+		/* evaluating, the right side decides nothing once the left side has */
+		if (g->vals && (strtoll(l, NULL, 10) != 0) != and)
+			g->skip = 1;
 		r = and ? grid_cmp(g) : grid_join(g, "&&");
+		g->skip = skip;
 		if (r && (!lbool || !g->isbool)) {
 			grid_fail(g, "'%s' takes two conditions, found an integer", op);
 			return NULL;
@@ -1029,7 +1037,6 @@ emit_requires(const Emit *e, const char *expr, const unsigned char *used, Buf *c
 {
 	const IrKernel *k = e->k;
 	int i, n = 0;
-
 	Buf t = {0};
 	const char *text;
 
@@ -1334,13 +1341,15 @@ host_emit(const IrKernel *k, const char *symbol, uint64_t hash, const HostImages
 	a = arena_new();
 	used = arena_alloc(a, (size_t)k->nparams + 1);
 	rused = arena_alloc(a, (size_t)k->nparams + 1);
+	expr[3] = NULL;
 	for (i = 0; i < 4; i++) {
-		if (i == 3 && !k->requires) {
-			expr[3] = NULL;
+		if (i < 3)
+			expr[i] = grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms,
+						 NULL, 0, 0, 0);
+		else if (k->requires)
+			expr[i] = grid_translate(k, a, k->requires, rused, &err, &num_sms, NULL, 0, 1, 0);
+		else
 			break;
-		}
-		expr[i] = i == 3 ? grid_translate(k, a, k->requires, rused, &err, &num_sms, NULL, 0, 1, 0)
-			: grid_translate(k, a, k->grid[i] ? k->grid[i] : "1", used, &err, &num_sms, NULL, 0, 0, 0);
 		if (!expr[i]) {
 			SrcLoc loc = {k->file, 0, 0, 0};
 

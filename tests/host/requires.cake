@@ -12,6 +12,12 @@
 // RUN: FileCheck --check-prefix=IR %s < %t/rows_64.ir
 // RUN: python3 %S/../interp/Inputs/npy.py make %t/x.npy '<f4' 4,100 'i + 1'
 // RUN: %not %builddir/cakec-run %t/rows_64.ir rows_64 x=%t/x.npy y=%t/y.npy 2>&1 | FileCheck --check-prefix=INTERP %s
+// The interpreter evaluates && and || as C does: the right side of a guard that the left
+// side decides is not evaluated (d = 0 below divides by zero only there).
+// RUN: python3 %S/../interp/Inputs/npy.py make %t/v.npy '<f4' 10 'i + 1'
+// RUN: %builddir/cakec-run %t/guarded.ir guarded x=%t/v.npy y=%t/w.npy d=0
+// RUN: %not %builddir/cakec-run %t/guarded.ir guarded x=%t/v.npy y=%t/w.npy d=6 2>&1 | FileCheck --check-prefix=GUARD %s
+// GUARD: error: {{.*}}the arguments break requires(((d == 0) || ((N / d) >= 2)))
 // RUN: %cakec --emit=ptx,host,ir -o %t/again %s && diff %t/rows_64.c %t/again/rows_64.c && diff %t/manifest.json %t/again/manifest.json
 
 kernel rows<KT: i32>(x: in f32[B, K], y: out f32[B, K]) threads(KT) grid(B)
@@ -27,6 +33,15 @@ instance rows<128> as rows_128;
 
 kernel ratio(x: in f32[N], y: out f32[N], d: i32) threads(32) grid(cdiv(N, 32))
     requires(N / d >= 2)
+{
+    let i = block.x * 32 + thread.x;
+    if (i < N) {
+        y[i] = x[i];
+    }
+}
+
+kernel guarded(x: in f32[N], y: out f32[N], d: i32) threads(32) grid(cdiv(N, 32))
+    requires(d == 0 || N / d >= 2)
 {
     let i = block.x * 32 + thread.x;
     if (i < N) {
