@@ -77,7 +77,7 @@ mma_idesc(int64_t imm)
 {
 	uint32_t n = (uint32_t)(imm & 0x1ff), m = (uint32_t)((imm >> 9) & 7) * 64;
 	uint32_t kind = (uint32_t)((imm >> 12) & 0xf), f16d = (uint32_t)((imm >> 17) & 1);
-	uint32_t ab = kind == 0 || kind == 3 ? 1 : 0;    /* bf16 and e5m2 are format 1 */
+	uint32_t ab = kind == IR_MMA_BF16 || kind == IR_MMA_E5M2;    /* format 1 */
 
 	return (f16d ? 0 : 1u) << 4 | ab << 7 | ab << 10 | (n >> 3) << 17 | (m >> 4) << 24;
 }
@@ -91,7 +91,7 @@ mma(LlvmGen *g, const IrOp *op)
 	int kind = (int)((op->imm >> 12) & 0xf);
 	LLVMValueRef args[8];
 
-	if (kind > 3) {
+	if (kind > IR_MMA_E5M2) {
 		lg_error(g, op, "kind %d (the verifier allows 0 to 3)", kind);
 		return;
 	}
@@ -100,7 +100,7 @@ mma(LlvmGen *g, const IrOp *op)
 	args[2] = lg_arg(g, op, 2);
 	args[3] = lg_c32(g, mma_idesc(op->imm));
 	args[4] = lg_arg(g, op, 3);
-	args[5] = lg_c32(g, kind < 2 ? 0 : 2);            /* the intrinsic's kind: f16 0, f8f6f4 2 */
+	args[5] = lg_c32(g, kind < IR_MMA_E4M3 ? 0 : 2);            /* the intrinsic's kind: f16 0, f8f6f4 2 */
 	args[6] = lg_c32(g, cta_group(op));
 	args[7] = lg_c32(g, 0);                           /* collector::a::discard, the default */
 	call(g, tensor ? "llvm.nvvm.tcgen05.mma.tensor" : "llvm.nvvm.tcgen05.mma.shared", args, 8, "");

@@ -217,16 +217,19 @@ is_rs(LlvmGen *g, const IrOp *op)
 static void
 wgmma_text(Buf *text, const IrOp *op, int rs, int lanes, int a, int b)
 {
-	int n = (int)(op->imm & 0xffff), f16 = (int)((op->imm >> 16) & 0xf) == 1, i;
-	const char *ab = f16 ? "f16" : "bf16";
+	int n = (int)(op->imm & 0xffff), kind = (int)((op->imm >> 16) & 0xf), i;
+	const char *ab = ir_mma_kind_name(kind);
 
-	buf_printf(text, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", n, ab, ab);
+	buf_printf(text, "wgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s.%s {", n, ir_mma_kind_k(kind), ab, ab);
 	for (i = 0; i < lanes; i++)
 		buf_printf(text, "%s$%d", i ? ", " : "", i);
+	/* the transpose immediates exist for the 16-bit kinds only (K-major: 0) */
 	if (rs)
 		buf_printf(text, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, 0;\n", a, a + 1, a + 2, a + 3, b);
-	else
+	else if (kind <= IR_MMA_F16)
 		buf_printf(text, "}, $%d, $%d, p, 1, 1, 0, 0;\n", a, b);
+	else
+		buf_printf(text, "}, $%d, $%d, p, 1, 1;\n", a, b);
 }
 
 static int
@@ -236,6 +239,7 @@ wgmma_ok(LlvmGen *g, const IrOp *op)
 	IrType a = ir_vtype(g->k, op->args[1]);
 
 	if (n < 8 || n > 256 || n % 8 || ir_vtype(g->k, op->args[0]).lanes != n / 2 || op->nres != 1 ||
+	    ((op->imm >> 16) & 0xf) >= IR_MMA_NKINDS ||
 	    (ir_is_afrag(a) ? 8 * (step + 1) > a.lanes : step != 0)) {
 		lg_error(g, op, "wgmma[%lld] with a %d-lane accumulator", (long long)op->imm,
 			 ir_vtype(g->k, op->args[0]).lanes);

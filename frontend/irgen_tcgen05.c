@@ -141,18 +141,6 @@ tmem_addr(IrGen *G, const Symbol *d, IrValue lane, IrValue col)
 	return a;
 }
 
-/* The kind field of tcgen05.mma's imm (ir/ops.def): the operands' element type. */
-static int
-mma_kind(int base)
-{
-	switch (base) {
-	case IR_F16: return 1;
-	case IR_E4M3: return 2;
-	case IR_E5M2: return 3;
-	default: return 0;   /* bf16 */
-	}
-}
-
 /* Operand A of the MMA at K step `step`: the descriptor of xa, the shared array's step,
  * or for A in tensor memory (at ta) the address of the step's 8 columns (its 16 elements,
  * two per column). */
@@ -187,7 +175,7 @@ irgen_tcgen05_mma(IrGen *G, Node *e)
 	pb = irgen_buffer(G, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	imm = pair_bit(G) ? 2 * sb->dims[0] | (2 * sa->dims[0] / 64) << 9 : sb->dims[0] | (sa->dims[0] / 64) << 9;
-	imm |= (int64_t)mma_kind(sa->type.base) << 12 | pair_bit(G);
+	imm |= (int64_t)ir_mma_kind(sa->type.base) << 12 | pair_bit(G);
 	if (d->type.base == IR_F16)
 		imm |= (int64_t)1 << 17;   /* f16 D */
 	for (step = 0; step < ksize / kstep; step++) {

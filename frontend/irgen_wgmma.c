@@ -1,5 +1,5 @@
 /* irgen_wgmma.c: warpgroup MMA -> IR (docs/language.md, "wgmma and accumulator
- * fragments"): wgmma expanded into K/16 k16 steps between a fence and a commit, and
+ * fragments"): wgmma expanded into one instruction per 32 bytes of K between a fence and a commit, and
  * store(tensor, x, [row, col]) into one op: wgmma.store of an m64nN accumulator, or
  * store.row of a register array. */
 #include "ast.h"
@@ -58,7 +58,7 @@ wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
 		ops[1] = out[1];
 		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
 		ops[3] = tru;
-		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (sb->type.base == IR_F16 ? 1 << 16 : 0) | step << 20, 4, ops);
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)ir_mma_kind(sb->type.base) << 16 | step << 20, 4, ops);
 	}
 	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 	in[0] = acc;
@@ -67,9 +67,10 @@ wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
 	return out[0];
 }
 
-/* acc = wgmma(acc, A, B): wgmma.fence, one m64nNk16 wgmma per 16 of K with the
- * descriptors advanced by 16 elements (32 bytes) each, wgmma.commit; outside consume
- * blocks wgmma.wait[0] (a consume block's lowering waits before releasing its stage). */
+/* acc = wgmma(acc, A, B): wgmma.fence, one wgmma per 32 bytes of K (m64nNk16 for bf16 and
+ * f16, k32 for fp8, k8 for tf32) with the descriptors advanced by 32 bytes each,
+ * wgmma.commit; outside consume blocks wgmma.wait[0] (a consume block's lowering waits
+ * before releasing its stage). */
 IrValue
 irgen_wgmma(IrGen *G, Node *e)
 {
@@ -78,11 +79,13 @@ irgen_wgmma(IrGen *G, Node *e)
 	IrType ft = e->ty;
 	IrValue acc, pa, pb, tru, ops[4];
 	int64_t kdim, step;
-	int n = ft.lanes * 2;
+	int n = ft.lanes * 2, kind, kk;
 
 	acc = irgen_expr(G, e->list.head);
 	if (ir_is_afrag(a->ty))
 		return wgmma_rs(G, e, acc, ft);
+	kind = ir_mma_kind(sa->type.base);
+	kk = ir_mma_kind_k(kind);
 	kdim = sa->dims[1];
 	if (a->kind == N_CALL) {
 		IrValue start = irgen_expr(G, a->list.head);
@@ -98,18 +101,18 @@ irgen_wgmma(IrGen *G, Node *e)
 	pb = irgen_buffer(G, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	acc = irb_op(&G->b, IR_WGMMA_FENCE, ft, 1, &acc);
-	for (step = 0; step < kdim / 16; step++) {
+	for (step = 0; step < kdim / kk; step++) {
 		IrValue xa = pa, xb = pb;
 
 		if (step) {
-			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, 16 * step));
-			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, 16 * step));
+			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, kk * step));
+			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, kk * step));
 		}
 		ops[0] = acc;
 		ops[1] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
 		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
 		ops[3] = tru;
-		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (sa->type.base == IR_F16 ? 1 << 16 : 0), 4, ops);
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)kind << 16, 4, ops);
 	}
 	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 	if (!G->nconsume)

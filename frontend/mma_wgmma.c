@@ -104,20 +104,22 @@ frag_arg(Sema *S, Node *e, Node *a)
 	return 0;
 }
 
-/* A wgmma operand: K-major (K = the inner dimension), swizzled, bf16 or f16. */
+/* A wgmma operand: K-major (K = the inner dimension), swizzled, of an MMA kind (bf16, f16,
+ * e4m3, e5m2, or f32 read as tf32), K a multiple of the kind's instruction K. */
 static int
 wgmma_operand(Node *e, Node *a, Symbol *b, const char *which)
 {
 	int64_t k = b->rank == 2 ? b->dims[1] : 0, span;
+	int kind = ir_mma_kind(b->type.base), kk = ir_mma_kind_k(kind);
 
 	if (b->rank != 2) {
 		diag_error(a->loc, "wgmma operand %s '%s' must have 2 dimensions (rows, K), found %d", which,
 			   b->name, b->rank);
 		return 0;
 	}
-	if (b->type.base != IR_BF16 && b->type.base != IR_F16) {
-		diag_error(a->loc, "wgmma operand %s '%s' holds %s; wgmma takes bf16 or f16", which, b->name,
-			   fe_tname(b->type));
+	if (kind < 0) {
+		diag_error(a->loc, "wgmma operand %s '%s' holds %s; wgmma takes bf16, f16, e4m3, e5m2 or f32 (as tf32)",
+			   which, b->name, fe_tname(b->type));
 		return 0;
 	}
 	if (!b->swizzle) {
@@ -125,9 +127,9 @@ wgmma_operand(Node *e, Node *a, Symbol *b, const char *which)
 			   which, b->name);
 		return 0;
 	}
-	if (k % 16) {
-		diag_error(a->loc, "wgmma operand %s '%s' has K = %lld, expected a multiple of 16 (one k16 step each)",
-			   which, b->name, (long long)k);
+	if (k % kk) {
+		diag_error(a->loc, "wgmma operand %s '%s' has K = %lld, expected a multiple of %d (one k%d step of %s each)",
+			   which, b->name, (long long)k, kk, kk, ir_mma_kind_name(kind));
 		return 0;
 	}
 	span = k * asy_elem_bytes(b->type);

@@ -1052,7 +1052,7 @@ async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBas
 	for (r = 0; r < nrows; r++)
 		for (k = 0; k < nk; k++) {
 			int64_t rr = r0 + r, at = swizzle(start + rr / 8 * sbo + rr % 8 * span + eb * k, span), rel;
-			uint16_t v = 0;
+			uint32_t v = 0;     /* eb <= 4 bytes, little-endian */
 			const char *nm;
 
 			if (at < 0 || at + eb > it->k->smem_bytes) {
@@ -1099,17 +1099,32 @@ desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, 
 	return 0;
 }
 
-/* wgmma m64nNk16 for this warp's 16 rows of the tile (warp w % 4 of its warpgroup): per
- * accumulator element, the 16 products (exact in double) summed in k order in double, added
- * to the f32 accumulator and rounded once to f32. */
+/* An element of a tf32 operand: the f32 bits with the low 13 mantissa bits dropped (the
+ * tensor cores read 19 of the 32 bits; the ISA leaves how to the hardware, modelled here as
+ * truncation). Other kinds are their element type. */
+static void
+tf32_round(int kind, double *x, int count)
+{
+	int i;
+
+	if (kind != IR_MMA_TF32)
+		return;
+	for (i = 0; i < count; i++)
+		x[i] = num_f32(num_f32_bits((float)x[i]) & ~0x1fffu);
+}
+
+/* wgmma m64nNk(16|32|8) for this warp's 16 rows of the tile (warp w % 4 of its
+ * warpgroup): per accumulator element, the k products (exact in double) summed in k order
+ * in double, added to the f32 accumulator and rounded once to f32. */
 void
 ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 {
-	int n = (int)(op->imm & 0xffff), dtype = (int)(op->imm >> 16 & 0xf), step = (int)(op->imm >> 20);
-	IrBase et = dtype ? IR_F16 : IR_BF16;
+	int n = (int)(op->imm & 0xffff), kind = (int)(op->imm >> 16 & 0xf), step = (int)(op->imm >> 20);
+	IrBase et = ir_mma_kind_base(kind);
+	int nk = ir_mma_kind_k(kind);
 	IrType at = ir_vtype(w->it->k, op->args[1]);
 	const uint64_t *descb = reg(w, op->args[2], 0), *scale = reg(w, op->args[3], 0);
-	double a[16 * 16], *b = xmalloc((size_t)n * 16 * sizeof *b);
+	double a[16 * 32], *b = xmalloc((size_t)n * 32 * sizeof *b);
 	int wq = w->id % 4, l, i, k;
 
 	if (mask != w->exists) {
@@ -1123,21 +1138,23 @@ ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 		if (desc_read(w, op, reg(w, op->args[1], 0)[__builtin_ctz(mask)], 16 * wq, 16, et, a) != 0)
 			goto out;
 	} else {
-		/* the register A fragment: element e of k16 slice `step` in lane l is row
-		 * l / 4 + 8 ((e / 2) % 2), column 8 (e / 4) + 2 (l % 4) + e % 2 */
+		/* the register A fragment (16-bit kinds, k16): element e of k16 slice `step` in
+		 * lane l is row l / 4 + 8 ((e / 2) % 2), column 8 (e / 4) + 2 (l % 4) + e % 2 */
 		LANES(l, mask) for (i = 0; i < 8; i++)
 			a[(l / 4 + 8 * (i / 2 % 2)) * 16 + 8 * (i / 4) + 2 * (l % 4) + i % 2] =
 				num_to_double(et, reg(w, op->args[1], 8 * step + i)[l]);
 	}
 	if (desc_read(w, op, descb[__builtin_ctz(mask)], 0, n, et, b) != 0)
 		goto out;
+	tf32_round(kind, a, 16 * nk);
+	tf32_round(kind, b, n * nk);
 	LANES(l, mask) for (i = 0; i < n / 2; i++) {
 		int row = l / 4 + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
 		double s = 0;
 		float r;
 
-		for (k = 0; k < 16; k++)
-			s += a[row * 16 + k] * b[col * 16 + k];
+		for (k = 0; k < nk; k++)
+			s += a[row * nk + k] * b[col * nk + k];
 		r = (float)((scale[l] & 1 ? (double)num_f32(reg(w, op->args[0], i)[l]) : 0.0) + s);
 		reg(w, op->res[0], i)[l] = r == r ? num_f32_bits(r) : NUM_F32_NAN;
 	}

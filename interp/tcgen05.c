@@ -18,9 +18,6 @@
 
 #define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
 
-/* The element types of the imm's kind field (0 bf16, 1 f16, 2 e4m3, 3 e5m2). */
-static const IrBase mma_kinds[] = {IR_BF16, IR_F16, IR_E4M3, IR_E5M2};
-
 /* Whether op is of cta_group::2 (bit 16 of the imm): the CTA pair. */
 static int
 cg2(const IrOp *op)
@@ -47,7 +44,7 @@ mma_shape(Warp *w, const IrOp *op, int *m, int *n, IrBase *et)
 		interp_fail(w, op, 0, "not yet supported by the interpreter: tcgen05.mma with M = %d (cta_group::%d)", *m, 1 + cg2(op));
 		return -1;
 	}
-	*et = mma_kinds[kind];
+	*et = ir_mma_kind_base(kind);
 	return 0;
 }
 

@@ -50,6 +50,47 @@ static const struct BaseInfo {
 	[IR_TMAP] = {"tmap", 0, BK_OTHER},
 };
 
+/* The MMA operand kinds (ir.h): the element type shared memory holds and PTX's name. */
+static const struct MmaKind {
+	IrBase base;
+	const char *ptx;
+} mma_kinds[IR_MMA_NKINDS] = {
+	[IR_MMA_BF16] = {IR_BF16, "bf16"},
+	[IR_MMA_F16] = {IR_F16, "f16"},
+	[IR_MMA_E4M3] = {IR_E4M3, "e4m3"},
+	[IR_MMA_E5M2] = {IR_E5M2, "e5m2"},
+	[IR_MMA_TF32] = {IR_F32, "tf32"},
+};
+
+int
+ir_mma_kind(IrBase b)
+{
+	int i;
+
+	for (i = 0; i < IR_MMA_NKINDS; i++)
+		if (mma_kinds[i].base == b)
+			return i;
+	return -1;
+}
+
+IrBase
+ir_mma_kind_base(int kind)
+{
+	return (unsigned)kind < IR_MMA_NKINDS ? mma_kinds[kind].base : IR_VOID;
+}
+
+const char *
+ir_mma_kind_name(int kind)
+{
+	return (unsigned)kind < IR_MMA_NKINDS ? mma_kinds[kind].ptx : "?";
+}
+
+int
+ir_mma_kind_k(int kind)
+{
+	return (unsigned)kind < IR_MMA_NKINDS ? 32 / ir_type_bytes(ir_scalar(mma_kinds[kind].base)) : 0;
+}
+
 static int
 base_kind(IrType t)
 {

@@ -171,6 +171,14 @@ int ir_fp8_is_value(IrBase b, double x);
 double ir_fp8_decode(IrBase b, uint8_t bits);
 double ir_fp8_max(IrBase b);    /* 448, 57344 */
 int ir_type_bytes(IrType t);    /* storage size; i1 counts as 1 byte */
+/* The operand kinds of the MMA instructions, the kind field of wgmma's and tcgen05.mma's
+ * attribute: 0 bf16, 1 f16, 2 e4m3, 3 e5m2, 4 tf32 (f32 operands; wgmma only). One 32-byte
+ * K step of a K-major operand holds 32 / size elements (k16, k32, k8). */
+enum { IR_MMA_BF16, IR_MMA_F16, IR_MMA_E4M3, IR_MMA_E5M2, IR_MMA_TF32, IR_MMA_NKINDS };
+int ir_mma_kind(IrBase b);              /* -1 if b is no operand type */
+IrBase ir_mma_kind_base(int kind);      /* the element type shared memory holds */
+const char *ir_mma_kind_name(int kind); /* PTX's operand type: "bf16", "tf32" */
+int ir_mma_kind_k(int kind);            /* K of one instruction: 16, 16, 32, 32, 8 */
 const char *ir_base_name(IrBase b);   /* "f32" */
 int ir_base_from_name(const char *s, int n);  /* -1 if not a scalar name */
 void ir_type_str(IrType t, char *out, int size);  /* "f32x4", "ptr.global.bf16", "tmap" */
