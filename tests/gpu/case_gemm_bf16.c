@@ -24,7 +24,16 @@
  * case_gemm_sm100_*.c set GEMM_SM to 100 (they run on sm_100 and sm_103, and against the
  * emulated driver with EMU_CC=100), and GEMM_IN_E4M3 makes the inputs e4m3 (one byte, K a
  * multiple of 16; values of U(-1, 1) rounded to e4m3, whose products are exact in f32 as
- * bf16's are, so the threshold is the same). */
+ * bf16's are, so the threshold is the same).
+ *
+ * The scaled fp8 GEMMs of Hopper (kernels_src/gemm/gemm_scaled.cake) set GEMM_SCALED too:
+ * the launch takes scale_a and scale_b, one-element f32 tensors drawn from U(0.25, 2), and
+ * the reference and the floor s are scaled by their product. Hopper's fp8 wgmma adds with
+ * fewer bits than f32 (checks/check_wgmma_kinds.c), so the accumulation term of the
+ * threshold is ACC_THR(K) = sqrt(K) 2^-12 there instead of K 2^-20 (docs/kernels.md,
+ * "gemm_scaled"): the H200 measured up to 1.45e-4 sqrt(K) (f32 output, K = 144 to 4112).
+ * That is below what one dropped product moves an element by (0.75 / sqrt(K)) up to
+ * K = 3072, and far below a lost K block (128 products, 8.5 / sqrt(K)) at every K. */
 #include "gputest.h"
 
 #ifndef KNAME
@@ -54,6 +63,11 @@ typedef uint8_t in_bits;
 #else
 #define IN_CODE CAKE_DTYPE_BFLOAT
 #define IN_NAME "bf16"
+#endif
+#ifdef GEMM_SCALED
+#define ACC_THR(k) (sqrt((double)(k)) * 0x1p-12)
+#else
+#define ACC_THR(k) ldexp((double)(k), -20)
 #endif
 #ifndef IN_BYTES
 #define IN_BYTES 2
@@ -213,6 +227,12 @@ struct GtCase {
 	double *ad, *bd;        /* and their values */
 	double *ref;
 	GtBuf da, db, dc;
+#ifdef GEMM_SCALED
+	GtBuf dsa, dsb;
+	int64_t sshape[1];
+	float sa, sb;
+#endif
+	double scale;           /* sa sb (1 unscaled) */
 	CAT(KNAME, _args) args;
 };
 
@@ -224,6 +244,10 @@ destroy(GtCase *c)
 	gt_buf_free(&c->da);
 	gt_buf_free(&c->db);
 	gt_buf_free(&c->dc);
+#ifdef GEMM_SCALED
+	gt_buf_free(&c->dsa);
+	gt_buf_free(&c->dsb);
+#endif
 	free(c->a);
 	free(c->b);
 	free(c->ad);
@@ -265,6 +289,17 @@ create(const GtDev *g, const int64_t *dims)
 	gt_tensor(&c->args.a, g, &c->da, IN_CODE, IN_BYTES * 8, 2, c->ashape);
 	gt_tensor(&c->args.b, g, &c->db, IN_CODE, IN_BYTES * 8, 2, c->bshape);
 	gt_tensor(&c->args.c, g, &c->dc, OUT_CODE, OUT_BYTES * 8, 2, c->cshape);
+	c->scale = 1.0;
+#ifdef GEMM_SCALED
+	c->sshape[0] = 1;
+	if (gt_buf_alloc(&c->dsa, 4, NAME " scale_a") || gt_buf_alloc(&c->dsb, 4, NAME " scale_b")) {
+		printf("FAIL %s M=%zu N=%zu K=%zu: allocation failed\n", NAME, c->m, c->n, c->k);
+		destroy(c);
+		return NULL;
+	}
+	gt_tensor(&c->args.scale_a, g, &c->dsa, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
+	gt_tensor(&c->args.scale_b, g, &c->dsb, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
+#endif
 	return c;
 }
 
@@ -297,10 +332,17 @@ fill(GtCase *c, uint64_t seed, CUstream s)
 		c->a[i] = draw_in(&r, &c->ad[i]);
 	for (i = 0; i < c->n * c->k; i++)
 		c->b[i] = draw_in(&r, &c->bd[i]);
+#ifdef GEMM_SCALED
+	c->sa = (float)gt_rng_uniform(&r, 0.25, 2.0);
+	c->sb = (float)gt_rng_uniform(&r, 0.25, 2.0);
+	c->scale = (double)c->sa * c->sb;
+	if (gt_buf_upload(&c->dsa, &c->sa, s, NAME " scale_a") || gt_buf_upload(&c->dsb, &c->sb, s, NAME " scale_b"))
+		return 1;
+#endif
 	/* both operands are K-major: each element is a dot product of two contiguous rows */
 	for (i = 0; i < c->m; i++)
 		for (j = 0; j < c->n; j++)
-			c->ref[i * c->n + j] = dot(c->ad + i * c->k, c->bd + j * c->k, c->k);
+			c->ref[i * c->n + j] = c->scale * dot(c->ad + i * c->k, c->bd + j * c->k, c->k);
 	return gt_buf_poison(&c->da, s, NAME " A") || gt_buf_poison(&c->db, s, NAME " B") ||
 	       gt_buf_poison(&c->dc, s, NAME " C") || gt_buf_upload(&c->da, c->a, s, NAME " A") ||
 	       gt_buf_upload(&c->db, c->b, s, NAME " B");
@@ -318,7 +360,7 @@ check(GtCase *c, CUstream s, const char *label)
 	const unsigned char *p;
 	char what[200];
 	int guards = 1, inputs = 1;
-	double floor = sqrt((double)c->k) / 3.0, dmax = 0.0, rmax = 0.0;
+	double floor = c->scale * sqrt((double)c->k) / 3.0, dmax = 0.0, rmax = 0.0;
 	size_t i;
 	GtCmp cmp;
 
@@ -330,7 +372,7 @@ check(GtCase *c, CUstream s, const char *label)
 	inputs &= memcmp(p, c->b, c->n * c->k * IN_BYTES) == 0;
 	if (!(p = gt_fetch(&c->dc, s, NAME " C", &guards)))
 		return 1;
-	gt_cmp_init(&cmp, floor, OUT_ROUND + ldexp((double)c->k, -20));
+	gt_cmp_init(&cmp, floor, OUT_ROUND + ACC_THR(c->k));
 #if OUT_BYTES == 4
 	gt_cmp_f32(&cmp, p, c->ref, c->m * c->n);
 #elif defined(GEMM_IN_F16)
@@ -379,6 +421,20 @@ check_k_rejected(void)
 		args.a.dtype.bits = args.b.dtype.bits = IN_BYTES * 8;
 		args.c.dtype.code = OUT_CODE;
 		args.c.dtype.bits = OUT_BYTES * 8;
+#ifdef GEMM_SCALED
+		{
+			static int64_t one[1] = {1};
+
+			args.scale_a.data = (void *)(uintptr_t)0x400000;
+			args.scale_b.data = (void *)(uintptr_t)0x500000;
+			args.scale_a.shape = args.scale_b.shape = one;
+			args.scale_a.ndim = args.scale_b.ndim = 1;
+			args.scale_a.dtype.code = args.scale_b.dtype.code = CAKE_DTYPE_FLOAT;
+			args.scale_a.dtype.bits = args.scale_b.dtype.bits = 32;
+			args.scale_a.dtype.lanes = args.scale_b.dtype.lanes = 1;
+			args.scale_a.device.device_type = args.scale_b.device.device_type = CAKE_DEVICE_CUDA;
+		}
+#endif
 		args.a.ndim = args.b.ndim = args.c.ndim = 2;
 		args.a.dtype.lanes = args.b.dtype.lanes = args.c.dtype.lanes = 1;
 		args.a.device.device_type = args.b.device.device_type = args.c.device.device_type =

@@ -1,0 +1,96 @@
+// gemm_scaled: C[M, N] = scale_a * scale_b * (A[M, K] . B[N, K]^T), e4m3 inputs (T; the
+// wgmma also takes e5m2), f32 accumulation, output O (bf16 or f32): torch._scaled_mm's per-tensor
+// form, with the scales as one-element f32 tensors on the device (so a CUDA graph can
+// replay the call with new scales). One generic kernel, its instances, and the entry point
+// gemm_scaled, which launches the instance the tensors' element types and the shape
+// select (the rule is at the instances, below).
+//
+// gemm.cake's Hopper design with fp8 operands: a persistent, warp-specialized CTA computes
+// 128 x BN tiles of C (GROUP_M tile-rows at a time for L2 reuse); a producer warp issues
+// the TMA loads of BK = 128 columns of A and B (one 128-byte swizzle span of fp8) into a
+// STAGES-deep pipeline; two consumer warpgroups each issue 4 wgmma m64nBNk32 per stage
+// into a 64 x BN f32 accumulator, then store acc * scale_a * scale_b converted to O.
+// With BN = 256 a stage is 48 KB, as gemm's is (its rows hold twice the K in the same
+// bytes), and the tensor cores do twice the work per byte; BN = 128 and 160 (for shapes
+// of few tiles) take 6 stages of 32 and 36 KB.
+//
+// Accuracy: the products of fp8 values are exact, but Hopper's fp8 wgmma keeps fewer
+// accumulator bits than f32 (torch calls this "fast accumulation", use_fast_accum=True;
+// cuBLAS without it adds the partial sums into f32 on the CUDA cores every few K blocks).
+// docs/kernels.md gives the bound the tests hold it to. TMA needs the rows of A and B to
+// be a multiple of 16 bytes: K a multiple of 16, which the launcher checks.
+
+const BM: i32 = 128;
+const BK: i32 = 128;
+const GROUP_M: i32 = 8;
+
+kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4>(
+        a: in T[M, K], b: in T[N, K], c: out O[M, N], scale_a: in f32[1], scale_b: in f32[1])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+
+    let tiles_m = cdiv(M, BM);
+    let tiles_n = cdiv(N, BN);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let group = tile / (GROUP_M * tiles_n);
+                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;
+        let scale = scale_a[0] * scale_b[0];
+        for (tile in block.x .. tiles step grid_dim.x) {
+            let group = tile / (GROUP_M * tiles_n);
+            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            store(c, acc * scale, [m0 + wg * 64, n0]);
+        }
+    }
+}
+
+// The entry point picks the tile width BN by the waves of tiles it takes on the SMs: the
+// time of a persistent GEMM is about its number of waves, cdiv(tiles, num_sms), times the
+// time of a tile, which grows with BN; the narrower tiles win only where they take fewer
+// waves for the work (a tie goes to the wider tile, whose wgmmas and loads are the more
+// efficient). On the H200 this picked the fastest of BN = 128, 160, 256 or one within 2%
+// on each M >= 512 shape of bench/gemm_fp8.py (bench/RESULTS.md, section 25); 512 x 2560
+// x 8192 ran 485 TFLOP/s with BN = 256 (40 tiles) and 890 with BN = 128 (80 tiles).
+instance gemm_scaled<e4m3, bf16, 128, 6> as gemm_scaled_e4m3_n128 entry gemm_scaled
+    when (cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
+          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+instance gemm_scaled<e4m3, bf16, 160, 6> as gemm_scaled_e4m3_n160 entry gemm_scaled
+    when (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+instance gemm_scaled<e4m3, bf16> as gemm_scaled_e4m3;
+instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
