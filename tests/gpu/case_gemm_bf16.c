@@ -30,9 +30,9 @@
  * the launch takes scale_a and scale_b, one-element f32 tensors drawn from U(0.25, 2), and
  * the reference and the floor s are scaled by their product. Hopper's fp8 wgmma adds with
  * fewer bits than f32 (checks/check_wgmma_kinds.c), so the accumulation term of the
- * threshold is ACC_THR(K) = sqrt(K) 2^-12 there instead of K 2^-20 (docs/kernels.md,
- * "gemm_scaled"): the H200 measured up to 1.45e-4 sqrt(K) (f32 output, K = 144 to 4112).
- * That is below what one dropped product moves an element by (0.75 / sqrt(K)) up to
+ * threshold is ACC_THR(K) = sqrt(K) 2^-12 there instead of K 2^-20 (gemm_scaled.cake
+ * states it as the kernel's bound): the H200 measured up to 1.45e-4 sqrt(K) (f32 output,
+ * K = 144 to 4112). That is below what one dropped product moves an element by (0.75 / sqrt(K)) up to
  * K = 3072, and far below a lost K block (128 products, 8.5 / sqrt(K)) at every K. */
 #include "gputest.h"
 
