@@ -1,6 +1,7 @@
 /* case_gemm_sk1_f16.c: gemm_sk1_f16 (fp16 in and out; split-K over a cluster of 1 CTAs, tiles of
  * 64 x 128) against the double reference of case_gemm_bf16.c. */
 #define KNAME gemm_sk1_f16
+#define GEMM_RERUN
 #define GEMM_IN_F16
 #include "gemm_sk1_f16.h"
 
