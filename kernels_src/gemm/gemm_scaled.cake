@@ -10,6 +10,9 @@
 // the TMA loads of BK = 128 columns of A and B (one 128-byte swizzle span of fp8) into a
 // STAGES-deep pipeline; two consumer warpgroups each issue 4 wgmma m64nBNk32 per stage
 // into a 64 x BN f32 accumulator, then store acc * scale_a * scale_b converted to O.
+// CL = 2 runs clusters of two CTAs on tiles one above the other, as gemm.cake's gemm_mc:
+// CTA r loads its own rows of A and half r of B's rows, which it multicasts to both, so
+// the cluster reads each byte of B once (the compiler makes `ld` a cluster release).
 // With BN = 256 a stage is 48 KB, as gemm's is (its rows hold twice the K in the same
 // bytes), and the tensor cores do twice the work per byte; BN = 128 and 160 (for shapes
 // of few tiles) take 6 stages of 32 and 36 KB.
@@ -28,36 +31,44 @@ const BM: i32 = 128;
 const BK: i32 = 128;
 const GROUP_M: i32 = 8;
 
-kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4>(
+kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4, CL: i32 = 1>(
         a: in T[M, K], b: in T[N, K], c: out O[M, N], scale_a: in f32[1], scale_b: in f32[1])
     targets(sm_90a)
     threads(384)
     min_blocks(1)
-    grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+    cluster(CL)
+    grid(CL * min(num_sms / CL, cdiv(M, CL * BM) * cdiv(N, BN)))
 {
     tensormap ta = tma(a, box[BM, BK], swizzle(128));
-    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN / CL, BK], swizzle(128));
     pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
     shared sa: T[BM, BK] in ld swizzle(128);
     shared sb: T[BN, BK] in ld swizzle(128);
 
-    let tiles_m = cdiv(M, BM);
+    let tiles_m = cdiv(M, CL * BM);
     let tiles_n = cdiv(N, BN);
     let tiles = tiles_m * tiles_n;
     let kblocks = cdiv(K, BK);
+    let r = cluster_rank;
+    let cl = block.x / CL;
+    let clusters = grid_dim.x / CL;
 
     role producer(warpgroup 0) regs(40) {
         if (warp == 0) {
             elect {
-                for (tile in block.x .. tiles step grid_dim.x) {
+                for (tile in cl .. tiles step clusters) {
                     let group = tile / (GROUP_M * tiles_n);
                     let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * CL * BM;
                     let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
                     for (kb in 0 .. kblocks) {
                         produce ld {
-                            tma_load(sa, ta, [m0, kb * BK]);
-                            tma_load(sb, tb, [n0, kb * BK]);
+                            tma_load(sa, ta, [m0 + r * BM, kb * BK]);
+                            if (CL == 1) {
+                                tma_load(sb, tb, [n0, kb * BK]);
+                            } else {
+                                tma_load(sb, tb, [n0 + r * (BN / CL), kb * BK], multicast: 3, part: r);
+                            }
                         }
                     }
                 }
@@ -68,10 +79,10 @@ kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4>(
     role consumer(warpgroups 1 .. 2) regs(232) {
         let wg = warpgroup - 1;
         let scale = scale_a[0] * scale_b[0];
-        for (tile in block.x .. tiles step grid_dim.x) {
+        for (tile in cl .. tiles step clusters) {
             let group = tile / (GROUP_M * tiles_n);
             let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * CL * BM;
             let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
             var acc: f32acc[64, BN] = 0.0;
             for (kb in 0 .. kblocks) {
@@ -79,7 +90,7 @@ kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4>(
                     acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
                 }
             }
-            store(c, acc * scale, [m0 + wg * 64, n0]);
+            store(c, acc * scale, [m0 + r * BM + wg * 64, n0]);
         }
     }
 }
@@ -88,13 +99,16 @@ kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4>(
 // time of a persistent GEMM is about its number of waves, cdiv(tiles, num_sms), times the
 // time of a tile, which grows with BN; the narrower tiles win only where they take fewer
 // waves for the work (a tie goes to the wider tile, whose wgmmas and loads are the more
-// efficient). On the H200 this picked the fastest of BN = 128, 160, 256 or one within 2%
-// on each M >= 512 shape of bench/gemm_fp8.py (bench/RESULTS.md, section 25); 512 x 2560
-// x 8192 ran 485 TFLOP/s with BN = 256 (40 tiles) and 890 with BN = 128 (80 tiles).
+// efficient); at M >= 2048 the 256-wide tiles run in clusters of two, whose multicast of
+// B was 1-7% faster there (and up to 5% slower at M = 512). On the H200 the rule picked
+// the fastest of seven configurations, or one within 8% (median: the fastest), on each
+// M >= 512 shape of bench/gemm_fp8.py (bench/RESULTS.md, section 25); 512 x 2560 x 8192
+// ran 485 TFLOP/s with BN = 256 (40 tiles) and 869 with BN = 128 (80 tiles).
 instance gemm_scaled<e4m3, bf16, 128, 6> as gemm_scaled_e4m3_n128 entry gemm_scaled
     when (cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
           cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
 instance gemm_scaled<e4m3, bf16, 160, 6> as gemm_scaled_e4m3_n160 entry gemm_scaled
     when (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+instance gemm_scaled<e4m3, bf16, 256, 4, 2> as gemm_scaled_e4m3_mc entry gemm_scaled when (M >= 2048);
 instance gemm_scaled<e4m3, bf16> as gemm_scaled_e4m3;
 instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
