@@ -257,7 +257,7 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 		r = call(g, "llvm.nvvm.mapa.shared.cluster", args, 2, nm);
 		break;
 	case IR_WGMMA_DESC: case IR_WGMMA: case IR_WGMMA_FENCE: case IR_WGMMA_COMMIT:
-	case IR_WGMMA_WAIT: case IR_WGMMA_STORE:
+	case IR_WGMMA_WAIT: case IR_WGMMA_STORE: case IR_WGMMA_LOAD:
 		lg_wgmma_op(g, op);
 		return;
 	case IR_TMEM_ALLOC: case IR_TMEM_DEALLOC: case IR_TMEM_RELINQUISH: case IR_TCGEN05_DESC:

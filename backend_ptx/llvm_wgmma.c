@@ -544,6 +544,77 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	free(words);
 }
 
+/* wgmma.load[N | broadcast << 16] ptr, nrows, ncols, row0, col0: the fragment lanes of
+ * thread t = linear tid & 127 (wgmma.store's layout), each a load of the element at its
+ * row and column converted to f32, or 0 outside [0, nrows) x [0, ncols). A lane outside
+ * loads row 0 / column 0 instead (so every address is inside the tensor) and selects 0;
+ * an empty tensor (nrows or ncols 0) loads nothing. An epilogue reads a fragment once per
+ * tile, so it takes plain loads rather than wgmma.store's split into a paired fast path. */
+static void
+wgmma_load(LlvmGen *g, const IrOp *op)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[1]);
+	IrType rt = ir_vtype(g->k, op->res[0]);
+	LLVMTypeRef ity = lg_type(g, it), fty = LLVMFloatTypeInContext(g->ctx);
+	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
+	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 1), ncols = lg_arg(g, op, 2);
+	LLVMValueRef row0 = lg_arg(g, op, 3), col0 = lg_arg(g, op, 4), zero = LLVMConstInt(ity, 0, 0);
+	LLVMValueRef t, rb, cb, any, *lanes, *phis;
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), body, join;
+	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l;
+
+	any = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, nrows, zero, ""),
+			   LLVMBuildICmp(g->b, LLVMIntSGT, ncols, zero, ""), "");
+	body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.load");
+	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.done");
+	LLVMBuildCondBr(g->b, any, body, join);
+	LLVMPositionBuilderAtEnd(g->b, body);
+	t = LLVMBuildAnd(g->b, lg_linear_tid(g), lg_c32(g, 127), "");
+	rb = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, LLVMBuildLShr(g->b, t, lg_c32(g, 5), ""), lg_c32(g, 4), ""),
+			  LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 31), ""), lg_c32(g, 2), ""), "");
+	cb = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
+	rb = bcast ? row0 : LLVMBuildAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
+	cb = LLVMBuildAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
+	lanes = xcalloc((size_t)nl, sizeof *lanes);
+	for (l = 0; l < nl; l++) {
+		int i = l / 2 % 2, j = l / 4, e = l % 2;
+		LLVMValueRef r = bcast || !i ? rb : LLVMBuildAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "");
+		LLVMValueRef c = LLVMBuildAdd(g->b, cb, LLVMConstInt(ity, (unsigned long long)(8 * j + e), 0), "");
+		LLVMValueRef in = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntULT, r, nrows, ""),
+					       LLVMBuildICmp(g->b, LLVMIntULT, c, ncols, ""), "");
+		LLVMValueRef off, v;
+
+		r = LLVMBuildSelect(g->b, in, r, zero, "");
+		c = LLVMBuildSelect(g->b, in, c, zero, "");
+		off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r, ncols, ""), c, "");
+		v = LLVMBuildLoad2(g->b, ety, LLVMBuildGEP2(g->b, ety, base, &off, 1, ""), "");
+		if (pt.elem != IR_F32)
+			v = LLVMBuildFPExt(g->b, v, fty, "");
+		lanes[l] = LLVMBuildSelect(g->b, in, v, LLVMConstReal(fty, 0.0), "");
+	}
+	LLVMBuildBr(g->b, join);
+	LLVMPositionBuilderAtEnd(g->b, join);
+	phis = xcalloc((size_t)nl, sizeof *phis);
+	for (l = 0; l < nl; l++) {
+		LLVMValueRef in[2] = {LLVMConstReal(fty, 0.0), lanes[l]};
+		LLVMBasicBlockRef bb[2] = {from, body};
+
+		phis[l] = LLVMBuildPhi(g->b, fty, "");
+		LLVMAddIncoming(phis[l], in, bb, 2);
+	}
+	if (lg_is_frag(rt)) {
+		lg_bind_lanes(g, op->res[0], phis, nl);
+	} else {        /* m64n8: an f32x4 vector */
+		LLVMValueRef v = LLVMGetPoison(lg_type(g, rt));
+
+		for (l = 0; l < nl; l++)
+			v = LLVMBuildInsertElement(g->b, v, phis[l], lg_c32(g, l), "");
+		lg_bind(g, op->res[0], v);
+	}
+	free(lanes);
+	free(phis);
+}
+
 /* ---- dispatch ---- */
 
 void
@@ -560,6 +631,7 @@ lg_wgmma_op(LlvmGen *g, const IrOp *op)
 	case IR_WGMMA_COMMIT: tied_asm(g, "wgmma.commit_group.sync.aligned;", NULL, 0, 0, NULL); break;
 	case IR_WGMMA_WAIT: wgmma_wait(g, op); return;
 	case IR_WGMMA_STORE: wgmma_store(g, op); return;
+	case IR_WGMMA_LOAD: wgmma_load(g, op); return;
 	default:
 		lg_error(g, op, "'%s' cannot be lowered here", ir_opinfo[op->opc].name);
 		return;

@@ -310,6 +310,7 @@ asy_call(Sema *S, Node *e)
 	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: check_mbar_call(S, e); break;
 	case BI_WGMMA: asy_wgmma(S, e); break;
 	case BI_STORE: asy_wgmma_store(S, e); break;
+	case BI_FRAGMENT: asy_wgmma_fragment(S, e); break;
 	case BI_BF16A: case BI_F16A: asy_wgmma_afrag(S, e); break;
 	case BI_TCGEN05_MMA: asy_tcgen05_mma(S, e); break;
 	case BI_TMEM_STORE: asy_tmem_store(S, e); break;
@@ -327,7 +328,7 @@ asy_call(Sema *S, Node *e)
 	default:
 		return 0;
 	}
-	if ((e->builtin == BI_WGMMA && !asy_is_acc(e->ty)) ||
+	if (((e->builtin == BI_WGMMA || e->builtin == BI_FRAGMENT) && !asy_is_acc(e->ty)) ||
 	    ((e->builtin == BI_BF16A || e->builtin == BI_F16A) && !ir_is_afrag(e->ty)))
 		fe_set_error(e);
 	return 1;

@@ -209,3 +209,32 @@ irgen_wgmma_store(IrGen *G, Node *e)
 	memcpy(args + 2, p + 1, 4 * sizeof *args);
 	irb_op(&G->b, IR_WGMMA_STORE, ir_scalar(IR_VOID), 6, args);
 }
+
+/* fragment(t, [row0, col0], N) -> wgmma.load[N] ptr, nrows, ncols, row0, col0;
+ * fragment(v, [col0], N) of a 1-dimensional v -> wgmma.load[N | broadcast] ptr, 1, len, 0,
+ * col0: every row reads row 0. */
+IrValue
+irgen_wgmma_fragment(IrGen *G, Node *e)
+{
+	Node *tn = e->list.head, *cn = tn->next;
+	const Symbol *t = tn->sym;
+	IrValue args[5];
+	int64_t imm = e->ty.lanes * 2;  /* N (f32x4 is m64n8) */
+
+	if (t->rank == 2) {
+		args[3] = to_index(G, irgen_expr(G, cn->list.head));
+		args[4] = to_index(G, irgen_expr(G, cn->list.head->next));
+		G->b.loc = e->loc;
+		args[1] = dim_of(G, t, 0);
+		args[2] = dim_of(G, t, 1);
+	} else {
+		args[4] = to_index(G, irgen_expr(G, cn->list.head));
+		G->b.loc = e->loc;
+		args[1] = irb_const_int(&G->b, index_type(G), 1);
+		args[2] = dim_of(G, t, 0);
+		args[3] = irb_const_int(&G->b, index_type(G), 0);
+		imm |= 1 << 16;
+	}
+	args[0] = G->k->body.args[t->param];
+	return irb_imm(&G->b, IR_WGMMA_LOAD, e->ty, imm, 5, args);
+}

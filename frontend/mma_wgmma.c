@@ -336,3 +336,48 @@ asy_wgmma_store(Sema *S, Node *e)
 	if (!regs)
 		whole_warpgroups(S, e);
 }
+
+/* fragment(t, [row0, col0], N): the 64 x N tile of the 2-dimensional tensor t at (row0,
+ * col0) as an accumulator fragment f32acc[64, N], each element in the lane store() would
+ * write it from, converted to f32, 0 outside t; fragment(v, [col0], N) of a 1-dimensional
+ * v: v[col0 ..] in every row (a bias). An epilogue adds or multiplies it lane by lane. */
+void
+asy_wgmma_fragment(Sema *S, Node *e)
+{
+	Node *args[3];
+	Symbol *t;
+	int64_t n;
+	int nargs = asy_split_args(e, args, 3, NULL, NULL);
+
+	if (nargs < 0 || !asy_want_nargs(e, nargs, 3, 3, "a tensor, [row, col] (or [col] of a 1-dimensional tensor) and N: fragment(c, [r, c], 256)"))
+		return;
+	if (!(t = asy_name_of(S, args[0], SYM_TENSOR, "fragment", "a tensor first")))
+		return;
+	if (t->rank != 1 && t->rank != 2) {
+		diag_error(args[0]->loc, "fragment reads a 2-dimensional tensor (a tile) or a 1-dimensional one (a row for every row), but '%s' has %d dimensions",
+			   t->name, t->rank);
+		return;
+	}
+	if (t->access == ACC_OUT) {
+		diag_error(args[0]->loc, "cannot read '%s': it is an 'out' tensor (declare it 'inout' to read and write it)",
+			   t->name);
+		return;
+	}
+	if (t->type.base != IR_F32 && t->type.base != IR_BF16 && t->type.base != IR_F16) {
+		diag_error(args[0]->loc, "fragment converts f32, bf16 or f16 to f32, but '%s' holds %s", t->name,
+			   fe_tname(t->type));
+		return;
+	}
+	if (!asy_coords_arg(S, args[1], t->rank, "fragment", t->rank == 2 ? "a row and a column" : "a column") ||
+	    !sema_const_int(S, args[2], "the column count N of fragment(...)", &n))
+		return;
+	if (n < 8 || n > 256 || n % 8) {
+		diag_error(args[2]->loc, "fragment makes an f32acc[64, N] with N a multiple of 8 from 8 to 256, found %lld",
+			   (long long)n);
+		return;
+	}
+	if (!whole_warpgroups(S, e))
+		return;
+	/* N = 8 gives 4 lanes: the ordinary f32x4 */
+	e->ty = ir_vector(IR_F32, (int)(n / 2));
+}

@@ -557,6 +557,38 @@ ex_store(Warp *w, const IrOp *op, uint32_t mask)
 		lane_conflicts(w, op, mask, p, n);
 }
 
+/* wgmma.load: wgmma.store's layout read back (docs/ir.md), 0 outside the tensor; with
+ * broadcast every row is row0. */
+static void
+ex_wgmma_load(Warp *w, const IrOp *op, uint32_t mask)
+{
+	IrType pt = vt(w, op->args[0]), rt = vt(w, op->res[0]);
+	IrBase eb = (IrBase)pt.elem;
+	int size = ir_type_bytes(ir_scalar(eb)), bcast = (int)(op->imm >> 16 & 1), l, x;
+	const uint64_t *p = reg(w, op->args[0], 0);
+
+	LANES(l, mask) {
+		int t = 32 * (w->id & 3) + l;
+		int64_t nrows = (int64_t)reg(w, op->args[1], 0)[l], ncols = (int64_t)reg(w, op->args[2], 0)[l];
+		int64_t r0 = (int64_t)reg(w, op->args[3], 0)[l] + (bcast ? 0 : 16 * (t / 32) + (t % 32) / 4);
+		int64_t c0 = (int64_t)reg(w, op->args[4], 0)[l] + 2 * (t % 4);
+
+		for (x = 0; x < rt.lanes; x++) {
+			int64_t r = r0 + (bcast ? 0 : 8 * (x / 2 % 2)), c = c0 + 8 * (x / 4) + x % 2;
+			uint64_t v = num_f32_bits(0.0f);
+			unsigned char *m;
+
+			if (r >= 0 && r < nrows && c >= 0 && c < ncols) {
+				m = mem_access(w, op, l, mem_ptr_add(p[l], (r * ncols + c) * size), size, size, 0);
+				if (!m)
+					return;
+				v = num_convert(eb, IR_F32, read_elem(m, eb));
+			}
+			reg(w, op->res[0], x)[l] = v;
+		}
+	}
+}
+
 /* wgmma.store (ir/ops.def): each lane's elements of the m64nN fragment that lie inside
  * the tensor, converted to its element type, one element at a time. */
 static void
@@ -989,6 +1021,7 @@ static const ExecRow exec_rows[] = {
 	{IR_STORE, ex_store, NULL, NULL},
 	{IR_STORE_IF, ex_store, NULL, NULL},
 	{IR_WGMMA_STORE, ex_wgmma_store, NULL, NULL},
+	{IR_WGMMA_LOAD, ex_wgmma_load, NULL, NULL},
 	{IR_STORE_ROW, ex_store_row, NULL, NULL},
 	{IR_ATOM_ADD, ex_atom, NULL, NULL}, {IR_ATOM_MIN, ex_atom, NULL, NULL}, {IR_ATOM_MAX, ex_atom, NULL, NULL},
 	{IR_ATOM_AND, ex_atom, NULL, NULL}, {IR_ATOM_OR, ex_atom, NULL, NULL}, {IR_ATOM_XCHG, ex_atom, NULL, NULL},

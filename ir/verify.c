@@ -374,6 +374,37 @@ check_store_row(Verifier *v, const IrOp *op)
 		}
 }
 
+/* wgmma.load[N | broadcast << 16] ptr, nrows, ncols, row0, col0 -> f32x(N/2) (f32x4 for
+ * N = 8). */
+static void
+check_wgmma_load(Verifier *v, const IrOp *op)
+{
+	int64_t n = op->imm & 0xffff;
+	IrType p, t, want = ir_vector(IR_F32, (int)((op->imm & 0xffff) / 2));
+	int i;
+
+	if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 1))
+		return;
+	if (n < 8 || n > 256 || n % 8 || op->imm >> 17) {
+		vf_error(v, op->loc, "wgmma.load[%" PRId64 "]: the attribute is N | broadcast << 16 with N a multiple of 8 in 8..256",
+			 op->imm);
+		return;
+	}
+	p = vt(v, op->args[0]);
+	if (p.space != IR_GLOBAL || (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16))
+		vf_error(v, op->loc, "wgmma.load reads through a global pointer to f32, bf16 or f16, not %s", vf_tname(p));
+	if (!ir_type_eq(vt(v, op->res[0]), want))
+		vf_error(v, op->loc, "wgmma.load[%" PRId64 "] gives %s, expected %s", op->imm, vf_tname(vt(v, op->res[0])),
+			 vf_tname(want));
+	t = vt(v, op->args[1]);
+	if (!ir_type_eq(t, ir_scalar(IR_I32)) && !ir_type_eq(t, ir_scalar(IR_I64)))
+		vf_error(v, op->loc, "operand 2 of wgmma.load has type %s, expected i32 or i64", vf_tname(t));
+	for (i = 2; i < 5; i++)
+		if (!ir_type_eq(vt(v, op->args[i]), t))
+			vf_error(v, op->loc, "operand %d of wgmma.load has type %s, expected %s (operand 2's)", i + 1,
+				 vf_tname(vt(v, op->args[i])), vf_tname(t));
+}
+
 static void
 check_memory(Verifier *v, const IrOp *op)
 {
@@ -433,6 +464,9 @@ check_memory(Verifier *v, const IrOp *op)
 		break;
 	case IR_STORE_ROW:
 		check_store_row(v, op);
+		break;
+	case IR_WGMMA_LOAD:
+		check_wgmma_load(v, op);
 		break;
 	case IR_WGMMA_STORE: {
 		int i;
@@ -915,7 +949,7 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 			check_extract(v, op);
 			break;
 		case IR_ELEMPTR: case IR_SMEM: case IR_LOAD: case IR_STORE: case IR_STORE_IF: case IR_WGMMA_STORE:
-		case IR_STORE_ROW:
+		case IR_STORE_ROW: case IR_WGMMA_LOAD:
 			check_memory(v, op);
 			break;
 		case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND: case IR_ATOM_OR:
