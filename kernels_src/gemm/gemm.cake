@@ -287,6 +287,70 @@ instance gemm_sk<bf16, bf16, 128, 1, 2> as gemm_sk1_m128_bf16 entry gemm
 instance gemm_sk<f16, f16, 128, 1, 2> as gemm_sk1_m128_f16 entry gemm
     when (M > 64 && cdiv(M, 128) * cdiv(N, 128) <= num_sms);
 
+// gemm_bias: gemm's kernel with a Linear layer's epilogue fused: C = A . B^T + bias + res,
+// the bias (N) added to every row and the residual res (M x N, e.g. the residual stream)
+// element by element, in f32 before C's one rounding. The epilogue reads both with
+// fragment(...) in the accumulator's layout (each thread the elements it stores), so it
+// costs a read of res and of the bias per tile and no extra pass over C. Its tiles are
+// 128 x 128 (BN = 128): the epilogue holds the accumulator and the fragments it adds at
+// once, which in 64 x 256 would not fit the 168 registers ptxas gives a thread of 384.
+kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: out T[M, N], bias: in T[N], res: in T[M, N])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+
+    let tiles_m = cdiv(M, BM);
+    let tiles_n = cdiv(N, BN);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let group = tile / (GROUP_M * tiles_n);
+                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;
+        for (tile in block.x .. tiles step grid_dim.x) {
+            let group = tile / (GROUP_M * tiles_n);
+            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM + wg * 64;
+            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            store(c, acc + fragment(bias, [n0], BN) + fragment(res, [m0, n0], BN), [m0, n0]);
+        }
+    }
+}
+
+instance gemm_bias<bf16> as gemm_bias_bf16;
+instance gemm_bias<f16> as gemm_bias_f16;
+
 // The entry point gemm: the instances above that join it, then one per type pair.
 instance gemm<bf16, bf16> as gemm_bf16;
 instance gemm<f16, f16> as gemm_f16;

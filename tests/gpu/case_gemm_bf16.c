@@ -35,6 +35,10 @@
  * K = 144 to 4112). That is below what one dropped product moves an element by (0.75 / sqrt(K)) up to
  * K = 3072, and far below a lost K block (128 products, 8.5 / sqrt(K)) at every K.
  *
+ * GEMM_EPI (gemm_bias_*: C = A B^T + bias + res) adds a bias row and a residual, both
+ * drawn as A and B are, to the reference; the kernel adds them in f32 before C's rounding,
+ * so the threshold is unchanged (two more f32 roundings, 2^-23 of |ref| each).
+ *
  * GEMM_RERUN (the split-K kernels gemm_sk*) launches each case a second time into the
  * re-poisoned C and requires the same bytes: the partial sums are added in a fixed order,
  * so the results must be identical run to run. */
@@ -237,6 +241,11 @@ struct GtCase {
 	float sa, sb;
 #endif
 	double scale;           /* sa sb (1 unscaled) */
+#ifdef GEMM_EPI
+	GtBuf dbias, dres;
+	int64_t bshape1[1];
+	in_bits *bias, *res;
+#endif
 	CAT(KNAME, _args) args;
 };
 
@@ -251,6 +260,12 @@ destroy(GtCase *c)
 #ifdef GEMM_SCALED
 	gt_buf_free(&c->dsa);
 	gt_buf_free(&c->dsb);
+#endif
+#ifdef GEMM_EPI
+	gt_buf_free(&c->dbias);
+	gt_buf_free(&c->dres);
+	free(c->bias);
+	free(c->res);
 #endif
 	free(c->a);
 	free(c->b);
@@ -304,6 +319,19 @@ create(const GtDev *g, const int64_t *dims)
 	gt_tensor(&c->args.scale_a, g, &c->dsa, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
 	gt_tensor(&c->args.scale_b, g, &c->dsb, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
 #endif
+#ifdef GEMM_EPI
+	c->bshape1[0] = dims[1];
+	c->bias = malloc(c->n * IN_BYTES);
+	c->res = malloc(c->m * c->n * IN_BYTES);
+	if (!c->bias || !c->res || gt_buf_alloc(&c->dbias, c->n * IN_BYTES, NAME " bias") ||
+	    gt_buf_alloc(&c->dres, c->m * c->n * IN_BYTES, NAME " res")) {
+		printf("FAIL %s M=%zu N=%zu K=%zu: allocation failed\n", NAME, c->m, c->n, c->k);
+		destroy(c);
+		return NULL;
+	}
+	gt_tensor(&c->args.bias, g, &c->dbias, IN_CODE, IN_BYTES * 8, 1, c->bshape1);
+	gt_tensor(&c->args.res, g, &c->dres, IN_CODE, IN_BYTES * 8, 2, c->cshape);
+#endif
 	return c;
 }
 
@@ -347,6 +375,27 @@ fill(GtCase *c, uint64_t seed, CUstream s)
 	for (i = 0; i < c->m; i++)
 		for (j = 0; j < c->n; j++)
 			c->ref[i * c->n + j] = c->scale * dot(c->ad + i * c->k, c->bd + j * c->k, c->k);
+#ifdef GEMM_EPI
+	{
+		double v, *bv = malloc(c->n * sizeof *bv);
+
+		if (!bv)
+			return 1;
+		for (j = 0; j < c->n; j++) {
+			c->bias[j] = draw_in(&r, &v);
+			bv[j] = v;
+		}
+		for (i = 0; i < c->m; i++)
+			for (j = 0; j < c->n; j++) {
+				c->res[i * c->n + j] = draw_in(&r, &v);
+				c->ref[i * c->n + j] += bv[j] + v;
+			}
+		free(bv);
+		if (gt_buf_poison(&c->dbias, s, NAME " bias") || gt_buf_upload(&c->dbias, c->bias, s, NAME " bias") ||
+		    gt_buf_poison(&c->dres, s, NAME " res") || gt_buf_upload(&c->dres, c->res, s, NAME " res"))
+			return 1;
+	}
+#endif
 	return gt_buf_poison(&c->da, s, NAME " A") || gt_buf_poison(&c->db, s, NAME " B") ||
 	       gt_buf_poison(&c->dc, s, NAME " C") || gt_buf_upload(&c->da, c->a, s, NAME " A") ||
 	       gt_buf_upload(&c->db, c->b, s, NAME " B");
@@ -470,6 +519,17 @@ check_k_rejected(void)
 		args.a.dtype.bits = args.b.dtype.bits = IN_BYTES * 8;
 		args.c.dtype.code = OUT_CODE;
 		args.c.dtype.bits = OUT_BYTES * 8;
+#ifdef GEMM_EPI
+		args.bias.data = (void *)(uintptr_t)0x400000;
+		args.res.data = (void *)(uintptr_t)0x500000;
+		args.bias.shape = bsh;
+		args.res.shape = csh;
+		args.bias.ndim = 1;
+		args.res.ndim = 2;
+		args.bias.dtype = args.res.dtype = args.a.dtype;
+		args.bias.dtype.lanes = args.res.dtype.lanes = 1;
+		args.bias.device.device_type = args.res.device.device_type = CAKE_DEVICE_CUDA;
+#endif
 #ifdef GEMM_SCALED
 		{
 			static int64_t one[1] = {1};
