@@ -547,7 +547,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 /* wgmma.load[N | broadcast << 16] ptr, nrows, ncols, row0, col0: the fragment lanes of
  * thread t = linear tid & 127 (wgmma.store's layout), each a load of the element at its
  * row and column converted to f32, or 0 outside [0, nrows) x [0, ncols). A lane outside
- * loads row 0 / column 0 instead (so every address is inside the tensor) and selects 0;
+ * loads row 0 and/or column 0 instead (so every address is inside the tensor) and selects 0;
  * an empty tensor (nrows or ncols 0) loads nothing. An epilogue reads a fragment once per
  * tile, so it takes plain loads rather than wgmma.store's split into a paired fast path. */
 static void
@@ -559,9 +559,9 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
 	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 1), ncols = lg_arg(g, op, 2);
 	LLVMValueRef row0 = lg_arg(g, op, 3), col0 = lg_arg(g, op, 4), zero = LLVMConstInt(ity, 0, 0);
-	LLVMValueRef t, rb, cb, any, *lanes, *phis;
+	LLVMValueRef t, rb, cb, any, *lanes, *phis, rin[2], prow[2], *cin, *coff;
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), body, join;
-	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l;
+	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l, i, j;
 
 	any = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, nrows, zero, ""),
 			   LLVMBuildICmp(g->b, LLVMIntSGT, ncols, zero, ""), "");
@@ -575,23 +575,35 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 	cb = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
 	rb = bcast ? row0 : LLVMBuildAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
 	cb = LLVMBuildAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
+	/* the row terms once per row (2), the column terms once per column (N / 4): each
+	 * clamped to 0 outside, so every address is inside; a lane then costs an address,
+	 * a load, a conversion, an and and a select */
+	for (i = 0; i < 2; i++) {
+		LLVMValueRef r = bcast || !i ? rb : LLVMBuildAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "");
+
+		rin[i] = LLVMBuildICmp(g->b, LLVMIntULT, r, nrows, "");
+		r = LLVMBuildMul(g->b, LLVMBuildSelect(g->b, rin[i], r, zero, ""), ncols, "");
+		prow[i] = LLVMBuildGEP2(g->b, ety, base, &r, 1, "");
+	}
+	cin = xcalloc((size_t)nl / 2, sizeof *cin);
+	coff = xcalloc((size_t)nl / 2, sizeof *coff);
+	for (j = 0; j < nl / 2; j++) {      /* column 8 (j / 2) + j % 2 of the thread's */
+		LLVMValueRef c = LLVMBuildAdd(g->b, cb, LLVMConstInt(ity, (unsigned long long)(8 * (j / 2) + j % 2), 0), "");
+
+		cin[j] = LLVMBuildICmp(g->b, LLVMIntULT, c, ncols, "");
+		coff[j] = LLVMBuildSelect(g->b, cin[j], c, zero, "");
+	}
 	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++) {
-		int i = l / 2 % 2, j = l / 4, e = l % 2;
-		LLVMValueRef r = bcast || !i ? rb : LLVMBuildAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "");
-		LLVMValueRef c = LLVMBuildAdd(g->b, cb, LLVMConstInt(ity, (unsigned long long)(8 * j + e), 0), "");
-		LLVMValueRef in = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntULT, r, nrows, ""),
-					       LLVMBuildICmp(g->b, LLVMIntULT, c, ncols, ""), "");
-		LLVMValueRef off, v;
+		int i = l / 2 % 2, j = l / 4 * 2 + l % 2;
+		LLVMValueRef v = LLVMBuildLoad2(g->b, ety, LLVMBuildGEP2(g->b, ety, prow[i], &coff[j], 1, ""), "");
 
-		r = LLVMBuildSelect(g->b, in, r, zero, "");
-		c = LLVMBuildSelect(g->b, in, c, zero, "");
-		off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r, ncols, ""), c, "");
-		v = LLVMBuildLoad2(g->b, ety, LLVMBuildGEP2(g->b, ety, base, &off, 1, ""), "");
 		if (pt.elem != IR_F32)
 			v = LLVMBuildFPExt(g->b, v, fty, "");
-		lanes[l] = LLVMBuildSelect(g->b, in, v, LLVMConstReal(fty, 0.0), "");
+		lanes[l] = LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rin[i], cin[j], ""), v, LLVMConstReal(fty, 0.0), "");
 	}
+	free(cin);
+	free(coff);
 	LLVMBuildBr(g->b, join);
 	LLVMPositionBuilderAtEnd(g->b, join);
 	phis = xcalloc((size_t)nl, sizeof *phis);
