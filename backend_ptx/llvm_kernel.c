@@ -182,10 +182,11 @@ set_unroll_hint(LlvmGen *g, LLVMValueRef br, int64_t hint, int plain)
  * unrolling (set_unroll_hint). */
 enum { PLAIN_RUNTIME_UNROLL = 4 };
 
-enum { HOLDS_LOOP = 1, HOLDS_GLOBAL_LOAD, HOLDS_VECTOR_ACCESS };
+enum { HOLDS_LOOP = 1, HOLDS_GLOBAL_LOAD, HOLDS_VECTOR_ACCESS, HOLDS_FRAGMENT_ACCESS };
 
-/* Whether a loop body holds a loop (for, while), a load from global memory, or a vector
- * load or store (of 2 or 4 lanes), nested regions included. */
+/* Whether a loop body holds a loop (for, while), a load from global memory, a vector load
+ * or store (of 2 or 4 lanes), or a fragment's load or store (wgmma.load, wgmma.store),
+ * nested regions included. */
 static int
 holds(const LlvmGen *g, const IrRegion *r, int what)
 {
@@ -202,6 +203,8 @@ holds(const LlvmGen *g, const IrRegion *r, int what)
 			return 1;
 		if (what == HOLDS_VECTOR_ACCESS && mem
 		    && ir_vtype(g->k, o->opc == IR_LOAD ? o->res[0] : o->args[1]).lanes > 1)
+			return 1;
+		if (what == HOLDS_FRAGMENT_ACCESS && (o->opc == IR_WGMMA_LOAD || o->opc == IR_WGMMA_STORE))
 			return 1;
 		for (j = 0; j < o->nregions; j++)
 			if (holds(g, &o->regions[j], what))
@@ -680,11 +683,15 @@ make_target(int target, int opt_level, Buf *err)
  * tensor checked beyond its element size), and only in plain code: a kernel with vector
  * accesses was tuned by hand, and its access widths stay as written (merging gdp's two
  * 8-byte q and k loads into one of 16 bytes made gdp_decode_warp 12% slower on the H200,
- * bench/RESULTS.md section 20). */
+ * bench/RESULTS.md section 20); nor in kernels with fragment loads and stores, which lay
+ * out their own accesses (wgmma.store pairs them; wgmma.load's clamped scalar loads have
+ * no provable neighbours, and the vectorizer spent a fifth of gemm_bias's LLVM time
+ * finding none). */
 static int
 vectorizes(const LlvmGen *g)
 {
-	return (g->smem || g->aligned_tensors) && !holds(g, &g->k->body, HOLDS_VECTOR_ACCESS);
+	return (g->smem || g->aligned_tensors) && !holds(g, &g->k->body, HOLDS_VECTOR_ACCESS) &&
+	       !holds(g, &g->k->body, HOLDS_FRAGMENT_ACCESS);
 }
 
 static int
