@@ -397,8 +397,10 @@ check_wgmma_load(Verifier *v, const IrOp *op)
 		vf_error(v, op->loc, "wgmma.load[%" PRId64 "] gives %s, expected %s", op->imm, vf_tname(vt(v, op->res[0])),
 			 vf_tname(want));
 	t = vt(v, op->args[1]);
-	if (!ir_type_eq(t, ir_scalar(IR_I32)) && !ir_type_eq(t, ir_scalar(IR_I64)))
+	if (!ir_type_eq(t, ir_scalar(IR_I32)) && !ir_type_eq(t, ir_scalar(IR_I64))) {
 		vf_error(v, op->loc, "operand 2 of wgmma.load has type %s, expected i32 or i64", vf_tname(t));
+		return;
+	}
 	for (i = 2; i < 5; i++)
 		if (!ir_type_eq(vt(v, op->args[i]), t))
 			vf_error(v, op->loc, "operand %d of wgmma.load has type %s, expected %s (operand 2's)", i + 1,
