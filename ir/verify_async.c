@@ -281,11 +281,11 @@ check_tma(Verifier *v, const IrOp *op)
 static void
 check_wgmma(Verifier *v, const IrOp *op)
 {
-	int64_t n = op->imm & 0xffff, dtype = (op->imm >> 16) & 0xf, step = op->imm >> 20;
+	int64_t n = op->imm & 0xffff, kind = (op->imm >> 16) & 0xf, step = op->imm >> 20;
 	IrType acc = vtype(v, op->args[0]), a = vtype(v, op->args[1]);
 	IrType want = n == 8 ? ir_vector(IR_F32, 4) : ir_vector(IR_F32, (int)(n / 2));
 
-	if (n < 8 || n > 256 || n % 8 || dtype >= IR_MMA_NKINDS || step < 0) {
+	if (n < 8 || n > 256 || n % 8 || kind >= IR_MMA_NKINDS || step < 0) {
 		vf_error(v, op->loc, "wgmma[%" PRId64 "]: the attribute is N | kind << 16 | step << 20 with N a "
 			 "multiple of 8 in 8..256, kind 0 (bf16), 1 (f16), 2 (e4m3), 3 (e5m2) or 4 (tf32) and step "
 			 "the k16 slice of a register A", op->imm);
@@ -293,7 +293,7 @@ check_wgmma(Verifier *v, const IrOp *op)
 	}
 	if (!ir_type_eq(acc, want))
 		vf_error(v, op->loc, "wgmma m64n%" PRId64 "k%d: the accumulator has type %s, expected %s", n,
-			 ir_mma_kind_k((int)dtype), vf_tname(acc), vf_tname(want));
+			 ir_mma_kind_k((int)kind), vf_tname(acc), vf_tname(want));
 	if (ir_is_afrag(a)) {
 		const IrOp *d = op->args[1] > 0 && op->args[1] < v->k->nvalues ? v->def[op->args[1]] : NULL;
 
@@ -301,9 +301,9 @@ check_wgmma(Verifier *v, const IrOp *op)
 		if (d && d->opc != IR_WGMMA_FENCE)
 			vf_error(v, op->loc, "wgmma[%" PRId64 "]: the register A fragment %%%d comes from %s, not from a "
 				 "wgmma.fence", op->imm, op->args[1], vf_opname(d));
-		if (a.base != ir_mma_kind_base((int)dtype))
+		if (a.base != ir_mma_kind_base((int)kind))
 			vf_error(v, op->loc, "wgmma[%" PRId64 "]: the register A fragment is %s but the attribute's kind is %s",
-				 op->imm, vf_tname(a), ir_mma_kind_name((int)dtype));
+				 op->imm, vf_tname(a), ir_mma_kind_name((int)kind));
 		else if (8 * (step + 1) > a.lanes)
 			vf_error(v, op->loc, "wgmma[%" PRId64 "]: k16 slice %" PRId64 " is outside the register A fragment %s "
 				 "(%d slices)", op->imm, step, vf_tname(a), a.lanes / 8);

@@ -2,7 +2,7 @@
 // a bf16x(N/2) / f16x(N/2) register A fragment (the m64nN accumulator layout is the m64k16 A
 // layout of each 16 columns: no data moves between threads). wgmma(acc, a, B) with a register
 // A fences the accumulator and A together, issues one wgmma per k16 slice of A with the
-// slice in the attribute (N | dtype << 16 | slice << 20) and B's descriptor advanced by 16
+// slice in the attribute (N | kind << 16 | slice << 20) and B's descriptor advanced by 16
 // elements per slice, commits, and waits (wgmma.wait[0]) on the accumulator and A, inside a
 // consume block too (A's registers must stay unchanged until the wgmmas retired).
 // f32acc[64, 8] (n8) is the type f32x4.
