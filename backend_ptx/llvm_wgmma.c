@@ -435,6 +435,20 @@ wgmma_wait(LlvmGen *g, const IrOp *op)
 
 /* ---- wgmma.store: an accumulator fragment into a tensor ---- */
 
+/* The first row and column of this thread's fragment elements (i32), as wgmma.store and
+ * wgmma.load lay them out: with t = 32 (warpid & 3) + laneid, the linear thread index mod
+ * 128, row 16 (t / 32) + (t % 32) / 4 and column 2 (t % 4); lane 4 j + 2 i + e adds 8 i
+ * rows and 8 j + e columns. */
+static void
+frag_thread(LlvmGen *g, LLVMValueRef *row, LLVMValueRef *col)
+{
+	LLVMValueRef t = LLVMBuildAnd(g->b, lg_linear_tid(g), lg_c32(g, 127), "");
+
+	*row = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, LLVMBuildLShr(g->b, t, lg_c32(g, 5), ""), lg_c32(g, 4), ""),
+			    LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 31), ""), lg_c32(g, 2), ""), "");
+	*col = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
+}
+
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
  * (4 j + 2 i, +1) is converted once, up front, into one word: a b32 of two bf16/f16, or a
  * <2 x float>. Then two straight runs of code: where the whole 64 x N block lies inside
@@ -450,7 +464,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
 	LLVMValueRef base = lg_arg(g, op, 0), *acc;
 	LLVMValueRef nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3), row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5);
-	LLVMValueRef t, rb, cb, p[2], rowin[2], full, left, *words, *sw;
+	LLVMValueRef rb, cb, p[2], rowin[2], full, left, *words, *sw;
 	LLVMBasicBlockRef fast, slow, join, rows[2], next[2];
 	int n = at.lanes * 2, npair = at.lanes / 2, ebytes = ir_type_bytes(ir_scalar((IrBase)pt.elem)), *sc, i, j, e;
 
@@ -463,11 +477,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 		for (i = 0; i < at.lanes; i++)
 			acc[i] = LLVMBuildExtractElement(g->b, v, lg_c32(g, i), "");
 	}
-	/* t = 32 (warpid & 3) + laneid: the linear thread index mod 128 */
-	t = LLVMBuildAnd(g->b, lg_linear_tid(g), lg_c32(g, 127), "");
-	rb = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, LLVMBuildLShr(g->b, t, lg_c32(g, 5), ""), lg_c32(g, 4), ""),
-			  LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 31), ""), lg_c32(g, 2), ""), "");
-	cb = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
+	frag_thread(g, &rb, &cb);
 	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
 	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
 	for (i = 0; i < 2; i++) {
@@ -559,7 +569,7 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
 	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 1), ncols = lg_arg(g, op, 2);
 	LLVMValueRef row0 = lg_arg(g, op, 3), col0 = lg_arg(g, op, 4), zero = LLVMConstInt(ity, 0, 0);
-	LLVMValueRef t, rb, cb, any, *lanes, *phis, rin[2], prow[2], *cin, *coff;
+	LLVMValueRef rb, cb, any, *lanes, *phis, rin[2], prow[2], *cin, *coff;
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), body, join;
 	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l, i, j;
 
@@ -569,10 +579,7 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.done");
 	LLVMBuildCondBr(g->b, any, body, join);
 	LLVMPositionBuilderAtEnd(g->b, body);
-	t = LLVMBuildAnd(g->b, lg_linear_tid(g), lg_c32(g, 127), "");
-	rb = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, LLVMBuildLShr(g->b, t, lg_c32(g, 5), ""), lg_c32(g, 4), ""),
-			  LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 31), ""), lg_c32(g, 2), ""), "");
-	cb = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
+	frag_thread(g, &rb, &cb);
 	rb = bcast ? row0 : LLVMBuildAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
 	cb = LLVMBuildAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
 	/* the row terms once per row (2), the column terms once per column (N / 4): each

@@ -154,13 +154,12 @@ to_index(IrGen *G, IrValue v)
 	return G->info->index64 ? irb_op1(&G->b, IR_CAST, index_type(G), v) : v;
 }
 
-/* The operands both forms of store(tensor, x, [row, col]) share, in store.row's order:
- * the tensor's pointer, rows and columns, then row and col in the index type (evaluated
- * first, as written). */
+/* The place of a 2-dimensional tile, as store.row, wgmma.store and wgmma.load take it: the
+ * tensor's pointer, rows and columns, then row and col in the index type (evaluated first,
+ * as written). tn names the tensor, cn is the [row, col] list of call e. */
 static void
-store_place(IrGen *G, Node *e, IrValue *out)
+tile_place(IrGen *G, Node *e, Node *tn, Node *cn, IrValue *out)
 {
-	Node *tn = e->list.head, *cn = tn->next->next;
 	const Symbol *t = tn->sym;
 
 	out[3] = to_index(G, irgen_expr(G, cn->list.head));
@@ -181,7 +180,7 @@ irgen_row_store(IrGen *G, Node *e)
 	IrValue args[5 + IR_MAX_ROW_STORE];
 	int j;
 
-	store_place(G, e, args);
+	tile_place(G, e, e->list.head, e->list.head->next->next, args);
 	for (j = 0; j < r->count; j++)
 		args[5 + j] = G->slots[r->slot + j];
 	irb_op(&G->b, IR_STORE_ROW, ir_scalar(IR_VOID), 5 + r->count, args);
@@ -202,7 +201,7 @@ irgen_wgmma_store(IrGen *G, Node *e)
 		return;
 	}
 	acc = irgen_expr(G, an);
-	store_place(G, e, p);
+	tile_place(G, e, e->list.head, an->next, p);
 	/* wgmma.store ptr, acc, nrows, ncols, row0, col0 */
 	args[0] = p[0];
 	args[1] = acc;
@@ -222,19 +221,15 @@ irgen_wgmma_fragment(IrGen *G, Node *e)
 	int64_t imm = e->ty.lanes * 2;  /* N (f32x4 is m64n8) */
 
 	if (t->rank == 2) {
-		args[3] = to_index(G, irgen_expr(G, cn->list.head));
-		args[4] = to_index(G, irgen_expr(G, cn->list.head->next));
-		G->b.loc = e->loc;
-		args[1] = dim_of(G, t, 0);
-		args[2] = dim_of(G, t, 1);
+		tile_place(G, e, tn, cn, args);
 	} else {
 		args[4] = to_index(G, irgen_expr(G, cn->list.head));
 		G->b.loc = e->loc;
+		args[0] = G->k->body.args[t->param];
 		args[1] = irb_const_int(&G->b, index_type(G), 1);
 		args[2] = dim_of(G, t, 0);
 		args[3] = irb_const_int(&G->b, index_type(G), 0);
 		imm |= 1 << 16;
 	}
-	args[0] = G->k->body.args[t->param];
 	return irb_imm(&G->b, IR_WGMMA_LOAD, e->ty, imm, 5, args);
 }

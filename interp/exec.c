@@ -557,6 +557,22 @@ ex_store(Warp *w, const IrOp *op, uint32_t mask)
 		lane_conflicts(w, op, mask, p, n);
 }
 
+/* The first row and column of lane l's fragment elements in warp w (thread t = 32 (w % 4)
+ * + l of the warpgroup), as wgmma.store and wgmma.load lay them out: row 16 (t / 32) +
+ * (t % 32) / 4 = 16 (w % 4) + l / 4, column 2 (l % 4); element 4 j + 2 i + e adds 8 i
+ * rows and 8 j + e columns. */
+static int
+frag_row(const Warp *w, int l)
+{
+	return 16 * (w->id & 3) + l / 4;
+}
+
+static int
+frag_col(int l)
+{
+	return 2 * (l % 4);
+}
+
 /* wgmma.load: wgmma.store's layout read back (docs/ir.md), 0 outside the tensor; with
  * broadcast every row is row0. */
 static void
@@ -568,10 +584,9 @@ ex_wgmma_load(Warp *w, const IrOp *op, uint32_t mask)
 	const uint64_t *p = reg(w, op->args[0], 0);
 
 	LANES(l, mask) {
-		int t = 32 * (w->id & 3) + l;
 		int64_t nrows = (int64_t)reg(w, op->args[1], 0)[l], ncols = (int64_t)reg(w, op->args[2], 0)[l];
-		int64_t r0 = (int64_t)reg(w, op->args[3], 0)[l] + (bcast ? 0 : 16 * (t / 32) + (t % 32) / 4);
-		int64_t c0 = (int64_t)reg(w, op->args[4], 0)[l] + 2 * (t % 4);
+		int64_t r0 = (int64_t)reg(w, op->args[3], 0)[l] + (bcast ? 0 : frag_row(w, l));
+		int64_t c0 = (int64_t)reg(w, op->args[4], 0)[l] + frag_col(l);
 
 		for (x = 0; x < rt.lanes; x++) {
 			int64_t r = r0 + (bcast ? 0 : 8 * (x / 2 % 2)), c = c0 + 8 * (x / 4) + x % 2;
@@ -600,10 +615,9 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 	const uint64_t *p = reg(w, op->args[0], 0);
 
 	LANES(l, mask) {
-		int t = 32 * (w->id & 3) + l;
 		int64_t nrows = (int64_t)reg(w, op->args[2], 0)[l], ncols = (int64_t)reg(w, op->args[3], 0)[l];
-		int64_t r0 = (int64_t)reg(w, op->args[4], 0)[l] + 16 * (t / 32) + (t % 32) / 4;
-		int64_t c0 = (int64_t)reg(w, op->args[5], 0)[l] + 2 * (t % 4);
+		int64_t r0 = (int64_t)reg(w, op->args[4], 0)[l] + frag_row(w, l);
+		int64_t c0 = (int64_t)reg(w, op->args[5], 0)[l] + frag_col(l);
 
 		for (i = 0; i < 2; i++)
 			for (j = 0; j < n / 8; j++)

@@ -279,6 +279,7 @@ static GtCase *
 create(const GtDev *g, const int64_t *dims)
 {
 	GtCase *c = calloc(1, sizeof *c);
+	int bad;
 
 	if (!c)
 		return NULL;
@@ -297,10 +298,20 @@ create(const GtDev *g, const int64_t *dims)
 	c->ad = malloc(c->m * c->k * sizeof *c->ad);
 	c->bd = malloc(c->n * c->k * sizeof *c->bd);
 	c->ref = malloc(c->m * c->n * sizeof *c->ref);
-	if (!c->a || !c->b || !c->ad || !c->bd || !c->ref ||
-	    gt_buf_alloc(&c->da, c->m * c->k * IN_BYTES, NAME " A") ||
-	    gt_buf_alloc(&c->db, c->n * c->k * IN_BYTES, NAME " B") ||
-	    gt_buf_alloc(&c->dc, c->m * c->n * OUT_BYTES, NAME " C")) {
+	bad = !c->a || !c->b || !c->ad || !c->bd || !c->ref ||
+	      gt_buf_alloc(&c->da, c->m * c->k * IN_BYTES, NAME " A") ||
+	      gt_buf_alloc(&c->db, c->n * c->k * IN_BYTES, NAME " B") ||
+	      gt_buf_alloc(&c->dc, c->m * c->n * OUT_BYTES, NAME " C");
+#ifdef GEMM_SCALED
+	bad = bad || gt_buf_alloc(&c->dsa, 4, NAME " scale_a") || gt_buf_alloc(&c->dsb, 4, NAME " scale_b");
+#endif
+#ifdef GEMM_EPI
+	c->bias = malloc(c->n * IN_BYTES);
+	c->res = malloc(c->m * c->n * IN_BYTES);
+	bad = bad || !c->bias || !c->res || gt_buf_alloc(&c->dbias, c->n * IN_BYTES, NAME " bias") ||
+	      gt_buf_alloc(&c->dres, c->m * c->n * IN_BYTES, NAME " res");
+#endif
+	if (bad) {
 		printf("FAIL %s M=%zu N=%zu K=%zu: allocation failed\n", NAME, c->m, c->n, c->k);
 		destroy(c);
 		return NULL;
@@ -311,24 +322,11 @@ create(const GtDev *g, const int64_t *dims)
 	c->scale = 1.0;
 #ifdef GEMM_SCALED
 	c->sshape[0] = 1;
-	if (gt_buf_alloc(&c->dsa, 4, NAME " scale_a") || gt_buf_alloc(&c->dsb, 4, NAME " scale_b")) {
-		printf("FAIL %s M=%zu N=%zu K=%zu: allocation failed\n", NAME, c->m, c->n, c->k);
-		destroy(c);
-		return NULL;
-	}
 	gt_tensor(&c->args.scale_a, g, &c->dsa, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
 	gt_tensor(&c->args.scale_b, g, &c->dsb, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
 #endif
 #ifdef GEMM_EPI
 	c->bshape1[0] = dims[1];
-	c->bias = malloc(c->n * IN_BYTES);
-	c->res = malloc(c->m * c->n * IN_BYTES);
-	if (!c->bias || !c->res || gt_buf_alloc(&c->dbias, c->n * IN_BYTES, NAME " bias") ||
-	    gt_buf_alloc(&c->dres, c->m * c->n * IN_BYTES, NAME " res")) {
-		printf("FAIL %s M=%zu N=%zu K=%zu: allocation failed\n", NAME, c->m, c->n, c->k);
-		destroy(c);
-		return NULL;
-	}
 	gt_tensor(&c->args.bias, g, &c->dbias, IN_CODE, IN_BYTES * 8, 1, c->bshape1);
 	gt_tensor(&c->args.res, g, &c->dres, IN_CODE, IN_BYTES * 8, 2, c->cshape);
 #endif
