@@ -449,6 +449,69 @@ frag_thread(LlvmGen *g, LLVMValueRef *row, LLVMValueRef *col)
 	*col = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
 }
 
+/* wgmma.store[transposed] (IR_TILE_TRANSPOSED): element (r, c) of the tile at c * nrows +
+ * r, one scalar store each. Where the whole 64 x N block is inside, straight stores (a
+ * warp's store then writes 8 consecutive elements in each of 4 columns: whole 32-byte
+ * sectors for f32); otherwise a branch per element skips those outside. */
+static void
+wgmma_store_transposed(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[2]);
+	LLVMTypeRef ity = lg_type(g, it), ety = lg_type(g, ir_scalar((IrBase)pt.elem));
+	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3);
+	LLVMValueRef row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5), rb, cb, full, *ptr, *in;
+	LLVMBasicBlockRef fast, slow, join;
+	int l, pass;
+
+	frag_thread(g, &rb, &cb);
+	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
+	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
+	ptr = xcalloc((size_t)nl, sizeof *ptr);
+	in = xcalloc((size_t)nl, sizeof *in);
+	for (l = 0; l < nl; l++) {      /* lane 4 j + 2 i + e: row 8 i, column 8 j + e */
+		LLVMValueRef r = LLVMBuildNSWAdd(g->b, rb, LLVMConstInt(ity, (unsigned long long)(8 * (l / 2 % 2)), 0), "");
+		LLVMValueRef c = LLVMBuildNSWAdd(g->b, cb, LLVMConstInt(ity, (unsigned long long)(8 * (l / 4) + l % 2), 0), "");
+		LLVMValueRef off = LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, c, nrows, ""), r, "");
+
+		in[l] = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, r, nrows, ""),
+				     LLVMBuildICmp(g->b, LLVMIntSLT, c, ncols, ""), "");
+		ptr[l] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");
+		if (pt.elem != IR_F32)
+			acc[l] = LLVMBuildFPTrunc(g->b, acc[l], ety, "");
+	}
+	full = LLVMBuildAnd(g->b,
+			    LLVMBuildICmp(g->b, LLVMIntSLE, LLVMBuildNSWAdd(g->b, row0, LLVMConstInt(ity, 64, 0), ""), nrows, ""),
+			    LLVMBuildICmp(g->b, LLVMIntSLE,
+					  LLVMBuildNSWAdd(g->b, col0, LLVMConstInt(ity, (unsigned long long)(2 * nl), 0), ""),
+					  ncols, ""), "");
+	fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.full");
+	slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.part");
+	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.done");
+	LLVMBuildCondBr(g->b, full, fast, slow);
+	for (pass = 0; pass < 2; pass++) {
+		LLVMPositionBuilderAtEnd(g->b, pass ? slow : fast);
+		for (l = 0; l < nl; l++) {
+			LLVMBasicBlockRef yes, next;
+
+			if (pass) {
+				yes = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.elem");
+				next = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.elem.next");
+				LLVMBuildCondBr(g->b, in[l], yes, next);
+				LLVMPositionBuilderAtEnd(g->b, yes);
+			}
+			LLVMSetAlignment(LLVMBuildStore(g->b, acc[l], ptr[l]), (unsigned)ir_type_bytes(ir_scalar((IrBase)pt.elem)));
+			if (pass) {
+				LLVMBuildBr(g->b, next);
+				LLVMPositionBuilderAtEnd(g->b, next);
+			}
+		}
+		LLVMBuildBr(g->b, join);
+	}
+	LLVMPositionBuilderAtEnd(g->b, join);
+	free(ptr);
+	free(in);
+}
+
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
  * (4 j + 2 i, +1) is converted once, up front, into one word: a b32 of two bf16/f16, or a
  * <2 x float>. Then two straight runs of code: where the whole 64 x N block lies inside
@@ -476,6 +539,13 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 		acc = arena_alloc(g->arena, (size_t)at.lanes * sizeof *acc);
 		for (i = 0; i < at.lanes; i++)
 			acc[i] = LLVMBuildExtractElement(g->b, v, lg_c32(g, i), "");
+	}
+	if (op->imm & IR_TILE_TRANSPOSED) {
+		LLVMValueRef *own = arena_alloc(g->arena, (size_t)at.lanes * sizeof *own);
+
+		memcpy(own, acc, (size_t)at.lanes * sizeof *own);
+		wgmma_store_transposed(g, op, own, at.lanes);
+		return;
 	}
 	frag_thread(g, &rb, &cb);
 	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
@@ -554,7 +624,8 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	free(words);
 }
 
-/* wgmma.load[N | broadcast << 16] ptr, nrows, ncols, row0, col0: the fragment lanes of
+/* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 (a
+ * transposed tile reads element (r, c) at c * nrows + r): the fragment lanes of
  * thread t = linear tid & 127 (wgmma.store's layout), each a load of the element at its
  * row and column converted to f32, or 0 outside [0, nrows) x [0, ncols). A lane outside
  * loads row 0 and/or column 0 instead (so every address is inside the tensor) and selects 0;
@@ -571,7 +642,7 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 	LLVMValueRef row0 = lg_arg(g, op, 3), col0 = lg_arg(g, op, 4), zero = LLVMConstInt(ity, 0, 0);
 	LLVMValueRef rb, cb, any, *lanes, *phis, rin[2], prow[2], *cin, *coff;
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), body, join;
-	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l, i, j;
+	int bcast = (int)(op->imm >> 16 & 1), tr = (op->imm & IR_TILE_TRANSPOSED) != 0, nl = rt.lanes, l, i, j;
 
 	any = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, nrows, zero, ""),
 			   LLVMBuildICmp(g->b, LLVMIntSGT, ncols, zero, ""), "");
@@ -589,7 +660,9 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 		LLVMValueRef r = bcast || !i ? rb : LLVMBuildAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "");
 
 		rin[i] = LLVMBuildICmp(g->b, LLVMIntULT, r, nrows, "");
-		r = LLVMBuildMul(g->b, LLVMBuildSelect(g->b, rin[i], r, zero, ""), ncols, "");
+		r = LLVMBuildSelect(g->b, rin[i], r, zero, "");
+		if (!tr)
+			r = LLVMBuildMul(g->b, r, ncols, "");
 		prow[i] = LLVMBuildGEP2(g->b, ety, base, &r, 1, "");
 	}
 	cin = xcalloc((size_t)nl / 2, sizeof *cin);
@@ -599,6 +672,8 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 
 		cin[j] = LLVMBuildICmp(g->b, LLVMIntULT, c, ncols, "");
 		coff[j] = LLVMBuildSelect(g->b, cin[j], c, zero, "");
+		if (tr)         /* a transposed tile: column c starts at c * nrows */
+			coff[j] = LLVMBuildMul(g->b, coff[j], nrows, "");
 	}
 	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++) {

@@ -660,6 +660,8 @@ void irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcL
 IrValue irgen_stage(IrGen *G, int pipe);
 /* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
 IrValue irgen_buffer(IrGen *G, const Symbol *s);
+IrValue irgen_elemptr(IrGen *G, Node *e);                        /* irgen.c: an element's pointer */
+int irgen_known(IrGen *G, const Node *e, int64_t *out);          /* irgen.c: a value ra_known found */
 IrValue irgen_c32(IrGen *G, int64_t v);                        /* an i32 constant */
 IrValue irgen_op2(IrGen *G, int opc, IrValue a, IrValue b);    /* result typed as a */
 

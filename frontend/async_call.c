@@ -284,9 +284,11 @@ asy_call(Sema *S, Node *e)
 	e->ty = ir_scalar(IR_VOID);
 	if (e->lhs) {
 		if (strcmp(e->name, "rows") == 0)
-			diag_error(e->loc, "'.rows(start, 64)' selects rows of a shared array as operand A of wgmma; it is not a value");
+			diag_error(e->loc, "'.rows(start, n)' selects rows of a shared array as an operand of wgmma; it is not a value");
+		else if (strcmp(e->name, "cols") == 0)
+			diag_error(e->loc, "'.cols(start, k)' selects columns of a register A fragment as operand A of wgmma; it is not a value");
 		else
-			diag_error(e->loc, "unknown method '.%s(...)' (only wgmma's operand A takes buf.rows(start, 64))",
+			diag_error(e->loc, "unknown method '.%s(...)' (wgmma's operands take buf.rows(start, n) and a.cols(start, k))",
 				   e->name);
 		fe_set_error(e);
 		return 1;
@@ -311,7 +313,7 @@ asy_call(Sema *S, Node *e)
 	case BI_WGMMA: asy_wgmma(S, e); break;
 	case BI_STORE: asy_wgmma_store(S, e); break;
 	case BI_FRAGMENT: asy_wgmma_fragment(S, e); break;
-	case BI_BF16A: case BI_F16A: asy_wgmma_afrag(S, e); break;
+	case BI_BF16A: case BI_F16A: case BI_F32ACC: asy_wgmma_afrag(S, e); break;
 	case BI_TCGEN05_MMA: asy_tcgen05_mma(S, e); break;
 	case BI_TMEM_STORE: asy_tmem_store(S, e); break;
 	case BI_TMEM_LOAD:
@@ -328,7 +330,7 @@ asy_call(Sema *S, Node *e)
 	default:
 		return 0;
 	}
-	if (((e->builtin == BI_WGMMA || e->builtin == BI_FRAGMENT) && !asy_is_acc(e->ty)) ||
+	if (((e->builtin == BI_WGMMA || e->builtin == BI_FRAGMENT || e->builtin == BI_F32ACC) && !asy_is_acc(e->ty)) ||
 	    ((e->builtin == BI_BF16A || e->builtin == BI_F16A) && !ir_is_afrag(e->ty)))
 		fe_set_error(e);
 	return 1;

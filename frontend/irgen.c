@@ -69,9 +69,11 @@ index_op(IrGen *G, const Symbol *s, int opc, IrType t, IrValue a, IrValue b)
 }
 
 /* The pointer to the element an N_INDEX on a tensor or shared array names: the base
- * pointer advanced by the row-major linear index of its (i32) indices. */
-static IrValue
-ig_elemptr(IrGen *G, Node *e)
+ * pointer advanced by the row-major linear index of its (i32) indices. Indices left off at
+ * the end count as 0: t[i, j] of a 4-dimensional t is the start of matrix (i, j), as
+ * store and fragment take it (irgen_wgmma.c). */
+IrValue
+irgen_elemptr(IrGen *G, Node *e)
 {
 	const Symbol *s = e->sym;
 	IrType pt, it;
@@ -109,6 +111,10 @@ ig_elemptr(IrGen *G, Node *e)
 			dim = irb_const_int(&G->b, it, s->dims[i]);
 		lin = index_op(G, s, IR_MUL, it, lin, dim);
 		lin = index_op(G, s, IR_ADD, it, lin, v);
+	}
+	for (; s->kind == SYM_TENSOR && i < s->rank; i++) {
+		dim = s->dimsym[i] ? G->k->body.args[s->dimsym[i]->param] : irb_const_int(&G->b, it, s->dims[i]);
+		lin = index_op(G, s, IR_MUL, it, lin, dim);
 	}
 	return op2(G, IR_ELEMPTR, pt, base, lin);
 }
@@ -182,12 +188,12 @@ ig_call(IrGen *G, Node *e)
 	if (check == CHK_ASYNC && irgen_async_call(G, e, &v))
 		return v;
 	if (check == CHK_ATOMIC) {
-		args[n++] = ig_elemptr(G, e->list.head);
+		args[n++] = irgen_elemptr(G, e->list.head);
 		for (a = e->list.head->next; a; a = a->next)
 			args[n++] = irgen_expr(G, a);
 	} else if (check == CHK_CP_ASYNC) {
-		args[n++] = ig_elemptr(G, e->list.head);
-		args[n++] = ig_elemptr(G, e->list.head->next);
+		args[n++] = irgen_elemptr(G, e->list.head);
+		args[n++] = irgen_elemptr(G, e->list.head->next);
 	} else if (check == CHK_CP_WAIT) {
 		/* a constant: the wait's attribute, not an operand */
 	} else {
@@ -238,8 +244,8 @@ static const int binop_known[OP_COUNT] = {
 
 /* The value of an index sema found known once loops are unrolled (ra_known), here, with
  * i32 arithmetic as the GPU does it; 0 after reporting an undefined operation. */
-static int
-ig_known(IrGen *G, const Node *e, int64_t *out)
+int
+irgen_known(IrGen *G, const Node *e, int64_t *out)
 {
 	IrType i32 = ir_scalar(IR_I32);
 	int64_t a[2];
@@ -252,7 +258,7 @@ ig_known(IrGen *G, const Node *e, int64_t *out)
 		*out = G->known[e->sym->slot];
 		return 1;
 	}
-	if (!ig_known(G, e->lhs, &a[0]) || (e->kind == N_BINARY && !ig_known(G, e->rhs, &a[1])))
+	if (!irgen_known(G, e->lhs, &a[0]) || (e->kind == N_BINARY && !irgen_known(G, e->rhs, &a[1])))
 		return 0;
 	if (e->kind == N_UNARY)
 		return ir_eval_int_op(e->op == OP_NEG ? IR_NEG : IR_NOT, i32, i32, 1, a, out);
@@ -272,7 +278,7 @@ ig_reg_slot(IrGen *G, const Node *e)
 	int i = 0;
 
 	for (ix = e->list.head; ix; ix = ix->next, i++) {
-		if (!ig_known(G, ix, &v))
+		if (!irgen_known(G, ix, &v))
 			return s->slot;
 		if ((v < 0 || v >= s->dims[i]) && G->oob != ix) {
 			G->oob = ix;   /* once per index, not once per unrolled copy */
@@ -298,7 +304,7 @@ ig_lane(IrGen *G, const Node *e)
 
 	if (e->lane >= 0)
 		return e->lane;
-	if (!ig_known(G, ix, &v))
+	if (!irgen_known(G, ix, &v))
 		return 0;
 	if ((v < 0 || v >= lanes) && G->oob != ix) {
 		G->oob = ix;   /* once per index, not once per unrolled copy */
@@ -403,7 +409,7 @@ irgen_expr(IrGen *G, Node *e)
 			G->b.loc = e->loc;
 			return irb_imm(&G->b, IR_EXTRACT, e->ty, ig_lane(G, e), 1, &a);
 		}
-		a = ig_elemptr(G, e);
+		a = irgen_elemptr(G, e);
 		return irb_imm(&G->b, IR_LOAD, e->ty, readonly(e->sym), 1, &a);
 	default:
 		break;
@@ -766,7 +772,7 @@ ig_assign(IrGen *G, Node *s)
 		G->slots[slot] = v;
 		return;
 	}
-	p = ig_elemptr(G, lhs);
+	p = irgen_elemptr(G, lhs);
 	v = irgen_expr(G, s->rhs);
 	G->b.loc = s->loc;
 	if (s->op != OP_NONE) {
@@ -788,7 +794,7 @@ ig_stmt(IrGen *G, Node *s)
 		}
 		G->slots[s->sym->slot] = irgen_expr(G, s->init);
 		if (s->sym->ucon)
-			ig_known(G, s->init, &G->known[s->sym->slot]);
+			irgen_known(G, s->init, &G->known[s->sym->slot]);
 		break;
 	case N_SHARED:
 		break;

@@ -372,7 +372,7 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 	case BI_WGMMA: *v = irgen_wgmma(G, e); return 1;
 	case BI_STORE: irgen_wgmma_store(G, e); return 1;
 	case BI_FRAGMENT: *v = irgen_wgmma_fragment(G, e); return 1;
-	case BI_BF16A: case BI_F16A: *v = irgen_wgmma_afrag(G, e); return 1;
+	case BI_BF16A: case BI_F16A: case BI_F32ACC: *v = irgen_wgmma_afrag(G, e); return 1;
 	case BI_TCGEN05_MMA: irgen_tcgen05_mma(G, e); return 1;
 	case BI_TMEM_STORE: irgen_tmem_store(G, e); return 1;
 	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:

@@ -25,6 +25,42 @@ pass_through(IrGen *G, int opc, int64_t imm, int n, const IrValue *in, IrValue *
 	ir_region_push(G->b.r, &op);
 }
 
+/* A shared operand's start: the array, or buf.rows(start, n) of it (start rows of K). */
+static IrValue
+operand_base(IrGen *G, Node *e, Node *a, const Symbol *sb)
+{
+	IrValue p, start;
+
+	if (a->kind != N_CALL) {
+		G->b.loc = e->loc;
+		return irgen_buffer(G, sb);
+	}
+	start = irgen_expr(G, a->list.head);
+	G->b.loc = e->loc;
+	p = irgen_buffer(G, sb);
+	start = irgen_op2(G, IR_MUL, start, irgen_c32(G, sb->dims[1]));
+	return irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, p), p, start);
+}
+
+/* The first k16 step of a.cols(c0, k) whose c0 is an unroll index: c0 in this unrolled
+ * copy, checked here (once per call, not per copy); 0 after an error. */
+static int64_t
+cols_start(IrGen *G, Node *a)
+{
+	Node *ix = a->list.head;
+	int64_t c0;
+
+	if (!irgen_known(G, ix, &c0))
+		return 0;
+	if ((c0 % 16 || c0 < 0 || c0 + a->ty.lanes * 2 > a->lhs->ty.lanes * 2) && G->oob != ix) {
+		G->oob = ix;
+		diag_error(ix->loc, "cols(%lld, %d) of a register A fragment of K = %d: the first column must be a multiple of 16 (a k16 step) and the columns inside it",
+			   (long long)c0, a->ty.lanes * 2, a->lhs->ty.lanes * 2);
+		return 0;
+	}
+	return c0 / 16;
+}
+
 /* The RS form, acc = wgmma(acc, a, B) with a register A fragment: wgmma.fence of the
  * accumulator and A (the ISA wants a fence between writing A's registers, often by the
  * conversion just before, and the wgmma that reads them), one wgmma per k16 slice of A,
@@ -37,13 +73,15 @@ wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
 	Node *a = e->list.head->next, *bn = a->next;
 	const Symbol *sb = bn->sym;
 	IrValue va, pb, tru, in[2], out[2], ops[4];
-	int64_t step, nsteps;
-	int n = ft.lanes * 2;
+	int cols = a->kind == N_CALL && a->lhs, n = ft.lanes * 2;
+	int64_t step, first = cols ? a->ival / 16 : 0, nsteps = a->ty.lanes / 8;
 
-	va = irgen_expr(G, a);
-	nsteps = ir_vtype(G->k, va).lanes / 8;
-	G->b.loc = e->loc;
-	pb = irgen_buffer(G, sb);
+	if (cols && a->ival < 0)
+		first = cols_start(G, a);
+
+	/* a.cols(c0, k): the k16 steps c0 / 16 .. of a's registers (first), k / 16 of them */
+	va = irgen_expr(G, cols ? a->lhs : a);
+	pb = operand_base(G, e, bn, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	in[0] = acc;
 	in[1] = va;
@@ -58,7 +96,7 @@ wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
 		ops[1] = out[1];
 		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
 		ops[3] = tru;
-		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)ir_mma_kind(sb->type.base) << 16 | step << 20, 4, ops);
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)ir_mma_kind(sb->type.base) << 16 | (first + step) << 20, 4, ops);
 	}
 	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 	in[0] = acc;
@@ -87,18 +125,8 @@ irgen_wgmma(IrGen *G, Node *e)
 	kind = ir_mma_kind(sa->type.base);
 	kk = ir_mma_kind_k(kind);
 	kdim = sa->dims[1];
-	if (a->kind == N_CALL) {
-		IrValue start = irgen_expr(G, a->list.head);
-
-		G->b.loc = e->loc;
-		pa = irgen_buffer(G, sa);
-		start = irgen_op2(G, IR_MUL, start, irgen_c32(G, kdim));
-		pa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, start);
-	} else {
-		G->b.loc = e->loc;
-		pa = irgen_buffer(G, sa);
-	}
-	pb = irgen_buffer(G, sb);
+	pa = operand_base(G, e, a, sa);
+	pb = operand_base(G, e, bn, sb);
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	acc = irb_op(&G->b, IR_WGMMA_FENCE, ft, 1, &acc);
 	for (step = 0; step < kdim / kk; step++) {
@@ -155,19 +183,24 @@ to_index(IrGen *G, IrValue v)
 }
 
 /* The place of a 2-dimensional tile, as store.row, wgmma.store and wgmma.load take it: the
- * tensor's pointer, rows and columns, then row and col in the index type (evaluated first,
- * as written). tn names the tensor, cn is the [row, col] list of call e. */
-static void
+ * matrix's pointer, rows and columns, then row and col in the index type (evaluated first,
+ * as written); the result is IR_TILE_TRANSPOSED for a `.T` tile (rows and columns are then
+ * the transpose's), else 0. tn is the tile argument (mma_wgmma.c's tile_arg: a tensor,
+ * t[i, ...] of a larger one, either with .T), cn the [row, col] list of call e. */
+static int64_t
 tile_place(IrGen *G, Node *e, Node *tn, Node *cn, IrValue *out)
 {
 	const Symbol *t = tn->sym;
+	Node *base = tn->kind == N_MEMBER ? tn->lhs : tn;
+	int tr = tn->kind == N_MEMBER;
 
+	out[0] = base->kind == N_INDEX ? irgen_elemptr(G, base) : G->k->body.args[t->param];
 	out[3] = to_index(G, irgen_expr(G, cn->list.head));
 	out[4] = to_index(G, irgen_expr(G, cn->list.head->next));
 	G->b.loc = e->loc;
-	out[0] = G->k->body.args[t->param];
-	out[1] = dim_of(G, t, 0);
-	out[2] = dim_of(G, t, 1);
+	out[1 + tr] = dim_of(G, t, t->rank - 2);
+	out[2 - tr] = dim_of(G, t, t->rank - 1);
+	return tr ? IR_TILE_TRANSPOSED : 0;
 }
 
 /* store(tensor, r, [row, col0]) of a register array r: one store.row op of its elements
@@ -195,18 +228,19 @@ irgen_wgmma_store(IrGen *G, Node *e)
 {
 	Node *an = e->list.head->next;
 	IrValue acc, p[5], args[6];
+	int64_t tr;
 
 	if (an->sym && an->sym->kind == SYM_REGS) {
 		irgen_row_store(G, e);
 		return;
 	}
 	acc = irgen_expr(G, an);
-	tile_place(G, e, e->list.head, an->next, p);
-	/* wgmma.store ptr, acc, nrows, ncols, row0, col0 */
+	tr = tile_place(G, e, e->list.head, an->next, p);
+	/* wgmma.store[transposed] ptr, acc, nrows, ncols, row0, col0 */
 	args[0] = p[0];
 	args[1] = acc;
 	memcpy(args + 2, p + 1, 4 * sizeof *args);
-	irb_op(&G->b, IR_WGMMA_STORE, ir_scalar(IR_VOID), 6, args);
+	irb_imm(&G->b, IR_WGMMA_STORE, ir_scalar(IR_VOID), tr, 6, args);
 }
 
 /* fragment(t, [row0, col0], N) -> wgmma.load[N] ptr, nrows, ncols, row0, col0;
@@ -220,8 +254,8 @@ irgen_wgmma_fragment(IrGen *G, Node *e)
 	IrValue args[5];
 	int64_t imm = e->ty.lanes * 2;  /* N (f32x4 is m64n8) */
 
-	if (t->rank == 2) {
-		tile_place(G, e, tn, cn, args);
+	if (tn->kind != N_NAME || t->rank == 2) {
+		imm |= tile_place(G, e, tn, cn, args);
 	} else {
 		args[4] = to_index(G, irgen_expr(G, cn->list.head));
 		G->b.loc = e->loc;

@@ -142,6 +142,52 @@ wgmma_operand(Node *e, Node *a, Symbol *b, const char *which)
 	return 1;
 }
 
+/* A shared operand of wgmma: a whole array, or buf.rows(start, n) (start a multiple of 8,
+ * a swizzle atom; n the operand's rows: 64 for A, the accumulator's N for B). The array,
+ * or NULL after an error. */
+static Symbol *
+operand_rows(Sema *S, Node *a, int64_t want, const char *which)
+{
+	Node *ra[2];
+	Symbol *ba;
+	int64_t rows, start;
+	int m;
+
+	if (!(a->kind == N_CALL && a->lhs && strcmp(a->name, "rows") == 0)) {
+		if (!(ba = asy_buffer_arg(S, a, "wgmma")))
+			return NULL;
+		if (ba->rank == 2 && ba->dims[0] != want) {
+			diag_error(a->loc, "wgmma operand %s '%s' has %lld rows; it takes %lld (%s): pass %s.rows(start, %lld)",
+				   which, ba->name, (long long)ba->dims[0], (long long)want,
+				   *which == 'A' ? "m64" : "the accumulator's N", ba->name, (long long)want);
+			return NULL;
+		}
+		return ba;
+	}
+	m = asy_split_args(a, ra, 2, NULL, NULL);
+	a->builtin = BI_ROWS;
+	a->ty = fe_ty(TY_NONVALUE);
+	if (m < 0 || !asy_want_nargs(a, m, 2, 2, "a first row and a count: buf.rows(start, 64)"))
+		return NULL;
+	if (!(ba = asy_buffer_arg(S, a->lhs, "wgmma")))
+		return NULL;
+	a->sym = ba;
+	if (!asy_i32_value(S, ra[0], "the first row of rows(...)") ||
+	    !sema_const_int(S, ra[1], "the row count of rows(...)", &rows))
+		return NULL;
+	if (rows != want) {
+		diag_error(ra[1]->loc, "wgmma operand %s has %lld rows (%s), found rows(..., %lld)", which, (long long)want,
+			   *which == 'A' ? "m64" : "the accumulator's N", (long long)rows);
+		return NULL;
+	}
+	if (ba->rank == 2 && ra[0]->isconst && ((start = ra[0]->cv.i) % 8 || start < 0 || start + want > ba->dims[0])) {
+		diag_error(ra[0]->loc, "rows(%lld, %lld) of '%s': the first row must be a multiple of 8 (a swizzle atom) and the rows inside its %lld",
+			   (long long)start, (long long)want, ba->name, (long long)ba->dims[0]);
+		return NULL;
+	}
+	return ba;
+}
+
 /* Operand B of wgmma (the last argument), which must match operand A (of type base, K
  * columns, described by adesc for messages) and the accumulator's N. */
 static int
@@ -149,11 +195,7 @@ wgmma_b(Sema *S, Node *e, Node *b, int base, int64_t k, const char *adesc, int c
 {
 	Symbol *bb;
 
-	if (b->kind == N_CALL && b->lhs) {
-		diag_error(b->loc, "wgmma operand B is a whole shared array of N rows; only operand A takes buf.rows(start, 64)");
-		return 0;
-	}
-	if (!(bb = asy_buffer_arg(S, b, "wgmma")) || !wgmma_operand(e, b, bb, "B"))
+	if (!(bb = operand_rows(S, b, cols, "B")) || !wgmma_operand(e, b->kind == N_CALL ? b->lhs : b, bb, "B"))
 		return 0;
 	if (base != bb->type.base) {
 		diag_error(e->loc, "wgmma operands must have one type: A %s is %s but B '%s' is %s", adesc,
@@ -163,11 +205,6 @@ wgmma_b(Sema *S, Node *e, Node *b, int base, int64_t k, const char *adesc, int c
 	if (k != bb->dims[1]) {
 		diag_error(e->loc, "wgmma operands must share K: A %s has K = %lld but B '%s' has K = %lld",
 			   adesc, (long long)k, bb->name, (long long)bb->dims[1]);
-		return 0;
-	}
-	if (bb->dims[0] != cols) {
-		diag_error(b->loc, "wgmma operand B '%s' has %lld rows but the accumulator has N = %d columns",
-			   bb->name, (long long)bb->dims[0], cols);
 		return 0;
 	}
 	return 1;
@@ -182,29 +219,83 @@ register_a(Sema *S, Node *a)
 	Symbol *s;
 
 	if (a->kind == N_CALL)
-		return !a->lhs;
+		return !a->lhs || strcmp(a->name, "cols") == 0;
 	if (a->kind != N_NAME)
 		return 1;
 	s = sema_lookup(S, a->name);
 	return s && (s->kind == SYM_VAR || s->kind == SYM_LET);
 }
 
+/* a.cols(c0, k) of a register A fragment of K columns: its columns c0 .. c0 + k - 1 as
+ * operand A, whole k16 steps inside it; k a constant, c0 one or known once loops are
+ * unrolled (an unroll loop's index: a->ival is then -1 and irgen finds c0 in each copy,
+ * checking it there). */
+static int
+fragment_cols(Sema *S, Node *a, int64_t kall, int64_t *c0, int64_t *k)
+{
+	Node *ca[2];
+	int m = asy_split_args(a, ca, 2, NULL, NULL);
+
+	a->builtin = BI_COLS;
+	if (m < 0 || !asy_want_nargs(a, m, 2, 2, "a first column and a count: a.cols(start, 64)") ||
+	    !sema_const_int(S, ca[1], "the column count of cols(...)", k))
+		return 0;
+	if (*k <= 0 || *k % 16 || *k > kall) {
+		diag_error(ca[1]->loc, "cols(..., %lld) of a register A fragment of K = %lld: the count must be a multiple of 16 (k16 steps) up to K",
+			   (long long)*k, (long long)kall);
+		return 0;
+	}
+	sema_expr(S, ca[0]);
+	if (fe_is_error(ca[0]->ty))
+		return 0;
+	if (!fe_intnum(ca[0]->ty) || !ra_known(ca[0])) {
+		diag_error(ca[0]->loc, "the first column of cols(...) must be known at compile time once loops are unrolled (constants, indices of 'unroll' loops with constant bounds, 'let's and arithmetic of those)");
+		return 0;
+	}
+	if (!ca[0]->isconst) {
+		if (!fe_convert(ca[0], ir_scalar(IR_I32), "the first column of cols(...)"))
+			return 0;
+		ra_mark_loops(ca[0]);
+		*c0 = -1;
+		return 1;
+	}
+	*c0 = ca[0]->cv.i;
+	if (*c0 % 16 || *c0 < 0 || *c0 + *k > kall) {
+		diag_error(a->loc, "cols(%lld, %lld) of a register A fragment of K = %lld: the first column must be a multiple of 16 (a k16 step) and the columns inside it",
+			   (long long)*c0, (long long)*k, (long long)kall);
+		return 0;
+	}
+	if (ca[0]->ty.base == TY_UNTYPED_INT)
+		fe_convert_untyped(ca[0], ir_scalar(IR_I32));
+	return 1;
+}
+
 /* acc = wgmma(acc, a, b) with a a register A fragment (bf16a/f16a[64, K]). */
 static void
 wgmma_rs(Sema *S, Node *e, Node **args, int cols)
 {
-	Node *a = args[1];
+	Node *a = args[1], *f = a;
 	char desc[64];
+	int64_t c0 = 0, k;
 
-	if (!sema_value(S, a))
+	if (a->kind == N_CALL && a->lhs)
+		f = a->lhs;
+	if (!sema_value(S, f))
 		return;
-	if (!ir_is_afrag(a->ty)) {
-		diag_error(a->loc, "wgmma operand A is a shared array (buf or buf.rows(start, 64)) or a register fragment (bf16a[64, K] or f16a[64, K]), found %s",
-			   fe_tname(a->ty));
+	if (!ir_is_afrag(f->ty)) {
+		diag_error(f->loc, "wgmma operand A is a shared array (buf or buf.rows(start, 64)) or a register fragment (bf16a[64, K] or f16a[64, K]), found %s",
+			   fe_tname(f->ty));
 		return;
 	}
+	k = f->ty.lanes * 2;
+	if (f != a && !fragment_cols(S, a, k, &c0, &k))
+		return;
+	if (f != a) {
+		a->ty = ir_vector((IrBase)f->ty.base, (int)(k / 2));
+		a->ival = c0;
+	}
 	snprintf(desc, sizeof desc, "(%s)", fe_tname(a->ty));
-	if (!wgmma_b(S, e, args[2], a->ty.base, a->ty.lanes * 2, desc, cols))
+	if (!wgmma_b(S, e, args[2], a->ty.base, k, desc, cols))
 		return;
 	e->ty = args[0]->ty;
 }
@@ -215,7 +306,6 @@ asy_wgmma(Sema *S, Node *e)
 	Node *args[3], *a;
 	Symbol *ba;
 	int n = asy_split_args(e, args, 3, NULL, NULL), cols;
-	int64_t rows, start;
 	char desc[64];
 
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "an accumulator, operand A and operand B: acc = wgmma(acc, a, b)"))
@@ -227,38 +317,8 @@ asy_wgmma(Sema *S, Node *e)
 		wgmma_rs(S, e, args, cols);
 		return;
 	}
-	if (a->kind == N_CALL && a->lhs && strcmp(a->name, "rows") == 0) {
-		Node *ra[2];
-		int m = asy_split_args(a, ra, 2, NULL, NULL);
-
-		a->builtin = BI_ROWS;
-		a->ty = fe_ty(TY_NONVALUE);
-		if (m < 0 || !asy_want_nargs(a, m, 2, 2, "a first row and a count: buf.rows(start, 64)"))
-			return;
-		if (!(ba = asy_buffer_arg(S, a->lhs, "wgmma")))
-			return;
-		a->sym = ba;
-		if (!asy_i32_value(S, ra[0], "the first row of rows(...)") ||
-		    !sema_const_int(S, ra[1], "the row count of rows(...)", &rows))
-			return;
-		if (rows != 64) {
-			diag_error(ra[1]->loc, "wgmma operand A has 64 rows (m64), found rows(..., %lld)", (long long)rows);
-			return;
-		}
-		if (ra[0]->isconst && ((start = ra[0]->cv.i) % 8 || start < 0 || start + 64 > ba->dims[0])) {
-			diag_error(ra[0]->loc, "rows(%lld, 64) of '%s': the first row must be a multiple of 8 (a swizzle atom) and the rows inside its %lld",
-				   (long long)start, ba->name, (long long)ba->dims[0]);
-			return;
-		}
-	} else {
-		if (!(ba = asy_buffer_arg(S, a, "wgmma")))
-			return;
-		if (ba->rank == 2 && ba->dims[0] != 64) {
-			diag_error(a->loc, "wgmma operand A '%s' has %lld rows; it takes 64 (m64): pass %s.rows(start, 64)",
-				   ba->name, (long long)ba->dims[0], ba->name);
-			return;
-		}
-	}
+	if (!(ba = operand_rows(S, a, 64, "A")))
+		return;
 	if (!wgmma_operand(e, a->lhs && a->kind == N_CALL ? a->lhs : a, ba, "A"))
 		return;
 	snprintf(desc, sizeof desc, "'%s'", ba->name);
@@ -274,13 +334,26 @@ asy_wgmma(Sema *S, Node *e)
  * of the k16 slice s: row 16 (t / 32) + (t % 32) / 4 + 8 i, column 16 s + 8 h + 2 (t % 4) +
  * e) agree once lane 8 s + 4 h + 2 i + e is element 4 h + 2 i + e of slice s: every thread
  * already holds the A elements it needs, in order, so the conversion is a cast lane by
- * lane with no data moving between threads (and a pair of lanes is one bf16x2 register). */
+ * lane with no data moving between threads (and a pair of lanes is one bf16x2 register).
+ * f32acc(a) is the way back, exact: with it a kernel splits an f32 accumulator into a
+ * rounded part and the rest, bf16a(acc) and bf16a(acc - f32acc(bf16a(acc))). */
 void
 asy_wgmma_afrag(Sema *S, Node *e)
 {
 	Node *args[1];
 	int n = asy_split_args(e, args, 1, NULL, NULL), cols;
 
+	if (e->builtin == BI_F32ACC) {
+		if (n < 0 || !asy_want_nargs(e, n, 1, 1, "a register A fragment: f32acc(a)") || !sema_value(S, args[0]))
+			return;
+		if (!ir_is_afrag(args[0]->ty)) {
+			diag_error(args[0]->loc, "f32acc(a) widens a register A fragment (bf16a[64, K] or f16a[64, K]), found %s",
+				   fe_tname(args[0]->ty));
+			return;
+		}
+		e->ty = ir_vector(IR_F32, args[0]->ty.lanes);
+		return;
+	}
 	if (n < 0 || !asy_want_nargs(e, n, 1, 1, e->builtin == BI_F16A ? "an accumulator: f16a(acc)" : "an accumulator: bf16a(acc)"))
 		return;
 	if (!(cols = frag_arg(S, e, args[0])))
@@ -293,6 +366,62 @@ asy_wgmma_afrag(Sema *S, Node *e)
 	e->ty = ir_vector(e->builtin == BI_F16A ? IR_F16 : IR_BF16, cols / 2);
 }
 
+/* The tile argument of store and fragment: a tensor `t`, a matrix of a higher-rank one
+ * with its leading indices fixed, `t[i, j]` (all but the last two), and either with `.T`,
+ * the transposed matrix (the tile's rows are the tensor's columns). The tensor, or NULL
+ * after an error; irgen_wgmma.c's tile_place reads the same forms. */
+static Symbol *
+tile_arg(Sema *S, Node *a, const char *call, int *rank)
+{
+	Node *base = a, *ix;
+	Symbol *t;
+	int n = 0;
+
+	if (a->kind == N_MEMBER) {
+		if (strcmp(a->name, "T") != 0) {
+			diag_error(a->loc, "%s takes a tensor, a matrix of one (t[i, j]) or its transpose (t.T), found '.%s'",
+				   call, a->name);
+			return NULL;
+		}
+		base = a->lhs;
+	}
+	ix = base->kind == N_INDEX ? base : NULL;
+	if (ix)
+		base = ix->lhs;
+	if (!(t = asy_name_of(S, base, SYM_TENSOR, call, "a tensor first")))
+		return NULL;
+	a->sym = t;
+	a->ty = fe_ty(TY_NONVALUE);
+	if (ix) {
+		Node *i;
+
+		ix->sym = t;
+		ix->ty = fe_ty(TY_NONVALUE);
+		if (ix->width) {
+			diag_error(ix->loc, "%s takes a matrix of '%s' (its leading indices), not a vector access", call,
+				   t->name);
+			return NULL;
+		}
+		for (i = ix->list.head; i; i = i->next, n++)
+			if (!asy_i32_value(S, i, "a leading index of the tile's tensor"))
+				return NULL;
+		if (n != t->rank - 2) {
+			diag_error(ix->loc, "%s takes a matrix: '%s' has %d dimensions, so give its first %d index%s (found %d)",
+				   call, t->name, t->rank, t->rank - 2, t->rank - 2 == 1 ? "" : "es", n);
+			return NULL;
+		}
+		*rank = 2;
+		return t;
+	}
+	*rank = t->rank;
+	if (a != base && t->rank != 2) {
+		diag_error(a->loc, "%s: '.T' transposes a matrix, but '%s' has %d dimension%s", call, t->name, t->rank,
+			   t->rank == 1 ? "" : "s");
+		return NULL;
+	}
+	return t;
+}
+
 /* store(tensor, acc, [row0, col0]): the fragment's elements at their (row, col); or
  * store(tensor, r, [row, col0]) of a register array r: r[j] at (row, col0 + j). Both skip
  * the elements outside the tensor. */
@@ -301,11 +430,11 @@ asy_wgmma_store(Sema *S, Node *e)
 {
 	Node *args[3];
 	Symbol *t, *regs = NULL;
-	int n = asy_split_args(e, args, 3, NULL, NULL);
+	int n = asy_split_args(e, args, 3, NULL, NULL), rank;
 
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor, an accumulator or a register array, and [row, col]: store(c, acc, [r, c])"))
 		return;
-	if (!(t = asy_name_of(S, args[0], SYM_TENSOR, "store", "a tensor first")))
+	if (!(t = tile_arg(S, args[0], "store", &rank)))
 		return;
 	if (args[1]->kind == N_NAME && (regs = sema_lookup(S, args[1]->name)) && regs->kind != SYM_REGS)
 		regs = NULL;
@@ -316,9 +445,13 @@ asy_wgmma_store(Sema *S, Node *e)
 			   fe_tname(args[1]->ty));
 		return;
 	}
-	if (t->rank != 2) {
-		diag_error(args[0]->loc, "store writes a 2-dimensional tensor, but '%s' has %d dimension%s",
+	if (rank != 2) {
+		diag_error(args[0]->loc, "store writes a 2-dimensional tensor (or a matrix of a larger one, t[i, ...]), but '%s' has %d dimension%s",
 			   t->name, t->rank, t->rank == 1 ? "" : "s");
+		return;
+	}
+	if (regs && args[0]->kind == N_MEMBER) {
+		diag_error(args[0]->loc, "store of a register array writes part of one row; '.T' (a transposed tile) is for accumulator fragments");
 		return;
 	}
 	if (t->access == ACC_IN) {
@@ -347,14 +480,14 @@ asy_wgmma_fragment(Sema *S, Node *e)
 	Node *args[3];
 	Symbol *t;
 	int64_t n;
-	int nargs = asy_split_args(e, args, 3, NULL, NULL);
+	int nargs = asy_split_args(e, args, 3, NULL, NULL), rank;
 
 	if (nargs < 0 || !asy_want_nargs(e, nargs, 3, 3, "a tensor, [row, col] (or [col] of a 1-dimensional tensor) and N: fragment(c, [r, c], 256)"))
 		return;
-	if (!(t = asy_name_of(S, args[0], SYM_TENSOR, "fragment", "a tensor first")))
+	if (!(t = tile_arg(S, args[0], "fragment", &rank)))
 		return;
-	if (t->rank != 1 && t->rank != 2) {
-		diag_error(args[0]->loc, "fragment reads a 2-dimensional tensor (a tile) or a 1-dimensional one (a row for every row), but '%s' has %d dimensions",
+	if (rank != 1 && rank != 2) {
+		diag_error(args[0]->loc, "fragment reads a 2-dimensional tensor (a tile; or a matrix of a larger one, t[i, ...]) or a 1-dimensional one (a row for every row), but '%s' has %d dimensions",
 			   t->name, t->rank);
 		return;
 	}
@@ -368,7 +501,7 @@ asy_wgmma_fragment(Sema *S, Node *e)
 			   fe_tname(t->type));
 		return;
 	}
-	if (!asy_coords_arg(S, args[1], t->rank, "fragment", t->rank == 2 ? "a row and a column" : "a column") ||
+	if (!asy_coords_arg(S, args[1], rank, "fragment", rank == 2 ? "a row and a column" : "a column") ||
 	    !sema_const_int(S, args[2], "the column count N of fragment(...)", &n))
 		return;
 	if (n < 8 || n > 256 || n % 8) {

@@ -573,6 +573,14 @@ frag_col(int l)
 	return 2 * (l % 4);
 }
 
+/* The element offset of (r, c) in a tile of nrows x ncols: row-major, or of a transposed
+ * tile (IR_TILE_TRANSPOSED: the matrix holds ncols rows of nrows). */
+static int64_t
+tile_offset(int64_t imm, int64_t r, int64_t c, int64_t nrows, int64_t ncols)
+{
+	return imm & IR_TILE_TRANSPOSED ? c * nrows + r : r * ncols + c;
+}
+
 /* wgmma.load: wgmma.store's layout read back (docs/ir.md), 0 outside the tensor; with
  * broadcast every row is row0. */
 static void
@@ -594,7 +602,7 @@ ex_wgmma_load(Warp *w, const IrOp *op, uint32_t mask)
 			unsigned char *m;
 
 			if (r >= 0 && r < nrows && c >= 0 && c < ncols) {
-				m = mem_access(w, op, l, mem_ptr_add(p[l], (r * ncols + c) * size), size, size, 0);
+				m = mem_access(w, op, l, mem_ptr_add(p[l], tile_offset(op->imm, r, c, nrows, ncols) * size), size, size, 0);
 				if (!m)
 					return;
 				v = num_convert(eb, IR_F32, read_elem(m, eb));
@@ -627,7 +635,7 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 
 					if (r >= nrows || c >= ncols)
 						continue;
-					m = mem_access(w, op, l, mem_ptr_add(p[l], (r * ncols + c) * size), size, size, 1);
+					m = mem_access(w, op, l, mem_ptr_add(p[l], tile_offset(op->imm, r, c, nrows, ncols) * size), size, size, 1);
 					if (!m)
 						return;
 					write_elem(m, eb, num_convert(IR_F32, eb, reg(w, op->args[1], j * 4 + i * 2 + e)[l]));

@@ -584,6 +584,10 @@ int ir_entry_regs(const IrKernel *k);
 /* The most values one store.row writes (a register array row in .cake): the verifier, sema
  * (frontend/regarray.c). Past it one row is better written in several. */
 #define IR_MAX_ROW_STORE 128
+/* wgmma.load's and wgmma.store's imm bit for a transposed tile: the fragment's rows are the
+ * tensor's columns (nrows and ncols are then the tile's, the matrix holds ncols rows of
+ * nrows); `t.T` in .cake. */
+#define IR_TILE_TRANSPOSED (1 << 17)
 
 /* ---- eval.c: integer evaluation, shared by folding, schedule checks and interpreters ---- */
 /* x wrapped to t's width and extended by its signedness (i1, u32, u64: zero-extended). */

@@ -374,8 +374,8 @@ check_store_row(Verifier *v, const IrOp *op)
 		}
 }
 
-/* wgmma.load[N | broadcast << 16] ptr, nrows, ncols, row0, col0 -> f32x(N/2) (f32x4 for
- * N = 8). */
+/* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 ->
+ * f32x(N/2) (f32x4 for N = 8); a broadcast row is never transposed. */
 static void
 check_wgmma_load(Verifier *v, const IrOp *op)
 {
@@ -385,8 +385,8 @@ check_wgmma_load(Verifier *v, const IrOp *op)
 
 	if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 1))
 		return;
-	if (n < 8 || n > 256 || n % 8 || op->imm >> 17) {
-		vf_error(v, op->loc, "wgmma.load[%" PRId64 "]: the attribute is N | broadcast << 16 with N a multiple of 8 in 8..256",
+	if (n < 8 || n > 256 || n % 8 || op->imm >> 18 || (op->imm >> 16 & 3) == 3) {
+		vf_error(v, op->loc, "wgmma.load[%" PRId64 "]: the attribute is N | broadcast << 16 | transposed << 17 with N a multiple of 8 in 8..256 (not both flags)",
 			 op->imm);
 		return;
 	}
@@ -475,6 +475,9 @@ check_memory(Verifier *v, const IrOp *op)
 
 		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 0))
 			return;
+		if (op->imm != 0 && op->imm != IR_TILE_TRANSPOSED)
+			vf_error(v, op->loc, "wgmma.store[%" PRId64 "]: the attribute is 0 or %d (transposed)", op->imm,
+				 IR_TILE_TRANSPOSED);
 		p = vt(v, op->args[0]);
 		t = vt(v, op->args[1]);
 		if (p.space != IR_GLOBAL || (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16))

@@ -28,7 +28,7 @@ kernel k(x: in bf16[M, N], o: out f32[M, N], q: in i32[M, N], y: in f32[2, M, N]
 // CHECK: err-fragment.cake:11:22: error: fragment converts f32, bf16 or f16 to f32, but 'q' holds i32
 // CHECK-NEXT: {{^}}    let c = fragment(q, [0, 0], 64);
 // CHECK-NEXT: {{^}}                     ^
-// CHECK: err-fragment.cake:12:22: error: fragment reads a 2-dimensional tensor (a tile) or a 1-dimensional one (a row for every row), but 'y' has 3 dimensions
+// CHECK: err-fragment.cake:12:22: error: fragment reads a 2-dimensional tensor (a tile; or a matrix of a larger one, t[i, ...]) or a 1-dimensional one (a row for every row), but 'y' has 3 dimensions
 // CHECK-NEXT: {{^}}    let d = fragment(y, [0, 0], 64);
 // CHECK-NEXT: {{^}}                     ^
 // CHECK: err-fragment.cake:13:33: error: fragment makes an f32acc[64, N] with N a multiple of 8 from 8 to 256, found 12

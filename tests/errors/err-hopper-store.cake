@@ -39,7 +39,7 @@ kernel k(c: out bf16[M, N], d: in f32[M, N], e: out i32[M, N], v: out f32[N])
 // CHECK: err-hopper-store.cake:14:11: error: store converts its values to f32, bf16 or f16, but 'e' holds i32
 // CHECK-NEXT: {{^}}    store(e, acc, [0, 0]);
 // CHECK-NEXT: {{^}}          ^
-// CHECK: err-hopper-store.cake:15:11: error: store writes a 2-dimensional tensor, but 'v' has 1 dimension
+// CHECK: err-hopper-store.cake:15:11: error: store writes a 2-dimensional tensor (or a matrix of a larger one, t[i, ...]), but 'v' has 1 dimension
 // CHECK-NEXT: {{^}}    store(v, acc, [0]);
 // CHECK-NEXT: {{^}}          ^
 // CHECK: err-hopper-store.cake:16:14: error: store writes an accumulator fragment (f32acc[64, N]) or a register array (var r: f32[N]), found f32

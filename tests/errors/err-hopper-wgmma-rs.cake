@@ -23,7 +23,7 @@ kernel k(c: out bf16[M, N]) targets(sm_90a) threads(128) {
     p = wgmma(p, h, sb);
     p = wgmma(p, a, s32);
     p = wgmma(p, x, sb);
-    p = wgmma(p, a, sb.rows(0, 64));
+    p = wgmma(p, a, sb.rows(4, 64));
     q = wgmma(q, a, sb);
     let g: f16a[64, 64] = a;
 }
@@ -44,6 +44,6 @@ kernel k(c: out bf16[M, N]) targets(sm_90a) threads(128) {
 // CHECK: err-hopper-wgmma-rs.cake:23:9: error: wgmma operands must have one type: A (f16a[64, 64]) is f16 but B 'sb' is bf16
 // CHECK: err-hopper-wgmma-rs.cake:24:9: error: wgmma operands must share K: A (bf16a[64, 64]) has K = 64 but B 's32' has K = 32
 // CHECK: err-hopper-wgmma-rs.cake:25:18: error: wgmma operand A is a shared array (buf or buf.rows(start, 64)) or a register fragment (bf16a[64, K] or f16a[64, K]), found f32
-// CHECK: err-hopper-wgmma-rs.cake:26:24: error: wgmma operand B is a whole shared array of N rows; only operand A takes buf.rows(start, 64)
-// CHECK: err-hopper-wgmma-rs.cake:27:21: error: wgmma operand B 'sb' has 64 rows but the accumulator has N = 8 columns
+// CHECK: err-hopper-wgmma-rs.cake:26:29: error: rows(4, 64) of 'sb': the first row must be a multiple of 8 (a swizzle atom) and the rows inside its 64
+// CHECK: err-hopper-wgmma-rs.cake:27:21: error: wgmma operand B 'sb' has 64 rows; it takes 8 (the accumulator's N): pass sb.rows(start, 8)
 // CHECK: err-hopper-wgmma-rs.cake:28:27: error: type mismatch

@@ -53,7 +53,7 @@ kernel k(c: out bf16[M, N]) targets(sm_90a) threads(128) {
 // CHECK: err-hopper-wgmma.cake:25:11: error: wgmma operands must share K: A 'x' has K = 64 but B 'q' has K = 32
 // CHECK-NEXT: {{^}}    acc = wgmma(acc, x, q);
 // CHECK-NEXT: {{^}}          ^
-// CHECK: err-hopper-wgmma.cake:26:25: error: wgmma operand B 'x' has 64 rows but the accumulator has N = 128 columns
+// CHECK: err-hopper-wgmma.cake:26:25: error: wgmma operand B 'x' has 64 rows; it takes 128 (the accumulator's N): pass x.rows(start, 128)
 // CHECK-NEXT: {{^}}    acc = wgmma(acc, x, x);
 // CHECK-NEXT: {{^}}                        ^
 // CHECK: err-hopper-wgmma.cake:27:29: error: rows(4, 64) of 'y': the first row must be a multiple of 8 (a swizzle atom) and the rows inside its 128
@@ -77,12 +77,12 @@ kernel k(c: out bf16[M, N]) targets(sm_90a) threads(128) {
 // CHECK: err-hopper-wgmma.cake:33:11: error: wgmma operands must have one type: A 'p' is e4m3 but B 's' is e5m2
 // CHECK-NEXT: {{^}}    acc = wgmma(acc, p, s);
 // CHECK-NEXT: {{^}}          ^
-// CHECK: err-hopper-wgmma.cake:34:27: error: wgmma operand B is a whole shared array of N rows; only operand A takes buf.rows(start, 64)
+// CHECK: err-hopper-wgmma.cake:34:35: error: wgmma operand B has 128 rows (the accumulator's N), found rows(..., 64)
 // CHECK-NEXT: {{^}}    acc = wgmma(acc, x, y.rows(0, 64));
-// CHECK-NEXT: {{^}}                          ^
+// CHECK-NEXT: {{^}}                                  ^
 // CHECK: err-hopper-wgmma.cake:35:11: error: 'wgmma' takes an accumulator, operand A and operand B: acc = wgmma(acc, a, b), found 2 arguments
 // CHECK-NEXT: {{^}}    acc = wgmma(acc, x);
 // CHECK-NEXT: {{^}}          ^
-// CHECK: err-hopper-wgmma.cake:36:15: error: '.rows(start, 64)' selects rows of a shared array as operand A of wgmma; it is not a value
+// CHECK: err-hopper-wgmma.cake:36:15: error: '.rows(start, n)' selects rows of a shared array as an operand of wgmma; it is not a value
 // CHECK-NEXT: {{^}}    let r = y.rows(0, 64);
 // CHECK-NEXT: {{^}}              ^

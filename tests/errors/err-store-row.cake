@@ -32,6 +32,6 @@ kernel k(c: out bf16[M, N], d: in f32[M, N], e: out i32[M, N], v: out f32[N]) th
 // CHECK-NEXT: {{^}}    store(d, ok, [0, 0]);
 // CHECK-NEXT: {{^}}          ^
 // CHECK: err-store-row.cake:15:11: error: store converts its values to f32, bf16 or f16, but 'e' holds i32
-// CHECK: err-store-row.cake:16:11: error: store writes a 2-dimensional tensor, but 'v' has 1 dimension
+// CHECK: err-store-row.cake:16:11: error: store writes a 2-dimensional tensor (or a matrix of a larger one, t[i, ...]), but 'v' has 1 dimension
 // CHECK: err-store-row.cake:17:18: error: store needs 2 coordinates (a row and a column), found 1
 // CHECK: err-store-row.cake:18:29: error: cannot use the float constant 0.5 as i32 (convert it with i32(...))

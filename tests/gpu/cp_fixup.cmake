@@ -8,26 +8,33 @@
 
 set(cpf_src ${CMAKE_SOURCE_DIR}/kernels_src/cp_fixup/cp_fixup.cake)
 set(cpf_gen ${CMAKE_BINARY_DIR}/gen/cp_fixup)
-file(STRINGS ${cpf_src} cpf_inst_lines REGEX "^instance [A-Za-z_0-9]+<.*> as [A-Za-z_0-9]+( when .*)?;")
+file(STRINGS ${cpf_src} cpf_inst_lines REGEX "^instance [A-Za-z_0-9]+<.*> as [A-Za-z_0-9]+( entry [A-Za-z_0-9]+)?( when .*)?;")
 set(cpf_kernels)
 foreach(line ${cpf_inst_lines})
-  if(line MATCHES " as ([A-Za-z_0-9]+)( when |;)")
+  if(line MATCHES " as ([A-Za-z_0-9]+)( entry | when |;)")
     list(APPEND cpf_kernels ${CMAKE_MATCH_1})
   endif()
 endforeach()
 set(cpf_outputs ${cpf_gen}/manifest.json ${cpf_gen}/cakert.c ${cpf_gen}/cakert.h
   ${cpf_gen}/cp_fixup.c ${cpf_gen}/cp_fixup.h)
 set(cpf_c ${cpf_gen}/cp_fixup.c)
+# each kernel is built for the targets its targets(...) lists: the SIMT design for all,
+# the MMA design (cp_fixup_mma_*, wgmma) for sm_90a; the entry point tries an instance only
+# on a device it is built for
 foreach(k ${cpf_kernels})
   list(APPEND cpf_outputs ${cpf_gen}/${k}.c ${cpf_gen}/${k}.h ${cpf_gen}/${k}.ir)
   list(APPEND cpf_c ${cpf_gen}/${k}.c)
-  foreach(t ${gpu_targets})
+  set(cpf_targets ${gpu_targets})
+  if(k MATCHES "^cp_fixup_mma_")
+    set(cpf_targets sm_90a)
+  endif()
+  foreach(t ${cpf_targets})
     list(APPEND cpf_outputs ${cpf_gen}/${k}.${t}.ptx)
   endforeach()
 endforeach()
 add_custom_command(OUTPUT ${cpf_outputs}
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${cpf_gen}
-  COMMAND $<TARGET_FILE:cakec> ${gpu_target_flags} --emit=${gpu_emit},ir --depfile ${cpf_gen}.d
+  COMMAND $<TARGET_FILE:cakec> --emit=${gpu_emit},ir --depfile ${cpf_gen}.d
           -o ${cpf_gen} kernels_src/cp_fixup/cp_fixup.cake
   DEPENDS cakec ${cpf_src}
   DEPFILE ${cpf_gen}.d

@@ -25,8 +25,13 @@
 
 #include "cp_fixup.h"
 
-/* X(instance, bf16 transfers, threads (largest K), column slice) */
+/* X(instance, bf16 transfers, threads (largest K), column slice); the MMA design's
+ * instances (cp_fixup_mma_*) take exactly K = their K and V = their column slice */
 #define CPF_INSTANCES(X) \
+	X(cp_fixup_mma_f32_k128, 0, 128, 128) \
+	X(cp_fixup_mma_f32_k64, 0, 64, 64) \
+	X(cp_fixup_mma_bf16_k128, 1, 128, 128) \
+	X(cp_fixup_mma_bf16_k64, 1, 64, 64) \
 	X(cp_fixup_f32_k64_bv32, 0, 64, 32) \
 	X(cp_fixup_f32_k64_bv8, 0, 64, 8) \
 	X(cp_fixup_f32_k64_bv4, 0, 64, 4) \
@@ -70,6 +75,7 @@ typedef struct CpfInstance {
 	CpfLaunch launch;
 } CpfInstance;
 
+
 #define ENTRY(name, BF16_, KT_, BV_) {#name, BF16_, KT_, BV_, launch_##name},
 static const CpfInstance instances[] = {CPF_INSTANCES(ENTRY)};
 #define NINSTANCES ((int)(sizeof instances / sizeof instances[0]))
@@ -112,6 +118,16 @@ static const CpfShape shapes[] = {
 	{8, 32, 64, 64, 64, 1, 1, 0, 1},
 };
 #define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+
+/* Whether instance in takes shape sh: K up to its threads and V a multiple of its slice
+ * (SIMT), or exactly its K and V (MMA: constant dimensions). */
+static int
+takes(const CpfInstance *in, const CpfShape *sh)
+{
+	if (strncmp(in->name, "cp_fixup_mma_", 13) == 0)
+		return sh->k == in->kt && sh->v == in->bv;
+	return sh->k <= in->kt && sh->v % in->bv == 0;
+}
 
 #define FLOOR 0.5
 #define THRESHOLD 1e-4
@@ -324,12 +340,16 @@ run(CpfCase *c, CUstream st, const char *kname, CpfLaunch launch, const char *ex
 }
 
 /* The entry point's rule for the column slice (kernels_src/cp_fixup/cp_fixup.cake's
- * `when` conditions, the same for K <= 64 and K <= 128): the widest slice that still
- * gives every SM a block, else the narrowest. */
+ * `when` conditions): the MMA design (a block per head: the slice is V) for K = V = 64 or
+ * 128 with a head for every SM; else, the same for K <= 64 and K <= 128, the widest SIMT
+ * slice that still gives every SM a block, else the narrowest. */
 static int
 expected_bv(const CpfShape *sh, int sms)
 {
 	long long heads = (long long)sh->b * sh->h;
+
+	if (heads >= sms && sh->k == sh->v && (sh->k == 64 || sh->k == 128))
+		return sh->v;
 
 	if (heads * (sh->v / 32) >= sms && sh->v % 32 == 0)
 		return 32;
@@ -359,7 +379,7 @@ first_call(const GtDev *g, CUstream st, const char *name)
 		CpfCase c;
 
 		if ((gt_small() && !sh->small) || sh->large ||
-		    (in && (sh->k > in->kt || sh->v % in->bv != 0)))
+		    (in && !takes(in, sh)))
 			continue;
 		if (create(&c, g, sh, in ? in->bf16 : 0, gt_seed(name, 0), st)) {
 			destroy(&c);
@@ -442,7 +462,7 @@ main(int argc, char **argv)
 			for (j = 0; j < NINSTANCES && !sh->large; j++) {
 				const CpfInstance *in = &instances[j];
 
-				if (in->bf16 != d || sh->k > in->kt || sh->v % in->bv != 0)
+				if (in->bf16 != d || !takes(in, sh))
 					continue;
 				ran++;
 				failed += run(&c, st, in->name, in->launch, "");
