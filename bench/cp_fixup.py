@@ -9,9 +9,9 @@ into build/gen/cp_fixup/ (the instances of the generic kernel cp_fixup and its e
 point, listed in manifest.json), loaded with python/cakec_torch.py. Per shape and
 transfer type (f32 or bf16 M) it measures, in one run:
 
-- every instance that takes the shape (K <= its threads, V a multiple of its column
-  slice BV): the SIMT design with its slice widths (docs/cp_fixup.md). The MMA design
-  (wgmma, for many heads) is not written yet: its column says so;
+- every instance that takes the shape: the SIMT design with its slice widths (K <= its
+  threads, V a multiple of its column slice BV) and the MMA design (wgmma, a block per
+  head: K = V = its K) (docs/cp_fixup.md); the best of each design, and their ratio;
 - the entry point cp_fixup (the instance its `when` rules pick, by B * H, K, V and the
   SM count), and whether it is the fastest instance or within 5% of it;
 - the torch reference: a loop over the chunks of torch.baddbmm(L_c, M_c, S_{c-1}) on the
@@ -64,16 +64,27 @@ def parse_args(argv=None):
 
 
 def instances_of(gen):
-    """The entry point's instances from the manifest: name, M type, threads, BV."""
+    """The entry point's instances from the manifest: name, M type, threads, BV, design."""
     with open(os.path.join(gen, "manifest.json")) as f:
         man = json.load(f)
     entry = [e for e in man if e.get("entry") == "cp_fixup"][0]
     out = []
     for name in entry["instances"]:
-        parts = name.split("_")       # cp_fixup_<type>_k<KT>_bv<BV>[s<SPLIT>]
+        parts = name.split("_")
+        if parts[2] == "mma":         # cp_fixup_mma_<type>_k<K>: K = V = K, a block per head
+            kt = int(parts[4][1:])
+            out.append({"name": name, "dtype": parts[3], "kt": kt, "bv": kt, "mma": True})
+            continue
+        # cp_fixup_<type>_k<KT>_bv<BV>[s<SPLIT>]
         out.append({"name": name, "dtype": parts[2], "kt": int(parts[3][1:]),
-                    "bv": int(parts[4][2:].split("s")[0])})
+                    "bv": int(parts[4][2:].split("s")[0]), "mma": False})
     return out
+
+
+def takes(v, K, V):
+    if v["mma"]:
+        return K == v["kt"] and V == v["bv"]
+    return K <= v["kt"] and V % v["bv"] == 0
 
 
 def fmt_us(t):
@@ -158,7 +169,7 @@ def main():
 
             checks = []
             times = {}
-            cands = [v for v in insts if v["dtype"] == dt and K <= v["kt"] and V % v["bv"] == 0]
+            cands = [v for v in insts if v["dtype"] == dt and takes(v, K, V)]
             for v in cands + [{"name": "cp_fixup"}]:
                 fn = getattr(lib, v["name"])
                 try:
@@ -178,19 +189,29 @@ def main():
             grid = lib.cp_fixup.grid(l=x0["l"], m=x0["m"], init=init, nvalid=nvalid, s=x0["s"])
             g0 = grid[0]
             # (instances that differ only in threads per row have the same grid: both named)
-            chosen = "/".join(v["name"] for v in cands
-                              if g0 == B * H * (V // v["bv"]) and (K > 64) == (v["kt"] > 64)) or "?"
+            # (an MMA instance's grid is B * H, as a SIMT slice of BV = V would be: the
+            # MMA instance is preferred, as the rules put it first)
+            same = [v for v in cands if g0 == B * H * (V // v["bv"]) and (K > 64) == (v["kt"] > 64)]
+            chosen = "/".join(v["name"] for v in (([v for v in same if v["mma"]] or same)
+                                                   if any(v["mma"] for v in same) else same)) or "?"
             inst_t = {k: t for k, t in times.items() if k != "cp_fixup"}
+            mma_names = {v["name"] for v in cands if v["mma"]}
+            simt_t = {k: t for k, t in inst_t.items() if k not in mma_names}
+            mma_t = {k: t for k, t in inst_t.items() if k in mma_names}
             best = min(inst_t, key=inst_t.get) if inst_t else None
+            best_simt = min(simt_t, key=simt_t.get) if simt_t else None
             t_entry = times.get("cp_fixup")
             row = {"label": label, "bytes": nbytes, "t_floor": nbytes / best_copy,
                    "t_torch": t_torch, "t_entry": t_entry, "chosen": chosen, "best": best,
-                   "t_best": inst_t.get(best), "inst": inst_t,
+                   "t_best": inst_t.get(best), "inst": simt_t,
+                   "t_simt": simt_t.get(best_simt), "t_mma": min(mma_t.values()) if mma_t else None,
                    "err": max(checks) if checks else float("nan"), "err_torch": err_torch}
             rows.append(row)
             print("%-28s floor %7s us | torch %8s us | entry %7s us (%s) | best %s %s us | "
-                  "err %.1e" % (label, fmt_us(row["t_floor"]), fmt_us(t_torch), fmt_us(t_entry),
-                                chosen, best, fmt_us(row["t_best"]), row["err"]), flush=True)
+                  "SIMT %s MMA %s | err %.1e" % (label, fmt_us(row["t_floor"]), fmt_us(t_torch),
+                                                 fmt_us(t_entry), chosen, best, fmt_us(row["t_best"]),
+                                                 fmt_us(row["t_simt"]), fmt_us(row["t_mma"]), row["err"]),
+                  flush=True)
             del sets, ref, l64, m64, x0
 
     head = [
@@ -204,7 +225,9 @@ def main():
             best_copy / 1e9),
         "- floor = (L + M read, S written) / copy bandwidth; entry = the entry point cp_fixup "
         "(its choice in parentheses); SIMT instances cp_fixup_<M type>_k<threads>_bv<columns "
-        "per block>; MMA design: not written yet (docs/cp_fixup.md); torch = a loop of "
+        "per block>; MMA instances cp_fixup_mma_<M type>_k<K> (K = V); entry/best: against the "
+        "fastest instance of either design; SIMT/MMA: the best SIMT time over the MMA time; "
+        "torch = a loop of "
         "torch.baddbmm over the chunks; err = max |got - ref| / max(|ref|, 0.5) against "
         "float64 (worst of the instances and the entry point; torch's own beside it)",
         "- timing: %s, median of %d; tensors rotated over >= 256 MiB" % (
@@ -213,15 +236,16 @@ def main():
     for n in notes:
         head.append("- note: %s" % n)
     table = ["", "| shape | MB | floor us | torch us | entry us | entry choice | % floor | "
-             "torch/entry | best SIMT us | entry/best | MMA us | err (torch err) | "
+             "torch/entry | best SIMT us | MMA us | SIMT/MMA | entry/best | err (torch err) | "
              "SIMT instances (us) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         te = r["t_entry"]
-        table.append("| %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | - | %.1e (%.1e) | %s |" % (
+        table.append("| %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1e (%.1e) | %s |" % (
             r["label"], r["bytes"] / 1e6, fmt_us(r["t_floor"]), fmt_us(r["t_torch"]), fmt_us(te),
             r["chosen"], "%.0f%%" % (100 * r["t_floor"] / te) if te else "-",
-            "%.1fx" % (r["t_torch"] / te) if te else "-", fmt_us(r["t_best"]),
+            "%.1fx" % (r["t_torch"] / te) if te else "-", fmt_us(r["t_simt"]), fmt_us(r["t_mma"]),
+            "%.2f" % (r["t_simt"] / r["t_mma"]) if r["t_simt"] and r["t_mma"] else "-",
             "%.3f" % (te / r["t_best"]) if te and r["t_best"] else "-", r["err"], r["err_torch"],
             ", ".join("%s %s" % (k[len("cp_fixup_"):], fmt_us(t)) for k, t in sorted(r["inst"].items()))))
     text = "\n".join(head + table) + "\n"

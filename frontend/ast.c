@@ -424,13 +424,36 @@ ast_clone_list(Parser *p, NodeList l, int site, const AstSubst *subst)
 	return r;
 }
 
-/* Applies subst to copy c: a type name in a type or a conversion call, a value name. */
-static void
-substitute(Node *c, const AstSubst *subst)
+/* Whether name is type parameter tp's vector, `Tx2` or `Tx4`: its lane suffix, or NULL. */
+static const char *
+vector_of(const char *name, const char *tp)
 {
+	size_t n = strlen(tp);
+
+	if (strncmp(name, tp, n) != 0 || (strcmp(name + n, "x2") != 0 && strcmp(name + n, "x4") != 0))
+		return NULL;
+	return name + n;
+}
+
+/* Applies subst to copy c: a type name in a type or a conversion call (the parameter's
+ * vectors `Tx2`, `Tx4` too), a value name. */
+static void
+substitute(Parser *p, Node *c, const AstSubst *subst)
+{
+	const char *lanes;
 	int i;
 
 	for (i = 0; subst && i < subst->n; i++) {
+		if (c->name && subst->types[i] && (c->kind == N_TYPE || (c->kind == N_CALL && !c->lhs)) &&
+		    (lanes = vector_of(c->name, subst->names[i]))) {
+			size_t n = strlen(subst->types[i]);
+			char *v = arena_alloc(p->arena, n + 3);
+
+			memcpy(v, subst->types[i], n);
+			memcpy(v + n, lanes, 3);
+			c->name = v;
+			return;
+		}
 		if (!c->name || strcmp(c->name, subst->names[i]) != 0)
 			continue;
 		if (subst->types[i] && (c->kind == N_TYPE || (c->kind == N_CALL && !c->lhs)))
@@ -471,7 +494,7 @@ ast_clone(Parser *p, const Node *n, int site, const AstSubst *subst)
 	c->unroll_n = ast_clone(p, n->unroll_n, site, subst);
 	c->list = ast_clone_list(p, n->list, site, subst);
 	c->attrs = ast_clone_list(p, n->attrs, site, subst);
-	substitute(c, subst);
+	substitute(p, c, subst);
 	return c;
 }
 

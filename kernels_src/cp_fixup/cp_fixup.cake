@@ -185,23 +185,27 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32, SPLIT: i32 = 1>(
 }
 
 // The MMA design (for many heads): the fix-up as a chain of tensor-core products. A block
-// owns one head's state, one warpgroup per 64 of its columns, and keeps its
-// columns' state transposed in the warpgroup's accumulator: D = S^T (64 x K, rows v,
-// columns i), so that S_c^T = L_c^T + S_{c-1}^T M_c^T is wgmma with the previous
-// accumulator as operand A in registers (the RS form: no shared-memory round trip for S)
-// and M_c, as it lies in memory (row i, K-major), as operand B. Bf16 tensor cores keep the
-// f32 accuracy by splitting: S = S1 + S2 (S1 = bf16(S), S2 = bf16(S - S1)), and for f32
-// transfers M = M1 + M2 likewise, then S M^T ~ S1 M1 + S2 M1 + S1 M2 (the dropped terms
-// are 2^-16 of the product; bf16 transfers are exact: MP = 1 part, two products). M_c
-// arrives by cp.async into a double buffer (M_{c+1} in flight while chunk c multiplies),
-// then every thread converts its share into the swizzled bf16 operand arrays. L_c^T is
-// read as a transposed fragment one chunk ahead; S_c^T is stored the same way.
+// owns one head's state, one warpgroup per 64 of its columns, and keeps its columns'
+// state transposed in the warpgroup's accumulator: D = S^T (64 x K, rows v, columns i),
+// so that S_c^T = L_c^T + S_{c-1}^T M_c^T is wgmma with the previous accumulator as
+// operand A in registers (the RS form: no shared-memory round trip for S) and M_c, as it
+// lies in memory (row i, K-major), as operand B. 16-bit tensor cores keep the f32
+// accuracy by splitting S = S1 + S2 (S1 = P(S), S2 = P(S - S1)), two products:
+// - bf16 transfers (P = bf16, MP = 1): M is exact in bf16; S1 M + S2 M misses only S's
+//   bits past 16 (2^-17 of S);
+// - f32 transfers (P = f16, MP = 2): M = M1 + M2 likewise and S1 M1 + S2 M1 + S1 M2; f16's
+//   11 significant bits leave 2^-21 of the product (bf16 parts measured 1.3e-4 against
+//   the test's 1e-4), at the price of f16's range: elements of S and M beyond 65504
+//   overflow to inf (the SIMT design has no such limit; docs/cp_fixup.md).
+// M_c arrives by cp.async into a double buffer (M_{c+1} in flight while chunk c
+// multiplies), then every thread converts its share into the swizzled operand arrays.
+// L_c^T is read as a transposed fragment one chunk ahead; S_c^T is stored the same way.
 //
-// Generic parameters: T, M's element type; KT = K and VT = V (64 or 128: constant
-// dimensions, so that the transposed accesses' column strides are immediates, not 64-bit
-// offsets held in registers across the loop); MP, M's bf16 parts (2 for f32, 1 for bf16).
-// A block owns one head's whole state: VT / 64 warpgroups.
-kernel cp_fixup_mma<T: f32 | bf16, KT: i32, VT: i32, MP: i32>(
+// Generic parameters: T, M's element type; P, the parts' type; KT = K and VT = V (64 or
+// 128: constant dimensions, so that the transposed accesses' column strides are
+// immediates, not 64-bit offsets held in registers across the loop); MP, M's parts (2 for
+// f32, 1 for bf16). A block owns one head's whole state: VT / 64 warpgroups.
+kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
         l: in f32[B, H, C, KT, VT], m: in T[B, H, C, KT, KT], init: in f32[BI, H, KT, VT],
         nvalid: in i32[B], s: out f32[B, H, C, KT, VT])
     targets(sm_90a)
@@ -210,8 +214,8 @@ kernel cp_fixup_mma<T: f32 | bf16, KT: i32, VT: i32, MP: i32>(
     grid(B * H)
 {
     shared mst: T[2, KT, KT + PAD];                          // M_c, M_{c+1} as copied
-    shared m1: bf16[KT / 64 * KT, 64] swizzle(128);          // bf16(M_c): k-half p at rows p KT
-    shared m2: bf16[MP == 2 ? KT / 64 * KT : 8, 64] swizzle(128);  // bf16(M_c - m1)
+    shared m1: P[KT / 64 * KT, 64] swizzle(128);          // P(M_c): k-half p at rows p KT
+    shared m2: P[MP == 2 ? KT / 64 * KT : 8, 64] swizzle(128);  // P(M_c - m1)
 
     let h = block.x % H;
     let b = block.x / H;
@@ -261,26 +265,37 @@ kernel cp_fixup_mma<T: f32 | bf16, KT: i32, VT: i32, MP: i32>(
             let r = j / 64 * KT + i;
             let col = ((j % 64 / 8) ^ (i % 8)) * 8 + j % 8;
             let x = f32x4(mst[cur, i, j : 4]);
-            let hi = bf16x4(x);
+            let hi = Px4(x);
             m1[r, col : 4] = hi;
             if (MP == 2) {
-                m2[r, col : 4] = bf16x4(x - f32x4(hi));
+                m2[r, col : 4] = Px4(x - f32x4(hi));
             }
         }
         fence_proxy_async();         // the stores above, before the tensor cores read them
         barrier();
-        // S_c^T = L_c^T + S_{c-1}^T M_c^T, S_{c-1} split into two bf16 parts
-        let a1 = bf16a(d);
-        let a2 = bf16a(d - f32acc(a1));
-        d = lnx;
-        if (c + 1 < n) {
-            lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT);
-        }
-        for (p in 0 .. KT / 64) unroll {
-            d = wgmma(d, a1.cols(64 * p, 64), m1.rows(p * KT, KT));
-            d = wgmma(d, a2.cols(64 * p, 64), m1.rows(p * KT, KT));
-            if (MP == 2) {
+        // S_c^T = L_c^T + S_{c-1}^T M_c^T, S_{c-1} split into two parts
+        if (MP == 2) {
+            let a1 = f16a(d);
+            let a2 = f16a(d - f32acc(a1));
+            d = lnx;
+            if (c + 1 < n) {             // L_{c+1}^T, a chunk ahead
+                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT);
+            }
+            for (p in 0 .. KT / 64) unroll {
+                d = wgmma(d, a1.cols(64 * p, 64), m1.rows(p * KT, KT));
+                d = wgmma(d, a2.cols(64 * p, 64), m1.rows(p * KT, KT));
                 d = wgmma(d, a1.cols(64 * p, 64), m2.rows(p * KT, KT));
+            }
+        } else {
+            let a1 = bf16a(d);
+            let a2 = bf16a(d - f32acc(a1));
+            d = lnx;
+            if (c + 1 < n) {             // L_{c+1}^T, a chunk ahead
+                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT);
+            }
+            for (p in 0 .. KT / 64) unroll {
+                d = wgmma(d, a1.cols(64 * p, 64), m1.rows(p * KT, KT));
+                d = wgmma(d, a2.cols(64 * p, 64), m1.rows(p * KT, KT));
             }
         }
         store(s[b, h, c].T, d, [v0, 0]);
@@ -297,8 +312,8 @@ kernel cp_fixup_mma<T: f32 | bf16, KT: i32, VT: i32, MP: i32>(
 // The entry point's rules, in order, for each M type: K <= 64 runs on 64 threads; the
 // widest column slice that still gives every SM a block (fewer blocks re-reading M),
 // else the narrowest (the most blocks for few heads).
-instance cp_fixup_mma<f32, 128, 128, 2> as cp_fixup_mma_f32_k128 entry cp_fixup when (B * H >= num_sms);
-instance cp_fixup_mma<f32, 64, 64, 2> as cp_fixup_mma_f32_k64 entry cp_fixup when (B * H >= num_sms);
+instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128 entry cp_fixup when (B * H >= num_sms);
+instance cp_fixup_mma<f32, f16, 64, 64, 2> as cp_fixup_mma_f32_k64 entry cp_fixup when (B * H >= num_sms);
 instance cp_fixup<f32, 64, 32> as cp_fixup_f32_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && B * H * (V / 8) >= num_sms && V % 8 == 0);
 instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64);
@@ -306,8 +321,8 @@ instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32)
 instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (B * H * (V / 8) >= num_sms && V % 8 == 0);
 instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
-instance cp_fixup_mma<bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128 entry cp_fixup when (B * H >= num_sms);
-instance cp_fixup_mma<bf16, 64, 64, 1> as cp_fixup_mma_bf16_k64 entry cp_fixup when (B * H >= num_sms);
+instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128 entry cp_fixup when (B * H >= num_sms);
+instance cp_fixup_mma<bf16, bf16, 64, 64, 1> as cp_fixup_mma_bf16_k64 entry cp_fixup when (B * H >= num_sms);
 instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && B * H * (V / 8) >= num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64);
