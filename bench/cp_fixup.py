@@ -11,7 +11,7 @@ transfer type (f32 or bf16 M) it measures, in one run:
 
 - every instance that takes the shape: the SIMT design with its slice widths (K <= its
   threads, V a multiple of its column slice BV) and the MMA design (wgmma, a block per
-  head: K = V = its K) (docs/cp_fixup.md); the best of each design, and their ratio;
+  head: exactly its K and V) (docs/cp_fixup.md); the best of each design, and their ratio;
 - the entry point cp_fixup (the instance its `when` rules pick, by B * H, K, V and the
   SM count), and whether it is the fastest instance or within 5% of it;
 - the torch reference: a loop over the chunks of torch.baddbmm(L_c, M_c, S_{c-1}) on the
@@ -44,9 +44,10 @@ from bandwidth import Timer, copy_bandwidth, driver_version, git_rev  # noqa: E4
 
 MiB = 1 << 20
 # the shapes: low parallelism (B1, H 2 and 4, C 16 and 64), high (B8 H32 C16),
-# and a few between
-SHAPES = "1,2,16,128,128;1,2,64,128,128;1,4,16,128,128;1,4,64,128,128;2,8,32,128,128;" \
-         "4,16,16,128,128;8,32,16,128,128;1,4,64,64,64;8,32,16,64,64"
+# the heads between (where the entry point switches designs), and mixed K and V
+SHAPES = "1,2,16,128,128;1,2,64,128,128;1,4,16,128,128;1,4,64,128,128;1,8,16,128,128;" \
+         "1,16,16,128,128;1,32,16,128,128;2,8,32,128,128;4,16,16,128,128;8,32,16,128,128;" \
+         "1,4,64,64,64;1,16,16,64,64;1,32,16,64,64;8,32,16,64,64;8,32,16,128,64;8,32,16,64,128"
 QUICK = "1,2,16,128,128;8,32,16,128,128"
 
 
@@ -71,9 +72,9 @@ def instances_of(gen):
     out = []
     for name in entry["instances"]:
         parts = name.split("_")
-        if parts[2] == "mma":         # cp_fixup_mma_<type>_k<K>: K = V = K, a block per head
-            kt = int(parts[4][1:])
-            out.append({"name": name, "dtype": parts[3], "kt": kt, "bv": kt, "mma": True})
+        if parts[2] == "mma":         # cp_fixup_mma_<type>_k<K>_v<V>: a block per head
+            out.append({"name": name, "dtype": parts[3], "kt": int(parts[4][1:]),
+                        "bv": int(parts[5][1:]), "mma": True})
             continue
         # cp_fixup_<type>_k<KT>_bv<BV>[s<SPLIT>]
         out.append({"name": name, "dtype": parts[2], "kt": int(parts[3][1:]),
@@ -225,7 +226,7 @@ def main():
             best_copy / 1e9),
         "- floor = (L + M read, S written) / copy bandwidth; entry = the entry point cp_fixup "
         "(its choice in parentheses); SIMT instances cp_fixup_<M type>_k<threads>_bv<columns "
-        "per block>; MMA instances cp_fixup_mma_<M type>_k<K> (K = V); entry/best: against the "
+        "per block>; MMA instances cp_fixup_mma_<M type>_k<K>_v<V>; entry/best: against the "
         "fastest instance of either design; SIMT/MMA: the best SIMT time over the MMA time; "
         "torch = a loop of "
         "torch.baddbmm over the chunks; err = max |got - ref| / max(|ref|, 0.5) against "

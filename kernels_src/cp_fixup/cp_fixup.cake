@@ -309,24 +309,32 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
     }
 }
 
-// The entry point's rules, in order, for each M type: K <= 64 runs on 64 threads; the
-// widest column slice that still gives every SM a block (fewer blocks re-reading M),
-// else the narrowest (the most blocks for few heads).
-instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128 entry cp_fixup when (B * H >= num_sms);
-instance cp_fixup_mma<f32, f16, 64, 64, 2> as cp_fixup_mma_f32_k64 entry cp_fixup when (B * H >= num_sms);
+// The entry point's rules, in order, for each M type. The MMA design (K = V = 64 or 128
+// and the mixed pairs: constant dimensions) as soon as the SIMT design's 8-column slices
+// would need more than one wave: a block per head then beats 8 columns per block (measured
+// from 12 heads at K = V = 128, from 32 at 64; bench/RESULTS.md section 27). Else the SIMT
+// design: K <= 64 runs on 64 threads; 32-column slices when they give every SM a block,
+// 8-column slices when they fill at least half of the SMs, else the narrowest (two
+// threads per row at K = 128 when even 4-column slices leave SMs idle).
+instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<f32, f16, 64, 128, 2> as cp_fixup_mma_f32_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<f32, f16, 64, 64, 2> as cp_fixup_mma_f32_k64_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup<f32, 64, 32> as cp_fixup_f32_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
-instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && 2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64);
 instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
-instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
-instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128 entry cp_fixup when (B * H >= num_sms);
-instance cp_fixup_mma<bf16, bf16, 64, 64, 1> as cp_fixup_mma_bf16_k64 entry cp_fixup when (B * H >= num_sms);
+instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<bf16, bf16, 128, 64, 1> as cp_fixup_mma_bf16_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<bf16, bf16, 64, 128, 1> as cp_fixup_mma_bf16_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<bf16, bf16, 64, 64, 1> as cp_fixup_mma_bf16_k64_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
-instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && 2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64);
 instance cp_fixup<bf16, 128, 32> as cp_fixup_bf16_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
-instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (B * H * (V / 8) >= num_sms && V % 8 == 0);
+instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 128, 4, 2> as cp_fixup_bf16_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<bf16, 128, 4> as cp_fixup_bf16_k128_bv4;

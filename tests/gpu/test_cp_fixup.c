@@ -28,10 +28,14 @@
 /* X(instance, bf16 transfers, threads (largest K), column slice); the MMA design's
  * instances (cp_fixup_mma_*) take exactly K = their K and V = their column slice */
 #define CPF_INSTANCES(X) \
-	X(cp_fixup_mma_f32_k128, 0, 128, 128) \
-	X(cp_fixup_mma_f32_k64, 0, 64, 64) \
-	X(cp_fixup_mma_bf16_k128, 1, 128, 128) \
-	X(cp_fixup_mma_bf16_k64, 1, 64, 64) \
+	X(cp_fixup_mma_f32_k128_v128, 0, 128, 128) \
+	X(cp_fixup_mma_f32_k128_v64, 0, 128, 64) \
+	X(cp_fixup_mma_f32_k64_v128, 0, 64, 128) \
+	X(cp_fixup_mma_f32_k64_v64, 0, 64, 64) \
+	X(cp_fixup_mma_bf16_k128_v128, 1, 128, 128) \
+	X(cp_fixup_mma_bf16_k128_v64, 1, 128, 64) \
+	X(cp_fixup_mma_bf16_k64_v128, 1, 64, 128) \
+	X(cp_fixup_mma_bf16_k64_v64, 1, 64, 64) \
 	X(cp_fixup_f32_k64_bv32, 0, 64, 32) \
 	X(cp_fixup_f32_k64_bv8, 0, 64, 8) \
 	X(cp_fixup_f32_k64_bv4, 0, 64, 4) \
@@ -340,20 +344,20 @@ run(CpfCase *c, CUstream st, const char *kname, CpfLaunch launch, const char *ex
 }
 
 /* The entry point's rule for the column slice (kernels_src/cp_fixup/cp_fixup.cake's
- * `when` conditions): the MMA design (a block per head: the slice is V) for K = V = 64 or
- * 128 with a head for every SM; else, the same for K <= 64 and K <= 128, the widest SIMT
- * slice that still gives every SM a block, else the narrowest. */
+ * `when` conditions): the MMA design (a block per head: the slice is V) for K and V 64 or
+ * 128 once 8-column slices would need more than a wave; else, the same for K <= 64 and
+ * K <= 128, 32-column slices when they give every SM a block, 8-column ones when they
+ * fill half of the SMs, else 4 (one or two threads per row: the same grid). */
 static int
 expected_bv(const CpfShape *sh, int sms)
 {
 	long long heads = (long long)sh->b * sh->h;
 
-	if (heads >= sms && sh->k == sh->v && (sh->k == 64 || sh->k == 128))
+	if (heads * (sh->v / 8) > sms && (sh->k == 64 || sh->k == 128) && (sh->v == 64 || sh->v == 128))
 		return sh->v;
-
 	if (heads * (sh->v / 32) >= sms && sh->v % 32 == 0)
 		return 32;
-	if (heads * (sh->v / 8) >= sms && sh->v % 8 == 0)
+	if (2 * heads * (sh->v / 8) > sms && sh->v % 8 == 0)
 		return 8;
 	return 4;
 }
