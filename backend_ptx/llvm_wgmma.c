@@ -450,66 +450,62 @@ frag_thread(LlvmGen *g, LLVMValueRef *row, LLVMValueRef *col)
 }
 
 /* wgmma.store[transposed] (IR_TILE_TRANSPOSED): element (r, c) of the tile at c * nrows +
- * r, one scalar store each. Where the whole 64 x N block is inside, straight stores (a
- * warp's store then writes 8 consecutive elements in each of 4 columns: whole 32-byte
- * sectors for f32); otherwise a branch per element skips those outside. */
+ * r, one scalar store each (a warp's store writes 8 consecutive elements in each of 4
+ * columns: whole 32-byte sectors for f32), in one asm statement: per column of the
+ * thread's, its address (mad from the thread's first element and the column stride), then
+ * the two rows' stores, each predicated on its row and column being inside. No branch and
+ * no per-lane address in LLVM's IR: 64 of those per store cost LLVM's straight-line
+ * strength reduction 75 ms on cp_fixup's MMA design (three such stores). */
 static void
 wgmma_store_transposed(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[2]);
-	LLVMTypeRef ity = lg_type(g, it), ety = lg_type(g, ir_scalar((IrBase)pt.elem));
+	LLVMTypeRef ity = lg_type(g, it), ety = lg_type(g, ir_scalar((IrBase)pt.elem)), i64 = lg_i64t(g);
 	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3);
-	LLVMValueRef row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5), rb, cb, full, *ptr, *in;
-	LLVMBasicBlockRef fast, slow, join;
-	int l, pass;
+	LLVMValueRef row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5), rb, cb, off, *ins;
+	LLVMTypeRef *tys, fty;
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, n = 4 + nl, l, j;
+	Buf text = {0}, cons = {0};
 
 	frag_thread(g, &rb, &cb);
-	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
-	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
-	ptr = xcalloc((size_t)nl, sizeof *ptr);
-	in = xcalloc((size_t)nl, sizeof *in);
-	for (l = 0; l < nl; l++) {      /* lane 4 j + 2 i + e: row 8 i, column 8 j + e */
-		LLVMValueRef r = LLVMBuildNSWAdd(g->b, rb, LLVMConstInt(ity, (unsigned long long)(8 * (l / 2 % 2)), 0), "");
-		LLVMValueRef c = LLVMBuildNSWAdd(g->b, cb, LLVMConstInt(ity, (unsigned long long)(8 * (l / 4) + l % 2), 0), "");
-		LLVMValueRef off = LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, c, nrows, ""), r, "");
+	rb = LLVMBuildAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
+	cb = LLVMBuildAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
+	ins = xcalloc((size_t)n, sizeof *ins);
+	tys = xcalloc((size_t)n, sizeof *tys);
+	off = LLVMBuildAdd(g->b, LLVMBuildSExt(g->b, LLVMBuildMul(g->b, cb, nrows, ""), i64, ""),
+			   LLVMBuildSExt(g->b, rb, i64, ""), "");
+	ins[0] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");    /* (rb, cb), if inside */
+	ins[1] = LLVMBuildMul(g->b, LLVMBuildSExt(g->b, nrows, i64, ""), LLVMConstInt(i64, (unsigned long long)eb, 0), "");
+	ins[2] = LLVMBuildSub(g->b, nrows, rb, "");              /* rows left from rb */
+	ins[3] = LLVMBuildSub(g->b, ncols, cb, "");              /* columns left from cb */
+	buf_printf(&cons, "l,l,%s,%s", w == 64 ? "l" : "r", w == 64 ? "l" : "r");
+	for (l = 0; l < nl; l++) {
+		LLVMValueRef v = acc[l];
 
-		in[l] = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, r, nrows, ""),
-				     LLVMBuildICmp(g->b, LLVMIntSLT, c, ncols, ""), "");
-		ptr[l] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");
 		if (pt.elem != IR_F32)
-			acc[l] = LLVMBuildFPTrunc(g->b, acc[l], ety, "");
+			v = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, v, ety, ""), LLVMInt16TypeInContext(g->ctx), "");
+		ins[4 + l] = v;
+		buf_puts(&cons, eb == 4 ? ",f" : ",h");
 	}
-	full = LLVMBuildAnd(g->b,
-			    LLVMBuildICmp(g->b, LLVMIntSLE, LLVMBuildNSWAdd(g->b, row0, LLVMConstInt(ity, 64, 0), ""), nrows, ""),
-			    LLVMBuildICmp(g->b, LLVMIntSLE,
-					  LLVMBuildNSWAdd(g->b, col0, LLVMConstInt(ity, (unsigned long long)(2 * nl), 0), ""),
-					  ncols, ""), "");
-	fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.full");
-	slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.part");
-	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.done");
-	LLVMBuildCondBr(g->b, full, fast, slow);
-	for (pass = 0; pass < 2; pass++) {
-		LLVMPositionBuilderAtEnd(g->b, pass ? slow : fast);
-		for (l = 0; l < nl; l++) {
-			LLVMBasicBlockRef yes, next;
+	buf_printf(&text, "{\n.reg .pred r0, r1, pc, p;\n.reg .b64 a;\nsetp.gt.s%d r0, $2, 0;\nsetp.gt.s%d r1, $2, 8;\n", w, w);
+	for (j = 0; j < nl / 2; j++) {  /* column k = 8 (j / 2) + j % 2: lanes 4 (j / 2) + j % 2 (+2: row 8) */
+		int k = 8 * (j / 2) + j % 2, lane = 4 * (j / 2) + j % 2;
 
-			if (pass) {
-				yes = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.elem");
-				next = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.elem.next");
-				LLVMBuildCondBr(g->b, in[l], yes, next);
-				LLVMPositionBuilderAtEnd(g->b, yes);
-			}
-			LLVMSetAlignment(LLVMBuildStore(g->b, acc[l], ptr[l]), (unsigned)ir_type_bytes(ir_scalar((IrBase)pt.elem)));
-			if (pass) {
-				LLVMBuildBr(g->b, next);
-				LLVMPositionBuilderAtEnd(g->b, next);
-			}
-		}
-		LLVMBuildBr(g->b, join);
+		buf_printf(&text, "mad.lo.s64 a, $1, %d, $0;\nsetp.gt.s%d pc, $3, %d;\n", k, w, k);
+		buf_printf(&text, "and.pred p, pc, r0;\n@p st.global.b%d [a], $%d;\n", 8 * eb, 4 + lane);
+		buf_printf(&text, "and.pred p, pc, r1;\n@p st.global.b%d [a+%d], $%d;\n", 8 * eb, 8 * eb, 4 + lane + 2);
 	}
-	LLVMPositionBuilderAtEnd(g->b, join);
-	free(ptr);
-	free(in);
+	buf_puts(&text, "}");
+	buf_puts(&cons, ",~{memory}");
+	for (l = 0; l < n; l++)
+		tys[l] = LLVMTypeOf(ins[l]);
+	fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), tys, (unsigned)n, 0);
+	LLVMBuildCall2(g->b, fty, LLVMGetInlineAsm(fty, text.s, (size_t)text.len, cons.s, (size_t)cons.len, 1, 0,
+						   LLVMInlineAsmDialectATT, 0), ins, (unsigned)n, "");
+	buf_free(&text);
+	buf_free(&cons);
+	free(ins);
+	free(tys);
 }
 
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
@@ -624,6 +620,89 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	free(words);
 }
 
+/* wgmma.load of a transposed tile (IR_TILE_TRANSPOSED): element (r, c) at c * nrows + r,
+ * in one asm statement, as wgmma_store_transposed writes them: per column of the
+ * thread's, its address and the two rows' loads, each predicated on its row and column
+ * being inside (unsigned compares: below 0 is outside too), 0 where not, converted to f32.
+ * Plain ld.global: the tensor may be inout. */
+static void
+wgmma_load_transposed(LlvmGen *g, const IrOp *op)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[1]), rt = ir_vtype(g->k, op->res[0]);
+	LLVMTypeRef ity = lg_type(g, it), ety = lg_type(g, ir_scalar((IrBase)pt.elem)), i64 = lg_i64t(g);
+	LLVMTypeRef fty = LLVMFloatTypeInContext(g->ctx), *outs, sty, aty;
+	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 1), ncols = lg_arg(g, op, 2);
+	LLVMValueRef rb, cb, off, ins[6], call, *lanes;
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, nl = rt.lanes, l, j;
+	const char *cvt = pt.elem == IR_BF16 ? "cvt.f32.bf16" : "cvt.f32.f16";
+	Buf text = {0}, cons = {0};
+
+	frag_thread(g, &rb, &cb);
+	rb = LLVMBuildAdd(g->b, lg_arg(g, op, 3), LLVMBuildZExt(g->b, rb, ity, ""), "");
+	cb = LLVMBuildAdd(g->b, lg_arg(g, op, 4), LLVMBuildZExt(g->b, cb, ity, ""), "");
+	off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, LLVMBuildSExt(g->b, cb, i64, ""), LLVMBuildSExt(g->b, nrows, i64, ""), ""),
+			   LLVMBuildSExt(g->b, rb, i64, ""), "");
+	ins[0] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");    /* (rb, cb), if inside */
+	ins[1] = LLVMBuildMul(g->b, LLVMBuildSExt(g->b, nrows, i64, ""), LLVMConstInt(i64, (unsigned long long)eb, 0), "");
+	ins[2] = rb;
+	ins[3] = nrows;
+	ins[4] = cb;
+	ins[5] = ncols;
+	for (l = 0; l < nl; l++)
+		buf_puts(&cons, l ? ",=f" : "=f");
+	buf_printf(&cons, ",l,l,%s,%s,%s,%s", w == 64 ? "l" : "r", w == 64 ? "l" : "r", w == 64 ? "l" : "r",
+		   w == 64 ? "l" : "r");
+	buf_printf(&text, "{\n.reg .pred r0, r1, pc, p;\n.reg .b64 a;\n.reg .b%d t;\n.reg .b16 h;\n", w);
+	buf_printf(&text, "setp.lt.u%d r0, $%d, $%d;\nadd.s%d t, $%d, 8;\nsetp.lt.u%d r1, t, $%d;\n", w, nl + 2, nl + 3,
+		   w, nl + 2, w, nl + 3);
+	for (j = 0; j < nl / 2; j++) {  /* column k = 8 (j / 2) + j % 2: lanes 4 (j / 2) + j % 2 (+2: row 8) */
+		int k = 8 * (j / 2) + j % 2, lane = 4 * (j / 2) + j % 2, i;
+
+		buf_printf(&text, "mad.lo.s64 a, $%d, %d, $%d;\nadd.s%d t, $%d, %d;\nsetp.lt.u%d pc, t, $%d;\n", nl + 1, k,
+			   nl, w, nl + 4, k, w, nl + 5);
+		for (i = 0; i < 2; i++) {
+			int d = lane + 2 * i;
+
+			buf_printf(&text, "mov.b32 $%d, 0;\nand.pred p, pc, r%d;\n", d, i);
+			if (eb == 4)
+				buf_printf(&text, "@p ld.global.f32 $%d, [a+%d];\n", d, 8 * eb * i);
+			else
+				buf_printf(&text, "@p ld.global.b16 h, [a+%d];\n@p %s $%d, h;\n", 8 * eb * i, cvt, d);
+		}
+	}
+	buf_puts(&text, "}");
+	outs = xcalloc((size_t)nl, sizeof *outs);
+	for (l = 0; l < nl; l++)
+		outs[l] = fty;
+	sty = LLVMStructTypeInContext(g->ctx, outs, (unsigned)nl, 0);
+	{
+		LLVMTypeRef tys[6];
+
+		for (l = 0; l < 6; l++)
+			tys[l] = LLVMTypeOf(ins[l]);
+		aty = LLVMFunctionType(sty, tys, 6, 0);
+	}
+	call = LLVMBuildCall2(g->b, aty, LLVMGetInlineAsm(aty, text.s, (size_t)text.len, cons.s, (size_t)cons.len, 1, 0,
+							  LLVMInlineAsmDialectATT, 0), ins, 6, "");
+	lanes = xcalloc((size_t)nl, sizeof *lanes);
+	for (l = 0; l < nl; l++)
+		lanes[l] = LLVMBuildExtractValue(g->b, call, (unsigned)l, "");
+	if (lg_is_frag(rt)) {
+		lg_bind_lanes(g, op->res[0], lanes, nl);
+	} else {        /* m64n8: an f32x4 vector */
+		LLVMValueRef v = LLVMGetPoison(lg_type(g, rt));
+
+		for (l = 0; l < nl; l++)
+			v = LLVMBuildInsertElement(g->b, v, lanes[l], lg_c32(g, l), "");
+		lg_bind(g, op->res[0], v);
+	}
+	buf_free(&text);
+	buf_free(&cons);
+	free(outs);
+	free(lanes);
+	(void)ity;
+}
+
 /* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 (a
  * transposed tile reads element (r, c) at c * nrows + r): the fragment lanes of
  * thread t = linear tid & 127 (wgmma.store's layout), each a load of the element at its
@@ -642,7 +721,12 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 	LLVMValueRef row0 = lg_arg(g, op, 3), col0 = lg_arg(g, op, 4), zero = LLVMConstInt(ity, 0, 0);
 	LLVMValueRef rb, cb, any, *lanes, *phis, rin[2], prow[2], *cin, *coff;
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), body, join;
-	int bcast = (int)(op->imm >> 16 & 1), tr = (op->imm & IR_TILE_TRANSPOSED) != 0, nl = rt.lanes, l, i, j;
+	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l, i, j;
+
+	if (op->imm & IR_TILE_TRANSPOSED) {
+		wgmma_load_transposed(g, op);
+		return;
+	}
 
 	any = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, nrows, zero, ""),
 			   LLVMBuildICmp(g->b, LLVMIntSGT, ncols, zero, ""), "");
@@ -660,9 +744,7 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 		LLVMValueRef r = bcast || !i ? rb : LLVMBuildAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "");
 
 		rin[i] = LLVMBuildICmp(g->b, LLVMIntULT, r, nrows, "");
-		r = LLVMBuildSelect(g->b, rin[i], r, zero, "");
-		if (!tr)
-			r = LLVMBuildMul(g->b, r, ncols, "");
+		r = LLVMBuildMul(g->b, LLVMBuildSelect(g->b, rin[i], r, zero, ""), ncols, "");
 		prow[i] = LLVMBuildGEP2(g->b, ety, base, &r, 1, "");
 	}
 	cin = xcalloc((size_t)nl / 2, sizeof *cin);
@@ -672,8 +754,6 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 
 		cin[j] = LLVMBuildICmp(g->b, LLVMIntULT, c, ncols, "");
 		coff[j] = LLVMBuildSelect(g->b, cin[j], c, zero, "");
-		if (tr)         /* a transposed tile: column c starts at c * nrows */
-			coff[j] = LLVMBuildMul(g->b, coff[j], nrows, "");
 	}
 	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++) {

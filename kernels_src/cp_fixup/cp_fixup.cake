@@ -259,7 +259,7 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
         barrier();                   // everyone's; and every wgmma of chunk c - 1 retired
         // M_c into the operand arrays: element (i, j) is row (j / 64) KT + i, its 16-byte
         // chunk (j % 64) / 8 swizzled by the row (128-byte swizzle: chunk ^ row % 8)
-        for (e in 4 * thread.x .. KT * KT step 4 * NT) unroll(4) {
+        for (e in 4 * thread.x .. KT * KT step 4 * NT) unroll(1) {
             let i = e / KT;
             let j = e % KT;
             let r = j / 64 * KT + i;
@@ -290,12 +290,12 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
             let a1 = bf16a(d);
             let a2 = bf16a(d - f32acc(a1));
             d = lnx;
-            if (c + 1 < n) {             // L_{c+1}^T, a chunk ahead
-                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT);
-            }
             for (p in 0 .. KT / 64) unroll {
                 d = wgmma(d, a1.cols(64 * p, 64), m1.rows(p * KT, KT));
                 d = wgmma(d, a2.cols(64 * p, 64), m1.rows(p * KT, KT));
+            }
+            if (c + 1 < n) {             // L_{c+1}^T, a chunk ahead (after the products:
+                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT);   // before them ptxas spills)
             }
         }
         store(s[b, h, c].T, d, [v0, 0]);
@@ -314,15 +314,15 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
 // would need more than one wave: a block per head then beats 8 columns per block (measured
 // from 12 heads at K = V = 128, from 32 at 64; bench/RESULTS.md section 27). Else the SIMT
 // design: K <= 64 runs on 64 threads; 32-column slices when they give every SM a block,
-// 8-column slices when they fill at least half of the SMs, else the narrowest (two
-// threads per row at K = 128 when even 4-column slices leave SMs idle).
+// 8-column slices when they fill at least half of the SMs, else the narrowest; when even
+// 4-column slices leave SMs idle, two threads per row (the K = 128 instance, any K).
 instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 128, 2> as cp_fixup_mma_f32_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 64, 2> as cp_fixup_mma_f32_k64_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup<f32, 64, 32> as cp_fixup_f32_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && 2 * B * H * (V / 8) > num_sms && V % 8 == 0);
-instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64);
+instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
@@ -333,7 +333,7 @@ instance cp_fixup_mma<bf16, bf16, 64, 128, 1> as cp_fixup_mma_bf16_k64_v128 entr
 instance cp_fixup_mma<bf16, bf16, 64, 64, 1> as cp_fixup_mma_bf16_k64_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && 2 * B * H * (V / 8) > num_sms && V % 8 == 0);
-instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64);
+instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<bf16, 128, 32> as cp_fixup_bf16_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 128, 4, 2> as cp_fixup_bf16_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
