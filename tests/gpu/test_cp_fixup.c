@@ -113,6 +113,10 @@ static const CpfShape shapes[] = {
 	/* K not a multiple of 8: the sums' last step of 8 rows reads 4 zero rows */
 	{1, 2, 3, 60, 64, 1, 1, 1, 0},
 	{2, 1, 3, 100, 32, 0, 0, 1, 0},
+	/* on 16 emulated SMs: 32-column slices (16 heads, K = 96: no MMA instance) and two
+	 * threads per row (one head, 8 slices of 4 columns) */
+	{8, 2, 2, 96, 64, 0, 1, 1, 0},
+	{1, 1, 2, 100, 32, 1, 0, 1, 0},
 	{1, 2, 16, 128, 128, 0, 0, 0, 0},
 	{1, 4, 64, 128, 128, 1, 1, 0, 0},
 	{4, 8, 16, 64, 64, 1, 1, 0, 0},

@@ -1,0 +1,220 @@
+/* check_tile.c: tiles of larger tensors (t[i, ...]), transposed tiles (t.T) for
+ * fragment and store, a.cols(start, k) of a register A fragment, buf.rows(start, N) as
+ * operand B and f32acc(a) (docs/language.md, "wgmma and accumulator fragments"), on the
+ * GPU and, as gpu/emu/check_tile, under the interpreter, through checks/tile.cake's
+ * tile_ops. sm_90a only.
+ *
+ * Two placements of the transposed tile (inside x[b]^T; running past both of its edges),
+ * B = 2 blocks, each on its own matrix of x. Inputs are random (never 0); o, q and e are
+ * poisoned, p starts as random background that must survive outside the tile. o, p and e
+ * are exact (copies and an exact subtraction): compared bit for bit. q is a sum of 128
+ * products of bf16 values, exact in f32 each, against float64: relative error 1e-5. */
+#include "gputest.h"
+#include "tile_ops.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NB 2    /* x is NB x XR x XC */
+#define XR 72
+#define XC 136
+
+static float
+draw(GtRng *r)
+{
+	float x;
+
+	do
+		x = (float)gt_rng_uniform(r, -1.0, 1.0);
+	while (fabsf(x) < 1.0f / 32);
+	return x;
+}
+
+/* n f32 outputs against ref bit for bit: prints the line, 0 when identical */
+static int
+same(const char *what, const unsigned char *p, const float *ref, size_t n, int guards)
+{
+	size_t i;
+	float got;
+
+	for (i = 0; i < n && memcmp(p + 4 * i, &ref[i], 4) == 0; i++)
+		;
+	if (i == n && guards) {
+		printf("PASS tile_ops %s: %zu elements identical\n", what, n);
+		return 0;
+	}
+	memcpy(&got, p + 4 * (i < n ? i : 0), 4);
+	printf("FAIL tile_ops %s: element %zu is %.9g, expected %.9g%s\n", what, i, got, i < n ? ref[i] : 0.0f,
+	       guards ? "" : " (a guard changed)");
+	return 1;
+}
+
+typedef struct Bufs {
+	GtBuf x, w, o, p, q, e;
+} Bufs;
+
+static int
+launch(const GtDev *g, Bufs *b, int r0, int c0, CUstream s, CakeError *err)
+{
+	static int64_t xs[3] = {NB, XR, XC}, ws[2] = {128, 64}, os[3] = {NB, 64, 64}, es[3] = {NB, 64, 128};
+	tile_ops_args a;
+
+	memset(&a, 0, sizeof a);
+	gt_tensor(&a.x, g, &b->x, CAKE_DTYPE_FLOAT, 32, 3, xs);
+	gt_tensor(&a.w, g, &b->w, CAKE_DTYPE_BFLOAT, 16, 2, ws);
+	gt_tensor(&a.o, g, &b->o, CAKE_DTYPE_FLOAT, 32, 3, os);
+	gt_tensor(&a.p, g, &b->p, CAKE_DTYPE_FLOAT, 32, 3, xs);
+	gt_tensor(&a.q, g, &b->q, CAKE_DTYPE_FLOAT, 32, 3, os);
+	gt_tensor(&a.e, g, &b->e, CAKE_DTYPE_FLOAT, 32, 3, es);
+	a.r0 = r0;
+	a.c0 = c0;
+	return tile_ops_launch(&a, s, err);
+}
+
+/* The references: o, p (from background bg), q (float64), e. */
+static void
+reference(const float *x, const float *wv, const float *bg, int r0, int c0, float *o, float *p, double *q, float *e)
+{
+	int b, i, j, k;
+
+	memcpy(p, bg, sizeof *p * NB * XR * XC);
+	for (b = 0; b < NB; b++) {
+		const float *xb = x + (size_t)b * XR * XC;
+
+		for (i = 0; i < 64; i++)
+			for (j = 0; j < 64; j++) {     /* tile (i, j) of x[b]^T is x[b][c0 + j][r0 + i] */
+				int inside = r0 + i < XC && c0 + j < XR;
+				size_t at = (size_t)(c0 + j) * XC + (size_t)(r0 + i);
+
+				o[((size_t)b * 64 + i) * 64 + j] = inside ? xb[at] : 0.0f;
+				if (inside)
+					p[(size_t)b * XR * XC + at] = xb[at];
+			}
+		for (i = 0; i < 64; i++) {
+			for (j = 0; j < 64; j++) {
+				double s = 0.0;
+
+				for (k = 0; k < 128; k++)
+					s += (double)gt_bf16_to_float(gt_bf16_from_float(xb[i * XC + k])) *
+					     wv[(64 * (k / 64) + j) * 64 + k % 64];
+				q[((size_t)b * 64 + i) * 64 + j] = s;
+			}
+			for (k = 0; k < 128; k++)
+				e[((size_t)b * 64 + i) * 128 + k] =
+					xb[i * XC + k] - gt_bf16_to_float(gt_bf16_from_float(xb[i * XC + k]));
+		}
+	}
+}
+
+static int
+run(const GtDev *g, CUstream s, int place)
+{
+	static const int places[2][2] = {{8, 4}, {100, 30}};
+	static const char *labels[2] = {"inside", "ragged"};
+	const size_t nx = (size_t)NB * XR * XC, no = NB * 64 * 64, ne = NB * 64 * 128;
+	float *x = malloc(nx * 4), *bg = malloc(nx * 4), *p = malloc(nx * 4), *o = malloc(no * 4);
+	float *e = malloc(ne * 4), wv[128 * 64];
+	double *q = malloc(no * sizeof *q);
+	uint16_t wb[128 * 64];
+	Bufs b;
+	GtRng r;
+	GtCmp cmp;
+	CakeError err;
+	const unsigned char *out;
+	char what[64];
+	int failed = 0, guards = 1, inputs = 1;
+	size_t i;
+
+	memset(&b, 0, sizeof b);
+	if (!x || !bg || !p || !o || !e || !q || gt_buf_alloc(&b.x, nx * 4, "x") || gt_buf_alloc(&b.w, sizeof wb, "w") ||
+	    gt_buf_alloc(&b.o, no * 4, "o") || gt_buf_alloc(&b.p, nx * 4, "p") || gt_buf_alloc(&b.q, no * 4, "q") ||
+	    gt_buf_alloc(&b.e, ne * 4, "e")) {
+		printf("FAIL tile_ops: set-up failed\n");
+		failed = 1;
+		goto out;
+	}
+	gt_rng_seed(&r, gt_seed("tile_ops", place));
+	for (i = 0; i < nx; i++) {
+		x[i] = draw(&r);
+		bg[i] = draw(&r);
+	}
+	for (i = 0; i < 128 * 64; i++) {
+		wb[i] = gt_bf16_from_float(draw(&r));
+		wv[i] = gt_bf16_to_float(wb[i]);
+	}
+	reference(x, wv, bg, places[place][0], places[place][1], o, p, q, e);
+	if (gt_buf_poison(&b.x, s, "x") || gt_buf_upload(&b.x, x, s, "x") || gt_buf_poison(&b.w, s, "w") ||
+	    gt_buf_upload(&b.w, wb, s, "w") || gt_buf_poison(&b.p, s, "p") || gt_buf_upload(&b.p, bg, s, "p") ||
+	    gt_buf_poison(&b.o, s, "o") || gt_buf_poison(&b.q, s, "q") || gt_buf_poison(&b.e, s, "e")) {
+		failed = 1;
+		goto out;
+	}
+	if (launch(g, &b, places[place][0], places[place][1], s, &err) != CAKE_OK) {
+		printf("FAIL tile_ops %s: launch: %s: %s\n", labels[place], cakert_status_name(err.status), err.msg);
+		failed = 1;
+		goto out;
+	}
+	snprintf(what, sizeof what, "%s o (x[b].T tile)", labels[place]);
+	failed += !(out = gt_fetch(&b.o, s, "o", &guards)) || same(what, out, o, no, guards);
+	snprintf(what, sizeof what, "%s p (store to p[b].T)", labels[place]);
+	failed += !(out = gt_fetch(&b.p, s, "p", &guards)) || same(what, out, p, nx, guards);
+	snprintf(what, sizeof what, "%s e (x - f32acc(bf16a(x)))", labels[place]);
+	failed += !(out = gt_fetch(&b.e, s, "e", &guards)) || same(what, out, e, ne, guards);
+	if (!(out = gt_fetch(&b.x, s, "x", &guards)))
+		failed = 1;
+	else
+		inputs = memcmp(out, x, nx * 4) == 0;
+	if (!(out = gt_fetch(&b.q, s, "q", &guards))) {
+		failed = 1;
+	} else {
+		gt_cmp_init(&cmp, 0.5, 1e-5);
+		gt_cmp_f32(&cmp, out, q, no);
+		snprintf(what, sizeof what, "%s q (a.cols x sb.rows)", labels[place]);
+		failed += gt_report("tile_ops", what, &cmp, guards, inputs);
+	}
+out:
+	gt_buf_free(&b.x);
+	gt_buf_free(&b.w);
+	gt_buf_free(&b.o);
+	gt_buf_free(&b.p);
+	gt_buf_free(&b.q);
+	gt_buf_free(&b.e);
+	free(x);
+	free(bg);
+	free(p);
+	free(o);
+	free(e);
+	free(q);
+	return failed != 0;
+}
+
+int
+main(void)
+{
+	GtDev g;
+	CUstream s = NULL;
+	int rc, place, failed = 0;
+
+	rc = gt_init(&g, "tile");
+	if (rc > 0)
+		return gt_skip_status();
+	if (rc < 0)
+		return 1;
+	if (g.major != 9) {
+		printf("SKIPPED: tile: device 0 is %s; the kernel is built for sm_90a\n", g.name);
+		gt_fini(&g);
+		return gt_skip_status();
+	}
+	if (gt_cu(g.cu->stream_create(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "tile")) {
+		gt_fini(&g);
+		return 1;
+	}
+	for (place = 0; place < 2; place++)
+		failed += run(&g, s, place);
+	g.cu->stream_destroy(s);
+	gt_fini(&g);
+	printf("tile: %d of 2 cases passed\n", 2 - failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,42 @@
+// tile: the tile forms of fragment and store and the register-operand slices of wgmma,
+// checked on the GPU and under the interpreter by check_tile.c. Block b of B:
+//   o[b]     = the 64 x 64 tile of x[b]^T at (r0, c0)     fragment(x[b].T, ...), 0 outside
+//   p[b]^T  <- the same tile at (r0, c0)                   store(p[b].T, ...): copies x[b]
+//   q[b]     = a A'^T in two k-halves, a = bf16(x[b]'s 64 x 128 tile at 0, 0):
+//              q[i][n] = sum_h sum_k a[i][64 h + k] w[64 h + n][k]      a.cols, sb.rows
+//   e[b]     = that tile - f32acc(a): each element's bf16 rounding residual (exact)
+// Here (lit, no GPU): the kernel compiles, ptxas assembles it with no spills.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && %cakec --emit=ptx,ir -o %t %s
+// RUN: %ptxas -v -arch=sm_90a %t/tile_ops.sm_90a.ptx -o %t/a.cubin 2>&1 | FileCheck %s --implicit-check-not=Performance
+// RUN: FileCheck --check-prefix=IR %s < %t/tile_ops.ir
+// CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// IR: wgmma.load[131136] {{.*}} : f32x32
+// IR: wgmma.store[131072]
+
+kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], p: inout f32[B, R, C],
+                q: out f32[B, 64, 64], e: out f32[B, 64, 128], r0: i32, c0: i32)
+    targets(sm_90a) threads(128) grid(B)
+{
+    shared sb: bf16[128, 64] swizzle(128);
+    let b = block.x;
+    let f = fragment(x[b].T, [r0, c0], 64);
+    store(o[b], f, [0, 0]);
+    store(p[b].T, f, [r0, c0]);
+    // w into the swizzled operand array (128-byte swizzle: 16-byte chunk ^ row % 8)
+    for (k in thread.x .. 128 * 64 step 128) {
+        let rr = k / 64;
+        let cc = k % 64;
+        sb[rr, ((cc / 8) ^ (rr % 8)) * 8 + cc % 8] = w[rr, cc];
+    }
+    fence_proxy_async();
+    barrier();
+    let t = fragment(x[b], [0, 0], 128);
+    let a = bf16a(t);
+    var d: f32acc[64, 64] = 0.0;
+    for (h in 0 .. 2) unroll {
+        d = wgmma(d, a.cols(64 * h, 64), sb.rows(64 * h, 64));
+    }
+    store(q[b], d, [0, 0]);
+    store(e[b], t - f32acc(a), [0, 0]);
+}
