@@ -620,6 +620,24 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	free(words);
 }
 
+/* Binds the result of wgmma.load to its nl lanes: a fragment, or (m64n8) an f32x4. */
+static void
+bind_fragment(LlvmGen *g, const IrOp *op, LLVMValueRef *lanes, int nl)
+{
+	IrType rt = ir_vtype(g->k, op->res[0]);
+	LLVMValueRef v;
+	int l;
+
+	if (lg_is_frag(rt)) {
+		lg_bind_lanes(g, op->res[0], lanes, nl);
+		return;
+	}
+	v = LLVMGetPoison(lg_type(g, rt));
+	for (l = 0; l < nl; l++)
+		v = LLVMBuildInsertElement(g->b, v, lanes[l], lg_c32(g, l), "");
+	lg_bind(g, op->res[0], v);
+}
+
 /* wgmma.load of a transposed tile (IR_TILE_TRANSPOSED): element (r, c) at c * nrows + r,
  * in one asm statement, as wgmma_store_transposed writes them: per column of the
  * thread's, its address and the two rows' loads, each predicated on its row and column
@@ -687,15 +705,7 @@ wgmma_load_transposed(LlvmGen *g, const IrOp *op)
 	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++)
 		lanes[l] = LLVMBuildExtractValue(g->b, call, (unsigned)l, "");
-	if (lg_is_frag(rt)) {
-		lg_bind_lanes(g, op->res[0], lanes, nl);
-	} else {        /* m64n8: an f32x4 vector */
-		LLVMValueRef v = LLVMGetPoison(lg_type(g, rt));
-
-		for (l = 0; l < nl; l++)
-			v = LLVMBuildInsertElement(g->b, v, lanes[l], lg_c32(g, l), "");
-		lg_bind(g, op->res[0], v);
-	}
+	bind_fragment(g, op, lanes, nl);
 	buf_free(&text);
 	buf_free(&cons);
 	free(outs);
@@ -776,15 +786,7 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 		phis[l] = LLVMBuildPhi(g->b, fty, "");
 		LLVMAddIncoming(phis[l], in, bb, 2);
 	}
-	if (lg_is_frag(rt)) {
-		lg_bind_lanes(g, op->res[0], phis, nl);
-	} else {        /* m64n8: an f32x4 vector */
-		LLVMValueRef v = LLVMGetPoison(lg_type(g, rt));
-
-		for (l = 0; l < nl; l++)
-			v = LLVMBuildInsertElement(g->b, v, phis[l], lg_c32(g, l), "");
-		lg_bind(g, op->res[0], v);
-	}
+	bind_fragment(g, op, phis, nl);
 	free(lanes);
 	free(phis);
 }
