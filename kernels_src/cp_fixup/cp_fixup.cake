@@ -235,7 +235,8 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
     }
     // M_1 and L_1^T, ahead of the loop
     if (n > 1) {
-        for (e in 4 * thread.x .. KT * KT step 4 * NT) {
+        for (u in 0 .. KT * KT / (4 * NT)) unroll {  // unrolled: as loops, these copies
+            let e = 4 * thread.x + 4 * NT * u;        // cost LLVM's strength reduction 5 ms
             cp_async(mst[1, e / KT, e % KT : 4], m[b, h, 1, e / KT, e % KT : 4]);
         }
     }
@@ -250,7 +251,8 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
         // M_{c+1} into the other half: every thread converted M_{c-1} from it before the
         // barrier after the conversion of the previous chunk
         if (c + 1 < n) {
-            for (e in 4 * thread.x .. KT * KT step 4 * NT) {
+            for (u in 0 .. KT * KT / (4 * NT)) unroll {
+                let e = 4 * thread.x + 4 * NT * u;
                 cp_async(mst[1 - cur, e / KT, e % KT : 4], m[b, h, c + 1, e / KT, e % KT : 4]);
             }
         }
