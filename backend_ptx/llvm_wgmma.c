@@ -449,6 +449,50 @@ frag_thread(LlvmGen *g, LLVMValueRef *row, LLVMValueRef *col)
 	*col = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
 }
 
+/* ---- transposed tiles (IR_TILE_TRANSPOSED) ---- */
+
+/* The thread's first row and column of a transposed tile's fragment (rb, cb, in the
+ * index type), and in[0], the address of its element (rb, cb) (used only where inside),
+ * in[1], the column stride in bytes: what the asm of wgmma_load_transposed and
+ * wgmma_store_transposed address every lane from. */
+static void
+transposed_start(LlvmGen *g, const IrOp *op, int ptr, int rows, LLVMValueRef *rb, LLVMValueRef *cb, LLVMValueRef *in)
+{
+	IrType pt = ir_vtype(g->k, op->args[ptr]);
+	LLVMValueRef nrows = lg_arg(g, op, rows), off;
+	LLVMTypeRef ity = LLVMTypeOf(nrows), i64 = lg_i64t(g);
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem));
+
+	frag_thread(g, rb, cb);
+	*rb = LLVMBuildAdd(g->b, lg_arg(g, op, rows + 2), LLVMBuildZExt(g->b, *rb, ity, ""), "");
+	*cb = LLVMBuildAdd(g->b, lg_arg(g, op, rows + 3), LLVMBuildZExt(g->b, *cb, ity, ""), "");
+	off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, LLVMBuildSExt(g->b, *cb, i64, ""), LLVMBuildSExt(g->b, nrows, i64, ""), ""),
+			   LLVMBuildSExt(g->b, *rb, i64, ""), "");
+	in[0] = LLVMBuildGEP2(g->b, lg_type(g, ir_scalar((IrBase)pt.elem)), lg_arg(g, op, ptr), &off, 1, "");
+	in[1] = LLVMBuildMul(g->b, LLVMBuildSExt(g->b, nrows, i64, ""), LLVMConstInt(i64, (unsigned long long)eb, 0), "");
+}
+
+/* An inline asm call of text with constraints cons (side effects) on ins[0 .. nin); with
+ * nout > 0 its result is a struct of nout f32 outputs, listed first in cons. */
+static LLVMValueRef
+asm_call(LlvmGen *g, const Buf *text, const Buf *cons, LLVMValueRef *ins, int nin, int nout)
+{
+	LLVMTypeRef *tys = xcalloc((size_t)(nin + nout) + 1, sizeof *tys), rty, fty;
+	LLVMValueRef r;
+	int i;
+
+	for (i = 0; i < nout; i++)
+		tys[nin + i] = LLVMFloatTypeInContext(g->ctx);
+	rty = nout ? LLVMStructTypeInContext(g->ctx, tys + nin, (unsigned)nout, 0) : LLVMVoidTypeInContext(g->ctx);
+	for (i = 0; i < nin; i++)
+		tys[i] = LLVMTypeOf(ins[i]);
+	fty = LLVMFunctionType(rty, tys, (unsigned)nin, 0);
+	r = LLVMBuildCall2(g->b, fty, LLVMGetInlineAsm(fty, text->s, (size_t)text->len, cons->s, (size_t)cons->len, 1, 0,
+						       LLVMInlineAsmDialectATT, 0), ins, (unsigned)nin, "");
+	free(tys);
+	return r;
+}
+
 /* wgmma.store[transposed] (IR_TILE_TRANSPOSED): element (r, c) of the tile at c * nrows +
  * r, one scalar store each (a warp's store writes 8 consecutive elements in each of 4
  * columns: whole 32-byte sectors for f32), in one asm statement: per column of the
@@ -460,24 +504,14 @@ static void
 wgmma_store_transposed(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[2]);
-	LLVMTypeRef ity = lg_type(g, it), ety = lg_type(g, ir_scalar((IrBase)pt.elem)), i64 = lg_i64t(g);
-	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3);
-	LLVMValueRef row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5), rb, cb, off, *ins;
-	LLVMTypeRef *tys, fty;
-	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, n = 4 + nl, l, j;
+	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
+	LLVMValueRef rb, cb, *ins = xcalloc((size_t)nl + 4, sizeof *ins);
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, l, j;
 	Buf text = {0}, cons = {0};
 
-	frag_thread(g, &rb, &cb);
-	rb = LLVMBuildAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
-	cb = LLVMBuildAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
-	ins = xcalloc((size_t)n, sizeof *ins);
-	tys = xcalloc((size_t)n, sizeof *tys);
-	off = LLVMBuildAdd(g->b, LLVMBuildSExt(g->b, LLVMBuildMul(g->b, cb, nrows, ""), i64, ""),
-			   LLVMBuildSExt(g->b, rb, i64, ""), "");
-	ins[0] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");    /* (rb, cb), if inside */
-	ins[1] = LLVMBuildMul(g->b, LLVMBuildSExt(g->b, nrows, i64, ""), LLVMConstInt(i64, (unsigned long long)eb, 0), "");
-	ins[2] = LLVMBuildSub(g->b, nrows, rb, "");              /* rows left from rb */
-	ins[3] = LLVMBuildSub(g->b, ncols, cb, "");              /* columns left from cb */
+	transposed_start(g, op, 0, 2, &rb, &cb, ins);
+	ins[2] = LLVMBuildSub(g->b, lg_arg(g, op, 2), rb, "");  /* rows left from rb */
+	ins[3] = LLVMBuildSub(g->b, lg_arg(g, op, 3), cb, "");  /* columns left from cb */
 	buf_printf(&cons, "l,l,%s,%s", w == 64 ? "l" : "r", w == 64 ? "l" : "r");
 	for (l = 0; l < nl; l++) {
 		LLVMValueRef v = acc[l];
@@ -497,15 +531,10 @@ wgmma_store_transposed(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 	}
 	buf_puts(&text, "}");
 	buf_puts(&cons, ",~{memory}");
-	for (l = 0; l < n; l++)
-		tys[l] = LLVMTypeOf(ins[l]);
-	fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), tys, (unsigned)n, 0);
-	LLVMBuildCall2(g->b, fty, LLVMGetInlineAsm(fty, text.s, (size_t)text.len, cons.s, (size_t)cons.len, 1, 0,
-						   LLVMInlineAsmDialectATT, 0), ins, (unsigned)n, "");
+	asm_call(g, &text, &cons, ins, nl + 4, 0);
 	buf_free(&text);
 	buf_free(&cons);
 	free(ins);
-	free(tys);
 }
 
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
@@ -537,10 +566,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 			acc[i] = LLVMBuildExtractElement(g->b, v, lg_c32(g, i), "");
 	}
 	if (op->imm & IR_TILE_TRANSPOSED) {
-		LLVMValueRef *own = arena_alloc(g->arena, (size_t)at.lanes * sizeof *own);
-
-		memcpy(own, acc, (size_t)at.lanes * sizeof *own);
-		wgmma_store_transposed(g, op, own, at.lanes);
+		wgmma_store_transposed(g, op, acc, at.lanes);
 		return;
 	}
 	frag_thread(g, &rb, &cb);
@@ -647,29 +673,17 @@ static void
 wgmma_load_transposed(LlvmGen *g, const IrOp *op)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[1]), rt = ir_vtype(g->k, op->res[0]);
-	LLVMTypeRef ity = lg_type(g, it), ety = lg_type(g, ir_scalar((IrBase)pt.elem)), i64 = lg_i64t(g);
-	LLVMTypeRef fty = LLVMFloatTypeInContext(g->ctx), *outs, sty, aty;
-	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 1), ncols = lg_arg(g, op, 2);
-	LLVMValueRef rb, cb, off, ins[6], call, *lanes;
+	LLVMValueRef ins[6], call, *lanes;
 	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, nl = rt.lanes, l, j;
-	const char *cvt = pt.elem == IR_BF16 ? "cvt.f32.bf16" : "cvt.f32.f16";
+	const char *cvt = pt.elem == IR_BF16 ? "cvt.f32.bf16" : "cvt.f32.f16", *ic = w == 64 ? "l" : "r";
 	Buf text = {0}, cons = {0};
 
-	frag_thread(g, &rb, &cb);
-	rb = LLVMBuildAdd(g->b, lg_arg(g, op, 3), LLVMBuildZExt(g->b, rb, ity, ""), "");
-	cb = LLVMBuildAdd(g->b, lg_arg(g, op, 4), LLVMBuildZExt(g->b, cb, ity, ""), "");
-	off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, LLVMBuildSExt(g->b, cb, i64, ""), LLVMBuildSExt(g->b, nrows, i64, ""), ""),
-			   LLVMBuildSExt(g->b, rb, i64, ""), "");
-	ins[0] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");    /* (rb, cb), if inside */
-	ins[1] = LLVMBuildMul(g->b, LLVMBuildSExt(g->b, nrows, i64, ""), LLVMConstInt(i64, (unsigned long long)eb, 0), "");
-	ins[2] = rb;
-	ins[3] = nrows;
-	ins[4] = cb;
-	ins[5] = ncols;
+	transposed_start(g, op, 0, 1, &ins[2], &ins[4], ins);
+	ins[3] = lg_arg(g, op, 1);      /* nrows */
+	ins[5] = lg_arg(g, op, 2);      /* ncols */
 	for (l = 0; l < nl; l++)
 		buf_puts(&cons, l ? ",=f" : "=f");
-	buf_printf(&cons, ",l,l,%s,%s,%s,%s", w == 64 ? "l" : "r", w == 64 ? "l" : "r", w == 64 ? "l" : "r",
-		   w == 64 ? "l" : "r");
+	buf_printf(&cons, ",l,l,%s,%s,%s,%s", ic, ic, ic, ic);
 	buf_printf(&text, "{\n.reg .pred r0, r1, pc, p;\n.reg .b64 a;\n.reg .b%d t;\n.reg .b16 h;\n", w);
 	buf_printf(&text, "setp.lt.u%d r0, $%d, $%d;\nadd.s%d t, $%d, 8;\nsetp.lt.u%d r1, t, $%d;\n", w, nl + 2, nl + 3,
 		   w, nl + 2, w, nl + 3);
@@ -689,28 +703,14 @@ wgmma_load_transposed(LlvmGen *g, const IrOp *op)
 		}
 	}
 	buf_puts(&text, "}");
-	outs = xcalloc((size_t)nl, sizeof *outs);
-	for (l = 0; l < nl; l++)
-		outs[l] = fty;
-	sty = LLVMStructTypeInContext(g->ctx, outs, (unsigned)nl, 0);
-	{
-		LLVMTypeRef tys[6];
-
-		for (l = 0; l < 6; l++)
-			tys[l] = LLVMTypeOf(ins[l]);
-		aty = LLVMFunctionType(sty, tys, 6, 0);
-	}
-	call = LLVMBuildCall2(g->b, aty, LLVMGetInlineAsm(aty, text.s, (size_t)text.len, cons.s, (size_t)cons.len, 1, 0,
-							  LLVMInlineAsmDialectATT, 0), ins, 6, "");
+	call = asm_call(g, &text, &cons, ins, 6, nl);
 	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++)
 		lanes[l] = LLVMBuildExtractValue(g->b, call, (unsigned)l, "");
 	bind_fragment(g, op, lanes, nl);
 	buf_free(&text);
 	buf_free(&cons);
-	free(outs);
 	free(lanes);
-	(void)ity;
 }
 
 /* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 (a
