@@ -116,7 +116,7 @@ void lg_tcgen05_op(LlvmGen *g, const IrOp *op);
 void lg_wgmma_op(LlvmGen *g, const IrOp *op);
 /* The K-major shared-memory matrix descriptor (i64) of wgmma.desc and tcgen05.desc: operand
  * 0 the address, op->imm the swizzle; version is or'ed in (0 wgmma, 1 << 46 tcgen05). */
-LLVMValueRef lg_kmajor_desc(LlvmGen *g, const IrOp *op, uint64_t version, const char *nm);
+LLVMValueRef lg_matrix_desc(LlvmGen *g, const IrOp *op, uint64_t version, const char *nm);
 /* Ties every word of op's operands through the asm statement insn into op's results (one
  * per operand, same type), so that LLVM reads the results only after insn. */
 void lg_tied_sync(LlvmGen *g, const IrOp *op, const char *insn);

@@ -234,7 +234,7 @@ lg_tcgen05_op(LlvmGen *g, const IrOp *op)
 		alloc_op(g, op);
 		break;
 	case IR_TCGEN05_DESC:
-		lg_bind(g, op->res[0], lg_kmajor_desc(g, op, UINT64_C(1) << 46, nm));
+		lg_bind(g, op->res[0], lg_matrix_desc(g, op, UINT64_C(1) << 46, nm));
 		break;
 	case IR_TCGEN05_MMA: mma(g, op); break;
 	case IR_TCGEN05_COMMIT: commit(g, op); break;

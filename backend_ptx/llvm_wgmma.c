@@ -8,20 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The shared-memory matrix descriptor of a K-major operand at operand 0 of op (a shared
- * pointer) with swizzle op->imm bytes (PTX ISA, wgmma's "Matrix Descriptor Format", which
- * tcgen05 extends): start address >> 4 in bits 0-13, leading byte offset >> 4 in 16-29 (1:
- * unused for swizzled K-major), stride byte offset >> 4 in 32-45 (the 8-row core-matrix
- * group: 8 rows of the swizzle span), base offset 0 (operands start on the swizzle
- * pattern's alignment) and the layout in 62-63 (128B 1, 64B 2, 32B 3: tcgen05's 3-bit codes
- * 2, 4, 6 in 61-63 are the same bits). version is or'ed in: 0 for wgmma, bit 46 for
- * tcgen05 (its descriptor's fixed 0b001 in bits 46-48). */
+/* The shared-memory matrix descriptor of the operand at operand 0 of op (a shared pointer)
+ * with swizzle IR_DESC_SWIZZLE(op->imm) bytes (PTX ISA, wgmma's "Matrix Descriptor
+ * Format", which tcgen05 extends): start address >> 4 in bits 0-13, leading byte offset >>
+ * 4 in 16-29 (K-major: 1, unused when swizzled; N-major: the bytes from one panel of a
+ * swizzle span's columns to the next, IR_DESC_LBO), stride byte offset >> 4 in 32-45 (from
+ * one group of 8 rows (K-major) or 8 K (N-major) to the next: 8 rows of the swizzle span
+ * either way), base offset 0 (operands start on the swizzle pattern's alignment) and the
+ * layout in 62-63 (128B 1, 64B 2, 32B 3: tcgen05's 3-bit codes 2, 4, 6 in 61-63 are the
+ * same bits). version is or'ed in: 0 for wgmma, bit 46 for tcgen05 (its descriptor's fixed
+ * 0b001 in bits 46-48). */
 LLVMValueRef
-lg_kmajor_desc(LlvmGen *g, const IrOp *op, uint64_t version, const char *nm)
+lg_matrix_desc(LlvmGen *g, const IrOp *op, uint64_t version, const char *nm)
 {
-	int sw = (int)op->imm;
+	int sw = IR_DESC_SWIZZLE(op->imm);
 	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
-	uint64_t fixed = (UINT64_C(1) << 16) | ((sbo >> 4) << 32) | (layout << 62) | version;
+	uint64_t lbo = IR_DESC_LBO(op->imm) ? (uint64_t)IR_DESC_LBO(op->imm) >> 4 : 1;
+	uint64_t fixed = (lbo << 16) | ((sbo >> 4) << 32) | (layout << 62) | version;
 	LLVMValueRef a;
 
 	if (sw != 32 && sw != 64 && sw != 128) {
@@ -223,11 +226,12 @@ wgmma_text(Buf *text, const IrOp *op, int rs, int lanes, int a, int b)
 	buf_printf(text, "wgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s.%s {", n, ir_mma_kind_k(kind), ab, ab);
 	for (i = 0; i < lanes; i++)
 		buf_printf(text, "%s$%d", i ? ", " : "", i);
-	/* the transpose immediates exist for the 16-bit kinds only (K-major: 0) */
+	/* the transpose immediates exist for the 16-bit kinds only (K-major: 0; B N-major: 1) */
 	if (rs)
-		buf_printf(text, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, 0;\n", a, a + 1, a + 2, a + 3, b);
+		buf_printf(text, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, %d;\n", a, a + 1, a + 2, a + 3, b,
+			   (op->imm & IR_WGMMA_BT) != 0);
 	else if (kind <= IR_MMA_F16)
-		buf_printf(text, "}, $%d, $%d, p, 1, 1, 0, 0;\n", a, b);
+		buf_printf(text, "}, $%d, $%d, p, 1, 1, 0, %d;\n", a, b, (op->imm & IR_WGMMA_BT) != 0);
 	else
 		buf_printf(text, "}, $%d, $%d, p, 1, 1;\n", a, b);
 }
@@ -235,7 +239,7 @@ wgmma_text(Buf *text, const IrOp *op, int rs, int lanes, int a, int b)
 static int
 wgmma_ok(LlvmGen *g, const IrOp *op)
 {
-	int n = (int)(op->imm & 0xffff), step = (int)(op->imm >> 20);
+	int n = (int)(op->imm & 0xffff), step = IR_WGMMA_STEP(op->imm);
 	IrType a = ir_vtype(g->k, op->args[1]);
 
 	if (n < 8 || n > 256 || n % 8 || ir_vtype(g->k, op->args[0]).lanes != n / 2 || op->nres != 1 ||
@@ -345,7 +349,7 @@ lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 			continue;
 		rs = is_rs(g, op);
 		if (rs) {
-			a = lanes + abase + 4 * (int)(op->imm >> 20);
+			a = lanes + abase + 4 * IR_WGMMA_STEP(op->imm);
 		} else {
 			ins[nin] = lg_arg(g, op, 1);
 			a = lanes + nin++;
@@ -393,7 +397,7 @@ wgmma(LlvmGen *g, const IrOp *op)
 	acc_lanes(g, op, 0, 1, ins);
 	if (rs) {
 		LLVMValueRef *l = lg_lanes(g, op, op->args[1]);
-		int base = 8 * (int)(op->imm >> 20);
+		int base = 8 * IR_WGMMA_STEP(op->imm);
 
 		for (i = 0; i < 4; i++) {
 			ins[lanes + i] = pack_pair(g, l[base + 2 * i], l[base + 2 * i + 1]);
@@ -801,7 +805,7 @@ lg_wgmma_op(LlvmGen *g, const IrOp *op)
 
 	lg_result_name(op, nm, sizeof nm);
 	switch (op->opc) {
-	case IR_WGMMA_DESC: r = lg_kmajor_desc(g, op, 0, nm); break;
+	case IR_WGMMA_DESC: r = lg_matrix_desc(g, op, 0, nm); break;
 	case IR_WGMMA: wgmma(g, op); return;
 	case IR_WGMMA_FENCE: lg_tied_sync(g, op, "wgmma.fence.sync.aligned;"); return;
 	case IR_WGMMA_COMMIT: tied_asm(g, "wgmma.commit_group.sync.aligned;", NULL, 0, 0, NULL); break;

@@ -424,19 +424,21 @@ ast_clone_list(Parser *p, NodeList l, int site, const AstSubst *subst)
 	return r;
 }
 
-/* Whether name is type parameter tp's vector, `Tx2` or `Tx4`: its lane suffix, or NULL. */
+/* Whether name is type parameter tp's vector, `Tx2` or `Tx4`, or its register A fragment
+ * of wgmma, `Ta` (bf16a, f16a): the suffix, or NULL. */
 static const char *
 vector_of(const char *name, const char *tp)
 {
 	size_t n = strlen(tp);
 
-	if (strncmp(name, tp, n) != 0 || (strcmp(name + n, "x2") != 0 && strcmp(name + n, "x4") != 0))
+	if (strncmp(name, tp, n) != 0 ||
+	    (strcmp(name + n, "x2") != 0 && strcmp(name + n, "x4") != 0 && strcmp(name + n, "a") != 0))
 		return NULL;
 	return name + n;
 }
 
 /* Applies subst to copy c: a type name in a type or a conversion call (the parameter's
- * vectors `Tx2`, `Tx4` too), a value name. */
+ * vectors `Tx2`, `Tx4` and A fragment `Ta` too), a value name. */
 static void
 substitute(Parser *p, Node *c, const AstSubst *subst)
 {
@@ -446,11 +448,11 @@ substitute(Parser *p, Node *c, const AstSubst *subst)
 	for (i = 0; subst && i < subst->n; i++) {
 		if (c->name && subst->types[i] && (c->kind == N_TYPE || (c->kind == N_CALL && !c->lhs)) &&
 		    (lanes = vector_of(c->name, subst->names[i]))) {
-			size_t n = strlen(subst->types[i]);
-			char *v = arena_alloc(p->arena, n + 3);
+			size_t n = strlen(subst->types[i]), nl = strlen(lanes) + 1;
+			char *v = arena_alloc(p->arena, n + nl);
 
 			memcpy(v, subst->types[i], n);
-			memcpy(v + n, lanes, 3);
+			memcpy(v + n, lanes, nl);
 			c->name = v;
 			return;
 		}

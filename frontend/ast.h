@@ -682,6 +682,8 @@ IrValue irgen_wgmma_afrag(IrGen *G, Node *e);   /* bf16a(acc), f16a(acc) */
 /* store(tensor, acc, [row0, col0]) of an m64nN f32 accumulator. */
 void irgen_wgmma_store(IrGen *G, Node *e);
 IrValue irgen_wgmma_fragment(IrGen *G, Node *e);
+IrValue irgen_frag_rows(IrGen *G, Node *e);
+void irgen_store_rows(IrGen *G, Node *e);
 
 /* ---- irgen_tcgen05.c ---- */
 /* With tensor memory: the address slot (a shared buffer), warp 0's allocation and the

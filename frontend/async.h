@@ -64,6 +64,8 @@ int asy_coords_arg(Sema *S, Node *a, int rank, const char *call, const char *who
 void asy_wgmma(Sema *S, Node *e);        /* acc = wgmma(acc, a, b) */
 void asy_wgmma_store(Sema *S, Node *e);  /* store(tensor, acc, [row, col]) */
 void asy_wgmma_fragment(Sema *S, Node *e);  /* fragment(tensor, [row, col], N) */
+void asy_frag_rows(Sema *S, Node *e);  /* row_max, row_sum, by_row, mask_cols, mask_above */
+void asy_store_rows(Sema *S, Node *e);  /* store_rows(vector, rv, [row]) */
 void asy_wgmma_afrag(Sema *S, Node *e);  /* bf16a(acc), f16a(acc) */
 int asy_is_acc(IrType t);                /* f32acc[64, N]: a fragment, or f32x4 for N = 8 */
 

@@ -142,18 +142,24 @@ dims_str(char *buf, size_t size, const int64_t *d, int rank)
 }
 
 /* tma_load(..., part: P): the stage of b is boxes of map stacked along the first dimension
- * (the box's other dimensions are b's) and P picks one; each part starts on the TMA's
- * alignment, 128 bytes, or a whole swizzle atom (8 rows of the span) when swizzled, so
- * the swizzle pattern stays the buffer's. A constant P is below the number of parts. */
+ * (the box's other dimensions are b's; leading box dimensions of 1 beyond b's rank, as a
+ * tile of one head of a [B, H, S, D] tensor has, do not count) and P picks one; each part
+ * starts on the TMA's alignment, 128 bytes, or a whole swizzle atom (8 rows of the span)
+ * when swizzled, so the swizzle pattern stays the buffer's. A constant P is below the
+ * number of parts. */
 static int
 tma_part(Node *part, Symbol *b, Symbol *map)
 {
-	int64_t box = asy_box_bytes(map), align = map->swizzle ? 8 * map->swizzle : 128;
+	int64_t box = asy_box_bytes(map), align = map->swizzle ? 8 * map->swizzle : 128, rows;
 	char bd[96], md[96];
-	int i, same = b->rank == map->rank && map->dims[0] > 0 && b->dims[0] % map->dims[0] == 0;
+	int i, off = map->rank - b->rank, same = off >= 0;
 
+	for (i = 0; same && i < off; i++)
+		same = map->dims[i] == 1;
+	rows = same ? map->dims[off] : 0;
+	same = same && rows > 0 && b->dims[0] % rows == 0;
 	for (i = 1; same && i < b->rank; i++)
-		same = b->dims[i] == map->dims[i];
+		same = b->dims[i] == map->dims[off + i];
 	if (!same) {
 		diag_error(part->loc, "tma_load with part: loads one of the boxes that make up shared array '%s' along its first dimension, but its %s%s is not a whole number of boxes %s of '%s'",
 			   b->name, b->pipe ? "stage " : "", dims_str(bd, sizeof bd, b->dims, b->rank),
@@ -165,10 +171,10 @@ tma_part(Node *part, Symbol *b, Symbol *map)
 			   map->name, (long long)box, b->name, (long long)align, map->swizzle ? "of the swizzle pattern" : "TMA needs");
 		return 0;
 	}
-	if (part->lhs->isconst && (part->lhs->cv.i < 0 || part->lhs->cv.i >= b->dims[0] / map->dims[0])) {
+	if (part->lhs->isconst && (part->lhs->cv.i < 0 || part->lhs->cv.i >= b->dims[0] / rows)) {
 		diag_error(part->lhs->loc, "tma_load: part %lld of shared array '%s', which holds %lld boxes of '%s' (parts 0 to %lld)",
-			   (long long)part->lhs->cv.i, b->name, (long long)(b->dims[0] / map->dims[0]), map->name,
-			   (long long)(b->dims[0] / map->dims[0] - 1));
+			   (long long)part->lhs->cv.i, b->name, (long long)(b->dims[0] / rows), map->name,
+			   (long long)(b->dims[0] / rows - 1));
 		return 0;
 	}
 	return 1;
@@ -313,6 +319,10 @@ asy_call(Sema *S, Node *e)
 	case BI_WGMMA: asy_wgmma(S, e); break;
 	case BI_STORE: asy_wgmma_store(S, e); break;
 	case BI_FRAGMENT: asy_wgmma_fragment(S, e); break;
+	case BI_ROW_MAX: case BI_ROW_SUM: case BI_BY_ROW: case BI_MASK_COLS: case BI_MASK_ABOVE:
+		asy_frag_rows(S, e);
+		break;
+	case BI_STORE_ROWS: asy_store_rows(S, e); break;
 	case BI_BF16A: case BI_F16A: case BI_F32ACC: asy_wgmma_afrag(S, e); break;
 	case BI_TCGEN05_MMA: asy_tcgen05_mma(S, e); break;
 	case BI_TMEM_STORE: asy_tmem_store(S, e); break;

@@ -809,8 +809,12 @@ check_call(Sema *S, Node *e)
 	case CHK_BINARY:
 		ok = unify_args(e, args, 2);
 		t = args[0]->ty;
+		if (ok && !fe_scalar(t) && (t.base == IR_F32 || t.base == IR_F64) && e->builtin != BI_CDIV) {
+			e->ty = t;      /* min/max of float vectors (row_max's f32x2): lane by lane */
+			break;
+		}
 		if (ok && (!fe_scalar(t) && !fe_untyped(t))) {
-			diag_error(e->loc, "'%s' takes scalars, found %s", e->name, fe_tname(t));
+			diag_error(e->loc, "'%s' takes scalars or float vectors, found %s", e->name, fe_tname(t));
 			ok = 0;
 		} else if (ok && (t.base == IR_I1 || ir_is_fp8(t) || (e->builtin == BI_CDIV && !fe_intnum(t)))) {
 			diag_error(e->loc, "'%s' does not apply to %s%s", e->name, fe_tname(t), fe_fp8_advice(t));

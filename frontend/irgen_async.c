@@ -372,6 +372,10 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 	case BI_WGMMA: *v = irgen_wgmma(G, e); return 1;
 	case BI_STORE: irgen_wgmma_store(G, e); return 1;
 	case BI_FRAGMENT: *v = irgen_wgmma_fragment(G, e); return 1;
+	case BI_ROW_MAX: case BI_ROW_SUM: case BI_BY_ROW: case BI_MASK_COLS: case BI_MASK_ABOVE:
+		*v = irgen_frag_rows(G, e);
+		return 1;
+	case BI_STORE_ROWS: irgen_store_rows(G, e); return 1;
 	case BI_BF16A: case BI_F16A: case BI_F32ACC: *v = irgen_wgmma_afrag(G, e); return 1;
 	case BI_TCGEN05_MMA: irgen_tcgen05_mma(G, e); return 1;
 	case BI_TMEM_STORE: irgen_tmem_store(G, e); return 1;

@@ -4,6 +4,7 @@
  * store.row of a register array. */
 #include "ast.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,24 @@ operand_base(IrGen *G, Node *e, Node *a, const Symbol *sb)
 	p = irgen_buffer(G, sb);
 	start = irgen_op2(G, IR_MUL, start, irgen_c32(G, sb->dims[1]));
 	return irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, p), p, start);
+}
+
+/* Operand B's descriptor for K step `step` (kk elements of K a step): K-major, kk elements
+ * further along its rows; N-major (`buf.T`, panels of W columns each K rows, stacked), kk
+ * rows further, the panels K rows of the span apart (the leading byte offset). */
+static IrValue
+b_desc(IrGen *G, Node *bn, IrValue pb, int n, int kk, int64_t step)
+{
+	const Symbol *sb = bn->sym;
+	int64_t w = sb->swizzle / 2, off = kk * step, imm = sb->swizzle;
+
+	if (bn->kind == N_MEMBER) {
+		off *= w;
+		imm |= sb->dims[0] / (n / w) * sb->swizzle << 16;
+	}
+	if (off)
+		pb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, off));
+	return irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), imm, 1, &pb);
 }
 
 /* The first k16 step of a.cols(c0, k) whose c0 is an unroll index: c0 in this unrolled
@@ -88,15 +107,12 @@ wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
 	pass_through(G, IR_WGMMA_FENCE, 0, 2, in, out);
 	acc = out[0];
 	for (step = 0; step < nsteps; step++) {
-		IrValue xb = pb;
-
-		if (step)
-			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, 16 * step));
 		ops[0] = acc;
 		ops[1] = out[1];
-		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
+		ops[2] = b_desc(G, bn, pb, n, 16, step);
 		ops[3] = tru;
-		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)ir_mma_kind(sb->type.base) << 16 | (first + step) << 20, 4, ops);
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)ir_mma_kind(sb->type.base) << 16 | (first + step) << 20 |
+			      (bn->kind == N_MEMBER ? IR_WGMMA_BT : 0), 4, ops);
 	}
 	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 	in[0] = acc;
@@ -130,17 +146,15 @@ irgen_wgmma(IrGen *G, Node *e)
 	tru = irb_const_int(&G->b, ir_scalar(IR_I1), 1);
 	acc = irb_op(&G->b, IR_WGMMA_FENCE, ft, 1, &acc);
 	for (step = 0; step < kdim / kk; step++) {
-		IrValue xa = pa, xb = pb;
+		IrValue xa = pa;
 
-		if (step) {
+		if (step)
 			xa = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pa), pa, irgen_c32(G, kk * step));
-			xb = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, pb), pb, irgen_c32(G, kk * step));
-		}
 		ops[0] = acc;
 		ops[1] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sa->swizzle, 1, &xa);
-		ops[2] = irb_imm(&G->b, IR_WGMMA_DESC, ir_scalar(IR_I64), sb->swizzle, 1, &xb);
+		ops[2] = b_desc(G, bn, pb, n, kk, step);
 		ops[3] = tru;
-		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)kind << 16, 4, ops);
+		acc = irb_imm(&G->b, IR_WGMMA, ft, n | (int64_t)kind << 16 | (bn->kind == N_MEMBER ? IR_WGMMA_BT : 0), 4, ops);
 	}
 	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 	if (!G->nconsume)
@@ -266,4 +280,157 @@ irgen_wgmma_fragment(IrGen *G, Node *e)
 		imm |= 1 << 16;
 	}
 	return irb_imm(&G->b, IR_WGMMA_LOAD, e->ty, imm, 5, args);
+}
+
+/* ---- rows of a fragment (mma_wgmma.c's asy_frag_rows) ----
+ * Lane l of a thread's m64nN fragment lies 8 ((l >> 1) & 1) rows below the thread's first
+ * row, 16 (warp % 4) + lane / 4, and 8 (l >> 2) + (l & 1) columns right of its first
+ * column, 2 (lane % 4) (ir/ops.def, wgmma.store). Everything here is built from ordinary
+ * ops (extract, vec, select, shfl.xor), so the interpreter and the backend need nothing
+ * new. */
+
+static int
+lane_row(int l)
+{
+	return 8 * ((l >> 1) & 1);
+}
+
+static int
+lane_col(int l)
+{
+	return 8 * (l >> 2) + (l & 1);
+}
+
+static IrValue
+first_row(IrGen *G)
+{
+	IrValue w = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+	IrValue l = irb_op(&G->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
+
+	w = irgen_op2(G, IR_MUL, irgen_op2(G, IR_AND, w, irgen_c32(G, 3)), irgen_c32(G, 16));
+	return irgen_op2(G, IR_ADD, w, irgen_op2(G, IR_SHR, l, irgen_c32(G, 2)));
+}
+
+static IrValue
+first_col(IrGen *G)
+{
+	IrValue l = irb_op(&G->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL);
+
+	return irgen_op2(G, IR_SHL, irgen_op2(G, IR_AND, l, irgen_c32(G, 3)), irgen_c32(G, 1));
+}
+
+static IrValue
+lane_of(IrGen *G, IrValue v, int l)
+{
+	return irb_imm(&G->b, IR_EXTRACT, ir_scalar(IR_F32), l, 1, &v);
+}
+
+/* row_max / row_sum: the thread's lanes of each row combined as a tree (independent
+ * operations), then across the quad that shares the rows. */
+static IrValue
+row_reduce(IrGen *G, IrValue acc, int opc)
+{
+	IrType f = ir_scalar(IR_F32);
+	IrValue part[128], r[2];
+	int nl = ir_vtype(G->k, acc).lanes, i, l, n, m;
+
+	for (i = 0; i < 2; i++) {
+		for (l = n = 0; l < nl; l++)
+			if (lane_row(l) == 8 * i)
+				part[n++] = lane_of(G, acc, l);
+		for (; n > 1; n = (n + 1) / 2)
+			for (m = 0; m < n / 2; m++)
+				part[m] = irb_op2(&G->b, opc, f, part[2 * m], part[2 * m + 1]);
+		for (r[i] = part[0], m = 1; m <= 2; m *= 2)
+			r[i] = irb_op2(&G->b, opc, f, r[i], irb_op2(&G->b, IR_SHFL_XOR, f, r[i], irgen_c32(G, m)));
+	}
+	return irb_op(&G->b, IR_VEC, ir_vector(IR_F32, 2), 2, r);
+}
+
+/* by_row(v, N): lane l takes v's value of its row. */
+static IrValue
+by_row(IrGen *G, IrValue v, IrType ft)
+{
+	IrValue r[2], lanes[128];
+	int l;
+
+	r[0] = lane_of(G, v, 0);
+	r[1] = lane_of(G, v, 1);
+	for (l = 0; l < ft.lanes; l++)
+		lanes[l] = r[lane_row(l) / 8];
+	return irb_op(&G->b, IR_VEC, ft, ft.lanes, lanes);
+}
+
+/* mask_cols(acc, n, v): lane l masked where col >= n, that is where lane_col(l) >= n -
+ * first column; mask_above(acc, d, v): where col - row > d, that is where lane_col(l) -
+ * lane_row(l) > d + first row - first column. One bound per thread, one compare per lane. */
+static IrValue
+mask(IrGen *G, Node *e, IrValue acc, IrValue bound, IrValue v)
+{
+	IrType ft = ir_vtype(G->k, acc);
+	IrValue lanes[128], c;
+	int l, above = e->builtin == BI_MASK_ABOVE;
+
+	c = irgen_op2(G, IR_SUB, bound, first_col(G));
+	if (above)
+		c = irgen_op2(G, IR_ADD, c, first_row(G));
+	for (l = 0; l < ft.lanes; l++) {
+		IrValue k = irgen_c32(G, above ? lane_col(l) - lane_row(l) : lane_col(l));
+		IrValue p = irb_op2(&G->b, above ? IR_CMP_GT : IR_CMP_GE, ir_scalar(IR_I1), k, c);
+
+		lanes[l] = irb_op3(&G->b, IR_SELECT, ir_scalar(IR_F32), p, v, lane_of(G, acc, l));
+	}
+	return irb_op(&G->b, IR_VEC, ft, ft.lanes, lanes);
+}
+
+/* row_max, row_sum, by_row, mask_cols, mask_above */
+IrValue
+irgen_frag_rows(IrGen *G, Node *e)
+{
+	Node *a = e->list.head;
+	IrValue x = irgen_expr(G, a), bound, v;
+
+	if (e->builtin == BI_BY_ROW) {
+		G->b.loc = e->loc;
+		return by_row(G, x, e->ty);
+	}
+	if (e->builtin == BI_ROW_MAX || e->builtin == BI_ROW_SUM) {
+		G->b.loc = e->loc;
+		return row_reduce(G, x, e->builtin == BI_ROW_MAX ? IR_MAX : IR_ADD);
+	}
+	bound = irgen_expr(G, a->next);
+	v = a->next->next ? irgen_expr(G, a->next->next) : 0;
+	G->b.loc = e->loc;
+	if (!v)
+		v = irb_const_float(&G->b, ir_scalar(IR_F32), -INFINITY);
+	return mask(G, e, x, bound, v);
+}
+
+/* store_rows(t, rv, [row0]): rv's lane i to row row0 + first row + 8 i of the vector, by
+ * the quad's first thread, a predicated store each (no branch). */
+void
+irgen_store_rows(IrGen *G, Node *e)
+{
+	Node *tn = e->list.head, *vn = tn->next;
+	const Symbol *t = tn->sym;
+	IrType it = index_type(G), et = ir_scalar((IrBase)t->type.base);
+	IrValue rv = irgen_expr(G, vn), row0, base, len, r, lead, p, x;
+	int i;
+
+	base = tn->kind == N_INDEX ? irgen_elemptr(G, tn) : G->k->body.args[t->param];
+	row0 = to_index(G, irgen_expr(G, vn->next->list.head));
+	G->b.loc = e->loc;
+	len = dim_of(G, t, t->rank - 1);
+	lead = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1),
+		       irgen_op2(G, IR_AND, irb_op(&G->b, IR_LANEID, ir_scalar(IR_I32), 0, NULL), irgen_c32(G, 3)),
+		       irgen_c32(G, 0));
+	row0 = irgen_op2(G, IR_ADD, row0, to_index(G, first_row(G)));
+	for (i = 0; i < 2; i++) {
+		r = i ? irgen_op2(G, IR_ADD, row0, irb_const_int(&G->b, it, 8)) : row0;
+		p = irgen_op2(G, IR_AND, lead, irb_op2(&G->b, IR_CMP_LT, ir_scalar(IR_I1), r, len));
+		x = lane_of(G, rv, i);
+		if (et.base != IR_F32)
+			x = irb_op1(&G->b, IR_CAST, et, x);
+		irb_op3(&G->b, IR_STORE_IF, ir_scalar(IR_VOID), irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, base), base, r), x, p);
+	}
 }

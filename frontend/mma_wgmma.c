@@ -188,12 +188,51 @@ operand_rows(Sema *S, Node *a, int64_t want, const char *which)
 	return ba;
 }
 
+/* Operand B of wgmma given N-major, `buf.T`: buf holds B^T (K x N) as panels of W columns
+ * (W the elements of one swizzle span), each K rows, stacked along its rows, the layout TMA
+ * writes with one box of W columns per panel (`part:`); wgmma reads it with imm-trans-b,
+ * which the ISA has for bf16 and f16 only. */
+static int
+wgmma_bt(Sema *S, Node *e, Node *b, int base, int64_t k, const char *adesc, int cols)
+{
+	Symbol *bb;
+	int64_t w;
+
+	if (!(bb = asy_buffer_arg(S, b->lhs, "wgmma")))
+		return 0;
+	b->sym = bb;
+	b->ty = fe_ty(TY_NONVALUE);
+	if (bb->rank != 2 || (bb->type.base != IR_BF16 && bb->type.base != IR_F16) || !bb->swizzle) {
+		diag_error(b->loc, "wgmma operand B '%s.T' (N-major) must be a swizzled 2-dimensional array of bf16 or f16, found %s%s",
+			   bb->name, fe_tname(bb->type), bb->swizzle ? "" : " without swizzle");
+		return 0;
+	}
+	if (base != bb->type.base) {
+		diag_error(e->loc, "wgmma operands must have one type: A %s is %s but B '%s' is %s", adesc,
+			   fe_tname(ir_scalar((IrBase)base)), bb->name, fe_tname(bb->type));
+		return 0;
+	}
+	w = bb->swizzle / 2;
+	if (bb->dims[1] != w || cols % w || bb->dims[0] != cols / w * k) {
+		diag_error(b->loc, "wgmma operand B '%s.T' holds B^T (K = %lld rows, N = %d columns) in panels of %lld columns (its swizzle(%d) span), each K rows, stacked: expected %s[%lld, %lld], found [%lld, %lld]",
+			   bb->name, (long long)k, cols, (long long)w, bb->swizzle, fe_tname(bb->type),
+			   (long long)(cols % w ? 0 : cols / w * k), (long long)w, (long long)bb->dims[0],
+			   (long long)bb->dims[1]);
+		return 0;
+	}
+	(void)S;
+	return 1;
+}
+
 /* Operand B of wgmma (the last argument), which must match operand A (of type base, K
  * columns, described by adesc for messages) and the accumulator's N. */
 static int
 wgmma_b(Sema *S, Node *e, Node *b, int base, int64_t k, const char *adesc, int cols)
 {
 	Symbol *bb;
+
+	if (b->kind == N_MEMBER && strcmp(b->name, "T") == 0)
+		return wgmma_bt(S, e, b, base, k, adesc, cols);
 
 	if (!(bb = operand_rows(S, b, cols, "B")) || !wgmma_operand(e, b->kind == N_CALL ? b->lhs : b, bb, "B"))
 		return 0;
@@ -367,19 +406,21 @@ asy_wgmma_afrag(Sema *S, Node *e)
 }
 
 /* The tile argument of store and fragment: a tensor `t`, a matrix of a higher-rank one
- * with its leading indices fixed, `t[i, j]` (all but the last two), and either with `.T`,
- * the transposed matrix (the tile's rows are the tensor's columns). The tensor, or NULL
- * after an error; irgen_wgmma.c's tile_place reads the same forms. */
+ * with its leading indices fixed, `t[i, j]` (all but the last keep = 2), and either with
+ * `.T`, the transposed matrix (the tile's rows are the tensor's columns); store_rows's
+ * vector (keep = 1: all but the last index, no `.T`). The tensor, or NULL after an error;
+ * irgen_wgmma.c's tile_place reads the same forms. */
 static Symbol *
-tile_arg(Sema *S, Node *a, const char *call, int *rank)
+tile_arg(Sema *S, Node *a, const char *call, int keep, int *rank)
 {
 	Node *base = a, *ix;
 	Symbol *t;
 	int n = 0;
 
 	if (a->kind == N_MEMBER) {
-		if (strcmp(a->name, "T") != 0) {
-			diag_error(a->loc, "%s takes a tensor, a matrix of one (t[i, j]) or its transpose (t.T), found '.%s'",
+		if (strcmp(a->name, "T") != 0 || keep == 1) {
+			diag_error(a->loc, keep == 1 ? "%s takes a tensor or a vector of one (t[i, ...]), found '.%s'"
+				   : "%s takes a tensor, a matrix of one (t[i, j]) or its transpose (t.T), found '.%s'",
 				   call, a->name);
 			return NULL;
 		}
@@ -405,12 +446,13 @@ tile_arg(Sema *S, Node *a, const char *call, int *rank)
 		for (i = ix->list.head; i; i = i->next, n++)
 			if (!asy_i32_value(S, i, "a leading index of the tile's tensor"))
 				return NULL;
-		if (n != t->rank - 2) {
-			diag_error(ix->loc, "%s takes a matrix: '%s' has %d dimensions, so give its first %d index%s (found %d)",
-				   call, t->name, t->rank, t->rank - 2, t->rank - 2 == 1 ? "" : "es", n);
+		if (n != t->rank - keep) {
+			diag_error(ix->loc, "%s takes a %s: '%s' has %d dimensions, so give its first %d index%s (found %d)",
+				   call, keep == 2 ? "matrix" : "vector", t->name, t->rank, t->rank - keep,
+				   t->rank - keep == 1 ? "" : "es", n);
 			return NULL;
 		}
-		*rank = 2;
+		*rank = keep;
 		return t;
 	}
 	*rank = t->rank;
@@ -434,7 +476,7 @@ asy_wgmma_store(Sema *S, Node *e)
 
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor, an accumulator or a register array, and [row, col]: store(c, acc, [r, c])"))
 		return;
-	if (!(t = tile_arg(S, args[0], "store", &rank)))
+	if (!(t = tile_arg(S, args[0], "store", 2, &rank)))
 		return;
 	if (args[1]->kind == N_NAME && (regs = sema_lookup(S, args[1]->name)) && regs->kind != SYM_REGS)
 		regs = NULL;
@@ -484,7 +526,7 @@ asy_wgmma_fragment(Sema *S, Node *e)
 
 	if (nargs < 0 || !asy_want_nargs(e, nargs, 3, 3, "a tensor, [row, col] (or [col] of a 1-dimensional tensor) and N: fragment(c, [r, c], 256)"))
 		return;
-	if (!(t = tile_arg(S, args[0], "fragment", &rank)))
+	if (!(t = tile_arg(S, args[0], "fragment", 2, &rank)))
 		return;
 	if (rank != 1 && rank != 2) {
 		diag_error(args[0]->loc, "fragment reads a 2-dimensional tensor (a tile; or a matrix of a larger one, t[i, ...]) or a 1-dimensional one (a row for every row), but '%s' has %d dimensions",
@@ -513,4 +555,107 @@ asy_wgmma_fragment(Sema *S, Node *e)
 		return;
 	/* N = 8 gives 4 lanes: the ordinary f32x4 */
 	e->ty = ir_vector(IR_F32, (int)(n / 2));
+}
+
+/* ---- rows of a fragment ----
+ * Thread t of the warpgroup holds, of an m64nN fragment, rows 16 (t / 32) + (t % 32) / 4
+ * and 8 more, so its share of a column vector (one value per row) is an f32x2: lane i is
+ * the row with 8 i added. The four threads of a quad hold the same rows. */
+
+/* A row vector argument: f32x2. */
+static int
+rowvec_arg(Sema *S, Node *e, Node *a)
+{
+	if (!sema_value(S, a))
+		return 0;
+	if (ir_type_eq(a->ty, ir_vector(IR_F32, 2)))
+		return 1;
+	diag_error(a->loc, "%s takes a row vector (f32x2, the values of the thread's two rows, as row_max gives), found %s",
+		   e->name, fe_tname(a->ty));
+	return 0;
+}
+
+/* An f32 scalar argument (an untyped constant becomes f32). */
+static int
+f32_arg(Sema *S, Node *e, Node *a, const char *what)
+{
+	if (!sema_value(S, a))
+		return 0;
+	if (fe_untyped(a->ty) && !fe_convert(a, ir_scalar(IR_F32), what))
+		return 0;
+	if (ir_type_eq(a->ty, ir_scalar(IR_F32)))
+		return 1;
+	diag_error(a->loc, "%s of %s must be f32, found %s", what, e->name, fe_tname(a->ty));
+	return 0;
+}
+
+/* row_max(acc), row_sum(acc): an f32x2; by_row(v, N): an f32acc[64, N]; mask_cols(acc, n
+ * [, v]) and mask_above(acc, d [, v]): acc with some elements replaced by v (-inf). */
+void
+asy_frag_rows(Sema *S, Node *e)
+{
+	Node *args[3];
+	int n = asy_split_args(e, args, 3, NULL, NULL);
+	int64_t cols;
+
+	fe_set_error(e);
+	if (n < 0)
+		return;
+	if (e->builtin == BI_ROW_MAX || e->builtin == BI_ROW_SUM) {
+		if (asy_want_nargs(e, n, 1, 1, "an accumulator fragment: row_max(acc)") && frag_arg(S, e, args[0]) &&
+		    whole_warpgroups(S, e))
+			e->ty = ir_vector(IR_F32, 2);
+		return;
+	}
+	if (e->builtin == BI_BY_ROW) {
+		if (!asy_want_nargs(e, n, 2, 2, "a row vector and the column count: by_row(m, 128)") ||
+		    !rowvec_arg(S, e, args[0]) || !sema_const_int(S, args[1], "the column count N of by_row(...)", &cols))
+			return;
+		if (cols < 8 || cols > 256 || cols % 8) {
+			diag_error(args[1]->loc, "by_row makes an f32acc[64, N] with N a multiple of 8 from 8 to 256, found %lld",
+				   (long long)cols);
+			return;
+		}
+		e->ty = ir_vector(IR_F32, (int)(cols / 2));
+		return;
+	}
+	if (!asy_want_nargs(e, n, 2, 3, e->builtin == BI_MASK_COLS ?
+			    "a fragment, the first masked column and optionally the value (-inf): mask_cols(s, n)" :
+			    "a fragment, the diagonal and optionally the value (-inf): mask_above(s, d)") ||
+	    !frag_arg(S, e, args[0]) ||
+	    !asy_i32_value(S, args[1], e->builtin == BI_MASK_COLS ? "the first masked column" : "the diagonal") ||
+	    (n == 3 && !f32_arg(S, e, args[2], "the value")) || !whole_warpgroups(S, e))
+		return;
+	e->ty = args[0]->ty;
+}
+
+/* store_rows(v, rv, [row0]): the row vector rv into the 1-dimensional tensor v (or a vector
+ * of a larger one, v[i, ...]) at row0 + the fragment row, skipping rows past its end. */
+void
+asy_store_rows(Sema *S, Node *e)
+{
+	Node *args[3];
+	Symbol *t;
+	int n = asy_split_args(e, args, 3, NULL, NULL), rank;
+
+	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor, a row vector and [row]: store_rows(lse[b, h], m, [q0])") ||
+	    !(t = tile_arg(S, args[0], "store_rows", 1, &rank)) || !rowvec_arg(S, e, args[1]))
+		return;
+	if (rank != 1) {
+		diag_error(args[0]->loc, "store_rows writes a 1-dimensional tensor (or a vector of a larger one, t[i, ...]), but '%s' has %d dimensions",
+			   t->name, t->rank);
+		return;
+	}
+	if (t->access == ACC_IN) {
+		diag_error(args[0]->loc, "cannot write to '%s': it is an 'in' tensor (declare it 'out' or 'inout')",
+			   t->name);
+		return;
+	}
+	if (t->type.base != IR_F32 && t->type.base != IR_BF16 && t->type.base != IR_F16) {
+		diag_error(args[0]->loc, "store_rows converts its values to f32, bf16 or f16, but '%s' holds %s",
+			   t->name, fe_tname(t->type));
+		return;
+	}
+	if (asy_coords_arg(S, args[2], 1, "store_rows", "a row"))
+		whole_warpgroups(S, e);
 }

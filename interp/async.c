@@ -960,9 +960,10 @@ ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask)
 {
 	const uint64_t *a = reg(w, op->args[0], 0);
 	uint64_t *d = reg(w, op->res[0], 0);
-	int sw = (int)op->imm, l;
+	int sw = IR_DESC_SWIZZLE(op->imm), l;
 	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
-	uint64_t fixed = ((uint64_t)1 << 16) | ((sbo >> 4) << 32) | (layout << 62);
+	uint64_t lbo = IR_DESC_LBO(op->imm) ? (uint64_t)IR_DESC_LBO(op->imm) >> 4 : 1;
+	uint64_t fixed = (lbo << 16) | ((sbo >> 4) << 32) | (layout << 62);
 
 	/* tcgen05's descriptor is wgmma's with the version field (bits 46..48) 0b001; its
 	 * layout codes 2, 4, 6 in bits 61..63 are wgmma's 1, 2, 3 in bits 62..63 */
@@ -1030,17 +1031,20 @@ ex_wgmma_wait(Warp *w, const IrOp *op, uint32_t mask)
 	ex_wgmma_pass(w, op, mask);
 }
 
-/* Reads rows [r0, r0 + nrows) of the K-major operand that descriptor desc describes, 32
- * bytes (one K step) each, as wgmma and tcgen05.mma do: element k of row r at start + (r /
- * 8) * SBO + (r % 8) * span + k * size, swizzled (the layout field: bits 62..63 of a wgmma
- * descriptor, the same bits of tcgen05's 61..63 field). */
+/* Reads rows [r0, r0 + nrows) of the operand that descriptor desc describes, 32 bytes
+ * (one K step) each, as wgmma and tcgen05.mma do: element k of row r at start + (r / 8) *
+ * SBO + (r % 8) * span + k * size when K-major; N-major (mn: wgmma's imm-trans-b), at
+ * start + (r / W) * LBO + (k / 8) * SBO + (k % 8) * span + (r % W) * size, W the elements of
+ * a span; swizzled (the layout field: bits 62..63 of a wgmma descriptor, the same bits of
+ * tcgen05's 61..63 field). */
 int
-async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out, int64_t *lo_,
-		int64_t *hi_)
+async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int mn, int r0, int nrows, IrBase et, double *out,
+		int64_t *lo_, int64_t *hi_)
 {
 	int64_t lo = INT64_MAX, hi = -1;
 	Interp *it = w->it;
 	int64_t start = (int64_t)(desc & 0x3fff) << 4, sbo = (int64_t)((desc >> 32) & 0x3fff) << 4;
+	int64_t lbo = (int64_t)((desc >> 16) & 0x3fff) << 4;
 	int layout = (int)(desc >> 62), span = layout == 1 ? 128 : layout == 2 ? 64 : layout == 3 ? 32 : 0;
 	int eb = ir_type_bytes(ir_scalar(et)), nk = 32 / eb, r, k;
 
@@ -1051,7 +1055,9 @@ async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBas
 	}
 	for (r = 0; r < nrows; r++)
 		for (k = 0; k < nk; k++) {
-			int64_t rr = r0 + r, at = swizzle(start + rr / 8 * sbo + rr % 8 * span + eb * k, span), rel;
+			int64_t rr = r0 + r, wn = span / eb, rel;
+			int64_t at = swizzle(mn ? start + rr / wn * lbo + k / 8 * sbo + k % 8 * span + rr % wn * eb
+					     : start + rr / 8 * sbo + rr % 8 * span + eb * k, span);
 			uint32_t v = 0;     /* eb <= 4 bytes, little-endian */
 			const char *nm;
 
@@ -1089,11 +1095,11 @@ async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBas
 /* One wgmma operand tile (16 k) read through its descriptor; its bytes stay read until the
  * warp's current group retires. */
 static int
-desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out)
+desc_read(Warp *w, const IrOp *op, uint64_t desc, int mn, int r0, int nrows, IrBase et, double *out)
 {
 	int64_t lo, hi;
 
-	if (async_desc_read(w, op, desc, r0, nrows, et, out, &lo, &hi) != 0)
+	if (async_desc_read(w, op, desc, mn, r0, nrows, et, out, &lo, &hi) != 0)
 		return -1;
 	async_read_record(w, op, w->wgmma_groups, 0, lo, hi);
 	return 0;
@@ -1119,7 +1125,7 @@ tf32_round(int kind, double *x, int count)
 void
 ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 {
-	int n = (int)(op->imm & 0xffff), kind = (int)(op->imm >> 16 & 0xf), step = (int)(op->imm >> 20);
+	int n = (int)(op->imm & 0xffff), kind = (int)(op->imm >> 16 & 0xf), step = IR_WGMMA_STEP(op->imm);
 	IrBase et = ir_mma_kind_base(kind);
 	int nk = ir_mma_kind_k(kind);
 	IrType at = ir_vtype(w->it->k, op->args[1]);
@@ -1135,7 +1141,7 @@ ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 		goto out;
 	}
 	if (at.base == IR_I64) {
-		if (desc_read(w, op, reg(w, op->args[1], 0)[__builtin_ctz(mask)], 16 * wq, 16, et, a) != 0)
+		if (desc_read(w, op, reg(w, op->args[1], 0)[__builtin_ctz(mask)], 0, 16 * wq, 16, et, a) != 0)
 			goto out;
 	} else {
 		/* the register A fragment (16-bit kinds, k16): element e of k16 slice `step` in
@@ -1144,7 +1150,7 @@ ex_wgmma(Warp *w, const IrOp *op, uint32_t mask)
 			a[(l / 4 + 8 * (i / 2 % 2)) * 16 + 8 * (i / 4) + 2 * (l % 4) + i % 2] =
 				num_to_double(et, reg(w, op->args[1], 8 * step + i)[l]);
 	}
-	if (desc_read(w, op, descb[__builtin_ctz(mask)], 0, n, et, b) != 0)
+	if (desc_read(w, op, descb[__builtin_ctz(mask)], (op->imm & IR_WGMMA_BT) != 0, 0, n, et, b) != 0)
 		goto out;
 	tf32_round(kind, a, 16 * nk);
 	tf32_round(kind, b, n * nk);

@@ -312,10 +312,11 @@ void async_block_start(Interp *it, Block *b);
 int async_block_end(Interp *it, Block *b);
 
 /* The descriptor-decoded K-major operand tile of an MMA: rows [r0, r0 + nrows), the 32
- * bytes of one K step each (16 elements of 16 bits, 32 of 8), as doubles into out (NULL:
+ * bytes of one K step each (16 elements of 16 bits, 32 of 8; mn: an N-major operand, as
+ * wgmma reads B with imm-trans-b), as doubles into out (NULL:
  * only the checks: bytes in flight, uninitialized, written without a proxy fence); the
  * bytes it reads in [*lo, *hi). 0, or -1 after a finding. */
-int async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int r0, int nrows, IrBase et, double *out, int64_t *lo,
+int async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int mn, int r0, int nrows, IrBase et, double *out, int64_t *lo,
 		    int64_t *hi);
 /* Records that warp w's wgmma group (or TC_READ: tcgen05.mma number seq) reads shared
  * bytes [lo, hi) of CTA it->blk until it retires (completes). */

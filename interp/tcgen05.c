@@ -85,7 +85,7 @@ operand_issue(Warp *w, const IrOp *op, uint64_t d, int rows, IrBase et, uint32_t
 {
 	int64_t lo, hi;
 
-	if (async_desc_read(w, op, d, 0, rows, et, NULL, &lo, &hi) != 0)
+	if (async_desc_read(w, op, d, 0, 0, rows, et, NULL, &lo, &hi) != 0)
 		return -1;
 	async_read_record(w, op, TC_READ, seq, lo, hi);
 	return 0;
@@ -284,8 +284,8 @@ mma_complete(Interp *it, const Agent *a)
 		if (a_in_tmem(it, a->op))
 			tmem_a_read(ctas[h], (uint32_t)a->da, m / nc, nk, et, A + (size_t)h * (m / nc) * nk);
 		else
-			bad = async_desc_read(w, a->op, a->da, 0, m / nc, et, A + (size_t)h * (m / nc) * nk, &lo, &hi) != 0;
-		bad = bad || async_desc_read(w, a->op, a->db, 0, n / nc, et, B + (size_t)h * (n / nc) * nk, &lo, &hi) != 0;
+			bad = async_desc_read(w, a->op, a->da, 0, 0, m / nc, et, A + (size_t)h * (m / nc) * nk, &lo, &hi) != 0;
+		bad = bad || async_desc_read(w, a->op, a->db, 0, 0, n / nc, et, B + (size_t)h * (n / nc) * nk, &lo, &hi) != 0;
 	}
 	for (h = 0; h < nc && !bad; h++)
 		mma_compute(ctas[h], a, A + (size_t)h * (m / nc) * nk, B, m / nc, n, nk, (int)(a->op->imm >> 17 & 1));

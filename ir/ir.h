@@ -588,6 +588,15 @@ int ir_entry_regs(const IrKernel *k);
  * tensor's columns (nrows and ncols are then the tile's, the matrix holds ncols rows of
  * nrows); `t.T` in .cake. */
 #define IR_TILE_TRANSPOSED (1 << 17)
+/* wgmma's imm: N | kind << 16 | step << 20 | IR_WGMMA_BT (B is N-major: the ISA's
+ * imm-trans-b, 16-bit kinds only). */
+#define IR_WGMMA_STEP(imm) ((int)(((imm) >> 20) & 0xff))
+#define IR_WGMMA_BT (1 << 28)
+/* wgmma.desc's imm: the swizzle in bytes, and for an N-major operand, panels of one swizzle
+ * span side by side, the bytes from one panel to the next (the descriptor's leading byte
+ * offset) << 16; 0 there for a K-major operand. */
+#define IR_DESC_SWIZZLE(imm) ((int)((imm) & 0xffff))
+#define IR_DESC_LBO(imm) ((int64_t)(imm) >> 16)
 
 /* ---- eval.c: integer evaluation, shared by folding, schedule checks and interpreters ---- */
 /* x wrapped to t's width and extended by its signedness (i1, u32, u64: zero-extended). */

@@ -275,20 +275,22 @@ check_tma(Verifier *v, const IrOp *op)
 	}
 }
 
-/* wgmma[N | kind << 16 | step << 20] (kind: ir.h's MMA kinds): operand 1 is the A
+/* wgmma[N | kind << 16 | step << 20 | bt << 28] (kind: ir.h's MMA kinds; bt: B N-major, for
+ * the 16-bit kinds, which have the ISA's imm-trans-b): operand 1 is the A
  * descriptor (SS form, step 0) or a register A fragment of a 16-bit kind whose k16 slice
  * `step` (lanes 8 step .. 8 step + 7) this wgmma reads (RS form). */
 static void
 check_wgmma(Verifier *v, const IrOp *op)
 {
-	int64_t n = op->imm & 0xffff, kind = (op->imm >> 16) & 0xf, step = op->imm >> 20;
+	int64_t n = op->imm & 0xffff, kind = (op->imm >> 16) & 0xf, step = op->imm >> 20 & 0xff;
 	IrType acc = vtype(v, op->args[0]), a = vtype(v, op->args[1]);
 	IrType want = n == 8 ? ir_vector(IR_F32, 4) : ir_vector(IR_F32, (int)(n / 2));
 
-	if (n < 8 || n > 256 || n % 8 || kind >= IR_MMA_NKINDS || step < 0) {
-		vf_error(v, op->loc, "wgmma[%" PRId64 "]: the attribute is N | kind << 16 | step << 20 with N a "
-			 "multiple of 8 in 8..256, kind 0 (bf16), 1 (f16), 2 (e4m3), 3 (e5m2) or 4 (tf32) and step "
-			 "the k16 slice of a register A", op->imm);
+	if (n < 8 || n > 256 || n % 8 || kind >= IR_MMA_NKINDS || (op->imm >> 20 & ~(int64_t)0xff) & ~(int64_t)(IR_WGMMA_BT >> 20) ||
+	    ((op->imm & IR_WGMMA_BT) && kind > IR_MMA_F16)) {
+		vf_error(v, op->loc, "wgmma[%" PRId64 "]: the attribute is N | kind << 16 | step << 20 | bt << 28 with N a "
+			 "multiple of 8 in 8..256, kind 0 (bf16), 1 (f16), 2 (e4m3), 3 (e5m2) or 4 (tf32), step "
+			 "the k16 slice of a register A and bt (B N-major) for bf16 and f16 only", op->imm);
 		return;
 	}
 	if (!ir_type_eq(acc, want))
@@ -491,9 +493,10 @@ vf_async_op(Verifier *v, const IrOp *op)
 		break;
 	case IR_WGMMA_DESC:
 		want_shared(v, op, 0, "the operand's address");
-		if (op->imm != 32 && op->imm != 64 && op->imm != 128)
-			vf_error(v, op->loc, "wgmma.desc[%" PRId64 "]: the swizzle is 32, 64 or 128 (K-major operands "
-				 "without swizzle are not supported)", op->imm);
+		if ((IR_DESC_SWIZZLE(op->imm) != 32 && IR_DESC_SWIZZLE(op->imm) != 64 && IR_DESC_SWIZZLE(op->imm) != 128) ||
+		    IR_DESC_LBO(op->imm) % 16 || IR_DESC_LBO(op->imm) >= (1 << 18))
+			vf_error(v, op->loc, "wgmma.desc[%" PRId64 "]: the attribute is the swizzle (32, 64 or 128: operands "
+				 "without swizzle are not supported) | the leading byte offset << 16 (a multiple of 16 below 2^18)", op->imm);
 		t = op->nres == 1 ? vtype(v, op->res[0]) : ir_scalar(IR_VOID);
 		if (vf_want_nres(v, op, 1) && !ir_type_eq(t, ir_scalar(IR_I64)) && !ir_type_eq(t, ir_scalar(IR_U64)))
 			vf_error(v, op->loc, "wgmma.desc gives %s, expected i64", vf_tname(t));

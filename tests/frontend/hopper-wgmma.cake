@@ -46,9 +46,9 @@ kernel wg(c: out bf16[M, N], d: out f32[64, 16])
 // CHECK-NEXT:   [[A1:%[0-9]+]] = wgmma[16] [[F]], [[DA0]], [[DB0]], [[TRUE]] : f32x8 !23:11
 // CHECK-NEXT:   [[S16:%[0-9]+]] = const 16 : i32 !23:11
 // CHECK-NEXT:   [[PA1:%[0-9]+]] = elemptr [[PA]], [[S16]] : ptr.shared.bf16 !23:11
+// CHECK-NEXT:   [[DA1:%[0-9]+]] = wgmma.desc[64] [[PA1]] : i64 !23:11
 // CHECK-NEXT:   [[S16B:%[0-9]+]] = const 16 : i32 !23:11
 // CHECK-NEXT:   [[PB1:%[0-9]+]] = elemptr [[PB]], [[S16B]] : ptr.shared.bf16 !23:11
-// CHECK-NEXT:   [[DA1:%[0-9]+]] = wgmma.desc[64] [[PA1]] : i64 !23:11
 // CHECK-NEXT:   [[DB1:%[0-9]+]] = wgmma.desc[64] [[PB1]] : i64 !23:11
 // CHECK-NEXT:   [[A2:%[0-9]+]] = wgmma[16] [[A1]], [[DA1]], [[DB1]], [[TRUE]] : f32x8 !23:11
 // CHECK-NEXT:   wgmma.commit !23:11

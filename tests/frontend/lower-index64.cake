@@ -5,7 +5,7 @@
 // RUN: %cakec --emit=ir --passes= %s | FileCheck %s
 // RUN: %cakec --emit=ir --passes= %s | %cakec --input=ir --emit=ir --passes= - | FileCheck %s
 
-fn row_sum(x: in f32[R, C], r: i32) -> f32 {
+fn sum_row(x: in f32[R, C], r: i32) -> f32 {
     var s: f32 = 0.0;
     for (j in 0 .. C) {
         s += x[r, j];
@@ -16,7 +16,7 @@ fn row_sum(x: in f32[R, C], r: i32) -> f32 {
 kernel wide(a: in f32[B, 8, N], m: in f32[B, N], o: out f32[B], s: f32) threads(32) index(i64) {
     let i = thread.x;
     let big: i64 = N - 1;
-    o[i] = a[i, 3, big] * s + row_sum(m, i);
+    o[i] = a[i, 3, big] * s + sum_row(m, i);
 }
 
 kernel narrow(a: in f32[B, 8, N], o: out f32[B]) threads(32) index(i32) {
