@@ -1,0 +1,132 @@
+// vsa.cake: block-sparse attention forward (video sparse attention, FlexAttention's
+// BlockMask), Hopper (docs/vsa.md).
+//
+//   o[b, h, r] = sum_j p_j v[b, h, j],  p = softmax_j(scale q[b, h, r] . k[b, h, j])
+//   lse[b, h, r] = log sum_j exp(scale q[b, h, r] . k[b, h, j])
+//
+// over the keys j of the key blocks listed for r's query block: kv_idx[b, h, qb, i] for
+// i < kv_num[b, h, qb] (block c holds keys c * BLK .. c * BLK + BLK - 1 below S; entries
+// past kv_num are padding, never read), and with causal != 0 only j <= r. A row with no
+// key gets o = 0 and lse = -inf. Queries and keys share the block size BLK (64 or 128).
+//
+// The design (FlashAttention-3's, without its intra-warpgroup overlap yet):
+// - a CTA per query block, the blocks of one head in reverse order (the long lists of a
+//   causal mask first); BLK / 64 consumer warpgroups of 64 query rows each share the
+//   block's list; warp 0 of warpgroup 0 is the producer: one thread loads Q once (a raw
+//   mbarrier), then K and V of each listed block by TMA into two pipelines of 2 stages
+//   (out-of-bounds rows of a ragged S are zero-filled);
+// - S = Q K^T with wgmma from shared memory (K = DT in 64-column swizzle panels), scaled
+//   by scale * log2(e), masked past S and above the diagonal where the block needs it;
+// - the online softmax in registers on the accumulator's rows (row_max, exp2, row_sum;
+//   m starts at -1e30, not -inf, so that a row that has seen only masked keys keeps
+//   exp2(m - m') finite and l = 0);
+// - O += P V with P from registers (the RS form, P rounded to T) and V as stored, the
+//   N-major operand `sv.T` (its panels of 64 head columns, each BLK keys);
+// - o = O / l and lse = (m + log2 l) ln 2 at the end (0 and -inf where l = 0).
+
+kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
+    q: in T[B, H, S, DT], k: in T[B, H, S, DT], v: in T[B, H, S, DT],
+    kv_num: in i32[B, H, NQ], kv_idx: in i32[B, H, NQ, NK],
+    o: out T[B, H, S, DT], lse: out f32[B, H, S],
+    scale: f32, causal: i32)
+    targets(sm_90a) threads(128 * (BLK / 64 + 1)) min_blocks(BLK == 64 ? 2 : 1)
+    grid(B * H * NQ)
+{
+    tensormap tq = tma(q, box[1, 1, 64, 64], swizzle(128));
+    tensormap tk = tma(k, box[1, 1, BLK, 64], swizzle(128));
+    tensormap tv = tma(v, box[1, 1, BLK, 64], swizzle(128));
+    mbarrier qbar(count: 1);
+    pipeline kp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
+    pipeline vp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
+    // Q: a panel of 64 head columns per 64 rows (warpgroup w's at rows w * DT ..);
+    // K and V: DT / 64 panels of BLK rows
+    shared sq: T[BLK / 64 * DT, 64] swizzle(128);
+    shared sk: T[DT / 64 * BLK, 64] in kp swizzle(128);
+    shared sv: T[DT / 64 * BLK, 64] in vp swizzle(128);
+
+    let bh = block.x / NQ;
+    let qb = NQ - 1 - block.x % NQ;
+    let b = bh / H;
+    let h = bh % H;
+    let q0 = qb * BLK;
+    let n = kv_num[b, h, qb];
+
+    role producer(warpgroup 0) regs(BLK == 64 ? 40 : 24) {
+        if (warp == 0) {
+            elect {
+                mbar_expect_tx(qbar, BLK * DT * 2);
+                for (w in 0 .. BLK / 64) unroll {
+                    tma_load(sq, tq, [b, h, q0 + w * 64, 0], qbar, part: w * (DT / 64));
+                    if (DT > 64) {
+                        tma_load(sq, tq, [b, h, q0 + w * 64, 64], qbar, part: w * (DT / 64) + 1);
+                    }
+                }
+                mbar_arrive(qbar);
+                for (i in 0 .. n) {
+                    let kb = kv_idx[b, h, qb, i] * BLK;
+                    produce kp {
+                        tma_load(sk, tk, [b, h, kb, 0], part: 0);
+                        if (DT > 64) {
+                            tma_load(sk, tk, [b, h, kb, 64], part: 1);
+                        }
+                    }
+                    produce vp {
+                        tma_load(sv, tv, [b, h, kb, 0], part: 0);
+                        if (DT > 64) {
+                            tma_load(sv, tv, [b, h, kb, 64], part: 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    role consumer(warpgroups 1 .. BLK / 64) regs(BLK == 64 ? 216 : 240) {
+        let wg = warpgroup - 1;
+        let r0 = q0 + wg * 64;
+        let sl = scale * 1.4426950408889634;
+        var m: f32x2 = f32x2(-1.0e30);
+        var l: f32x2 = f32x2(0.0);
+        var acc: f32acc[64, DT] = 0.0;
+        mbar_wait(qbar, 0);
+        for (i in 0 .. n) {
+            let k0 = kv_idx[b, h, qb, i] * BLK;
+            var s: f32acc[64, BLK] = 0.0;
+            consume kp {
+                s = wgmma(s, sq.rows(wg * DT, 64), sk.rows(0, BLK));
+                if (DT > 64) {
+                    s = wgmma(s, sq.rows(wg * DT + 64, 64), sk.rows(BLK, BLK));
+                }
+            }
+            s = s * sl;
+            if (k0 + BLK > S) {
+                s = mask_cols(s, S - k0);
+            }
+            if (causal != 0 && k0 + BLK - 1 > r0) {
+                s = mask_above(s, r0 - k0);
+            }
+            let mn = max(m, row_max(s));
+            let p = exp2(s - by_row(mn, BLK));
+            let alpha = exp2(m - mn);
+            l = l * alpha + row_sum(p);
+            acc = acc * by_row(alpha, DT);
+            consume vp {
+                acc = wgmma(acc, Ta(p), sv.T);
+            }
+            m = mn;
+        }
+        let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
+        store(o[b, h], acc * by_row(inv, DT), [r0, 0]);
+        let ln2 = 0.6931471805599453;
+        store_rows(lse[b, h], (m + log2(l)) * f32x2(ln2), [r0]);
+    }
+}
+
+// the block size is the one whose query blocks cover S (NQ = cdiv(S, BLK)); 128 otherwise
+instance vsa<bf16, 128, 64> as vsa_bf16_d128_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<bf16, 128, 128> as vsa_bf16_d128_b128 entry vsa;
+instance vsa<bf16, 64, 64> as vsa_bf16_d64_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<bf16, 64, 128> as vsa_bf16_d64_b128 entry vsa;
+instance vsa<f16, 128, 64> as vsa_f16_d128_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<f16, 128, 128> as vsa_f16_d128_b128 entry vsa;
+instance vsa<f16, 64, 64> as vsa_f16_d64_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<f16, 64, 128> as vsa_f16_d64_b128 entry vsa;
