@@ -296,17 +296,35 @@ wgmma_group_end(LlvmGen *g, const IrRegion *r, int i)
 	return -1;
 }
 
+/* Whether the first wgmma of the group ops[i + 1 .. end) has the constant scale-d 1: only
+ * then does a zero accumulator make it the same wgmma with scale-d 0. */
+static int
+first_scale_is_one(LlvmGen *g, const IrRegion *r, int i, int end)
+{
+	LLVMValueRef s;
+
+	for (i++; i < end && r->ops[i].opc != IR_WGMMA; i++)
+		;
+	if (i == end)
+		return 0;
+	s = lg_arg(g, &r->ops[i], 3);
+	return LLVMIsAConstantInt(s) && LLVMConstIntGetZExtValue(s) == 1;
+}
+
 /* Lowers a wgmma group (see wgmma_group_end) into one asm statement: the fence, every
  * wgmma and the commit, with the accumulator tied in once and out once and the register A
  * fragment's words passed in once. Per-wgmma asm would tie all lanes through each
  * instruction, and instruction selection would copy them each time. The fence is inside
  * the statement, so A registers computed just before it (a conversion of an accumulator)
- * are written before the fence, as the ISA asks. Returns the number of ops lowered, or 0
- * when r->ops[i] starts no group. */
+ * are written before the fence, as the ISA asks. A group that starts from a zero
+ * accumulator (`var s: f32acc[64, N] = 0.0` before each S = Q K^T) runs its first wgmma
+ * with scale-d 0 and ties in undefined lanes: the 64 or so moves of zeros a thread would
+ * make every time go away. Returns the number of ops lowered, or 0 when r->ops[i] starts
+ * no group. */
 int
 lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 {
-	int end = wgmma_group_end(g, r, i), j, lanes, nin, nmma = 0, abase = 0;
+	int end = wgmma_group_end(g, r, i), j, lanes, nin, nmma = 0, abase = 0, zero = 1;
 	const IrOp *f = &r->ops[i], *last = NULL;
 	LLVMValueRef *ins;
 	IrValue scale = 0;
@@ -339,6 +357,12 @@ lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 			return end - i + 1;
 		}
 	}
+	/* after the group's pure ops: the first scale-d may be one of them */
+	zero = first_scale_is_one(g, r, i, end);
+	for (j = 0; j < lanes && zero; j++)
+		zero = LLVMIsNull(ins[j]);
+	for (j = 0; j < lanes && zero; j++)
+		ins[j] = LLVMGetUndef(LLVMTypeOf(ins[j]));
 	buf_puts(&text, "{\n.reg .pred p;\nwgmma.fence.sync.aligned;\n");
 	for (j = i + 1; j < end; j++) {
 		const IrOp *op = &r->ops[j];
@@ -357,13 +381,15 @@ lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 		}
 		ins[nin] = lg_arg(g, op, 2);
 		buf_printf(&cons, ",l");
-		if (op->args[3] != scale) {
-			/* a constant scale-d (the usual case) is an immediate */
-			s = LLVMBuildZExt(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
+		if (op->args[3] != scale || zero) {
+			/* a constant scale-d (the usual case) is an immediate; 0 for the first
+			 * wgmma from a zero accumulator */
+			s = zero ? lg_c32(g, 0) : LLVMBuildZExt(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
 			ins[nin + 1] = s;
 			buf_printf(&cons, ",%s", LLVMIsAConstantInt(s) ? "n" : "r");
 			buf_printf(&text, "setp.ne.b32 p, $%d, 0;\n", lanes + nin + 1);
-			scale = op->args[3];
+			scale = zero ? 0 : op->args[3];
+			zero = 0;
 			wgmma_text(&text, op, rs, lanes, a, lanes + nin);
 			nin += 2;
 		} else {

@@ -30,5 +30,11 @@ kernel rows(lse: out f32[B, R], x: in bf16[R, 128], o: out f32[R, 128])
 // CHECK-LABEL: .visible .entry rows_
 // CHECK-COUNT-4: shfl.sync.bfly.b32
 // CHECK: ex2.approx
-// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
+// The accumulator starts at zero: the first wgmma runs with scale-d 0, and no zeros are
+// moved into its registers.
+// CHECK-NOT: mov.b32 {{%r[0-9]+}}, 0;
+// CHECK: setp.ne.b32 p, 0, 0;
+// CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
+// CHECK: setp.ne.b32 p, 1, 0;
+// CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
 // CHECK: lg2.approx
