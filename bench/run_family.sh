@@ -17,6 +17,11 @@ fi
 fam=$1
 shift
 build=${BUILD:-build}
+# a bundle (bench/make_bundle.sh) names the commit it was built from beside its build folder
+if [ -z "${CAKEC_COMMIT:-}" ] && [ -f "$build/../COMMIT" ]; then
+	CAKEC_COMMIT=$(cat "$build/../COMMIT")
+	export CAKEC_COMMIT
+fi
 py=${PYTHON:-python3}
 logs="$build/$fam-logs"
 test="test_$fam"

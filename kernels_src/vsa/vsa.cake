@@ -50,7 +50,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     let b = bh / H;
     let h = bh % H;
     let q0 = qb * BLK;
-    let n = kv_num[b, h, qb];
+    let n = min(kv_num[b, h, qb], NK);      // a count past the list's length reads no further
 
     role producer(warpgroup 0) regs(BLK == 64 ? 40 : 24) {
         if (warp == 0) {
