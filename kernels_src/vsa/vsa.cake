@@ -10,11 +10,13 @@
 // key gets o = 0 and lse = -inf. Queries and keys share the block size BLK (64 or 128).
 //
 // The design (FlashAttention-3's, without its intra-warpgroup overlap yet):
-// - a CTA per query block, the blocks of one head in reverse order (the long lists of a
-//   causal mask first); BLK / 64 consumer warpgroups of 64 query rows each share the
-//   block's list; warp 0 of warpgroup 0 is the producer: one thread loads Q once (a raw
-//   mbarrier), then K and V of each listed block by TMA into two pipelines of 2 stages
-//   (out-of-bounds rows of a ragged S are zero-filled);
+// - persistent CTAs (num_sms, twice that at BLK 64) striding over the query blocks, head
+//   by head, each head's in reverse order (the long lists of a causal mask first); BLK /
+//   64 consumer warpgroups of 64 query rows each share the block's list; warp 0 of
+//   warpgroup 0 is the producer: one thread loads each query block's Q into a pipeline of
+//   2 stages (the next block's while the consumers work on this one), then K and V of each
+//   listed block by TMA into two pipelines of 2 stages (out-of-bounds rows of a ragged S
+//   are zero-filled);
 // - S = Q K^T with wgmma from shared memory (K = DT in 64-column swizzle panels), masked
 //   past S and above the diagonal where the block needs it, its scale (scale * log2(e))
 //   folded into the exponent's fma;
@@ -31,50 +33,57 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     o: out T[B, H, S, DT], lse: out f32[B, H, S],
     scale: f32, causal: i32)
     targets(sm_90a) threads(128 * (BLK / 64 + 1)) min_blocks(BLK == 64 ? 2 : 1)
-    grid(B * H * NQ)
+    grid(min(B * H * NQ, num_sms * (128 / BLK)))
 {
     tensormap tq = tma(q, box[1, 1, 64, 64], swizzle(128));
     tensormap tk = tma(k, box[1, 1, BLK, 64], swizzle(128));
     tensormap tv = tma(v, box[1, 1, BLK, 64], swizzle(128));
-    mbarrier qbar(count: 1);
+    pipeline qp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
     pipeline kp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
     pipeline vp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
     // Q: a panel of 64 head columns per 64 rows (warpgroup w's at rows w * DT ..);
     // K and V: DT / 64 panels of BLK rows
-    shared sq: T[BLK / 64 * DT, 64] swizzle(128);
+    shared sq: T[BLK / 64 * DT, 64] in qp swizzle(128);
     shared sk: T[DT / 64 * BLK, 64] in kp swizzle(128);
     shared sv: T[DT / 64 * BLK, 64] in vp swizzle(128);
-
-    let bh = block.x / NQ;
-    let qb = NQ - 1 - block.x % NQ;
-    let b = bh / H;
-    let h = bh % H;
-    let q0 = qb * BLK;
-    let n = min(kv_num[b, h, qb], NK);      // a count past the list's length reads no further
+    // tile t: query block NQ - 1 - t % NQ of head t / NQ, the CTAs striding over them:
+    // the CTAs at work at any time share a few heads' K and V in L2, and each head's last
+    // blocks (the longest lists of a causal mask) come first
+    let tiles = B * H * NQ;
 
     role producer(warpgroup 0) regs(BLK == 64 ? 40 : 24) {
         if (warp == 0) {
             elect {
-                mbar_expect_tx(qbar, BLK * DT * 2);
-                for (w in 0 .. BLK / 64) unroll {
-                    tma_load(sq, tq, [b, h, q0 + w * 64, 0], qbar, part: w * (DT / 64));
-                    if (DT > 64) {
-                        tma_load(sq, tq, [b, h, q0 + w * 64, 64], qbar, part: w * (DT / 64) + 1);
-                    }
-                }
-                mbar_arrive(qbar);
-                for (i in 0 .. n) {
-                    let kb = kv_idx[b, h, qb, i] * BLK;
-                    produce kp {
-                        tma_load(sk, tk, [b, h, kb, 0], part: 0);
+                for (t in block.x .. tiles step grid_dim.x) {
+                    let bh = t / NQ;
+                    let b = bh / H;
+                    let h = bh % H;
+                    let qb = NQ - 1 - t % NQ;
+                    produce qp {
+                        tma_load(sq, tq, [b, h, qb * BLK, 0], part: 0);
                         if (DT > 64) {
-                            tma_load(sk, tk, [b, h, kb, 64], part: 1);
+                            tma_load(sq, tq, [b, h, qb * BLK, 64], part: 1);
+                        }
+                        if (BLK > 64) {
+                            tma_load(sq, tq, [b, h, qb * BLK + 64, 0], part: DT / 64);
+                        }
+                        if (BLK > 64 && DT > 64) {
+                            tma_load(sq, tq, [b, h, qb * BLK + 64, 64], part: 3);
                         }
                     }
-                    produce vp {
-                        tma_load(sv, tv, [b, h, kb, 0], part: 0);
-                        if (DT > 64) {
-                            tma_load(sv, tv, [b, h, kb, 64], part: 1);
+                    for (i in 0 .. min(kv_num[b, h, qb], NK)) {
+                        let kb = kv_idx[b, h, qb, i] * BLK;
+                        produce kp {
+                            tma_load(sk, tk, [b, h, kb, 0], part: 0);
+                            if (DT > 64) {
+                                tma_load(sk, tk, [b, h, kb, 64], part: 1);
+                            }
+                        }
+                        produce vp {
+                            tma_load(sv, tv, [b, h, kb, 0], part: 0);
+                            if (DT > 64) {
+                                tma_load(sv, tv, [b, h, kb, 64], part: 1);
+                            }
                         }
                     }
                 }
@@ -83,42 +92,48 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     }
     role consumer(warpgroups 1 .. BLK / 64) regs(BLK == 64 ? 216 : 240) {
         let wg = warpgroup - 1;
-        let r0 = q0 + wg * 64;
         let sl = f32x2(scale * 1.4426950408889634);
-        var m: f32x2 = f32x2(-1.0e30);
-        var l: f32x2 = f32x2(0.0);
-        var acc: f32acc[64, DT] = 0.0;
-        mbar_wait(qbar, 0);
-        for (i in 0 .. n) {
-            let k0 = kv_idx[b, h, qb, i] * BLK;
-            var s: f32acc[64, BLK] = 0.0;
-            consume kp {
-                s = wgmma(s, sq.rows(wg * DT, 64), sk.rows(0, BLK));
-                if (DT > 64) {
-                    s = wgmma(s, sq.rows(wg * DT + 64, 64), sk.rows(BLK, BLK));
+        for (t in block.x .. tiles step grid_dim.x) {
+            let bh = t / NQ;
+            let b = bh / H;
+            let h = bh % H;
+            let qb = NQ - 1 - t % NQ;
+            let r0 = qb * BLK + wg * 64;
+            var m: f32x2 = f32x2(-1.0e30);
+            var l: f32x2 = f32x2(0.0);
+            var acc: f32acc[64, DT] = 0.0;
+            consume qp {
+                for (i in 0 .. min(kv_num[b, h, qb], NK)) {
+                    let k0 = kv_idx[b, h, qb, i] * BLK;
+                    var s: f32acc[64, BLK] = 0.0;
+                    consume kp {
+                        s = wgmma(s, sq.rows(wg * DT, 64), sk.rows(0, BLK));
+                        if (DT > 64) {
+                            s = wgmma(s, sq.rows(wg * DT + 64, 64), sk.rows(BLK, BLK));
+                        }
+                    }
+                    if (k0 + BLK > S) {
+                        s = mask_cols(s, S - k0);
+                    }
+                    if (causal != 0 && k0 + BLK - 1 > r0) {
+                        s = mask_above(s, r0 - k0);
+                    }
+                    // scores scaled inside the exponent: one fma a lane
+                    let mn = max(m, row_max(s) * sl);
+                    let p = exp2(fma(s, by_row(sl, BLK), by_row(-mn, BLK)));
+                    let alpha = exp2(m - mn);
+                    l = l * alpha + row_sum(p);
+                    acc = acc * by_row(alpha, DT);
+                    consume vp {
+                        acc = wgmma(acc, Ta(p), sv.T);
+                    }
+                    m = mn;
                 }
             }
-            if (k0 + BLK > S) {
-                s = mask_cols(s, S - k0);
-            }
-            if (causal != 0 && k0 + BLK - 1 > r0) {
-                s = mask_above(s, r0 - k0);
-            }
-            // the scores scaled inside the exponent: one fma a lane
-            let mn = max(m, row_max(s) * sl);
-            let p = exp2(fma(s, by_row(sl, BLK), by_row(-mn, BLK)));
-            let alpha = exp2(m - mn);
-            l = l * alpha + row_sum(p);
-            acc = acc * by_row(alpha, DT);
-            consume vp {
-                acc = wgmma(acc, Ta(p), sv.T);
-            }
-            m = mn;
+            let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
+            store(o[b, h], acc * by_row(inv, DT), [r0, 0]);
+            store_rows(lse[b, h], (m + log2(l)) * f32x2(0.6931471805599453), [r0]);
         }
-        let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
-        store(o[b, h], acc * by_row(inv, DT), [r0, 0]);
-        let ln2 = 0.6931471805599453;
-        store_rows(lse[b, h], (m + log2(l)) * f32x2(ln2), [r0]);
     }
 }
 

@@ -59,7 +59,8 @@ target_include_directories(test_vsa SYSTEM PRIVATE ${CAKE_CUDA_INCLUDE})
 target_link_libraries(test_vsa PRIVATE ${CMAKE_DL_LIBS} Threads::Threads m)
 add_test(NAME gpu/test_vsa COMMAND test_vsa)
 set_tests_properties(gpu/test_vsa PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 900)
-# 3 emulated SMs: the emulator then runs the CTAs (one per query block) a few at a time
+# 3 emulated SMs: the persistent CTAs (num_sms of them, twice that at 64-token blocks)
+# then walk several query blocks each, through both stages of every pipeline
 add_test(NAME gpu/emu/test_vsa COMMAND test_vsa)
 set_tests_properties(gpu/emu/test_vsa PROPERTIES TIMEOUT 900
   ENVIRONMENT "${gpu_emu_env};CAKE_GPU_TEST_SMALL=1;CAKE_GPU_TEST_REQUIRE=1;EMU_SMS=3")
