@@ -464,6 +464,22 @@ tile_arg(Sema *S, Node *a, const char *call, int keep, int *rank)
 	return t;
 }
 
+/* The tensor a store call writes (argument a): out or inout, of f32, bf16 or f16. */
+static int
+float_out(Node *a, const Symbol *t, const char *call)
+{
+	if (t->access == ACC_IN) {
+		diag_error(a->loc, "cannot write to '%s': it is an 'in' tensor (declare it 'out' or 'inout')", t->name);
+		return 0;
+	}
+	if (t->type.base != IR_F32 && t->type.base != IR_BF16 && t->type.base != IR_F16) {
+		diag_error(a->loc, "%s converts its values to f32, bf16 or f16, but '%s' holds %s", call, t->name,
+			   fe_tname(t->type));
+		return 0;
+	}
+	return 1;
+}
+
 /* store(tensor, acc, [row0, col0]): the fragment's elements at their (row, col); or
  * store(tensor, r, [row, col0]) of a register array r: r[j] at (row, col0 + j). Both skip
  * the elements outside the tensor. */
@@ -496,16 +512,8 @@ asy_wgmma_store(Sema *S, Node *e)
 		diag_error(args[0]->loc, "store of a register array writes part of one row; '.T' (a transposed tile) is for accumulator fragments");
 		return;
 	}
-	if (t->access == ACC_IN) {
-		diag_error(args[0]->loc, "cannot write to '%s': it is an 'in' tensor (declare it 'out' or 'inout')",
-			   t->name);
+	if (!float_out(args[0], t, "store"))
 		return;
-	}
-	if (t->type.base != IR_F32 && t->type.base != IR_BF16 && t->type.base != IR_F16) {
-		diag_error(args[0]->loc, "store converts its values to f32, bf16 or f16, but '%s' holds %s",
-			   t->name, fe_tname(t->type));
-		return;
-	}
 	if (!asy_coords_arg(S, args[2], 2, "store", "a row and a column"))
 		return;
 	if (!regs)
@@ -646,16 +654,6 @@ asy_store_rows(Sema *S, Node *e)
 			   t->name, t->rank);
 		return;
 	}
-	if (t->access == ACC_IN) {
-		diag_error(args[0]->loc, "cannot write to '%s': it is an 'in' tensor (declare it 'out' or 'inout')",
-			   t->name);
-		return;
-	}
-	if (t->type.base != IR_F32 && t->type.base != IR_BF16 && t->type.base != IR_F16) {
-		diag_error(args[0]->loc, "store_rows converts its values to f32, bf16 or f16, but '%s' holds %s",
-			   t->name, fe_tname(t->type));
-		return;
-	}
-	if (asy_coords_arg(S, args[2], 1, "store_rows", "a row"))
+	if (float_out(args[0], t, "store_rows") && asy_coords_arg(S, args[2], 1, "store_rows", "a row"))
 		whole_warpgroups(S, e);
 }
