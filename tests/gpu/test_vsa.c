@@ -22,7 +22,9 @@
  * list of future blocks only: all its rows masked). With causal the random and full lists
  * hold the diagonal block. No list holds a block twice. Lists never exceed NK, kv_idx's
  * last dimension (NK < NKB, the number of key blocks, gives top-k lists; NK > NKB pads
- * even full lists). The padding of the lists shorter than NK takes in turn the list's last
+ * even full lists; a list that fills its row of kv_idx gives, every other time, a count
+ * kv_num of NK + 5, which the kernel takes as NK). The padding of the lists shorter than
+ * NK takes in turn the list's last
  * block repeated (FlexAttention's padding: read, it would count twice), 0x7fffffff and -1
  * (read, they name no block of the tensor: zero-filled loads or a fault).
  *
@@ -318,7 +320,8 @@ make_lists(VsaCase *c, GtRng *r, int32_t *perm)
 			else
 				shuffle(r, list, n);
 		}
-		c->num[t] = n;
+		/* a count past a full row of kv_idx (every other full list): the kernel takes NK */
+		c->num[t] = n == c->nk && pattern == 1 && round == 0 ? n + 5 : n;
 		if (n < c->nk) {
 			int kind = npad++ % 3;
 
@@ -347,7 +350,7 @@ reference(VsaCase *c, int b, int h, int *keys, double *w)
 		const int32_t *list = c->idx + l * c->nk;
 
 		/* the attended key positions, block by block */
-		for (n = i = 0; i < c->num[l]; i++)
+		for (n = i = 0; i < c->num[l] && i < c->nk; i++)
 			for (j = list[i] * sh->blk; j < (list[i] + 1) * sh->blk && j < sh->s; j++)
 				keys[n++] = j;
 		for (row = qb * sh->blk; row < (qb + 1) * sh->blk && row < sh->s; row++) {
