@@ -3,7 +3,7 @@
 # instances (`instance ... as NAME [when (...)];`) and entry point cp_fixup are written by
 # one cakec run into build/gen/cp_fixup/; test_cp_fixup links the entry point and every
 # instance, and runs each instance on the shapes it takes and the entry point on all
-# (also against the emulated driver, on small shapes). Uses gpu_target_flags, gpu_emit,
+# (also against the emulated driver, on small shapes). Uses gpu_target_flags, gpu_emit, gpu_image_flags,
 # gpu_runtime_c, gpu_first_gen, gpu_emu_env, Python3.
 
 set(cpf_src ${CMAKE_SOURCE_DIR}/kernels_src/cp_fixup/cp_fixup.cake)
@@ -34,7 +34,7 @@ foreach(k ${cpf_kernels})
 endforeach()
 add_custom_command(OUTPUT ${cpf_outputs}
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${cpf_gen}
-  COMMAND $<TARGET_FILE:cakec> --emit=${gpu_emit},ir --depfile ${cpf_gen}.d
+  COMMAND $<TARGET_FILE:cakec> --emit=${gpu_emit},ir ${gpu_image_flags} --depfile ${cpf_gen}.d
           -o ${cpf_gen} kernels_src/cp_fixup/cp_fixup.cake
   DEPENDS cakec ${cpf_src}
   DEPFILE ${cpf_gen}.d
