@@ -286,7 +286,8 @@ check_wgmma(Verifier *v, const IrOp *op)
 	IrType acc = vtype(v, op->args[0]), a = vtype(v, op->args[1]);
 	IrType want = n == 8 ? ir_vector(IR_F32, 4) : ir_vector(IR_F32, (int)(n / 2));
 
-	if (n < 8 || n > 256 || n % 8 || kind >= IR_MMA_NKINDS || (op->imm >> 20 & ~(int64_t)0xff) & ~(int64_t)(IR_WGMMA_BT >> 20) ||
+	/* bits 0..28 hold N, kind, step and bt */
+	if (n < 8 || n > 256 || n % 8 || kind >= IR_MMA_NKINDS || op->imm < 0 || op->imm >> 29 ||
 	    ((op->imm & IR_WGMMA_BT) && kind > IR_MMA_F16)) {
 		vf_error(v, op->loc, "wgmma[%" PRId64 "]: the attribute is N | kind << 16 | step << 20 | bt << 28 with N a "
 			 "multiple of 8 in 8..256, kind 0 (bf16), 1 (f16), 2 (e4m3), 3 (e5m2) or 4 (tf32), step "
