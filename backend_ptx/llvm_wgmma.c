@@ -8,27 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The shared-memory matrix descriptor of the operand at operand 0 of op (a shared pointer)
- * with swizzle IR_DESC_SWIZZLE(op->imm) bytes (PTX ISA, wgmma's "Matrix Descriptor
- * Format", which tcgen05 extends): start address >> 4 in bits 0-13, leading byte offset >>
- * 4 in 16-29 (K-major: 1, unused when swizzled; N-major: the bytes from one panel of a
- * swizzle span's columns to the next, IR_DESC_LBO), stride byte offset >> 4 in 32-45 (from
- * one group of 8 rows (K-major) or 8 K (N-major) to the next: 8 rows of the swizzle span
- * either way), base offset 0 (operands start on the swizzle pattern's alignment) and the
- * layout in 62-63 (128B 1, 64B 2, 32B 3: tcgen05's 3-bit codes 2, 4, 6 in 61-63 are the
- * same bits). version is or'ed in: 0 for wgmma, bit 46 for tcgen05 (its descriptor's fixed
- * 0b001 in bits 46-48). */
+/* The shared-memory matrix descriptor of the operand at operand 0 of op (a shared pointer):
+ * the start address >> 4 in bits 0-13 or'ed into ir_matrix_desc_bits of its attribute
+ * (the swizzle and, N-major, the leading byte offset). version: 0 for wgmma, bit 46 for
+ * tcgen05 (its descriptor's fixed 0b001 in bits 46-48). */
 LLVMValueRef
 lg_matrix_desc(LlvmGen *g, const IrOp *op, uint64_t version, const char *nm)
 {
-	int sw = IR_DESC_SWIZZLE(op->imm);
-	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
-	uint64_t lbo = IR_DESC_LBO(op->imm) ? (uint64_t)IR_DESC_LBO(op->imm) >> 4 : 1;
-	uint64_t fixed = (lbo << 16) | ((sbo >> 4) << 32) | (layout << 62) | version;
+	uint64_t fixed = ir_matrix_desc_bits(op->imm, version);
 	LLVMValueRef a;
 
-	if (sw != 32 && sw != 64 && sw != 128) {
-		lg_error(g, op, "swizzle %d", sw);
+	if (!fixed) {
+		lg_error(g, op, "swizzle %d", IR_DESC_SWIZZLE(op->imm));
 		return LLVMGetPoison(lg_i64t(g));
 	}
 	a = LLVMBuildPtrToInt(g->b, lg_arg(g, op, 0), lg_i32t(g), "");

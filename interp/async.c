@@ -960,17 +960,14 @@ ex_wgmma_desc(Warp *w, const IrOp *op, uint32_t mask)
 {
 	const uint64_t *a = reg(w, op->args[0], 0);
 	uint64_t *d = reg(w, op->res[0], 0);
-	int sw = IR_DESC_SWIZZLE(op->imm), l;
-	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
-	uint64_t lbo = IR_DESC_LBO(op->imm) ? (uint64_t)IR_DESC_LBO(op->imm) >> 4 : 1;
-	uint64_t fixed = (lbo << 16) | ((sbo >> 4) << 32) | (layout << 62);
-
 	/* tcgen05's descriptor is wgmma's with the version field (bits 46..48) 0b001; its
 	 * layout codes 2, 4, 6 in bits 61..63 are wgmma's 1, 2, 3 in bits 62..63 */
-	if (op->opc == IR_TCGEN05_DESC)
-		fixed |= (uint64_t)1 << 46;
-	if (sw != 32 && sw != 64 && sw != 128) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: %s with swizzle %d", ir_opinfo[op->opc].name, sw);
+	uint64_t fixed = ir_matrix_desc_bits(op->imm, op->opc == IR_TCGEN05_DESC ? (uint64_t)1 << 46 : 0);
+	int l;
+
+	if (!fixed) {
+		interp_fail(w, op, 0, "not yet supported by the interpreter: %s with swizzle %d", ir_opinfo[op->opc].name,
+			    IR_DESC_SWIZZLE(op->imm));
 		return;
 	}
 	LANES(l, mask) {

@@ -91,6 +91,24 @@ ir_mma_kind_k(int kind)
 	return (unsigned)kind < IR_MMA_NKINDS ? 32 / ir_type_bytes(ir_scalar(mma_kinds[kind].base)) : 0;
 }
 
+/* PTX ISA, wgmma's "Matrix Descriptor Format", which tcgen05 extends: leading byte offset
+ * >> 4 in bits 16-29 (K-major: 1, unused when swizzled; N-major: the bytes from one panel
+ * of a swizzle span's columns to the next), stride byte offset >> 4 in 32-45 (from one
+ * group of 8 rows (K-major) or 8 K (N-major) to the next: 8 rows of the span either way),
+ * base offset 0 (operands start on the swizzle pattern's alignment) and the layout in
+ * 62-63 (128B 1, 64B 2, 32B 3: tcgen05's 3-bit codes 2, 4, 6 in 61-63 are the same bits). */
+uint64_t
+ir_matrix_desc_bits(int64_t imm, uint64_t version)
+{
+	int sw = IR_DESC_SWIZZLE(imm);
+	uint64_t layout = sw == 128 ? 1 : sw == 64 ? 2 : 3, sbo = (uint64_t)sw * 8;
+	uint64_t lbo = IR_DESC_LBO(imm) ? (uint64_t)IR_DESC_LBO(imm) >> 4 : 1;
+
+	if (sw != 32 && sw != 64 && sw != 128)
+		return 0;
+	return (lbo << 16) | ((sbo >> 4) << 32) | (layout << 62) | version;
+}
+
 static int
 base_kind(IrType t)
 {

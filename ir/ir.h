@@ -179,6 +179,11 @@ int ir_mma_kind(IrBase b);              /* -1 if b is no operand type */
 IrBase ir_mma_kind_base(int kind);      /* the element type shared memory holds */
 const char *ir_mma_kind_name(int kind); /* PTX's operand type: "bf16", "tf32" */
 int ir_mma_kind_k(int kind);            /* K of one instruction: 16, 16, 32, 32, 8 */
+/* The bits of a shared-memory matrix descriptor (wgmma's; tcgen05's with version bit 46)
+ * that do not depend on the address, for wgmma.desc's attribute (swizzle, leading byte
+ * offset); 0 for a swizzle other than 32, 64 or 128. The backend and the interpreter both
+ * or the start address >> 4 into bits 0-13. */
+uint64_t ir_matrix_desc_bits(int64_t imm, uint64_t version);
 const char *ir_base_name(IrBase b);   /* "f32" */
 int ir_base_from_name(const char *s, int n);  /* -1 if not a scalar name */
 void ir_type_str(IrType t, char *out, int size);  /* "f32x4", "ptr.global.bf16", "tmap" */
