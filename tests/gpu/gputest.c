@@ -427,6 +427,35 @@ gt_dims_label(const GtKernel *k, const int64_t *dims, char *out, size_t size)
 }
 
 int
+gt_run_sm90(const char *name, const char *what, int n, int (*run)(const GtDev *g, CUstream s, int i))
+{
+	GtDev g;
+	CUstream s = NULL;
+	int rc, i, failed = 0;
+
+	rc = gt_init(&g, name);
+	if (rc > 0)
+		return gt_skip_status();
+	if (rc < 0)
+		return 1;
+	if (g.major != 9) {
+		printf("SKIPPED: %s: device 0 is %s; the kernels are built for sm_90a\n", name, g.name);
+		gt_fini(&g);
+		return gt_skip_status();
+	}
+	if (gt_cu(g.cu->stream_create(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate", name)) {
+		gt_fini(&g);
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		failed += run(&g, s, i) != 0;
+	g.cu->stream_destroy(s);
+	gt_fini(&g);
+	printf("%s: %d of %d %s passed\n", name, n - failed, n, what);
+	return failed ? 1 : 0;
+}
+
+int
 gt_run_sizes(const GtKernel *k, const GtSize *sizes, int n)
 {
 	GtDev g;

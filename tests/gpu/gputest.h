@@ -165,6 +165,11 @@ typedef struct GtSize {
  * check) on a fresh stream and returns the exit status. */
 int gt_run_sizes(const GtKernel *k, const GtSize *sizes, int n);
 
+/* The main of a check built for sm_90a only (tests/gpu/checks/): case i of n is
+ * run(g, s, i) on one stream (non-zero: it failed), then "NAME: K of n WHAT passed". Prints
+ * SKIPPED without a GPU or on another architecture. The exit status. */
+int gt_run_sm90(const char *name, const char *what, int n, int (*run)(const GtDev *g, CUstream s, int i));
+
 /* Cold start (bench/first_call.py): the host-side time of a process's first launches.
  * A test program times each launcher call with gt_now_ms and passes it to gt_clock_note
  * with the kernel's descriptor: the first two calls of the process are kept, the first with the module load for the context (a cubin, or

@@ -184,32 +184,15 @@ out:
 	return failed != 0;
 }
 
+/* case i: element type i / 3, placement i % 3 */
+static int
+run_case(const GtDev *g, CUstream s, int i)
+{
+	return run(g, s, i / 3, i % 3);
+}
+
 int
 main(void)
 {
-	GtDev g;
-	CUstream s = NULL;
-	int rc, ty, place, failed = 0;
-
-	rc = gt_init(&g, "fragment");
-	if (rc > 0)
-		return gt_skip_status();
-	if (rc < 0)
-		return 1;
-	if (g.major != 9) {
-		printf("SKIPPED: fragment: device 0 is %s; the kernels are built for sm_90a\n", g.name);
-		gt_fini(&g);
-		return gt_skip_status();
-	}
-	if (gt_cu(g.cu->stream_create(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "fragment")) {
-		gt_fini(&g);
-		return 1;
-	}
-	for (ty = 0; ty < NTYPES; ty++)
-		for (place = 0; place < 3; place++)
-			failed += run(&g, s, ty, place);
-	g.cu->stream_destroy(s);
-	gt_fini(&g);
-	printf("fragment: %d of %d cases passed\n", 3 * NTYPES - failed, 3 * NTYPES);
-	return failed ? 1 : 0;
+	return gt_run_sm90("fragment", "cases", 3 * NTYPES, run_case);
 }

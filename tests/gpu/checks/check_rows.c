@@ -170,28 +170,5 @@ out:
 int
 main(void)
 {
-	GtDev g;
-	CUstream s = NULL;
-	int rc, which, failed = 0;
-
-	rc = gt_init(&g, "rows");
-	if (rc > 0)
-		return gt_skip_status();
-	if (rc < 0)
-		return 1;
-	if (g.major != 9) {
-		printf("SKIPPED: rows: device 0 is %s; the kernel is built for sm_90a\n", g.name);
-		gt_fini(&g);
-		return gt_skip_status();
-	}
-	if (gt_cu(g.cu->stream_create(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "rows")) {
-		gt_fini(&g);
-		return 1;
-	}
-	for (which = 0; which < 3; which++)
-		failed += run(&g, s, which);
-	g.cu->stream_destroy(s);
-	gt_fini(&g);
-	printf("rows: %d of 3 cases passed\n", 3 - failed);
-	return failed ? 1 : 0;
+	return gt_run_sm90("rows", "cases", 3, run);
 }

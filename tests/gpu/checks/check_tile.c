@@ -193,28 +193,5 @@ out:
 int
 main(void)
 {
-	GtDev g;
-	CUstream s = NULL;
-	int rc, place, failed = 0;
-
-	rc = gt_init(&g, "tile");
-	if (rc > 0)
-		return gt_skip_status();
-	if (rc < 0)
-		return 1;
-	if (g.major != 9) {
-		printf("SKIPPED: tile: device 0 is %s; the kernel is built for sm_90a\n", g.name);
-		gt_fini(&g);
-		return gt_skip_status();
-	}
-	if (gt_cu(g.cu->stream_create(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "tile")) {
-		gt_fini(&g);
-		return 1;
-	}
-	for (place = 0; place < 2; place++)
-		failed += run(&g, s, place);
-	g.cu->stream_destroy(s);
-	gt_fini(&g);
-	printf("tile: %d of 2 cases passed\n", 2 - failed);
-	return failed ? 1 : 0;
+	return gt_run_sm90("tile", "cases", 2, run);
 }

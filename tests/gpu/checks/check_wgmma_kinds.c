@@ -266,28 +266,5 @@ out:
 int
 main(void)
 {
-	GtDev g;
-	CUstream s = NULL;
-	int rc, i, failed = 0;
-
-	rc = gt_init(&g, "wgmma_kinds");
-	if (rc > 0)
-		return gt_skip_status();
-	if (rc < 0)
-		return 1;
-	if (g.major != 9) {
-		printf("SKIPPED: wgmma_kinds: device 0 is %s; the kernels are built for sm_90a\n", g.name);
-		gt_fini(&g);
-		return gt_skip_status();
-	}
-	if (gt_cu(g.cu->stream_create(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "wgmma_kinds")) {
-		gt_fini(&g);
-		return 1;
-	}
-	for (i = 0; i < NKINDS; i++)
-		failed += run_kind(&g, s, i);
-	g.cu->stream_destroy(s);
-	gt_fini(&g);
-	printf("wgmma_kinds: %d of %d kinds passed\n", NKINDS - failed, NKINDS);
-	return failed ? 1 : 0;
+	return gt_run_sm90("wgmma_kinds", "kinds", NKINDS, run_kind);
 }
