@@ -83,9 +83,10 @@ cols_start(IrGen *G, Node *a)
 /* The RS form, acc = wgmma(acc, a, B) with a register A fragment: wgmma.fence of the
  * accumulator and A (the ISA wants a fence between writing A's registers, often by the
  * conversion just before, and the wgmma that reads them), one wgmma per k16 slice of A,
- * wgmma.commit and wgmma.wait[0] of both, in consume blocks too: A's registers must not
+ * wgmma.commit, and outside consume blocks wgmma.wait[0] of both: A's registers must not
  * change while the wgmmas are in flight, and the wait, which ties them, keeps them live
- * and unchanged until the wgmmas retired. */
+ * and unchanged until the wgmmas retired. In a consume block expand_wgmma_waits places
+ * that wait, tying A too. */
 static IrValue
 wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
 {
@@ -115,6 +116,8 @@ wgmma_rs(IrGen *G, Node *e, IrValue acc, IrType ft)
 			      (bn->kind == N_MEMBER ? IR_WGMMA_BT : 0), 4, ops);
 	}
 	irb_op(&G->b, IR_WGMMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
+	if (G->nconsume)
+		return acc;
 	in[0] = acc;
 	in[1] = out[1];
 	pass_through(G, IR_WGMMA_WAIT, 0, 2, in, out);

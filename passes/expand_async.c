@@ -13,7 +13,7 @@
  *   consume[p] %stage, %phase { body }     ->  mbar.wait full[stage], phase
  *                                              [tcgen05.fence.after]  (body has tcgen05 ops)
  *                                              body
- *                                              [wgmma.commit; wgmma.wait[0]]    (body has wgmma)
+ *                                              [wgmma.commit]    (body has wgmma)
  *                                              [tcgen05.fence.before] (body has tcgen05.ld/st)
  *                                              mbar.arrive empty[stage]       (thread, warp..)
  *                                              tcgen05.commit empty[stage]         (mma)
@@ -50,8 +50,10 @@
  * wgmma.wait[1] after each stage's commit retires the previous stage's group, which is
  * released then (its index is carried as a new loop value, -1 before the first); after the
  * loop, wgmma.wait[0] retires the last group (the loop's accumulator results are read only
- * through it) and the last stage is released. Elsewhere the consume waits for its own
- * group (wait[0]) and releases the current stage.
+ * through it) and the last stage is released. Elsewhere the groups stay in flight past the
+ * body: once every consume is spliced, expand_wgmma_waits (wgmma_wait.c) retires each
+ * where the code after it first reads its registers, at the latest before the release
+ * (an arrive writes memory), so that the ops between overlap the tensor cores.
  *
  * If the kernel has mbarriers but no mbar.init (IR written by hand), thread 0 initialises
  * every barrier object with its count at kernel entry, then fence.mbar_init and a CTA
@@ -181,10 +183,10 @@ op_contains(const IrOp *op, int opc)
 	return 0;
 }
 
-/* The wgmma state at the end of r, in program order: whether a wgmma was issued, whether
- * one is not committed yet, and whether all committed groups are retired (wait[0]). */
+/* The wgmma state at the end of r, in program order: whether a wgmma was issued and
+ * whether one is not committed yet. */
 typedef struct WgState {
-	int saw, uncommitted, retired;
+	int saw, uncommitted;
 } WgState;
 
 static void
@@ -198,14 +200,9 @@ wgmma_state(const IrRegion *r, WgState *s)
 		switch (op->opc) {
 		case IR_WGMMA:
 			s->saw = s->uncommitted = 1;
-			s->retired = 0;
 			break;
 		case IR_WGMMA_COMMIT:
 			s->uncommitted = 0;
-			break;
-		case IR_WGMMA_WAIT:
-			if (op->imm == 0 && !s->uncommitted)
-				s->retired = 1;
 			break;
 		default:
 			break;
@@ -572,7 +569,7 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 	const IrPipeline *p = &k->pipelines[op->imm];
 	IrBuilder b = {k, out, op->loc};
 	IrValue stage = op->args[0], phase = op->args[1], *y;
-	WgState s = {0, 0, 0};
+	WgState s = {0, 0};
 	int ny, i, nres, ldst;
 
 	wgmma_state(&op->regions[0], &s);
@@ -597,19 +594,35 @@ expand_consume(Expand *E, IrRegion *out, IrOp *op, const Carry *carry)
 		push_if(E, out, op->loc, c, then, 0, NULL, NULL);
 		return;
 	}
-	if (s.saw && !s.retired)
-		push_wait(E, out, op->loc, 0, nres, y, op->res);
-	else
-		for (i = 0; i < nres; i++)
-			replace(E, op->res[i], y[i]);
+	/* the groups of the body stay in flight: expand_wgmma_waits retires them where their
+	 * values are read, at the latest before the release */
+	for (i = 0; i < nres; i++)
+		replace(E, op->res[i], y[i]);
 	release(E, &b, p->empty_src, p->empty_cluster, p->empty, stage, ldst, ir_pair_pipeline(p, E->pair));
 }
 
 /* ---- loops that keep one wgmma group in flight ---- */
 
+/* Whether r holds an RS wgmma (a register A fragment): its group keeps the fragment's
+ * registers, which a loop's wait[1] would not tie across the iteration. */
+static int
+has_rs(const IrKernel *k, const IrRegion *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nops; i++) {
+		if (r->ops[i].opc == IR_WGMMA && ir_is_afrag(ir_vtype(k, r->ops[i].args[1])))
+			return 1;
+		for (j = 0; j < r->ops[i].nregions; j++)
+			if (has_rs(k, &r->ops[i].regions[j]))
+				return 1;
+	}
+	return 0;
+}
+
 /* The index of the consume in for-op's body that can release the previous stage, or -1. */
 static int
-carry_candidate(const IrOp *forop)
+carry_candidate(const Expand *E, const IrOp *forop)
 {
 	const IrRegion *body = &forop->regions[0];
 	const IrOp *yield;
@@ -622,7 +635,7 @@ carry_candidate(const IrOp *forop)
 		const IrOp *op = &body->ops[i];
 
 		if (op->opc == IR_CONSUME && contains(&op->regions[0], IR_WGMMA)) {
-			if (idx >= 0 || contains(&op->regions[0], IR_WGMMA_WAIT))
+			if (idx >= 0 || contains(&op->regions[0], IR_WGMMA_WAIT) || has_rs(E->k, &op->regions[0]))
 				return -1;
 			idx = i;
 		} else if (op_contains(op, -1)) {
@@ -714,7 +727,7 @@ expand_region(Expand *E, IrRegion *r, const Carry *carry)
 	for (i = 0; i < r->nops; i++) {
 		IrOp op = r->ops[i];
 
-		if (op.opc == IR_FOR && (idx = carry_candidate(&op)) >= 0) {
+		if (op.opc == IR_FOR && (idx = carry_candidate(E, &op)) >= 0) {
 			expand_for_carry(E, &out, &op, idx);
 			continue;
 		}
@@ -811,6 +824,7 @@ pass_expand_async(IrKernel *k, PassContext *cx)
 		add_barrier_init(&E);
 	expand_region(&E, &k->body, NULL);
 	ir_rw_apply(&E.subst, &k->body);
+	expand_wgmma_waits(k);
 
 	ir_rw_free(&E.subst);
 	free(E.isconst);

@@ -60,5 +60,8 @@ void pass_staging_elision(IrKernel *k, PassContext *cx);
 /* ---- expand_async.c ---- */
 /* Expands role, elect, produce and consume into ifs, mbarrier waits/arrives and wgmma waits. */
 void pass_expand_async(IrKernel *k, PassContext *cx);
+/* wgmma_wait.c: after the consume blocks are spliced, a wgmma.wait for each group they left
+ * in flight, as late as the ops after it allow (the file says where). */
+void expand_wgmma_waits(IrKernel *k);
 
 #endif

@@ -3,8 +3,9 @@
 // layout of each 16 columns: no data moves between threads). wgmma(acc, a, B) with a register
 // A fences the accumulator and A together, issues one wgmma per k16 slice of A with the
 // slice in the attribute (N | kind << 16 | slice << 20) and B's descriptor advanced by 16
-// elements per slice, commits, and waits (wgmma.wait[0]) on the accumulator and A, inside a
-// consume block too (A's registers must stay unchanged until the wgmmas retired).
+// elements per slice, commits, and outside consume blocks waits (wgmma.wait[0]) on the
+// accumulator and A (A's registers must stay unchanged until the wgmmas retired); in a
+// consume block the group stays in flight (expand-async places its wait).
 // f32acc[64, 8] (n8) is the type f32x4.
 // RUN: %cakec --emit=ir --passes= %s | FileCheck %s
 
@@ -33,30 +34,29 @@ kernel rs(c: out f32[64, 32], d: out f32[64, 8])
 }
 
 // CHECK-LABEL: kernel @rs {
-// CHECK:        [[P:%[0-9]+]] = wgmma.wait[0] {{%[0-9]+}} : f32x16 !20:9
-// CHECK-NEXT:   [[A:%[0-9]+]] = cast [[P]] : bf16x16 !21:13
-// CHECK-NEXT:   [[Z:%[0-9]+]] = const 0x0p+0 : f32x16 !22:29
-// CHECK-NEXT:   [[SV:%[0-9]+]] = smem[2] : ptr.shared.bf16 !23:9
-// CHECK-NEXT:   [[T:%[0-9]+]] = const 1 : i1 !23:9
-// CHECK-NEXT:   [[F:%[0-9]+]], [[FA:%[0-9]+]] = wgmma.fence [[Z]], [[A]] : f32x16, bf16x16 !23:9
-// CHECK-NEXT:   [[D0:%[0-9]+]] = wgmma.desc[64] [[SV]] : i64 !23:9
-// CHECK-NEXT:   [[W0:%[0-9]+]] = wgmma[32] [[F]], [[FA]], [[D0]], [[T]] : f32x16 !23:9
-// CHECK-NEXT:   [[C16:%[0-9]+]] = const 16 : i32 !23:9
-// CHECK-NEXT:   [[SV1:%[0-9]+]] = elemptr [[SV]], [[C16]] : ptr.shared.bf16 !23:9
-// CHECK-NEXT:   [[D1:%[0-9]+]] = wgmma.desc[64] [[SV1]] : i64 !23:9
+// CHECK:        [[P:%[0-9]+]] = wgmma.wait[0] {{%[0-9]+}} : f32x16 !21:9
+// CHECK-NEXT:   [[A:%[0-9]+]] = cast [[P]] : bf16x16 !22:13
+// CHECK-NEXT:   [[Z:%[0-9]+]] = const 0x0p+0 : f32x16 !23:29
+// CHECK-NEXT:   [[SV:%[0-9]+]] = smem[2] : ptr.shared.bf16 !24:9
+// CHECK-NEXT:   [[T:%[0-9]+]] = const 1 : i1 !24:9
+// CHECK-NEXT:   [[F:%[0-9]+]], [[FA:%[0-9]+]] = wgmma.fence [[Z]], [[A]] : f32x16, bf16x16 !24:9
+// CHECK-NEXT:   [[D0:%[0-9]+]] = wgmma.desc[64] [[SV]] : i64 !24:9
+// CHECK-NEXT:   [[W0:%[0-9]+]] = wgmma[32] [[F]], [[FA]], [[D0]], [[T]] : f32x16 !24:9
+// CHECK-NEXT:   [[C16:%[0-9]+]] = const 16 : i32 !24:9
+// CHECK-NEXT:   [[SV1:%[0-9]+]] = elemptr [[SV]], [[C16]] : ptr.shared.bf16 !24:9
+// CHECK-NEXT:   [[D1:%[0-9]+]] = wgmma.desc[64] [[SV1]] : i64 !24:9
 // 1048608 = 32 | 1 << 20: the second k16 slice of A
-// CHECK-NEXT:   [[W1:%[0-9]+]] = wgmma[1048608] [[W0]], [[FA]], [[D1]], [[T]] : f32x16 !23:9
-// CHECK-NEXT:   wgmma.commit !23:9
-// CHECK-NEXT:   [[O:%[0-9]+]], {{%[0-9]+}} = wgmma.wait[0] [[W1]], [[FA]] : f32x16, bf16x16 !23:9
+// CHECK-NEXT:   [[W1:%[0-9]+]] = wgmma[1048608] [[W0]], [[FA]], [[D1]], [[T]] : f32x16 !24:9
+// CHECK-NEXT:   wgmma.commit !24:9
+// CHECK-NEXT:   [[O:%[0-9]+]], {{%[0-9]+}} = wgmma.wait[0] [[W1]], [[FA]] : f32x16, bf16x16 !24:9
 
-// n8: an f32x4 accumulator; f16 (65544 = 8 | 1 << 16) in a consume block, waited for there.
-// CHECK-NEXT:   [[Q:%[0-9]+]] = const 0x0p+0 : f32x4 !24:28
-// CHECK-NEXT:   [[H:%[0-9]+]] = cast [[O]] : f16x16 !25:27
+// n8: an f32x4 accumulator; f16 (65544 = 8 | 1 << 16) in a consume block: no wait yet.
+// CHECK-NEXT:   [[Q:%[0-9]+]] = const 0x0p+0 : f32x4 !25:28
+// CHECK-NEXT:   [[H:%[0-9]+]] = cast [[O]] : f16x16 !26:27
 // CHECK:        consume[0]
-// CHECK:          [[G:%[0-9]+]], [[GA:%[0-9]+]] = wgmma.fence [[Q]], [[H]] : f32x4, f16x16 !28:17
-// CHECK-NEXT:     [[D2:%[0-9]+]] = wgmma.desc[64] {{%[0-9]+}} : i64 !28:17
-// CHECK-NEXT:     [[X0:%[0-9]+]] = wgmma[65544] [[G]], [[GA]], [[D2]], {{%[0-9]+}} : f32x4 !28:17
-// CHECK:          [[X1:%[0-9]+]] = wgmma[1114120] [[X0]], [[GA]], {{%[0-9]+}}, {{%[0-9]+}} : f32x4 !28:17
-// CHECK-NEXT:     wgmma.commit !28:17
-// CHECK-NEXT:     [[R:%[0-9]+]], {{%[0-9]+}} = wgmma.wait[0] [[X1]], [[GA]] : f32x4, f16x16 !28:17
-// CHECK-NEXT:     yield [[R]] !27:9
+// CHECK:          [[G:%[0-9]+]], [[GA:%[0-9]+]] = wgmma.fence [[Q]], [[H]] : f32x4, f16x16 !29:17
+// CHECK-NEXT:     [[D2:%[0-9]+]] = wgmma.desc[64] {{%[0-9]+}} : i64 !29:17
+// CHECK-NEXT:     [[X0:%[0-9]+]] = wgmma[65544] [[G]], [[GA]], [[D2]], {{%[0-9]+}} : f32x4 !29:17
+// CHECK:          [[X1:%[0-9]+]] = wgmma[1114120] [[X0]], [[GA]], {{%[0-9]+}}, {{%[0-9]+}} : f32x4 !29:17
+// CHECK-NEXT:     wgmma.commit !29:17
+// CHECK-NEXT:     yield [[X1]] !28:9
