@@ -99,12 +99,14 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
             let h = bh % H;
             let qb = NQ - 1 - t % NQ;
             let r0 = qb * BLK + wg * 64;
+            let n = min(kv_num[b, h, qb], NK);
             var m: f32x2 = f32x2(-1.0e30);
             var l: f32x2 = f32x2(0.0);
             var acc: f32acc[64, DT] = 0.0;
             consume qp {
-                for (i in 0 .. min(kv_num[b, h, qb], NK)) {
-                    let k0 = kv_idx[b, h, qb, i] * BLK;
+                if (n > 0) {
+                    // the first block: S and its softmax (P V waits for the next S)
+                    let k0 = kv_idx[b, h, qb, 0] * BLK;
                     var s: f32acc[64, BLK] = 0.0;
                     consume kp {
                         s = wgmma(s, sq.rows(wg * DT, 64), sk.rows(0, BLK));
@@ -118,16 +120,43 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                     if (causal != 0 && k0 + BLK - 1 > r0) {
                         s = mask_above(s, r0 - k0);
                     }
-                    // scores scaled inside the exponent: one fma a lane
-                    let mn = max(m, row_max(s) * sl);
-                    let p = exp2(fma(s, by_row(sl, BLK), by_row(-mn, BLK)));
-                    let alpha = exp2(m - mn);
-                    l = l * alpha + row_sum(p);
-                    acc = acc * by_row(alpha, DT);
-                    consume vp {
-                        acc = wgmma(acc, Ta(p), sv.T);
+                    m = max(m, row_max(s) * sl);
+                    let p0 = exp2(fma(s, by_row(sl, BLK), by_row(-m, BLK)));
+                    l = row_sum(p0);
+                    var p = Ta(p0);
+                    for (i in 1 .. n) {
+                        // S of block i and O += P V of block i - 1 in flight together:
+                        // the softmax of block i waits for S only (wgmma.wait[1]) and
+                        // runs while P V does
+                        let ki = kv_idx[b, h, qb, i] * BLK;
+                        var si: f32acc[64, BLK] = 0.0;
+                        var alpha = f32x2(1.0);
+                        consume kp {
+                            si = wgmma(si, sq.rows(wg * DT, 64), sk.rows(0, BLK));
+                            if (DT > 64) {
+                                si = wgmma(si, sq.rows(wg * DT + 64, 64), sk.rows(BLK, BLK));
+                            }
+                            consume vp {
+                                acc = wgmma(acc, p, sv.T);
+                                if (ki + BLK > S) {
+                                    si = mask_cols(si, S - ki);
+                                }
+                                if (causal != 0 && ki + BLK - 1 > r0) {
+                                    si = mask_above(si, r0 - ki);
+                                }
+                                let mn = max(m, row_max(si) * sl);
+                                let pi = exp2(fma(si, by_row(sl, BLK), by_row(-mn, BLK)));
+                                alpha = exp2(m - mn);
+                                l = l * alpha + row_sum(pi);
+                                p = Ta(pi);
+                                m = mn;
+                            }
+                        }
+                        acc = acc * by_row(alpha, DT);
                     }
-                    m = mn;
+                    consume vp {
+                        acc = wgmma(acc, p, sv.T);
+                    }
                 }
             }
             let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
