@@ -996,6 +996,13 @@ lg_op(LlvmGen *g, const IrOp *op)
 		lg_intrinsic(g, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1, "");
 		break;
 	}
+	case IR_BAR_SYNC: case IR_BAR_ARRIVE: {
+		LLVMValueRef a[2] = {lg_arg(g, op, 0), lg_arg(g, op, 1)};
+
+		lg_intrinsic(g, op->opc == IR_BAR_SYNC ? "llvm.nvvm.barrier.cta.sync.aligned.count"
+			     : "llvm.nvvm.barrier.cta.arrive.aligned.count", NULL, 0, a, 2, "");
+		break;
+	}
 	case IR_WARP_SYNC: {
 		LLVMValueRef all = i32c(g, -1);
 

@@ -165,6 +165,9 @@ struct Node {
 				 N_PRODUCE/N_CONSUME: the pipeline's stage slot (phase: +1) */
 	int wlo, whi, regs;   /* N_ROLE: warps wlo..whi, register budget (0: none) */
 	int leader;           /* N_ROLE: runs in the leader CTA of each CTA pair only */
+	int nturns;           /* N_ROLE: its take_turn()/pass_turn() calls (turns.c) */
+	int turn_base;        /* N_ROLE: the named barrier of its first warpgroup's turn, 0:
+				 none (no calls, or one warpgroup) */
 	/* early exits and functions (sema.c, func.c) */
 	int exits;            /* statements: the EXIT_* bits it may leave itself by */
 	int xslot[2];         /* hidden local slots: N_FOR/N_WHILE the break and continue flags,
@@ -636,6 +639,7 @@ typedef struct IrGen {
 	int64_t *known;     /* per slot: the value of an index known once loops are unrolled
 			       (regarray.c), for the loops irgen unrolls */
 	IrValue tmem_base;  /* the TMEM address of the kernel's allocation (0: no tmem) */
+	const Node *role;   /* the role being lowered, or NULL */
 } IrGen;
 
 IrValue irgen_expr(IrGen *G, Node *e);
@@ -684,6 +688,10 @@ void irgen_wgmma_store(IrGen *G, Node *e);
 IrValue irgen_wgmma_fragment(IrGen *G, Node *e);
 IrValue irgen_frag_rows(IrGen *G, Node *e);
 void irgen_store_rows(IrGen *G, Node *e);
+
+/* ---- turns.c ---- */
+void irgen_turn_call(IrGen *G, Node *e);        /* take_turn(), pass_turn() */
+void irgen_turn_start(IrGen *G, const Node *r); /* the first turn, at role r's entry */
 
 /* ---- irgen_tcgen05.c ---- */
 /* With tensor memory: the address slot (a shared buffer), warp 0's allocation and the

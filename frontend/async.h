@@ -31,6 +31,7 @@ struct AsyncSema {
 	Symbol **tmems;         /* tensor memory (mma_tcgen05.c) */
 	int ntmems, captmems;
 	int tmem_used;          /* columns of all stages of all of them */
+	int nturn_ids;          /* named barriers the roles' turns took (turns.c) */
 };
 
 typedef struct AsyncSema AsyncSema;
@@ -67,6 +68,10 @@ void asy_wgmma_fragment(Sema *S, Node *e);  /* fragment(tensor, [row, col], N) *
 void asy_frag_rows(Sema *S, Node *e);  /* row_max, row_sum, by_row, mask_cols, mask_above */
 void asy_store_rows(Sema *S, Node *e);  /* store_rows(vector, rv, [row]) */
 void asy_wgmma_afrag(Sema *S, Node *e);  /* bf16a(acc), f16a(acc) */
+
+/* ---- turns.c ---- */
+void asy_turn_call(Sema *S, Node *e);    /* take_turn(), pass_turn() */
+void asy_turn_role(Sema *S, Node *r);    /* after role r's body: the ring and the pairing */
 int asy_is_acc(IrType t);                /* f32acc[64, N]: a fragment, or f32x4 for N = 8 */
 
 /* ---- mma_tcgen05.c ---- */

@@ -352,6 +352,7 @@ check_role(Sema *S, Node *s)
 	S->nslots += 2 * h->npipes;
 	h->role = s;
 	sema_check_block(S, s->body);
+	asy_turn_role(S, s);
 	h->role = saved_role;
 }
 

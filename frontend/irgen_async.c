@@ -189,9 +189,13 @@ ig_region(IrGen *G, Node *s, int opc, int nfixed, const IrValue *fixed, int init
 		G->b.r = &regs[0];
 		for (i = 0; i < 2 * (int)s->ival; i++)
 			G->slots[s->hslot + i] = irgen_c32(G, 0);
+		irgen_turn_start(G, s);
 		G->b.r = outer;
+		G->role = s;
 	}
 	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
+	if (s->kind == N_ROLE)
+		G->role = NULL;
 	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)nslots);
 	for (i = 0; i < n; i++)
 		G->slots[slots[i]] = res[i];
@@ -379,6 +383,7 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 	case BI_BF16A: case BI_F16A: case BI_F32ACC: *v = irgen_wgmma_afrag(G, e); return 1;
 	case BI_TCGEN05_MMA: irgen_tcgen05_mma(G, e); return 1;
 	case BI_TMEM_STORE: irgen_tmem_store(G, e); return 1;
+	case BI_TAKE_TURN: case BI_PASS_TURN: irgen_turn_call(G, e); return 1;
 	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
 		G->b.loc = e->loc;
 		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), 0, NULL);

@@ -749,6 +749,24 @@ ex_barrier(Warp *w, const IrOp *op, uint32_t mask)
 		sched_barrier(w, op, W_BARRIER);
 }
 
+/* bar.sync / bar.arrive id, count: whole warps (.aligned) */
+static void
+ex_bar_named(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int64_t id, n;
+
+	if (!exec_full_warp(w, op, mask))
+		return;
+	id = (int32_t)reg(w, op->args[0], 0)[__builtin_ctz(mask)];
+	n = (int32_t)reg(w, op->args[1], 0)[__builtin_ctz(mask)];
+	if (id < 1 || id > 15 || n < WARP || n % WARP) {
+		interp_fail(w, op, mask, "%s %lld, %lld: the id is 1 to 15 and the count a multiple of 32", ir_opinfo[op->opc].name,
+			    (long long)id, (long long)n);
+		return;
+	}
+	sched_named(w, op, (int)id, (int)n, op->opc == IR_BAR_SYNC);
+}
+
 /* warp.sync: the warp's lanes run in step here; only a diverged warp is a finding */
 static void
 ex_warp_sync(Warp *w, const IrOp *op, uint32_t mask)
@@ -1050,6 +1068,8 @@ static const ExecRow exec_rows[] = {
 	{IR_ATOM_CAS, ex_atom, NULL, NULL},
 
 	{IR_BARRIER, ex_barrier, NULL, NULL},
+	{IR_BAR_SYNC, ex_bar_named, NULL, NULL},
+	{IR_BAR_ARRIVE, ex_bar_named, NULL, NULL},
 	{IR_WARP_SYNC, ex_warp_sync, NULL, NULL},
 	{IR_SHFL_XOR, ex_shfl, NULL, NULL}, {IR_SHFL_DOWN, ex_shfl, NULL, NULL},
 	{IR_SHFL_UP, ex_shfl, NULL, NULL}, {IR_SHFL_IDX, ex_shfl, NULL, NULL},

@@ -21,7 +21,7 @@ typedef struct Block Block;
 typedef struct Warp Warp;
 
 /* Why a warp is not running. */
-enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_TMEM, W_DONE };
+enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_TMEM, W_NAMED, W_DONE };
 
 /* The tcgen05 ordering (tmem.c): per warp of a CTA pair (rank & 1) * warps per CTA + warp,
  * at most 64) and per kind of asynchronous tensor-memory access, the sequence number of
@@ -61,7 +61,8 @@ struct Warp {
 	uint64_t *regs;
 	int state;
 	const IrOp *wait_op;    /* the barrier (or mbar.wait) it waits at */
-	int64_t wait_bar;       /* W_MBAR: the mbarrier (its byte offset in shared memory) */
+	int64_t wait_bar;       /* W_MBAR: the mbarrier (its byte offset in shared memory);
+	                         * W_NAMED: the named barrier's id (wait_parity: its count) */
 	int wait_parity;        /* W_MBAR: the parity of the phase it waits for */
 	uint32_t cp_groups[WARP];       /* per lane: cp.async groups committed */
 	uint32_t bulk_groups[WARP];     /* per lane: TMA store (bulk) groups committed */
@@ -173,6 +174,7 @@ struct Block {
 	WgmmaRead *reads;       /* of wgmmas not retired */
 	int nreads, capreads;
 	struct Tmem *tm;        /* tensor memory, once a warp allocates it (tmem.c) */
+	int named[16];          /* per named barrier (bar.sync id): threads arrived this phase */
 };
 
 /* One access to an element of a global tensor, for the global race check (memory.c). */
@@ -277,6 +279,9 @@ int sched_gone(Warp *w, const IrOp *op, int l, int r, const char *what);
 /* Blocks warp w at op until the phase of parity `parity` of the mbarrier at shared byte
  * offset bar completed. */
 void sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity);
+/* bar.sync (wait) / bar.arrive of warp w on named barrier id of its CTA, counting `count`
+ * threads a phase; a sync blocks (W_NAMED) until the phase completes. */
+void sched_named(Warp *w, const IrOp *op, int id, int count, int wait);
 
 /* ---- async.c: mbarriers, TMA, wgmma ---- */
 void ex_mbar(Warp *w, const IrOp *op, uint32_t mask);

@@ -132,6 +132,61 @@ sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity)
 		trace_wait(w, 0);
 }
 
+/* A named barrier counts the threads that arrive (32 a warp: .aligned ops run in whole
+ * warps) toward the count of the op; the one that completes the phase releases the warps
+ * waiting on it and the count starts again. It orders when warps run, not their memory:
+ * the race check's intervals are barrier()'s and the mbarriers'. */
+void
+sched_named(Warp *w, const IrOp *op, int id, int count, int wait)
+{
+	Block *b = w->b;
+	Warp *ws = &w->it->warps[b->rank * w->it->nwarps];
+	int i;
+
+	b->named[id] += WARP;
+	if (b->named[id] >= count) {
+		b->named[id] -= count;
+		for (i = 0; i < w->it->nwarps; i++)
+			if (ws[i].state == W_NAMED && ws[i].wait_bar == id)
+				ws[i].state = W_RUNNABLE;
+		return;
+	}
+	if (wait) {
+		w->wait_bar = id;
+		w->wait_parity = count;
+		sched_barrier(w, op, W_NAMED);
+	}
+}
+
+/* A warp waiting on a named barrier that no running warp can complete. */
+static int
+named_deadlock(Interp *it)
+{
+	int i, j;
+
+	for (i = 0; i < it->ncta * it->nwarps; i++) {
+		Warp *w = &it->warps[i];
+		uint32_t here = 0;
+		char hs[160];
+
+		if (w->state != W_NAMED)
+			continue;
+		for (j = 0; j < it->nwarps; j++) {
+			const Warp *o = &it->warps[w->b->rank * it->nwarps + j];
+
+			if (o->state == W_NAMED && o->wait_bar == w->wait_bar)
+				here |= 1u << j;
+		}
+		mask_str(hs, sizeof hs, here, "warp");
+		interp_fail(w, w->wait_op, 0,
+			    "named barrier %lld never completes: %s wait%s there, %d of the %lld threads a phase counts arrived, and no other warp can run to arrive",
+			    (long long)w->wait_bar, hs, here & (here - 1) ? "" : "s", w->b->named[w->wait_bar],
+			    (long long)w->wait_parity);
+		return 1;
+	}
+	return 0;
+}
+
 int
 sched_gone(Warp *w, const IrOp *op, int l, int r, const char *what)
 {
@@ -279,6 +334,8 @@ unblock(Interp *it)
 			async_deadlock(it, &it->warps[i]);
 			return -1;
 		}
+	if (named_deadlock(it))
+		return -1;
 	for (i = 0; i < it->ncta; i++)
 		if (release_barrier(it, &it->ctas[i], 1) < 0)
 			return -1;
@@ -294,6 +351,7 @@ run_cluster(Interp *it)
 
 	for (i = 0; i < it->ncta; i++) {
 		mem_block_start(it, &it->ctas[i]);
+		memset(it->ctas[i].named, 0, sizeof it->ctas[i].named);
 		async_block_start(it, &it->ctas[i]);
 	}
 	it->steps = 0;

@@ -410,7 +410,8 @@ trace_wait(Warp *w, int begin)
 		json_str(&a, bn);
 		buf_printf(&a, "[%lld]\", \"parity\": %d", (long long)(rel / 8), w->wait_parity);
 	} else {
-		name = xstrdup(tw->wait_state == W_CLUSTER ? "cluster barrier" : "barrier");
+		name = xstrdup(tw->wait_state == W_CLUSTER ? "cluster barrier"
+			       : tw->wait_state == W_NAMED ? "named barrier" : "barrier");
 	}
 	if (tw->ready) {
 		buf_puts(&a, "}");

@@ -535,6 +535,24 @@ check_atomic(Verifier *v, const IrOp *op)
 		     vf_tname(e));
 }
 
+/* bar.sync / bar.arrive a, b: i32 operands; a constant id is a named barrier (1..15, 0 is
+ * the CTA barrier's), a constant count a multiple of 32 up to the CTA's threads. */
+static void
+check_named_barrier(Verifier *v, const IrOp *op)
+{
+	int64_t c, n = (int64_t)v->k->threads[0] * v->k->threads[1] * v->k->threads[2];
+
+	vf_want_nres(v, op, 0);
+	vf_want_arg(v, op, 0, ir_scalar(IR_I32));
+	vf_want_arg(v, op, 1, ir_scalar(IR_I32));
+	if (vf_const_of(v, op->args[0], &c) && (c < 1 || c > 15))
+		vf_error(v, op->loc, "%s: the barrier id is %" PRId64 ", expected 1 to 15 (0 is the CTA barrier's)",
+			 vf_opname(op), c);
+	if (vf_const_of(v, op->args[1], &c) && (c < 32 || c % 32 || c > n))
+		vf_error(v, op->loc, "%s: the thread count is %" PRId64 ", expected a multiple of 32 from 32 to the CTA's %" PRId64,
+			 vf_opname(op), c, n);
+}
+
 static void
 check_warp(Verifier *v, const IrOp *op)
 {
@@ -963,6 +981,9 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 			break;
 		case IR_BARRIER: case IR_WARP_SYNC:
 			vf_want_nres(v, op, 0);
+			break;
+		case IR_BAR_SYNC: case IR_BAR_ARRIVE:
+			check_named_barrier(v, op);
 			break;
 		case IR_SHFL_XOR: case IR_SHFL_DOWN: case IR_SHFL_UP: case IR_SHFL_IDX:
 		case IR_VOTE_ANY: case IR_VOTE_ALL: case IR_BALLOT:
