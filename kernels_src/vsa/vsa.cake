@@ -124,20 +124,25 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                     let p0 = exp2(fma(s, by_row(sl, BLK), by_row(-m, BLK)));
                     l = row_sum(p0);
                     var p = Ta(p0);
+                    var alpha = f32x2(1.0);
                     for (i in 1 .. n) {
                         // S of block i and O += P V of block i - 1 in flight together:
                         // the softmax of block i waits for S only (wgmma.wait[1]) and
-                        // runs while P V does
+                        // runs while P V does. The warpgroups take turns to issue them,
+                        // so that one's softmax runs while the other's products do.
                         let ki = kv_idx[b, h, qb, i] * BLK;
                         var si: f32acc[64, BLK] = 0.0;
-                        var alpha = f32x2(1.0);
                         consume kp {
+                            take_turn();
                             si = wgmma(si, sq.rows(wg * DT, 64), sk.rows(0, BLK));
                             if (DT > 64) {
                                 si = wgmma(si, sq.rows(wg * DT + 64, 64), sk.rows(BLK, BLK));
                             }
+                            // O to block i - 1's maximum, while S is computed
+                            acc = acc * by_row(alpha, DT);
                             consume vp {
                                 acc = wgmma(acc, p, sv.T);
+                                pass_turn();
                                 if (ki + BLK > S) {
                                     si = mask_cols(si, S - ki);
                                 }
@@ -152,10 +157,9 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                                 m = mn;
                             }
                         }
-                        acc = acc * by_row(alpha, DT);
                     }
                     consume vp {
-                        acc = wgmma(acc, p, sv.T);
+                        acc = wgmma(acc * by_row(alpha, DT), p, sv.T);
                     }
                 }
             }
