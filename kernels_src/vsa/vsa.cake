@@ -109,10 +109,12 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                     let k0 = kv_idx[b, h, qb, 0] * BLK;
                     var s: f32acc[64, BLK] = 0.0;
                     consume kp {
+                        take_turn();
                         s = wgmma(s, sq.rows(wg * DT, 64), sk.rows(0, BLK));
                         if (DT > 64) {
                             s = wgmma(s, sq.rows(wg * DT + 64, 64), sk.rows(BLK, BLK));
                         }
+                        pass_turn();
                     }
                     if (k0 + BLK > S) {
                         s = mask_cols(s, S - k0);
@@ -159,7 +161,10 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                         }
                     }
                     consume vp {
-                        acc = wgmma(acc * by_row(alpha, DT), p, sv.T);
+                        acc = acc * by_row(alpha, DT);
+                        take_turn();
+                        acc = wgmma(acc, p, sv.T);
+                        pass_turn();
                     }
                 }
             }
