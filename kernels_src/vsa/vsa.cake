@@ -51,7 +51,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     // blocks (the longest lists of a causal mask) come first
     let tiles = B * H * NQ;
 
-    role producer(warpgroup 0) regs(BLK == 64 ? 40 : 24) {
+    role producer(warpgroup 0) regs(BLK == 64 ? 40 : 32) {
         if (warp == 0) {
             elect {
                 // the next tile's list length loaded a tile ahead, as the consumers do
