@@ -13,8 +13,9 @@
  *     a multicast one only when the pipeline's stages are released in every CTA of the
  *     cluster (a cluster release, IrPipeline.empty_cluster);
  *   - the register budget: setmaxnreg budgets (and the entry budget of warps in no such
- *     role, ir_entry_regs) must fit the register file (ir_kernel_regfile) for min_blocks
- *     CTAs, and need min_blocks;
+ *     role) must fit the registers the CTA is launched with, ir_entry_regs per thread (what
+ *     min_blocks CTAs fit the register file, ir_kernel_regfile, with): setmaxnreg only
+ *     moves registers between the CTA's warps; and budgets need min_blocks;
  *   - TMA issue: tma.load/tma.load.mc/tma.store outside an elect block must be reached by at
  *     most one thread of a warp;
  *   - aliases: buffers sharing storage must not be used by different roles;
@@ -1027,7 +1028,7 @@ check_registers(Check *c)
 	int nwarps = (c->n + 31) / 32, w, i, cap = ir_entry_regs(k), other = 0;
 	int64_t regfile = ir_kernel_regfile(k);
 	const IrOp *worst = NULL;
-	int64_t total = 0, worst_regs = 0;
+	int64_t total = 0, worst_regs = 0, alloc;
 	int *regs = xcalloc((size_t)nwarps + 1, sizeof *regs);
 	Buf parts = {0};
 
@@ -1058,15 +1059,16 @@ check_registers(Check *c)
 		}
 		if (other)
 			buf_printf(&parts, " + %d x %d threads (the other warps, at the entry budget)", cap, other * 32);
-		if (total * k->min_blocks > regfile) {
-			if (k->min_blocks > 1)
-				diag_error(worst->loc, "register budgets need %" PRId64 " registers per CTA (%s), %" PRId64
-					   " for min_blocks %d, over the %" PRId64 " of the register file", total, parts.s,
-					   total * k->min_blocks, k->min_blocks, regfile);
-			else
-				diag_error(worst->loc, "register budgets need %" PRId64 " registers per CTA (%s), over the "
-					   "%" PRId64 " of the register file", total, parts.s, regfile);
-		}
+		/* setmaxnreg moves registers between the CTA's warps: an increase takes what the
+		 * decreases gave back, and waits for ever when they gave too little. The CTA has
+		 * the entry budget per thread (allocated in 8s: 255 holds 256), which min_blocks
+		 * CTAs fit the register file with. */
+		alloc = (int64_t)(cap + 7) / 8 * 8 * nwarps * 32;
+		if (total > alloc)
+			diag_error(worst->loc, "register budgets need %" PRId64 " registers per CTA (%s), more than the %" PRId64
+				   " it is launched with (%d per thread at entry, which fits %d CTA%s in the %" PRId64
+				   " of the register file, x %d threads): a budget increase would wait for ever",
+				   total, parts.s, alloc, cap, k->min_blocks, k->min_blocks > 1 ? "s" : "", regfile, nwarps * 32);
 	}
 	buf_free(&parts);
 	free(regs);

@@ -51,18 +51,14 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     // blocks (the longest lists of a causal mask) come first
     let tiles = B * H * NQ;
 
-    role producer(warpgroup 0) regs(BLK == 64 ? 40 : 32) {
+    role producer(warpgroup 0) regs(BLK == 64 ? 40 : 24) {
         if (warp == 0) {
             elect {
-                // the next tile's list length loaded a tile ahead, as the consumers do
-                var n = min(kv_num[block.x / NQ / H, block.x / NQ % H, NQ - 1 - block.x % NQ], NK);
                 for (t in block.x .. tiles step grid_dim.x) {
                     let bh = t / NQ;
                     let b = bh / H;
                     let h = bh % H;
                     let qb = NQ - 1 - t % NQ;
-                    let tn = min(t + grid_dim.x, tiles - 1);
-                    let nn = min(kv_num[tn / NQ / H, tn / NQ % H, NQ - 1 - tn % NQ], NK);
                     produce qp {
                         tma_load(sq, tq, [b, h, qb * BLK, 0], part: 0);
                         if (DT > 64) {
@@ -75,7 +71,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                             tma_load(sq, tq, [b, h, qb * BLK + 64, 64], part: 3);
                         }
                     }
-                    for (i in 0 .. n) {
+                    for (i in 0 .. min(kv_num[b, h, qb], NK)) {
                         let kb = kv_idx[b, h, qb, i] * BLK;
                         produce kp {
                             tma_load(sk, tk, [b, h, kb, 0], part: 0);
@@ -90,7 +86,6 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                             }
                         }
                     }
-                    n = nn;
                 }
             }
         }
