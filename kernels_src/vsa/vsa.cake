@@ -93,34 +93,20 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     role consumer(warpgroups 1 .. BLK / 64) regs(BLK == 64 ? 216 : 240) {
         let wg = warpgroup - 1;
         let sl = f32x2(scale * 1.4426950408889634);
-        // a tile's list length and first block are loaded a tile ahead (their latency
-        // would otherwise stall both warpgroups at every tile's start; NK > 0, not the
-        // count, guards the second load, which so does not wait for the first)
-        let t0 = block.x;
-        var n = min(kv_num[t0 / NQ / H, t0 / NQ % H, NQ - 1 - t0 % NQ], NK);
-        var kf = 0;
-        if (NK > 0) {
-            kf = kv_idx[t0 / NQ / H, t0 / NQ % H, NQ - 1 - t0 % NQ, 0];
-        }
         for (t in block.x .. tiles step grid_dim.x) {
             let bh = t / NQ;
             let b = bh / H;
             let h = bh % H;
             let qb = NQ - 1 - t % NQ;
             let r0 = qb * BLK + wg * 64;
-            let tn = min(t + grid_dim.x, tiles - 1);
-            let nn = min(kv_num[tn / NQ / H, tn / NQ % H, NQ - 1 - tn % NQ], NK);
-            var kn = 0;
-            if (NK > 0) {
-                kn = kv_idx[tn / NQ / H, tn / NQ % H, NQ - 1 - tn % NQ, 0];
-            }
+            let n = min(kv_num[b, h, qb], NK);
             var m: f32x2 = f32x2(-1.0e30);
             var l: f32x2 = f32x2(0.0);
             var acc: f32acc[64, DT] = 0.0;
             consume qp {
                 if (n > 0) {
                     // the first block: S and its softmax (P V waits for the next S)
-                    let k0 = kf * BLK;
+                    let k0 = kv_idx[b, h, qb, 0] * BLK;
                     var s: f32acc[64, BLK] = 0.0;
                     consume kp {
                         take_turn();
@@ -185,8 +171,6 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
             let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
             store(o[b, h], acc * by_row(inv, DT), [r0, 0]);
             store_rows(lse[b, h], (m + log2(l)) * f32x2(0.6931471805599453), [r0]);
-            n = nn;
-            kf = kn;
         }
     }
 }
