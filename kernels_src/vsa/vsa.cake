@@ -9,7 +9,7 @@
 // past kv_num are padding, never read), and with causal != 0 only j <= r. A row with no
 // key gets o = 0 and lse = -inf. Queries and keys share the block size BLK (64 or 128).
 //
-// The design (FlashAttention-3's, without its intra-warpgroup overlap yet):
+// The design (FlashAttention-3's):
 // - persistent CTAs (num_sms, twice that at BLK 64) striding over the query blocks, head
 //   by head, each head's in reverse order (the long lists of a causal mask first); BLK /
 //   64 consumer warpgroups of 64 query rows each share the block's list; warp 0 of
@@ -25,6 +25,12 @@
 //   exp2(m - m') finite and l = 0);
 // - O += P V with P from registers (the RS form, P rounded to T) and V as stored, the
 //   N-major operand `sv.T` (its panels of 64 head columns, each BLK keys);
+// - the overlap: S of block i and P V of block i - 1 are issued back to back and stay in
+//   flight together (the compiler waits for S alone before the softmax, wgmma.wait[1],
+//   and for P V before V's stage is freed), so the softmax of block i runs while P V of
+//   block i - 1 does; and the two consumer warpgroups of BLK 128 take turns issuing their
+//   products (take_turn / pass_turn), so one's softmax runs while the other's products
+//   do (the ping-pong);
 // - o = O / l and lse = (m + log2 l) ln 2 at the end (0 and -inf where l = 0).
 
 kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
