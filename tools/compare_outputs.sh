@@ -31,13 +31,18 @@ fi
 # emit CAKEC DIR: everything one cakec produces, into DIR
 emit() {
 	local cakec=$1 dir=$2 f name opt rc
-	mkdir -p "$dir"
+	mkdir -p "$dir/kernels"
 	for f in $(find kernels_src -name '*.cake' | sort); do
 		name=$(basename "$f" .cake)
+		# a file only imported by others (no kernel of its own) fails alone: its status
+		# and diagnostics are compared like the rest
 		for opt in -O0 -O2 -O3; do
-			"$cakec" "$opt" --emit=ir,ptx,host -o "$dir/kernels/$name$opt" "$f"
+			rc=0
+			"$cakec" "$opt" --emit=ir,ptx,host -o "$dir/kernels/$name$opt" "$f" \
+				2>"$dir/kernels/$name$opt.err" || rc=$?
+			echo "$rc" >"$dir/kernels/$name$opt.rc"
 		done
-		"$cakec" --report=smem,staging "$f" >"$dir/kernels/$name.report"
+		"$cakec" --report=smem,staging "$f" >"$dir/kernels/$name.report" 2>&1 || true
 	done
 	# tests: outputs and diagnostics, success or not (paths relative, so both runs agree)
 	for f in $(find tests -name '*.cake' -o -name '*.ir' | sort); do
