@@ -206,6 +206,17 @@ gt_rng_uniform(GtRng *r, double lo, double hi)
 	return v;
 }
 
+float
+gt_rng_away(GtRng *r, double bound, float min)
+{
+	float x;
+
+	do
+		x = (float)gt_rng_uniform(r, -bound, bound);
+	while (fabsf(x) < min);
+	return x;
+}
+
 uint64_t
 gt_seed(const char *name, int index)
 {
@@ -393,6 +404,31 @@ gt_cmp_bf16(GtCmp *c, const unsigned char *data, const double *ref, size_t n)
 		memcpy(&h, data + 2 * i, 2);
 		gt_cmp_add(c, i, gt_bf16_to_float(h), ref[i], h == 0xffffu);
 	}
+}
+
+int
+gt_same(const char *kernel, const char *what, const unsigned char *p, const void *ref, size_t n, size_t size,
+	int guards_ok)
+{
+	const unsigned char *r = ref;
+	size_t i;
+	float got = 0.0f, want = 0.0f;
+
+	for (i = 0; i < n && memcmp(p + size * i, r + size * i, size) == 0; i++)
+		;
+	if (i == n && guards_ok) {
+		printf("PASS %s %s: %zu elements identical\n", kernel, what, n);
+		return 0;
+	}
+	if (i == n || size != 4) {
+		printf("FAIL %s %s: element %zu differs%s\n", kernel, what, i, guards_ok ? "" : " (a guard changed)");
+		return 1;
+	}
+	memcpy(&got, p + 4 * i, 4);
+	memcpy(&want, r + 4 * i, 4);
+	printf("FAIL %s %s: element %zu is %.9g, expected %.9g%s\n", kernel, what, i, got, want,
+	       guards_ok ? "" : " (a guard changed)");
+	return 1;
 }
 
 int

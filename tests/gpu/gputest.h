@@ -57,6 +57,9 @@ void gt_rng_seed(GtRng *r, uint64_t seed);
 uint64_t gt_rng_next(GtRng *r);
 /* Uniform in [lo, hi), never exactly 0: a draw that lands on 0 is drawn again. */
 double gt_rng_uniform(GtRng *r, double lo, double hi);
+/* A float drawn uniformly from (-bound, bound), again while its magnitude is below min:
+ * the inputs of the bit-exact checks (never 0, never tiny). */
+float gt_rng_away(GtRng *r, double bound, float min);
 /* A seed for case `index` of test `name`: printed with each case so it can be replayed. */
 uint64_t gt_seed(const char *name, int index);
 
@@ -126,6 +129,12 @@ void gt_cmp_bf16(GtCmp *c, const unsigned char *data, const double *ref, size_t 
  * guards_ok and inputs_ok are 1 when the guards and inputs were found intact. */
 int gt_report(const char *kernel, const char *label, const GtCmp *c, int guards_ok,
 	      int inputs_ok);
+/* n elements of size bytes read back into p against ref, bit for bit: prints
+ *   PASS <kernel> <what>: n elements identical
+ * or FAIL with the first element that differs (its value when size is 4: an f32) or the
+ * guard that changed; returns 0 on pass, 1 on fail. */
+int gt_same(const char *kernel, const char *what, const unsigned char *p, const void *ref, size_t n,
+	    size_t size, int guards_ok);
 
 /* ---- the kernels under test (cases.c): one case = one set of sizes ---- */
 

@@ -54,9 +54,7 @@ draw(int ty, GtRng *r, unsigned char *out)
 	float x, v;
 	uint16_t h;
 
-	do
-		x = (float)gt_rng_uniform(r, -1.0, 1.0);
-	while (fabsf(x) < 1.0f / 32);
+	x = gt_rng_away(r, 1.0, 1.0f / 32);
 	switch (ty) {
 	case F32:
 		memcpy(out, &x, 4);

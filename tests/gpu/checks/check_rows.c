@@ -21,33 +21,6 @@
 #define R 64
 #define C 128
 
-static float
-draw(GtRng *r)
-{
-	float x;
-
-	do
-		x = (float)gt_rng_uniform(r, -4.0, 4.0);
-	while (fabsf(x) < 1.0f / 32);
-	return x;
-}
-
-/* n elements of size bytes against ref bit for bit: prints the line, 0 when identical */
-static int
-same(const char *what, const unsigned char *p, const void *ref, size_t n, size_t size, int guards)
-{
-	size_t i;
-
-	for (i = 0; i < n && memcmp(p + size * i, (const unsigned char *)ref + size * i, size) == 0; i++)
-		;
-	if (i == n && guards) {
-		printf("PASS rows_ops %s: %zu elements identical\n", what, n);
-		return 0;
-	}
-	printf("FAIL rows_ops %s: element %zu differs%s\n", what, i, guards ? "" : " (a guard changed)");
-	return 1;
-}
-
 typedef struct Bufs {
 	GtBuf x, mx, sm, y, hb;
 } Bufs;
@@ -126,7 +99,7 @@ run(const GtDev *g, CUstream s, int which)
 	}
 	gt_rng_seed(&r, gt_seed("rows_ops", which));
 	for (i = 0; i < nx; i++)
-		x[i] = draw(&r);
+		x[i] = gt_rng_away(&r, 4.0, 1.0f / 32);
 	reference(x, n, d, mx, sm, y, hb);
 	if (gt_buf_poison(&b.x, s, "x") || gt_buf_upload(&b.x, x, s, "x") || gt_buf_poison(&b.mx, s, "mx") ||
 	    gt_buf_poison(&b.sm, s, "sm") || gt_buf_poison(&b.y, s, "y") || gt_buf_poison(&b.hb, s, "hb")) {
@@ -139,11 +112,14 @@ run(const GtDev *g, CUstream s, int which)
 		goto out;
 	}
 	snprintf(what, sizeof what, "%s mx (row_max of mask_cols)", labels[which]);
-	failed += !(out = gt_fetch(&b.mx, s, "mx", &guards)) || same(what, out, mx, nv, 4, guards);
+	failed += !(out = gt_fetch(&b.mx, s, "mx", &guards)) ||
+		  gt_same("rows_ops", what, out, mx, nv, 4, guards);
 	snprintf(what, sizeof what, "%s y (mask_above, by_row)", labels[which]);
-	failed += !(out = gt_fetch(&b.y, s, "y", &guards)) || same(what, out, y, nx, 4, guards);
+	failed += !(out = gt_fetch(&b.y, s, "y", &guards)) ||
+		  gt_same("rows_ops", what, out, y, nx, 4, guards);
 	snprintf(what, sizeof what, "%s hb (store_rows to bf16)", labels[which]);
-	failed += !(out = gt_fetch(&b.hb, s, "hb", &guards)) || same(what, out, hb, nv, 2, guards);
+	failed += !(out = gt_fetch(&b.hb, s, "hb", &guards)) ||
+		  gt_same("rows_ops", what, out, hb, nv, 2, guards);
 	if (!(out = gt_fetch(&b.x, s, "x", &guards)))
 		failed = 1;
 	else

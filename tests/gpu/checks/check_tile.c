@@ -21,36 +21,6 @@
 #define XR 72
 #define XC 136
 
-static float
-draw(GtRng *r)
-{
-	float x;
-
-	do
-		x = (float)gt_rng_uniform(r, -1.0, 1.0);
-	while (fabsf(x) < 1.0f / 32);
-	return x;
-}
-
-/* n f32 outputs against ref bit for bit: prints the line, 0 when identical */
-static int
-same(const char *what, const unsigned char *p, const float *ref, size_t n, int guards)
-{
-	size_t i;
-	float got;
-
-	for (i = 0; i < n && memcmp(p + 4 * i, &ref[i], 4) == 0; i++)
-		;
-	if (i == n && guards) {
-		printf("PASS tile_ops %s: %zu elements identical\n", what, n);
-		return 0;
-	}
-	memcpy(&got, p + 4 * (i < n ? i : 0), 4);
-	printf("FAIL tile_ops %s: element %zu is %.9g, expected %.9g%s\n", what, i, got, i < n ? ref[i] : 0.0f,
-	       guards ? "" : " (a guard changed)");
-	return 1;
-}
-
 typedef struct Bufs {
 	GtBuf x, w, o, p, q, e;
 } Bufs;
@@ -137,11 +107,11 @@ run(const GtDev *g, CUstream s, int place)
 	}
 	gt_rng_seed(&r, gt_seed("tile_ops", place));
 	for (i = 0; i < nx; i++) {
-		x[i] = draw(&r);
-		bg[i] = draw(&r);
+		x[i] = gt_rng_away(&r, 1.0, 1.0f / 32);
+		bg[i] = gt_rng_away(&r, 1.0, 1.0f / 32);
 	}
 	for (i = 0; i < 128 * 64; i++) {
-		wb[i] = gt_bf16_from_float(draw(&r));
+		wb[i] = gt_bf16_from_float(gt_rng_away(&r, 1.0, 1.0f / 32));
 		wv[i] = gt_bf16_to_float(wb[i]);
 	}
 	reference(x, wv, bg, places[place][0], places[place][1], o, p, q, e);
@@ -157,11 +127,14 @@ run(const GtDev *g, CUstream s, int place)
 		goto out;
 	}
 	snprintf(what, sizeof what, "%s o (x[b].T tile)", labels[place]);
-	failed += !(out = gt_fetch(&b.o, s, "o", &guards)) || same(what, out, o, no, guards);
+	failed += !(out = gt_fetch(&b.o, s, "o", &guards)) ||
+		  gt_same("tile_ops", what, out, o, no, 4, guards);
 	snprintf(what, sizeof what, "%s p (store to p[b].T)", labels[place]);
-	failed += !(out = gt_fetch(&b.p, s, "p", &guards)) || same(what, out, p, nx, guards);
+	failed += !(out = gt_fetch(&b.p, s, "p", &guards)) ||
+		  gt_same("tile_ops", what, out, p, nx, 4, guards);
 	snprintf(what, sizeof what, "%s e (x - f32acc(bf16a(x)))", labels[place]);
-	failed += !(out = gt_fetch(&b.e, s, "e", &guards)) || same(what, out, e, ne, guards);
+	failed += !(out = gt_fetch(&b.e, s, "e", &guards)) ||
+		  gt_same("tile_ops", what, out, e, ne, 4, guards);
 	if (!(out = gt_fetch(&b.x, s, "x", &guards)))
 		failed = 1;
 	else
