@@ -667,6 +667,7 @@ IrValue irgen_buffer(IrGen *G, const Symbol *s);
 IrValue irgen_elemptr(IrGen *G, Node *e);                        /* irgen.c: an element's pointer */
 int irgen_known(IrGen *G, const Node *e, int64_t *out);          /* irgen.c: a value ra_known found */
 IrValue irgen_c32(IrGen *G, int64_t v);                        /* an i32 constant */
+IrValue irgen_warpgroup(IrGen *G);                             /* warpid / 4 */
 IrValue irgen_op2(IrGen *G, int opc, IrValue a, IrValue b);    /* result typed as a */
 
 /* ---- irgen_async.c ---- */

@@ -358,14 +358,12 @@ int
 irgen_async_call(IrGen *G, Node *e, IrValue *v)
 {
 	Node *a;
-	IrValue x;
 
 	*v = 0;
 	if (e->kind == N_NAME) {
 		G->b.loc = e->loc;
 		if (e->builtin == BI_WARPGROUP) {
-			x = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
-			*v = irgen_op2(G, IR_DIV, x, irgen_c32(G, 4));
+			*v = irgen_warpgroup(G);
 			return 1;
 		}
 		return 0;

@@ -170,6 +170,14 @@ irgen_c32(IrGen *G, int64_t v)
 }
 
 IrValue
+irgen_warpgroup(IrGen *G)
+{
+	IrValue w = irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL);
+
+	return irgen_op2(G, IR_DIV, w, irgen_c32(G, 4));
+}
+
+IrValue
 irgen_op2(IrGen *G, int opc, IrValue a, IrValue b)
 {
 	return irb_op2(&G->b, opc, ir_vtype(G->k, a), a, b);

@@ -157,16 +157,19 @@ asy_turn_role(Sema *S, Node *r)
 
 /* ---- IR ---- */
 
-/* warpgroup - first warpgroup of the role (+ 1, modulo the ring, for the next one) */
+/* warpgroup - first warpgroup of the role (+ 1, modulo the ring, for the next one), as the
+ * barrier id. One op a statement: the order of the ops is the IR's, not the C compiler's. */
 static IrValue
 ring_pos(IrGen *G, const Node *r, int next)
 {
 	int k = (r->whi - r->wlo + 1) / 4;
-	IrValue wg = irgen_op2(G, IR_DIV, irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL), irgen_c32(G, 4));
-	IrValue i = irgen_op2(G, IR_SUB, wg, irgen_c32(G, r->wlo / 4));
+	IrValue wg = irgen_warpgroup(G), i;
 
-	if (next)
-		i = irgen_op2(G, IR_REM, irgen_op2(G, IR_ADD, i, irgen_c32(G, 1)), irgen_c32(G, k));
+	i = irgen_op2(G, IR_SUB, wg, irgen_c32(G, r->wlo / 4));
+	if (next) {
+		i = irgen_op2(G, IR_ADD, i, irgen_c32(G, 1));
+		i = irgen_op2(G, IR_REM, i, irgen_c32(G, k));
+	}
 	return irgen_op2(G, IR_ADD, i, irgen_c32(G, r->turn_base));
 }
 
@@ -194,7 +197,7 @@ irgen_turn_start(IrGen *G, const Node *r)
 	if (!r->turn_base)
 		return;
 	G->b.loc = r->loc;
-	c = irgen_op2(G, IR_DIV, irb_op(&G->b, IR_WARPID, ir_scalar(IR_I32), 0, NULL), irgen_c32(G, 4));
+	c = irgen_warpgroup(G);
 	c = irb_op2(&G->b, IR_CMP_EQ, ir_scalar(IR_I1), c, irgen_c32(G, r->whi / 4));
 	irb_region_op(&G->b, IR_IF, 1, &c, 0, NULL, &regs);
 	G->b.r = &regs[0];

@@ -198,6 +198,12 @@ ir_is_afrag(IrType t)
 }
 
 int
+ir_is_wgmma_op(int opc)
+{
+	return opc == IR_WGMMA || opc == IR_WGMMA_FENCE || opc == IR_WGMMA_COMMIT || opc == IR_WGMMA_WAIT;
+}
+
+int
 ir_base_bits(IrBase b)
 {
 	return (unsigned)b < IR_NBASE ? base_info[b].bits : 0;

@@ -159,6 +159,7 @@ int ir_is_fp8(IrType t);        /* e4m3, e5m2, scalar or vector: storage, conver
 int ir_const_is_float(IrType t);  /* a const of type t holds its value in fimm: floats, fp8 */
 int ir_is_frag(IrType t);       /* an f32 accumulator fragment: f32x8 .. f32x128 */
 int ir_is_afrag(IrType t);      /* a wgmma register A fragment: bf16x8 .. bf16x128, f16x8 .. */
+int ir_is_wgmma_op(int opc);    /* wgmma, wgmma.fence, wgmma.commit, wgmma.wait */
 int ir_base_bits(IrBase b);     /* 1, 8, 16, 32, 64; pointers 64 */
 /* fp8 (ir/fp8.c): the bits of x in the fp8 type b, rounded to nearest even and saturated to
  * the largest finite value (NaN gives 0x7f), as PTX's cvt.rn.satfinite does; and the

@@ -123,12 +123,6 @@ scan_values(IrOp *op, void *ctx)
 	}
 }
 
-static int
-is_wgmma_op(int opc)
-{
-	return opc == IR_WGMMA || opc == IR_WGMMA_FENCE || opc == IR_WGMMA_COMMIT || opc == IR_WGMMA_WAIT;
-}
-
 /* tcgen05 ops that a thread orders with fences around barrier waits and arrives */
 static int
 is_tcgen05_op(int opc)
@@ -161,7 +155,7 @@ contains(const IrRegion *r, int opc)
 	int i, j;
 
 	for (i = 0; i < r->nops; i++) {
-		if (opc < 0 ? is_wgmma_op(r->ops[i].opc) : r->ops[i].opc == opc)
+		if (opc < 0 ? ir_is_wgmma_op(r->ops[i].opc) : r->ops[i].opc == opc)
 			return 1;
 		for (j = 0; j < r->ops[i].nregions; j++)
 			if (contains(&r->ops[i].regions[j], opc))
@@ -175,7 +169,7 @@ op_contains(const IrOp *op, int opc)
 {
 	int j;
 
-	if (opc < 0 ? is_wgmma_op(op->opc) : op->opc == opc)
+	if (opc < 0 ? ir_is_wgmma_op(op->opc) : op->opc == opc)
 		return 1;
 	for (j = 0; j < op->nregions; j++)
 		if (contains(&op->regions[j], opc))

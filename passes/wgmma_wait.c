@@ -77,12 +77,6 @@ tied_use(const IrKernel *k, const IrOp *op, int j)
 	       (op->opc == IR_WGMMA && (j == 0 || (j == 1 && ir_is_afrag(ir_vtype(k, op->args[1])))));
 }
 
-static int
-is_wgmma_op(int opc)
-{
-	return opc == IR_WGMMA || opc == IR_WGMMA_FENCE || opc == IR_WGMMA_COMMIT || opc == IR_WGMMA_WAIT;
-}
-
 /* An op before which no group may stay in flight. */
 static int
 hazard(const IrOp *op)
@@ -161,7 +155,7 @@ reads(const Waits *W, Scan *s, const IrOp *op, int *all)
 		int i;
 
 		for (i = 0; i < r->nops; i++) {
-			if (is_wgmma_op(r->ops[i].opc) || (hazard(&r->ops[i]) && r->ops[i].opc != IR_YIELD &&
+			if (ir_is_wgmma_op(r->ops[i].opc) || (hazard(&r->ops[i]) && r->ops[i].opc != IR_YIELD &&
 							   r->ops[i].opc != IR_CONDITION))
 				*all = 1;
 			if ((g = reads(W, s, &r->ops[i], all)) > best)
