@@ -43,29 +43,17 @@ typedef struct Scan {
 	int commits;
 } Scan;
 
+/* The walk's state: the kernel, and each value a wait replaced -> the wait's result (the
+ * values a group owns are wgmma and wgmma.fence results, all older than the walk). */
 typedef struct Waits {
 	IrKernel *k;
-	int nmap, capmap;
-	IrValue *map;           /* value -> the wait result that replaces it, or 0 */
+	IrRewriter rw;
 } Waits;
 
 static IrValue
 renamed(const Waits *W, IrValue v)
 {
-	return v > 0 && v < W->nmap && W->map[v] ? W->map[v] : v;
-}
-
-static void
-set_map(Waits *W, IrValue old, IrValue with)
-{
-	while (old >= W->nmap) {
-		int n = W->nmap;
-
-		W->map = grow(W->map, &W->capmap, old + 1, sizeof *W->map);
-		W->nmap = W->capmap;
-		memset(W->map + n, 0, sizeof *W->map * (size_t)(W->nmap - n));
-	}
-	W->map[old] = with;
+	return ir_rw_get(&W->rw, v);
 }
 
 /* Operands whose use is no read: the accumulator and A fragment of wgmma, what wgmma.fence
@@ -131,7 +119,7 @@ wait_for(Waits *W, Scan *s, IrRegion *out, SrcLoc loc, int g)
 			w.args[m] = s->groups[i].vals[j];
 			w.res[m] = ir_new_value(W->k, ir_vtype(W->k, w.args[m]));
 			W->k->vlocs[w.res[m]] = loc;
-			set_map(W, w.args[m], w.res[m]);
+			ir_rw_set(&W->rw, w.args[m], w.res[m]);
 		}
 		free(s->groups[i].vals);
 	}
@@ -259,8 +247,10 @@ place_region(Waits *W, IrRegion *r)
 void
 expand_wgmma_waits(IrKernel *k)
 {
-	Waits W = {k, 0, 0, NULL};
+	Waits W;
 
+	W.k = k;
+	ir_rw_init(&W.rw, k);
 	place_region(&W, &k->body);
-	free(W.map);
+	ir_rw_free(&W.rw);
 }
