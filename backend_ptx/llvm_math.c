@@ -552,8 +552,9 @@ lg_math_scalar(LlvmGen *g, int opc, LLVMValueRef *a)
 	case IR_TANH: return tanh_f32(g, x);
 	case IR_ERF: return erf_f32(g, x);
 	case IR_POW: return pow_f32(g, x, a[1]);
-	case IR_EXP_APPROX:  /* 2^(x log2 e): the product's rounding adds |x| 2^-24 relative */
-		return un(g, "llvm.nvvm.ex2.approx", mul(g, x, kc(x, 0x1.715476p+0)));
+	case IR_EXP_APPROX:  /* 2^(x log2 e): the product's rounding adds |x| 2^-24 relative;
+			      * .ftz as exp2 (llvm_ops.c) */
+		return un(g, "llvm.nvvm.ex2.approx.ftz", mul(g, x, kc(x, 0x1.715476p+0)));
 	case IR_LOG_APPROX:
 		return mul(g, lg_intrinsic(g, "llvm.nvvm.lg2.approx.f", NULL, 0, &x, 1, ""),
 			   kc(x, 0x1.62e430p-1));

@@ -352,7 +352,9 @@ call2(LlvmGen *g, const char *name, LLVMValueRef a, LLVMValueRef c, const char *
 /* exp2, log2 and rsqrt on one scalar: PTX's approximate instructions. f16 and bf16 use a
  * native form where PTX has one (ex2.approx.f16, ex2.approx.ftz.bf16) and otherwise go
  * through f32 and round back; f64 has rsqrt.approx.f64 but no ex2/lg2, so those go through
- * f32 too (the ops are documented as approximate). */
+ * f32 too (the ops are documented as approximate). exp2 is the .ftz form: without it ptxas
+ * wraps every MUFU.EX2 in three instructions that scale subnormal results, which a softmax
+ * pays for on every element; results below 2^-126 are 0 instead (docs/language.md). */
 static LLVMValueRef
 approx_scalar(LlvmGen *g, int opc, LLVMValueRef v, IrBase base)
 {
@@ -369,7 +371,7 @@ approx_scalar(LlvmGen *g, int opc, LLVMValueRef v, IrBase base)
 		v = base == IR_F64 ? LLVMBuildFPTrunc(g->b, v, f32, "") : LLVMBuildFPExt(g->b, v, f32, "");
 	switch (opc) {
 	case IR_EXP2:
-		r = call1(g, "llvm.nvvm.ex2.approx", v, "");
+		r = call1(g, "llvm.nvvm.ex2.approx.ftz", v, "");
 		break;
 	case IR_LOG2:
 		r = lg_intrinsic(g, "llvm.nvvm.lg2.approx.f", NULL, 0, &v, 1, "");

@@ -62,7 +62,9 @@ static float f32_neg(const float *a) { return -a[0]; }
 static double f64_neg(const double *a) { return -a[0]; }
 static float f32_abs(const float *a) { return fabsf(a[0]); }
 static double f64_abs(const double *a) { return fabs(a[0]); }
-static float f32_exp2(const float *a) { return (float)exp2((double)a[0]); }
+/* ex2.approx.ftz: a result below 2^-126 is 0 (backend_ptx/llvm_ops.c says why .ftz) */
+static float ftz_pos(double r) { return r < 0x1p-126 ? 0.0f : (float)r; }
+static float f32_exp2(const float *a) { return ftz_pos(exp2((double)a[0])); }
 static double f64_exp2(const double *a) { return exp2(a[0]); }
 static float f32_log2(const float *a) { return (float)log2((double)a[0]); }
 static double f64_log2(const double *a) { return log2(a[0]); }
@@ -84,7 +86,7 @@ static float f32_cos(const float *a) { return im_cos(a[0]); }
 static float f32_tanh(const float *a) { return im_tanh(a[0]); }
 static float f32_erf(const float *a) { return im_erf(a[0]); }
 static float f32_pow(const float *a) { return im_pow(a[0], a[1]); }
-static float f32_exp_approx(const float *a) { return (float)exp2((double)(a[0] * 0x1.715476p+0f)); }
+static float f32_exp_approx(const float *a) { return ftz_pos(exp2((double)(a[0] * 0x1.715476p+0f))); }
 static float f32_log_approx(const float *a) { return (float)log2((double)a[0]) * 0x1.62e430p-1f; }
 static float f32_sin_approx(const float *a) { return (float)sin((double)a[0]); }
 static float f32_cos_approx(const float *a) { return (float)cos((double)a[0]); }
