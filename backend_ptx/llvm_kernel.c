@@ -61,36 +61,93 @@ term_args(const IrOp *term, int skip, const IrValue **args)
 
 /* ---- phis ---- */
 
-/* Phis for v at the top of the current block: one, or one per lane of a fragment. */
+/* A fragment of 16-bit floats is carried in pairs of lanes: one <2 x T> phi per two lanes.
+ * Lane by lane, each iteration of a loop that carries P for wgmma's A operand would round
+ * its lanes one at a time and pack them again (a cvt and a PRMT per lane); in pairs the
+ * rounding is one cvt.rn.bf16x2.f32 per two lanes and the operand is the phi itself. */
+static int
+paired(IrType t)
+{
+	return lg_is_frag(t) && (t.base == IR_F16 || t.base == IR_BF16) && t.lanes % 2 == 0;
+}
+
+/* A phi at the top of the current block, above the code that unpacks paired phis. */
+static LLVMValueRef
+phi_at_top(LlvmGen *g, LLVMTypeRef t, const char *nm)
+{
+	LLVMBasicBlockRef bb = LLVMGetInsertBlock(g->b);
+	LLVMValueRef i = LLVMGetFirstInstruction(bb), phi;
+
+	while (i && LLVMGetInstructionOpcode(i) == LLVMPHI)
+		i = LLVMGetNextInstruction(i);
+	if (!i)
+		return LLVMBuildPhi(g->b, t, nm);
+	LLVMPositionBuilderBefore(g->b, i);
+	phi = LLVMBuildPhi(g->b, t, nm);
+	LLVMPositionBuilderAtEnd(g->b, bb);
+	return phi;
+}
+
+/* Phis for v at the top of the current block: one, one per lane of a fragment, or one per
+ * pair of lanes (paired), whose lanes are extracted below the phis. */
 static void
 phi_make(LlvmGen *g, IrValue v)
 {
 	IrType t = ir_vtype(g->k, v);
+	LLVMTypeRef et = lg_type(g, ir_scalar((IrBase)t.base));
+	LLVMValueRef phi;
 	char nm[32];
 	int i;
 
 	snprintf(nm, sizeof nm, "v%d", v);
 	if (!lg_is_frag(t)) {
-		g->vals[v] = LLVMBuildPhi(g->b, lg_type(g, t), nm);
+		g->vals[v] = phi_at_top(g, lg_type(g, t), nm);
 		g->lanes[v] = NULL;
 		return;
 	}
 	g->vals[v] = NULL;
 	g->lanes[v] = arena_alloc(g->arena, (size_t)t.lanes * sizeof *g->lanes[v]);
-	for (i = 0; i < t.lanes; i++) {
+	for (i = 0; i < t.lanes; i += paired(t) ? 2 : 1) {
 		if (g->named)
 			snprintf(nm, sizeof nm, "v%d.%d", v, i);
-		g->lanes[v][i] = LLVMBuildPhi(g->b, lg_type(g, ir_scalar((IrBase)t.base)), g->named ? nm : "");
+		if (!paired(t)) {
+			g->lanes[v][i] = phi_at_top(g, et, g->named ? nm : "");
+			continue;
+		}
+		phi = phi_at_top(g, LLVMVectorType(et, 2), g->named ? nm : "");
+		g->lanes[v][i] = LLVMBuildExtractElement(g->b, phi, lg_c32(g, 0), "");
+		g->lanes[v][i + 1] = LLVMBuildExtractElement(g->b, phi, lg_c32(g, 1), "");
 	}
 }
 
+/* The incoming value of pair j of a paired phi, built at the end of bb (before its branch
+ * where it has one). */
+static LLVMValueRef
+pair_in(LlvmGen *g, LLVMValueRef *lanes, int j, LLVMTypeRef et, LLVMBasicBlockRef bb)
+{
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
+	LLVMValueRef term = LLVMGetBasicBlockTerminator(bb), x = LLVMGetPoison(LLVMVectorType(et, 2));
+
+	if (term)
+		LLVMPositionBuilderBefore(g->b, term);
+	else
+		LLVMPositionBuilderAtEnd(g->b, bb);
+	if (lanes) {
+		x = LLVMBuildInsertElement(g->b, x, lanes[2 * j], lg_c32(g, 0), "");
+		x = LLVMBuildInsertElement(g->b, x, lanes[2 * j + 1], lg_c32(g, 1), "");
+	}
+	LLVMPositionBuilderAtEnd(g->b, cur);
+	return x;
+}
+
 /* Adds the incoming value in (0: poison, for a region that yields too few) from block bb
- * to the phis of v. */
+ * to the phis of v. A paired phi is the vector its first lane was extracted from. */
 static void
 phi_incoming(LlvmGen *g, const IrOp *op, IrValue v, IrValue in, LLVMBasicBlockRef bb)
 {
 	IrType t = ir_vtype(g->k, v);
-	LLVMValueRef x;
+	LLVMTypeRef et = lg_type(g, ir_scalar((IrBase)t.base));
+	LLVMValueRef x, *l = NULL;
 	int i;
 
 	if (!lg_is_frag(t)) {
@@ -98,8 +155,15 @@ phi_incoming(LlvmGen *g, const IrOp *op, IrValue v, IrValue in, LLVMBasicBlockRe
 		LLVMAddIncoming(g->vals[v], &x, &bb, 1);
 		return;
 	}
-	for (i = 0; i < t.lanes; i++) {
-		x = in ? lg_lanes(g, op, in)[i] : LLVMGetPoison(lg_type(g, ir_scalar((IrBase)t.base)));
+	if (in)
+		l = lg_lanes(g, op, in);
+	for (i = 0; i < t.lanes; i += paired(t) ? 2 : 1) {
+		if (paired(t)) {
+			x = pair_in(g, l, i / 2, et, bb);
+			LLVMAddIncoming(LLVMGetOperand(g->lanes[v][i], 0), &x, &bb, 1);
+			continue;
+		}
+		x = l ? l[i] : LLVMGetPoison(et);
 		LLVMAddIncoming(g->lanes[v][i], &x, &bb, 1);
 	}
 }
