@@ -475,6 +475,25 @@ run_targets(TargetJob *jobs, int n)
 	}
 }
 
+/* ptxas assembles wgmma code whose input registers change while a group is in flight by
+ * serializing the wgmmas, and says so only in an info line ("(C7513) Potential
+ * Performance Loss: wgmma.mma_async instructions are serialized ..."); the kernel runs,
+ * at a fraction of its speed, so the line becomes a warning. */
+static void
+warn_serialized(const char *kernel, int target, const char *log)
+{
+	const char *p = log ? strstr(log, "instructions are serialized") : NULL, *b, *e;
+
+	if (!p)
+		return;
+	for (b = p; b > log && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	fprintf(stderr, "cakec: warning: kernel '%s' for %s: ptxas serializes its wgmma (docs/language.md, "
+		"\"Overlapping groups\"): %.*s\n", kernel, ir_target_name(target),
+		(int)(e ? e - b : (long)strlen(b)), b);
+}
+
 /* Compiles one kernel whose passes have run: backend per target, launcher. */
 static void
 emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
@@ -535,6 +554,8 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		if (j->failed == 2 && o->cubins == CUBINS_REQUIRED)
 			ICE("ptxas rejected the PTX of kernel '%s' for %s:\n%s", k->name,
 			    ir_target_name(t), j->log.s ? j->log.s : "");
+		if (!j->failed)
+			warn_serialized(k->name, t, j->log.s);
 		if (j->failed == 2) {
 			/* an older ptxas than the PTX needs, most likely: the PTX still works */
 			fprintf(stderr, "cakec: warning: ptxas rejected the PTX of kernel '%s' for %s; its launcher embeds the PTX only:\n%s",

@@ -158,12 +158,14 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                                     si = mask_above(si, r0 - ki);
                                 }
                                 let mn = max(m, row_max(si) * sl);
-                                let pi = exp2(fma(si, by_row(sl, BLK), by_row(-mn, BLK)));
+                                si = exp2(fma(si, by_row(sl, BLK), by_row(-mn, BLK)));
                                 alpha = exp2(m - mn);
-                                l = l * alpha + row_sum(pi);
-                                p = Ta(pi);
+                                l = l * alpha + row_sum(si);
                                 m = mn;
                             }
+                            // P rounded into the registers P V of block i - 1 read: only
+                            // once that product is done (else ptxas serializes the wgmma)
+                            p = Ta(si);
                         }
                     }
                     consume vp {
