@@ -302,6 +302,25 @@ first_scale_is_one(LlvmGen *g, const IrRegion *r, int i, int end)
 	return LLVMIsAConstantInt(s) && LLVMConstIntGetZExtValue(s) == 1;
 }
 
+/* The wgmma.wait[0] right after the group's commit (ops[end + 1]) that retires this group
+ * alone (its operands: the group's result, its A fragment), or NULL. Such a wait goes into
+ * the group's asm statement: as a statement of its own, it ties the lanes through once
+ * more, and the copies instruction selection makes for that tie read the accumulator
+ * while the group runs, which makes ptxas serialize every wgmma of the kernel (C7514). */
+static const IrOp *
+fused_wait(const IrRegion *r, int end, IrValue result, IrValue a)
+{
+	const IrOp *w = end + 1 < r->nops ? &r->ops[end + 1] : NULL;
+	int k;
+
+	if (!w || w->opc != IR_WGMMA_WAIT || w->imm != 0 || w->nres != w->nargs)
+		return NULL;
+	for (k = 0; k < w->nargs; k++)
+		if (w->args[k] != result && (!a || w->args[k] != a))
+			return NULL;
+	return w;
+}
+
 /* Lowers a wgmma group (see wgmma_group_end) into one asm statement: the fence, every
  * wgmma and the commit, with the accumulator tied in once and out once and the register A
  * fragment's words passed in once. Per-wgmma asm would tie all lanes through each
@@ -316,7 +335,7 @@ int
 lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 {
 	int end = wgmma_group_end(g, r, i), j, lanes, nin, nmma = 0, abase = 0, zero = 1;
-	const IrOp *f = &r->ops[i], *last = NULL;
+	const IrOp *f = &r->ops[i], *last = NULL, *wait;
 	LLVMValueRef *ins;
 	IrValue scale = 0;
 	Buf text = {0}, cons = {0};
@@ -389,12 +408,16 @@ lg_wgmma_group(LlvmGen *g, const IrRegion *r, int i)
 		}
 		last = op;
 	}
-	buf_puts(&text, "wgmma.commit_group.sync.aligned;\n}");
+	wait = last ? fused_wait(r, end, last->res[0], f->nargs == 2 ? f->res[1] : 0) : NULL;
+	buf_printf(&text, "wgmma.commit_group.sync.aligned;\n%s}",
+		   wait ? "wgmma.wait_group.sync.aligned 0;\n" : "");
 	bind_acc_results(g, last, tied_asm(g, text.s, ins, lanes, nin - lanes, cons.s + 1), lanes);
+	for (j = 0; wait && j < wait->nres; j++)
+		lg_alias(g, wait, wait->res[j], wait->args[j]);
 	buf_free(&text);
 	buf_free(&cons);
 	free(ins);
-	return end - i + 1;
+	return end - i + 1 + (wait != NULL);
 }
 
 /* One wgmma on its own (outside a group): the accumulator tied through, A's descriptor or
