@@ -113,7 +113,7 @@ usage(FILE *f)
 	fprintf(f, "  --target T, --target=T  compile for T: %s (repeatable;\n", ir_all_target_names(NULL));
 	fputs("                          default: the targets each kernel lists)\n"
 	      "  -o DIR                  write outputs into DIR (created if missing); without -o,\n"
-	      "                          text outputs go to stdout\n"
+	      "                          or with -o -, text outputs go to stdout\n"
 	      "  --emit=LIST             comma list of ast, ir, llvm, ptx, cubin, host\n"
 	      "                          (default: ptx; cubin and host need -o); with host\n"
 	      "                          the launchers embed a cubin per target beside\n"
@@ -320,7 +320,8 @@ parse_args(Options *o, int argc, char **argv)
 		} else if (strcmp(a, "--print-after-all") == 0) {
 			o->print_after_all = 1;
 		} else if ((v = optval(argc, argv, &i, "-o"))) {
-			o->outdir = v;
+			/* "-o -" is standard output, as without -o (not a folder named "-") */
+			o->outdir = strcmp(v, "-") == 0 ? NULL : v;
 		} else if ((v = optval(argc, argv, &i, "-D"))) {
 			add_define(o, v);
 		} else if ((v = optval(argc, argv, &i, "-I"))) {
