@@ -599,6 +599,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
     # ---- cakec ----
     o = torch.empty_like(q)
     lse = torch.empty((B, H, S), device=dev, dtype=torch.float32)
+    work = torch.zeros(2, device=dev, dtype=torch.int32)    # the tile counter: 0, left at 0
     fn, fn_name = None, None
     cands = ([("vsa", "vsa")] if has_entry else []) + \
         ([(row["inst"], row["inst"])] if row["inst"] != "none built" else [])
@@ -608,7 +609,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
             f = getattr(lib, attr)
             o.fill_(float("nan"))
             lse.fill_(float("nan"))
-            f(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o, lse=lse, scale=scale,
+            f(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o, lse=lse, work=work, scale=scale,
               causal=int(causal))
             torch.cuda.synchronize()
             fn, fn_name = f, name
@@ -623,6 +624,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
         try:
             o2, lse2 = torch.full_like(o, float("nan")), torch.full_like(lse, float("nan"))
             getattr(lib, row["inst"])(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o2, lse=lse2,
+                                      work=work,
                                       scale=scale, causal=int(causal))
             torch.cuda.synchronize()
             same = torch.equal(o, o2) and torch.equal(lse.nan_to_num(), lse2.nan_to_num())
@@ -650,7 +652,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
     row["t_cake"] = None
     if fn is not None:
         row["t_cake"] = timed(lambda i: fn(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o,
-                                           lse=lse, scale=scale, causal=int(causal)),
+                                           lse=lse, work=work, scale=scale, causal=int(causal)),
                               "cakec " + what)
     row["t_flex"] = None
     if flex_refused is None or flex_opts is not None:

@@ -37,10 +37,12 @@ def main():
     num, idx = num.to(dev), idx.to(dev)
     o = torch.empty_like(q)
     lse = torch.empty((B, H, S), device=dev)
+    work = torch.zeros(2, device=dev, dtype=torch.int32)
     f = getattr(lib, inst)
 
     def call():
-        f(q=q, k=k, v=v, kv_num=num, kv_idx=idx, o=o, lse=lse, scale=D ** -0.5, causal=0)
+        f(q=q, k=k, v=v, kv_num=num, kv_idx=idx, o=o, lse=lse, work=work, scale=D ** -0.5,
+          causal=0)
     for _ in range(3):
         call()
     torch.cuda.synchronize()

@@ -10,13 +10,15 @@
 // key gets o = 0 and lse = -inf. Queries and keys share the block size BLK (64 or 128).
 //
 // The design (FlashAttention-3's):
-// - persistent CTAs (num_sms, twice that at BLK 64) striding over the query blocks, head
-//   by head, each head's in reverse order (the long lists of a causal mask first); BLK /
-//   64 consumer warpgroups of 64 query rows each share the block's list; warp 0 of
-//   warpgroup 0 is the producer: one thread loads each query block's Q into a pipeline of
-//   2 stages (the next block's while the consumers work on this one), then K and V of each
-//   listed block by TMA into two pipelines of 2 stages (out-of-bounds rows of a ragged S
-//   are zero-filled);
+// - persistent CTAs (num_sms, twice that at BLK 64) taking the query blocks, head by head,
+//   each head's in reverse order (the long lists of a causal mask first), one at a time
+//   from a counter in `work` (two i32, 0 before the first call; the kernel leaves them 0),
+//   so that CTAs with long lists take fewer; BLK / 64 consumer warpgroups of 64 query rows
+//   each share the block's list; warp 0 of warpgroup 0 is the producer: one thread takes
+//   the next tile, passes its number to the consumers through a pipeline of 2 stages,
+//   loads the query block's Q into a pipeline of 2 stages (the next block's while the
+//   consumers work on this one), then K and V of each listed block by TMA into two
+//   pipelines of 2 stages (out-of-bounds rows of a ragged S are zero-filled);
 // - S = Q K^T with wgmma from shared memory (K = DT in 64-column swizzle panels), masked
 //   past S and above the diagonal where the block needs it, its scale (scale * log2(e))
 //   folded into the exponent's fma;
@@ -36,7 +38,7 @@
 kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     q: in T[B, H, S, DT], k: in T[B, H, S, DT], v: in T[B, H, S, DT],
     kv_num: in i32[B, H, NQ], kv_idx: in i32[B, H, NQ, NK],
-    o: out T[B, H, S, DT], lse: out f32[B, H, S],
+    o: out T[B, H, S, DT], lse: out f32[B, H, S], work: inout i32[2],
     scale: f32, causal: i32)
     targets(sm_90a) threads(128 * (BLK / 64 + 1)) min_blocks(BLK == 64 ? 2 : 1)
     grid(min(B * H * NQ, num_sms * (128 / BLK)))
@@ -44,6 +46,9 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     tensormap tq = tma(q, box[1, 1, 64, 64], swizzle(128));
     tensormap tk = tma(k, box[1, 1, BLK, 64], swizzle(128));
     tensormap tv = tma(v, box[1, 1, BLK, 64], swizzle(128));
+    // the tiles, handed out by the producer: one tile number a stage (tiles: the end)
+    pipeline tp(stages: 2, full: thread, empty: warpgroup * (BLK / 64));
+    shared slot: i32[1] in tp;
     pipeline qp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
     pipeline kp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
     pipeline vp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
@@ -52,15 +57,22 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     shared sq: T[BLK / 64 * DT, 64] in qp swizzle(128);
     shared sk: T[DT / 64 * BLK, 64] in kp swizzle(128);
     shared sv: T[DT / 64 * BLK, 64] in vp swizzle(128);
-    // tile t: query block NQ - 1 - t % NQ of head t / NQ, the CTAs striding over them:
-    // the CTAs at work at any time share a few heads' K and V in L2, and each head's last
-    // blocks (the longest lists of a causal mask) come first
+    // tile t: query block NQ - 1 - t % NQ of head t / NQ. The CTAs take the tiles in that
+    // order, each the next one when it is ready for it (work[0] counts them out), so a CTA
+    // with long lists takes fewer tiles and the CTAs end together; the CTAs at work at any
+    // time share a few heads' K and V in L2, and each head's last blocks (the longest lists
+    // of a causal mask) come first. work[1] counts the CTAs done: the last one sets both
+    // back to 0 for the next call.
     let tiles = B * H * NQ;
 
-    role producer(warpgroup 0) regs(BLK == 64 ? 40 : 24) {
+    role producer(warpgroup 0) regs(BLK == 64 ? 40 : 32) {
         if (warp == 0) {
             elect {
-                for (t in block.x .. tiles step grid_dim.x) {
+                var t = atomic_add(work[0], 1);
+                while (t >= 0 && t < tiles) {
+                    produce tp {
+                        slot[0] = t;
+                    }
                     let bh = t / NQ;
                     let b = bh / H;
                     let h = bh % H;
@@ -92,14 +104,26 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                             }
                         }
                     }
+                    t = atomic_add(work[0], 1);
+                }
+                produce tp {
+                    slot[0] = tiles;
+                }
+                if (atomic_add(work[1], 1) == grid_dim.x - 1) {
+                    atomic_xchg(work[0], 0);
+                    atomic_xchg(work[1], 0);
                 }
             }
         }
     }
-    role consumer(warpgroups 1 .. BLK / 64) regs(BLK == 64 ? 216 : 240) {
+    role consumer(warpgroups 1 .. BLK / 64) regs(BLK == 64 ? 216 : 232) {
         let wg = warpgroup - 1;
         let sl = f32x2(scale * 1.4426950408889634);
-        for (t in block.x .. tiles step grid_dim.x) {
+        var t = 0;
+        consume tp {
+            t = slot[0];
+        }
+        while (t < tiles) {
             let bh = t / NQ;
             let b = bh / H;
             let h = bh % H;
@@ -179,6 +203,9 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
             let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
             store(o[b, h], acc * by_row(inv, DT), [r0, 0]);
             store_rows(lse[b, h], (m + log2(l)) * f32x2(0.6931471805599453), [r0]);
+            consume tp {
+                t = slot[0];
+            }
         }
     }
 }

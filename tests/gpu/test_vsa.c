@@ -78,6 +78,7 @@ typedef int (*VsaGrid)(const vsa_args *a, int64_t grid[3], CakeError *err);
 		(x).kv_idx = (a)->kv_idx; \
 		(x).o = (a)->o; \
 		(x).lse = (a)->lse; \
+		(x).work = (a)->work; \
 		(x).scale = (a)->scale; \
 		(x).causal = (a)->causal; \
 	} while (0)
@@ -170,6 +171,10 @@ static const VsaShape shapes[] = {
 #define O_THRESHOLD 1e-2
 #define LSE_THRESHOLD 1e-3
 
+/* work: the kernel's tile counter and count of CTAs done, 0 before the first call, and
+ * 0 again after every call (the last CTA resets them): each run checks that */
+static const int32_t zero_work[2] = {0, 0};
+
 static int
 cdiv(int a, int b)
 {
@@ -232,8 +237,8 @@ typedef struct VsaCase {
 	int empty_rows;                 /* rows without an attended key */
 	int pads[3];                    /* padded lists by padding: last block, 0x7fffffff, -1 */
 	unsigned char *inst_o, *inst_lse;       /* the expected instance's output bytes */
-	int64_t xshape[4], nshape[3], ishape[4], lshape[3];
-	GtBuf dq, dk, dv, dn, di, dout, dlse;
+	int64_t xshape[4], nshape[3], ishape[4], lshape[3], wshape[1];
+	GtBuf dq, dk, dv, dn, di, dout, dlse, dwork;
 	vsa_args args;
 } VsaCase;
 
@@ -247,6 +252,7 @@ destroy(VsaCase *c)
 	gt_buf_free(&c->di);
 	gt_buf_free(&c->dout);
 	gt_buf_free(&c->dlse);
+	gt_buf_free(&c->dwork);
 	free(c->q);
 	free(c->k);
 	free(c->v);
@@ -445,7 +451,8 @@ create(VsaCase *c, const GtDev *g, const VsaShape *sh, int f16, uint64_t seed, C
 	    gt_buf_alloc(&c->dn, c->nlist * 4, "vsa kv_num") ||
 	    gt_buf_alloc(&c->di, c->nlist * c->nk * 4, "vsa kv_idx") ||
 	    gt_buf_alloc(&c->dout, c->nx * 2, "vsa o") ||
-	    gt_buf_alloc(&c->dlse, c->nrow * 4, "vsa lse")) {
+	    gt_buf_alloc(&c->dlse, c->nrow * 4, "vsa lse") ||
+	    gt_buf_alloc(&c->dwork, sizeof zero_work, "vsa work")) {
 		printf("FAIL vsa: allocation failed\n");
 		free(perm);
 		free(keys);
@@ -479,13 +486,16 @@ create(VsaCase *c, const GtDev *g, const VsaShape *sh, int f16, uint64_t seed, C
 	gt_tensor(&c->args.kv_idx, g, &c->di, CAKE_DTYPE_INT, 32, 4, c->ishape);
 	gt_tensor(&c->args.o, g, &c->dout, code, 16, 4, c->xshape);
 	gt_tensor(&c->args.lse, g, &c->dlse, CAKE_DTYPE_FLOAT, 32, 3, c->lshape);
+	c->wshape[0] = 2;
+	gt_tensor(&c->args.work, g, &c->dwork, CAKE_DTYPE_INT, 32, 1, c->wshape);
 	return gt_buf_poison(&c->dq, st, "vsa q") || gt_buf_poison(&c->dk, st, "vsa k") ||
 	       gt_buf_poison(&c->dv, st, "vsa v") || gt_buf_poison(&c->dn, st, "vsa kv_num") ||
-	       gt_buf_poison(&c->di, st, "vsa kv_idx") ||
+	       gt_buf_poison(&c->di, st, "vsa kv_idx") || gt_buf_poison(&c->dwork, st, "vsa work") ||
 	       gt_buf_upload(&c->dq, c->q, st, "vsa q") || gt_buf_upload(&c->dk, c->k, st, "vsa k") ||
 	       gt_buf_upload(&c->dv, c->v, st, "vsa v") ||
 	       gt_buf_upload(&c->dn, c->num, st, "vsa kv_num") ||
-	       gt_buf_upload(&c->di, c->idx, st, "vsa kv_idx");
+	       gt_buf_upload(&c->di, c->idx, st, "vsa kv_idx") ||
+	       gt_buf_upload(&c->dwork, zero_work, st, "vsa work");
 }
 
 static void
@@ -517,7 +527,7 @@ run(VsaCase *c, CUstream st, const char *kname, VsaLaunch launch, const char *ex
 	const VsaShape *sh = &c->sh;
 	const unsigned char *p, *po;
 	char label[256], where[96];
-	int guards = 1, inputs = 1, pass, differ = 0;
+	int guards = 1, inputs = 1, pass, differ = 0, work_kept;
 	size_t i, x, d = (size_t)sh->d;
 	size_t o_poison = 0, lse_poison = 0, not_zero = 0, o_worst = 0, lse_worst = 0;
 	double o_err = 0, lse_err = 0, o_worst_got = 0, o_worst_ref = 0;
@@ -549,6 +559,9 @@ run(VsaCase *c, CUstream st, const char *kname, VsaLaunch launch, const char *ex
 	if (!(p = gt_fetch(&c->di, st, "vsa kv_idx", &guards)))
 		return 1;
 	inputs &= memcmp(p, c->idx, c->nlist * c->nk * 4) == 0;
+	if (!(p = gt_fetch(&c->dwork, st, "vsa work", &guards)))
+		return 1;
+	work_kept = memcmp(p, zero_work, sizeof zero_work) == 0;
 	if (!(po = gt_fetch(&c->dout, st, "vsa o", &guards)) ||
 	    !(p = gt_fetch(&c->dlse, st, "vsa lse", &guards)))
 		return 1;
@@ -599,7 +612,7 @@ run(VsaCase *c, CUstream st, const char *kname, VsaLaunch launch, const char *ex
 		}
 	}
 	pass = o_err <= O_THRESHOLD && lse_err <= LSE_THRESHOLD && !o_poison && !lse_poison &&
-	       !not_zero && guards && inputs && !differ;
+	       !not_zero && guards && inputs && !differ && work_kept;
 	printf("%s %s %s%s: o max_rel_err %.3g %s %.3g (row-normwise), lse max_abs_err %.3g %s %.3g; "
 	       "%d rows without keys, pads %d/%d/%d", pass ? "PASS" : "FAIL", kname, label, extra,
 	       o_err, o_err <= O_THRESHOLD ? "<=" : ">", O_THRESHOLD, lse_err,
@@ -621,6 +634,8 @@ run(VsaCase *c, CUstream st, const char *kname, VsaLaunch launch, const char *ex
 			printf("; a guard byte changed (a write out of bounds)");
 		if (!inputs)
 			printf("; an input tensor changed");
+		if (!work_kept)
+			printf("; work is not back at 0 (the tile counter of the next call)");
 	}
 	printf("\n");
 	return !pass;
