@@ -77,6 +77,7 @@ LLVMValueRef lg_arg(LlvmGen *g, const IrOp *op, int i);
 LLVMTypeRef lg_i32t(LlvmGen *g);
 LLVMTypeRef lg_i64t(LlvmGen *g);
 LLVMValueRef lg_c32(LlvmGen *g, int64_t v);
+LLVMValueRef lg_pair(LlvmGen *g, LLVMValueRef lo, LLVMValueRef hi);
 LLVMValueRef lg_c64(LlvmGen *g, uint64_t v);
 
 /* ---- llvm_ops.c ---- */

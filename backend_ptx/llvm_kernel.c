@@ -132,10 +132,8 @@ pair_in(LlvmGen *g, LLVMValueRef *lanes, int j, LLVMTypeRef et, LLVMBasicBlockRe
 		LLVMPositionBuilderBefore(g->b, term);
 	else
 		LLVMPositionBuilderAtEnd(g->b, bb);
-	if (lanes) {
-		x = LLVMBuildInsertElement(g->b, x, lanes[2 * j], lg_c32(g, 0), "");
-		x = LLVMBuildInsertElement(g->b, x, lanes[2 * j + 1], lg_c32(g, 1), "");
-	}
+	if (lanes)
+		x = lg_pair(g, lanes[2 * j], lanes[2 * j + 1]);
 	LLVMPositionBuilderAtEnd(g->b, cur);
 	return x;
 }

@@ -204,6 +204,16 @@ lg_c32(LlvmGen *g, int64_t v)
 	return LLVMConstInt(lg_i32t(g), (unsigned long long)v, 0);
 }
 
+/* <2 x T> of lo (element 0) and hi: a pair of lanes as one 32- or 64-bit value */
+LLVMValueRef
+lg_pair(LlvmGen *g, LLVMValueRef lo, LLVMValueRef hi)
+{
+	LLVMValueRef v = LLVMGetPoison(LLVMVectorType(LLVMTypeOf(lo), 2));
+
+	v = LLVMBuildInsertElement(g->b, v, lo, lg_c32(g, 0), "");
+	return LLVMBuildInsertElement(g->b, v, hi, lg_c32(g, 1), "");
+}
+
 LLVMValueRef
 lg_c64(LlvmGen *g, uint64_t v)
 {

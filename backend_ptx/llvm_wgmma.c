@@ -42,11 +42,7 @@ nwords(IrType t)
 static LLVMValueRef
 pack_pair(LlvmGen *g, LLVMValueRef lo, LLVMValueRef hi)
 {
-	LLVMValueRef v = LLVMGetPoison(LLVMVectorType(LLVMTypeOf(lo), 2));
-
-	v = LLVMBuildInsertElement(g->b, v, lo, lg_c32(g, 0), "");
-	v = LLVMBuildInsertElement(g->b, v, hi, lg_c32(g, 1), "");
-	return LLVMBuildBitCast(g->b, v, lg_i32t(g), "");
+	return LLVMBuildBitCast(g->b, lg_pair(g, lo, hi), lg_i32t(g), "");
 }
 
 /* The words of operands [first, first + n) of op, flattened. */
@@ -592,7 +588,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), at = ir_vtype(g->k, op->args[1]);
 	IrType it = ir_vtype(g->k, op->args[2]);
-	LLVMTypeRef ity = lg_type(g, it), f2 = LLVMVectorType(LLVMFloatTypeInContext(g->ctx), 2);
+	LLVMTypeRef ity = lg_type(g, it);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
 	LLVMValueRef base = lg_arg(g, op, 0), *acc;
 	LLVMValueRef nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3), row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5);
@@ -625,10 +621,8 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	}
 	words = xcalloc((size_t)npair, sizeof *words);
 	for (j = 0; j < npair; j++) {
-		LLVMValueRef v = LLVMGetPoison(f2);
+		LLVMValueRef v = lg_pair(g, acc[2 * j], acc[2 * j + 1]);
 
-		v = LLVMBuildInsertElement(g->b, v, acc[2 * j], lg_c32(g, 0), "");
-		v = LLVMBuildInsertElement(g->b, v, acc[2 * j + 1], lg_c32(g, 1), "");
 		if (ebytes == 2)
 			v = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, v, LLVMVectorType(ety, 2), ""),
 					     lg_i32t(g), "");
