@@ -73,6 +73,8 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                     produce tp {
                         slot[0] = t;
                     }
+                    // the next tile asked for now: its answer comes while this one loads
+                    let next = atomic_add(work[0], 1);
                     let bh = t / NQ;
                     let b = bh / H;
                     let h = bh % H;
@@ -104,7 +106,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                             }
                         }
                     }
-                    t = atomic_add(work[0], 1);
+                    t = next;
                 }
                 produce tp {
                     slot[0] = tiles;
