@@ -577,6 +577,123 @@ wgmma_store_transposed(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 	free(ins);
 }
 
+/* ---- tiles of shared memory (a ptr.shared operand) ---- */
+
+static void bind_fragment(LlvmGen *g, const IrOp *op, LLVMValueRef *lanes, int nl);
+
+/* The shared address of element (r, c) of a shared tile (i32 values): ir_tile_shared_byte,
+ * then ir_swizzle, in LLVM's integers. nrows and ncols are the op's operands 2 and 3 of
+ * wgmma.load (at) or 3 and 4 of wgmma.store. */
+static LLVMValueRef
+shared_elem(LlvmGen *g, const IrOp *op, int at, LLVMValueRef r, LLVMValueRef c)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef nrows = lg_arg(g, op, at), ncols = lg_arg(g, op, at + 1), off, a;
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), span = IR_TILE_SWIZZLE(op->imm);
+
+	nrows = LLVMBuildTruncOrBitCast(g->b, nrows, lg_i32t(g), "");
+	ncols = LLVMBuildTruncOrBitCast(g->b, ncols, lg_i32t(g), "");
+	if (op->imm & IR_TILE_TRANSPOSED) {
+		LLVMValueRef t = r;
+
+		r = c, c = t;
+		t = nrows, nrows = ncols, ncols = t;
+	}
+	if (!span) {
+		off = LLVMBuildMul(g->b, LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r, ncols, ""), c, ""), lg_c32(g, eb), "");
+	} else {
+		int w = span / eb;
+		LLVMValueRef panel = LLVMBuildLShr(g->b, c, lg_c32(g, __builtin_ctz((unsigned)w)), "");
+
+		off = LLVMBuildMul(g->b, LLVMBuildAdd(g->b, LLVMBuildMul(g->b, panel, nrows, ""), r, ""), lg_c32(g, span), "");
+		off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, LLVMBuildAnd(g->b, c, lg_c32(g, w - 1), ""),
+							   lg_c32(g, eb), ""), "");
+	}
+	a = LLVMBuildAdd(g->b, LLVMBuildPtrToInt(g->b, lg_arg(g, op, 0), lg_i32t(g), ""), off, "");
+	if (span)
+		a = LLVMBuildXor(g->b, a, LLVMBuildShl(g->b, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, a, lg_c32(g, 7), ""),
+								     lg_c32(g, span / 16 - 1), ""), lg_c32(g, 4), ""), "");
+	return LLVMBuildIntToPtr(g->b, a, LLVMPointerTypeInContext(g->ctx, 3), "");
+}
+
+/* The thread's row (i = 0, 1) and column (j-th group of 8, + e) of a fragment at (row0,
+ * col0) (operands at and at + 1), as i32: wgmma.store's layout. */
+static void
+shared_rc(LlvmGen *g, const IrOp *op, int at, int i, int j, int e, LLVMValueRef *r, LLVMValueRef *c)
+{
+	LLVMValueRef rb, cb;
+
+	frag_thread(g, &rb, &cb);
+	*r = LLVMBuildAdd(g->b, LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, at), lg_i32t(g), ""),
+			  LLVMBuildAdd(g->b, rb, lg_c32(g, 8 * i), ""), "");
+	*c = LLVMBuildAdd(g->b, LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, at + 1), lg_i32t(g), ""),
+			  LLVMBuildAdd(g->b, cb, lg_c32(g, 8 * j + e), ""), "");
+}
+
+/* wgmma.store into shared memory: every element inside (sema checks constant
+ * coordinates), no predicate. Untransposed, the pair of lanes (columns 2 (t % 4) + 8 j,
+ * + 1) is one 8- or 4-byte store: an even column pair never straddles a 16-byte chunk, so
+ * the swizzle keeps it together. Transposed, one store per element. */
+static void
+shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]);
+	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), tr = (op->imm & IR_TILE_TRANSPOSED) != 0, i, j, e;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < nl / 4; j++)
+			for (e = 0; e < (tr ? 2 : 1); e++) {
+				LLVMValueRef r, c, v, st;
+				int l = 4 * j + 2 * i + e;
+
+				shared_rc(g, op, 4, i, j, e, &r, &c);
+				if (tr) {
+					v = eb == 4 ? acc[l] : LLVMBuildFPTrunc(g->b, acc[l], ety, "");
+				} else {
+					v = lg_pair(g, acc[l], acc[l + 1]);
+					if (eb == 2)
+						v = LLVMBuildFPTrunc(g->b, v, LLVMVectorType(ety, 2), "");
+				}
+				st = LLVMBuildStore(g->b, v, shared_elem(g, op, 2, r, c));
+				LLVMSetAlignment(st, (unsigned)(tr ? eb : 2 * eb));
+			}
+}
+
+/* wgmma.load from shared memory: as shared_tile_store, each element (pair) one load,
+ * converted to f32; a broadcast reads row row0 in every row. */
+static void
+shared_tile_load(LlvmGen *g, const IrOp *op)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]), rt = ir_vtype(g->k, op->res[0]);
+	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem)), fty = LLVMFloatTypeInContext(g->ctx);
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), tr = (op->imm & IR_TILE_TRANSPOSED) != 0;
+	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, i, j, e;
+	LLVMValueRef *lanes = xcalloc((size_t)nl, sizeof *lanes);
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < nl / 4; j++)
+			for (e = 0; e < (tr ? 2 : 1); e++) {
+				LLVMValueRef r, c, v, ld;
+				int l = 4 * j + 2 * i + e;
+
+				shared_rc(g, op, 3, bcast ? 0 : i, j, e, &r, &c);
+				if (bcast)
+					r = LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
+				ld = LLVMBuildLoad2(g->b, tr ? ety : LLVMVectorType(ety, 2), shared_elem(g, op, 1, r, c), "");
+				LLVMSetAlignment(ld, (unsigned)(tr ? eb : 2 * eb));
+				if (tr) {
+					lanes[l] = eb == 4 ? ld : LLVMBuildFPExt(g->b, ld, fty, "");
+					continue;
+				}
+				v = eb == 4 ? ld : LLVMBuildFPExt(g->b, ld, LLVMVectorType(fty, 2), "");
+				lanes[l] = LLVMBuildExtractElement(g->b, v, lg_c32(g, 0), "");
+				lanes[l + 1] = LLVMBuildExtractElement(g->b, v, lg_c32(g, 1), "");
+			}
+	bind_fragment(g, op, lanes, nl);
+	free(lanes);
+}
+
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
  * (4 j + 2 i, +1) is converted once, up front, into one word: a b32 of two bf16/f16, or a
  * <2 x float>. Then two straight runs of code: where the whole 64 x N block lies inside
@@ -604,6 +721,10 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 		acc = arena_alloc(g->arena, (size_t)at.lanes * sizeof *acc);
 		for (i = 0; i < at.lanes; i++)
 			acc[i] = LLVMBuildExtractElement(g->b, v, lg_c32(g, i), "");
+	}
+	if (pt.space == IR_SHARED) {
+		shared_tile_store(g, op, acc, at.lanes);
+		return;
 	}
 	if (op->imm & IR_TILE_TRANSPOSED) {
 		wgmma_store_transposed(g, op, acc, at.lanes);
@@ -771,6 +892,10 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), body, join;
 	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l, i, j;
 
+	if (pt.space == IR_SHARED) {
+		shared_tile_load(g, op);
+		return;
+	}
 	if (op->imm & IR_TILE_TRANSPOSED) {
 		wgmma_load_transposed(g, op);
 		return;

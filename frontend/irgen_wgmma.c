@@ -205,12 +205,29 @@ to_index(IrGen *G, IrValue v)
  * the transpose's), else 0. tn is the tile argument (mma_wgmma.c's tile_arg: a tensor,
  * t[i, ...] of a larger one, either with .T), cn the [row, col] list of call e. */
 static int64_t
+shared_place(IrGen *G, Node *e, Node *base, Node *cn, int tr, IrValue *out)
+{
+	const Symbol *b = base->sym;
+	int64_t cols = b->rank == 2 ? b->dims[1] : b->dims[0];
+
+	out[0] = operand_base(G, e, base, b);
+	out[3] = to_index(G, irgen_expr(G, cn->list.head));
+	out[4] = to_index(G, irgen_expr(G, cn->list.head->next));
+	G->b.loc = e->loc;
+	out[1 + tr] = irb_const_int(&G->b, index_type(G), base->ival);
+	out[2 - tr] = irb_const_int(&G->b, index_type(G), cols);
+	return (tr ? IR_TILE_TRANSPOSED : 0) | IR_TILE_SWIZZLE_BITS(b->swizzle);
+}
+
+static int64_t
 tile_place(IrGen *G, Node *e, Node *tn, Node *cn, IrValue *out)
 {
 	const Symbol *t = tn->sym;
 	Node *base = tn->kind == N_MEMBER ? tn->lhs : tn;
 	int tr = tn->kind == N_MEMBER;
 
+	if (t->kind == SYM_SHARED)
+		return shared_place(G, e, base, cn, tr, out);
 	out[0] = base->kind == N_INDEX ? irgen_elemptr(G, base) : G->k->body.args[t->param];
 	out[3] = to_index(G, irgen_expr(G, cn->list.head));
 	out[4] = to_index(G, irgen_expr(G, cn->list.head->next));
@@ -276,7 +293,7 @@ irgen_wgmma_fragment(IrGen *G, Node *e)
 	} else {
 		args[4] = to_index(G, irgen_expr(G, cn->list.head));
 		G->b.loc = e->loc;
-		args[0] = G->k->body.args[t->param];
+		args[0] = t->kind == SYM_SHARED ? irgen_buffer(G, t) : G->k->body.args[t->param];
 		args[1] = irb_const_int(&G->b, index_type(G), 1);
 		args[2] = dim_of(G, t, 0);
 		args[3] = irb_const_int(&G->b, index_type(G), 0);

@@ -405,6 +405,72 @@ asy_wgmma_afrag(Sema *S, Node *e)
 	e->ty = ir_vector(e->builtin == BI_F16A ? IR_F16 : IR_BF16, cols / 2);
 }
 
+/* Whether tile argument a (without its `.T`) names a shared array: `buf` or
+ * `buf.rows(start, n)`. */
+static int
+shared_tile(Sema *S, Node *a)
+{
+	Symbol *s;
+
+	if (a->kind == N_CALL && a->lhs && strcmp(a->name, "rows") == 0)
+		return 1;
+	return a->kind == N_NAME && (s = sema_lookup(S, a->name)) && s->kind == SYM_SHARED;
+}
+
+/* The shared tile argument of store and fragment: `buf` (rank 1 or 2), `buf.rows(start,
+ * n)` (n rows, the panel height of a swizzled array: its columns past one swizzle span
+ * continue n rows further down, as wgmma's K-major panels do) and either 2-dimensional form
+ * with `.T`. The array, of f32, bf16 or f16, each row one swizzle span when swizzled; the
+ * rows call gets ival = n. NULL after an error. */
+static Symbol *
+shared_tile_arg(Sema *S, Node *a, Node *base, const char *call, int *rank)
+{
+	Node *ra[2];
+	Symbol *b;
+	int64_t n, start;
+	int m, rows = base->kind == N_CALL;
+
+	if (!(b = asy_buffer_arg(S, rows ? base->lhs : base, call)))
+		return NULL;
+	a->sym = base->sym = b;
+	a->ty = base->ty = fe_ty(TY_NONVALUE);
+	if (b->type.base != IR_F32 && b->type.base != IR_BF16 && b->type.base != IR_F16) {
+		diag_error(a->loc, "%s moves f32, bf16 or f16 between a fragment and shared memory, but '%s' holds %s", call,
+			   b->name, fe_tname(b->type));
+		return NULL;
+	}
+	*rank = b->rank;
+	if ((a != base || rows) && b->rank != 2) {
+		diag_error(a->loc, "%s: '%s' has %d dimension%s; a tile of shared memory is a 2-dimensional array (a 1-dimensional one only in fragment(v, [col], N))",
+			   call, b->name, b->rank, b->rank == 1 ? "" : "s");
+		return NULL;
+	}
+	if (b->swizzle && b->rank == 2 && b->dims[1] * asy_elem_bytes(b->type) != b->swizzle) {
+		diag_error(a->loc, "%s: the rows of the swizzled array '%s' are %lld bytes, but its swizzle(%d) lays out rows of %d bytes",
+			   call, b->name, (long long)(b->dims[1] * asy_elem_bytes(b->type)), b->swizzle, b->swizzle);
+		return NULL;
+	}
+	base->ival = b->rank == 2 ? b->dims[0] : 1;
+	if (!rows)
+		return b;
+	m = asy_split_args(base, ra, 2, NULL, NULL);
+	base->builtin = BI_ROWS;
+	if (m < 0 || !asy_want_nargs(base, m, 2, 2, "a first row and a count: buf.rows(start, 64)"))
+		return NULL;
+	if (!asy_i32_value(S, ra[0], "the first row of rows(...)") ||
+	    !sema_const_int(S, ra[1], "the row count of rows(...)", &n))
+		return NULL;
+	start = ra[0]->isconst ? ra[0]->cv.i : 0;
+	if (n < 1 || (b->swizzle && (n % 8 || start % 8)) || start < 0 || start + n > b->dims[0]) {
+		diag_error(base->loc, "rows(%lld, %lld) of '%s': the rows must lie inside its %lld rows%s", (long long)start,
+			   (long long)n, b->name, (long long)b->dims[0],
+			   b->swizzle ? ", start and count multiples of 8 (a swizzle atom)" : "");
+		return NULL;
+	}
+	base->ival = n;
+	return b;
+}
+
 /* The tile argument of store and fragment: a tensor `t`, a matrix of a higher-rank one
  * with its leading indices fixed, `t[i, j]` (all but the last keep = 2), and either with
  * `.T`, the transposed matrix (the tile's rows are the tensor's columns); store_rows's
@@ -426,6 +492,8 @@ tile_arg(Sema *S, Node *a, const char *call, int keep, int *rank)
 		}
 		base = a->lhs;
 	}
+	if (keep == 2 && shared_tile(S, base))
+		return shared_tile_arg(S, a, base, call, rank);
 	ix = base->kind == N_INDEX ? base : NULL;
 	if (ix)
 		base = ix->lhs;
@@ -462,6 +530,30 @@ tile_arg(Sema *S, Node *a, const char *call, int keep, int *rank)
 		return NULL;
 	}
 	return t;
+}
+
+/* A 64 x N fragment (N x 64 of the matrix when transposed) at constant coordinates cn of
+ * shared tile a must lie inside its matrix: nothing is skipped there (ops.def). */
+static int
+shared_tile_fits(Node *a, Node *cn, int64_t n)
+{
+	Node *base = a->kind == N_MEMBER ? a->lhs : a, *r = cn->list.head, *c = r->next, *start = base->list.head;
+	const Symbol *b = a->sym;
+	int tr = a->kind == N_MEMBER;
+	int64_t rows = base->ival, cols = b->dims[1], mr = tr ? n : 64, mc = tr ? 64 : n, r0, c0;
+
+	if (b->rank != 2 || !r->isconst || !c->isconst)
+		return 1;
+	if (b->swizzle)         /* the panels below the first row, each `rows` high */
+		cols *= (b->dims[0] - (base->kind == N_CALL && start->isconst ? start->cv.i : 0)) / rows;
+	r0 = tr ? c->cv.i : r->cv.i;
+	c0 = tr ? r->cv.i : c->cv.i;
+	if (r0 >= 0 && c0 >= 0 && r0 + mr <= rows && c0 + mc <= cols)
+		return 1;
+	diag_error(cn->loc, "the fragment's %lld x %lld elements at row %lld, column %lld of the matrix of '%s' do not fit its %lld x %lld%s",
+		   (long long)mr, (long long)mc, (long long)r0, (long long)c0, b->name, (long long)rows, (long long)cols,
+		   b->swizzle ? " (a swizzled array's columns past its span continue in panels further down)" : "");
+	return 0;
 }
 
 /* The tensor a store call writes (argument a): out or inout, of f32, bf16 or f16. */
@@ -512,9 +604,15 @@ asy_wgmma_store(Sema *S, Node *e)
 		diag_error(args[0]->loc, "store of a register array writes part of one row; '.T' (a transposed tile) is for accumulator fragments");
 		return;
 	}
-	if (!float_out(args[0], t, "store"))
+	if (regs && t->kind == SYM_SHARED) {
+		diag_error(args[0]->loc, "store of a register array writes a tensor; into shared memory, assign the elements");
+		return;
+	}
+	if (t->kind == SYM_TENSOR && !float_out(args[0], t, "store"))
 		return;
 	if (!asy_coords_arg(S, args[2], 2, "store", "a row and a column"))
+		return;
+	if (t->kind == SYM_SHARED && !shared_tile_fits(args[0], args[2], args[1]->ty.lanes * 2))
 		return;
 	if (!regs)
 		whole_warpgroups(S, e);
@@ -541,7 +639,7 @@ asy_wgmma_fragment(Sema *S, Node *e)
 			   t->name, t->rank);
 		return;
 	}
-	if (t->access == ACC_OUT) {
+	if (t->kind == SYM_TENSOR && t->access == ACC_OUT) {
 		diag_error(args[0]->loc, "cannot read '%s': it is an 'out' tensor (declare it 'inout' to read and write it)",
 			   t->name);
 		return;
@@ -559,6 +657,8 @@ asy_wgmma_fragment(Sema *S, Node *e)
 			   (long long)n);
 		return;
 	}
+	if (t->kind == SYM_SHARED && !(rank == 1 ? 1 : shared_tile_fits(args[0], args[1], n)))
+		return;
 	if (!whole_warpgroups(S, e))
 		return;
 	/* N = 8 gives 4 lanes: the ordinary f32x4 */

@@ -36,14 +36,6 @@
 /* The PTX limit of an mbarrier's tx-count: 2^20 - 1 either way. */
 #define TX_LIMIT ((1 << 20) - 1)
 
-static int64_t
-swizzle(int64_t addr, int span)
-{
-	if (span < 32)
-		return addr;
-	return addr ^ (((addr >> 7) & (span / 16 - 1)) << 4);
-}
-
 /* "mbarrier 'ld.full'[1]" */
 static void
 bar_name(const Interp *it, int64_t bar, char *out, size_t size)
@@ -746,7 +738,7 @@ agent_run(Interp *it, int k)
 	g = it->args[p->tmap_tensor].data;
 	n = a.bytes / eb;
 	for (f = 0; f < n; f++) {
-		int64_t s = box_src(it, &a, f), at = swizzle(a.smem + f * eb, p->swizzle);
+		int64_t s = box_src(it, &a, f), at = ir_swizzle(a.smem + f * eb, p->swizzle);
 
 		if (a.kind == AG_TMA_STORE) {
 			if (s >= 0)     /* elements outside the tensor are not written */
@@ -1053,7 +1045,7 @@ async_desc_read(Warp *w, const IrOp *op, uint64_t desc, int mn, int r0, int nrow
 	for (r = 0; r < nrows; r++)
 		for (k = 0; k < nk; k++) {
 			int64_t rr = r0 + r, wn = span / eb, rel;
-			int64_t at = swizzle(mn ? start + rr / wn * lbo + k / 8 * sbo + k % 8 * span + rr % wn * eb
+			int64_t at = ir_swizzle(mn ? start + rr / wn * lbo + k / 8 * sbo + k % 8 * span + rr % wn * eb
 					     : start + rr / 8 * sbo + rr % 8 * span + eb * k, span);
 			uint32_t v = 0;     /* eb <= 4 bytes, little-endian */
 			const char *nm;

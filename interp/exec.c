@@ -575,12 +575,18 @@ frag_col(int l)
 	return 2 * (l % 4);
 }
 
-/* The element offset of (r, c) in a tile of nrows x ncols: row-major, or of a transposed
- * tile (IR_TILE_TRANSPOSED: the matrix holds ncols rows of nrows). */
-static int64_t
-tile_offset(int64_t imm, int64_t r, int64_t c, int64_t nrows, int64_t ncols)
+/* The pointer to element (r, c) of a tile of nrows x ncols at p: in a tensor row-major,
+ * or of a transposed tile (IR_TILE_TRANSPOSED: the matrix holds ncols rows of nrows); in
+ * shared memory ir_tile_shared_byte, swizzled as the attribute says. */
+static uint64_t
+tile_elem(Warp *w, const IrOp *op, uint64_t p, int64_t r, int64_t c, int64_t nrows, int64_t ncols, int size)
 {
-	return imm & IR_TILE_TRANSPOSED ? c * nrows + r : r * ncols + c;
+	int64_t imm = op->imm;
+
+	if (vt(w, op->args[0]).space == IR_SHARED)
+		return mem_ptr_swizzle(w->it, mem_ptr_add(p, ir_tile_shared_byte(imm, r, c, nrows, ncols, size)),
+				       IR_TILE_SWIZZLE(imm));
+	return mem_ptr_add(p, (imm & IR_TILE_TRANSPOSED ? c * nrows + r : r * ncols + c) * size);
 }
 
 /* wgmma.load: wgmma.store's layout read back (docs/ir.md), 0 outside the tensor; with
@@ -590,7 +596,7 @@ ex_wgmma_load(Warp *w, const IrOp *op, uint32_t mask)
 {
 	IrType pt = vt(w, op->args[0]), rt = vt(w, op->res[0]);
 	IrBase eb = (IrBase)pt.elem;
-	int size = ir_type_bytes(ir_scalar(eb)), bcast = (int)(op->imm >> 16 & 1), l, x;
+	int size = ir_type_bytes(ir_scalar(eb)), bcast = (int)(op->imm >> 16 & 1), shared = pt.space == IR_SHARED, l, x;
 	const uint64_t *p = reg(w, op->args[0], 0);
 
 	LANES(l, mask) {
@@ -603,8 +609,8 @@ ex_wgmma_load(Warp *w, const IrOp *op, uint32_t mask)
 			uint64_t v = num_f32_bits(0.0f);
 			unsigned char *m;
 
-			if (r >= 0 && r < nrows && c >= 0 && c < ncols) {
-				m = mem_access(w, op, l, mem_ptr_add(p[l], tile_offset(op->imm, r, c, nrows, ncols) * size), size, size, 0);
+			if (shared || (r >= 0 && r < nrows && c >= 0 && c < ncols)) {
+				m = mem_access(w, op, l, tile_elem(w, op, p[l], r, c, nrows, ncols, size), size, size, 0);
 				if (!m)
 					return;
 				v = num_convert(eb, IR_F32, read_elem(m, eb));
@@ -621,7 +627,7 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 {
 	IrType pt = vt(w, op->args[0]), at = vt(w, op->args[1]);
 	IrBase eb = (IrBase)pt.elem;
-	int size = ir_type_bytes(ir_scalar(eb)), n = at.lanes * 2, l, i, j, e;
+	int size = ir_type_bytes(ir_scalar(eb)), n = at.lanes * 2, shared = pt.space == IR_SHARED, l, i, j, e;
 	const uint64_t *p = reg(w, op->args[0], 0);
 
 	LANES(l, mask) {
@@ -635,9 +641,9 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 					int64_t r = r0 + 8 * i, c = c0 + 8 * j + e;
 					unsigned char *m;
 
-					if (r >= nrows || c >= ncols)
+					if (!shared && (r >= nrows || c >= ncols))
 						continue;
-					m = mem_access(w, op, l, mem_ptr_add(p[l], tile_offset(op->imm, r, c, nrows, ncols) * size), size, size, 1);
+					m = mem_access(w, op, l, tile_elem(w, op, p[l], r, c, nrows, ncols, size), size, size, 1);
 					if (!m)
 						return;
 					write_elem(m, eb, num_convert(IR_F32, eb, reg(w, op->args[1], j * 4 + i * 2 + e)[l]));

@@ -403,6 +403,7 @@ uint64_t mem_ptr_make(int obj, int64_t off);
 /* p in the shared memory of the cluster's CTA of rank r (mapa) */
 uint64_t mem_ptr_at_rank(uint64_t p, int r);
 uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
+uint64_t mem_ptr_swizzle(const Interp *it, uint64_t p, int span);
 /* The host address of an access of n bytes (aligned to align) by lane l through pointer
  * p; reports the finding and returns NULL when it is out of bounds, misaligned or (for a
  * read of shared memory) uninitialized. write: marks shared bytes initialized. */

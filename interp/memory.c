@@ -65,6 +65,20 @@ mem_ptr_add(uint64_t p, int64_t bytes)
 	return (p & ~OFF_MASK) | ((uint64_t)(ptr_off(p) + bytes) & OFF_MASK);
 }
 
+/* p moved to the swizzled place of its shared address (ir_swizzle); other pointers as
+ * they are. */
+uint64_t
+mem_ptr_swizzle(const Interp *it, uint64_t p, int span)
+{
+	int obj = ptr_obj(p);
+	int64_t at;
+
+	if (obj <= 0 || obj >= it->nobjs || !it->objs[obj].shared)
+		return p;
+	at = it->objs[obj].base + ptr_off(p);
+	return mem_ptr_add(p, ir_swizzle(at, span) - at);
+}
+
 static const char *
 access_kind(const IrOp *op, int write)
 {

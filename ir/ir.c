@@ -109,6 +109,29 @@ ir_matrix_desc_bits(int64_t imm, uint64_t version)
 	return (lbo << 16) | ((sbo >> 4) << 32) | (layout << 62) | version;
 }
 
+int64_t
+ir_swizzle(int64_t addr, int span)
+{
+	if (span != 32 && span != 64 && span != 128)
+		return addr;
+	return addr ^ (((addr >> 7) & (span / 16 - 1)) << 4);
+}
+
+int64_t
+ir_tile_shared_byte(int64_t imm, int64_t r, int64_t c, int64_t nrows, int64_t ncols, int eb)
+{
+	int64_t span = IR_TILE_SWIZZLE(imm), w, t;
+
+	if (imm & IR_TILE_TRANSPOSED) {
+		t = r, r = c, c = t;
+		t = nrows, nrows = ncols, ncols = t;
+	}
+	if (!span)
+		return (r * ncols + c) * eb;
+	w = span / eb;
+	return ((c / w) * nrows + r) * span + c % w * eb;
+}
+
 static int
 base_kind(IrType t)
 {

@@ -185,6 +185,16 @@ int ir_mma_kind_k(int kind);            /* K of one instruction: 16, 16, 32, 32,
  * offset); 0 for a swizzle other than 32, 64 or 128. The backend and the interpreter both
  * or the start address >> 4 into bits 0-13. */
 uint64_t ir_matrix_desc_bits(int64_t imm, uint64_t version);
+/* The swizzle TMA and wgmma share, a function of the shared-memory address: within each
+ * span of 32, 64 or 128 bytes, the 16-byte chunk index (bits 4..) XORed with the row of
+ * the span (bits 7..) mod span / 16; other spans leave the address as it is. */
+int64_t ir_swizzle(int64_t addr, int span);
+/* The byte offset, before the swizzle, of element (r, c) of a shared tile of wgmma.load or
+ * wgmma.store (attribute imm, element size eb; nrows and ncols as the op's operands): the
+ * matrix is row-major with rows of ncols; swizzled, it is panels of span / eb columns, each
+ * nrows rows of one span, stacked (the layout TMA writes with `part:` and wgmma reads);
+ * transposed, (r, c) is the matrix's (c, r) and nrows, ncols are the tile's. */
+int64_t ir_tile_shared_byte(int64_t imm, int64_t r, int64_t c, int64_t nrows, int64_t ncols, int eb);
 const char *ir_base_name(IrBase b);   /* "f32" */
 int ir_base_from_name(const char *s, int n);  /* -1 if not a scalar name */
 void ir_type_str(IrType t, char *out, int size);  /* "f32x4", "ptr.global.bf16", "tmap" */
@@ -594,6 +604,11 @@ int ir_entry_regs(const IrKernel *k);
  * tensor's columns (nrows and ncols are then the tile's, the matrix holds ncols rows of
  * nrows); `t.T` in .cake. */
 #define IR_TILE_TRANSPOSED (1 << 17)
+/* ... and for a tile of shared memory (a ptr.shared operand), the array's swizzle in bits
+ * 18-19 (0 none, 1 32 bytes, 2 64, 3 128): element (r, c) of its matrix (nrows rows, the
+ * panel height when swizzled) is at ir_tile_shared_byte, then ir_swizzle of the address. */
+#define IR_TILE_SWIZZLE(imm) ((int)((imm) >> 18 & 3) ? 16 << (int)((imm) >> 18 & 3) : 0)
+#define IR_TILE_SWIZZLE_BITS(span) ((int64_t)((span) == 128 ? 3 : (span) == 64 ? 2 : (span) == 32 ? 1 : 0) << 18)
 /* wgmma's imm: N | kind << 16 | step << 20 | IR_WGMMA_BT (B is N-major: the ISA's
  * imm-trans-b, 16-bit kinds only). */
 #define IR_WGMMA_STEP(imm) ((int)(((imm) >> 20) & 0xff))

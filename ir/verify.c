@@ -376,6 +376,17 @@ check_store_row(Verifier *v, const IrOp *op)
 
 /* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 ->
  * f32x(N/2) (f32x4 for N = 8); a broadcast row is never transposed. */
+/* The tile pointer of wgmma.load and wgmma.store: global, or shared (where the attribute
+ * may name the array's swizzle), of f32, bf16 or f16. */
+static int
+tile_ptr_ok(Verifier *v, const IrOp *op, IrType p)
+{
+	(void)v;
+	if (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16)
+		return 0;
+	return p.space == IR_SHARED || (p.space == IR_GLOBAL && !IR_TILE_SWIZZLE(op->imm));
+}
+
 static void
 check_wgmma_load(Verifier *v, const IrOp *op)
 {
@@ -385,14 +396,15 @@ check_wgmma_load(Verifier *v, const IrOp *op)
 
 	if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 1))
 		return;
-	if (n < 8 || n > 256 || n % 8 || op->imm >> 18 || (op->imm >> 16 & 3) == 3) {
-		vf_error(v, op->loc, "wgmma.load[%" PRId64 "]: the attribute is N | broadcast << 16 | transposed << 17 with N a multiple of 8 in 8..256 (not both flags)",
+	if (n < 8 || n > 256 || n % 8 || op->imm >> 20 || (op->imm >> 16 & 3) == 3) {
+		vf_error(v, op->loc, "wgmma.load[%" PRId64 "]: the attribute is N | broadcast << 16 | transposed << 17 | swizzle << 18 with N a multiple of 8 in 8..256 (not both flags)",
 			 op->imm);
 		return;
 	}
 	p = vt(v, op->args[0]);
-	if (p.space != IR_GLOBAL || (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16))
-		vf_error(v, op->loc, "wgmma.load reads through a global pointer to f32, bf16 or f16, not %s", vf_tname(p));
+	if (!tile_ptr_ok(v, op, p))
+		vf_error(v, op->loc, "wgmma.load reads through a global or shared pointer to f32, bf16 or f16 (a swizzle only for shared), not %s",
+			 vf_tname(p));
 	if (!ir_type_eq(vt(v, op->res[0]), want))
 		vf_error(v, op->loc, "wgmma.load[%" PRId64 "] gives %s, expected %s", op->imm, vf_tname(vt(v, op->res[0])),
 			 vf_tname(want));
@@ -475,13 +487,13 @@ check_memory(Verifier *v, const IrOp *op)
 
 		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 0))
 			return;
-		if (op->imm != 0 && op->imm != IR_TILE_TRANSPOSED)
-			vf_error(v, op->loc, "wgmma.store[%" PRId64 "]: the attribute is 0 or %d (transposed)", op->imm,
+		if (op->imm & ~(int64_t)(IR_TILE_TRANSPOSED | IR_TILE_SWIZZLE_BITS(128)))
+			vf_error(v, op->loc, "wgmma.store[%" PRId64 "]: the attribute is transposed (%d) | swizzle << 18", op->imm,
 				 IR_TILE_TRANSPOSED);
 		p = vt(v, op->args[0]);
 		t = vt(v, op->args[1]);
-		if (p.space != IR_GLOBAL || (p.elem != IR_F32 && p.elem != IR_BF16 && p.elem != IR_F16))
-			vf_error(v, op->loc, "wgmma.store writes through a global pointer to f32, bf16 or f16, not %s",
+		if (!tile_ptr_ok(v, op, p))
+			vf_error(v, op->loc, "wgmma.store writes through a global or shared pointer to f32, bf16 or f16 (a swizzle only for shared), not %s",
 			     vf_tname(p));
 		if (t.base != IR_F32 || t.lanes < 4 || t.lanes % 4)
 			vf_error(v, op->loc, "operand 2 of wgmma.store has type %s, expected an m64nN accumulator (f32x(N/2))",

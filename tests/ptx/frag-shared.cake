@@ -1,0 +1,29 @@
+// store and fragment on shared arrays: a pair of an untransposed fragment's lanes is one
+// 4-byte store (bf16) or 8-byte store and load (f32), its address swizzled by one xor of the
+// row's bits 7..9 into bits 4..6; a transposed tile takes one 2-byte access per element.
+// No predicate: the tile lies inside the array. ptxas assembles it.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %cakec --emit=ptx -o %t %s
+// RUN: FileCheck %s < %t/tiles.sm_90a.ptx
+// RUN: %ptxas -arch=sm_90a %t/tiles.sm_90a.ptx -o %t/tiles.cubin
+// CHECK-LABEL: .entry tiles
+// CHECK-NOT:   @%p{{[0-9]+}} st.shared
+// CHECK:       xor.b32
+// CHECK:       st.shared.b32
+// CHECK:       ld.shared.v2.b32
+// CHECK:       ld.shared.b16
+// CHECK-NOT:   @%p{{[0-9]+}} ld.shared
+
+kernel tiles(x: in f32[128, 128], o: out f32[64, 64], p: out f32[64, 64])
+    targets(sm_90a) threads(128)
+{
+    shared sx: bf16[128, 64] swizzle(128);
+    shared sf: f32[64, 64];
+    let f = fragment(x, [0, 0], 128);
+    store(sx.rows(0, 64), f, [0, 0]);
+    store(sf, fragment(x.T, [0, 0], 64), [0, 0]);
+    barrier();
+    store(o, fragment(sf, [0, 0], 64), [0, 0]);
+    store(p, fragment(sx.rows(64, 64).T, [0, 0], 64), [0, 0]);
+}
