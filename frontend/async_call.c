@@ -143,24 +143,39 @@ dims_str(char *buf, size_t size, const int64_t *d, int rank)
 
 /* tma_load(..., part: P): the stage of b is boxes of map stacked along the first dimension
  * (the box's other dimensions are b's; leading box dimensions of 1 beyond b's rank, as a
- * tile of one head of a [B, H, S, D] tensor has, do not count) and P picks one; each part
+ * tile of one head of a [B, H, S, D] tensor has, do not count, nor do dimensions of 1
+ * elsewhere where b's shape needs them dropped) and P picks one; each part
  * starts on the TMA's alignment, 128 bytes, or a whole swizzle atom (8 rows of the span)
  * when swizzled, so the swizzle pattern stays the buffer's. A constant P is below the
  * number of parts. */
+static int64_t
+part_rows(const Symbol *b, const int64_t *md, int mr)
+{
+	int i, off = mr - b->rank, same = off >= 0;
+
+	for (i = 0; same && i < off; i++)
+		same = md[i] == 1;
+	same = same && md[off] > 0 && b->dims[0] % md[off] == 0;
+	for (i = 1; same && i < b->rank; i++)
+		same = b->dims[i] == md[off + i];
+	return same ? md[off] : 0;
+}
+
 static int
 tma_part(Node *part, Symbol *b, Symbol *map)
 {
-	int64_t box = asy_box_bytes(map), align = map->swizzle ? 8 * map->swizzle : 128, rows;
+	int64_t box = asy_box_bytes(map), align = map->swizzle ? 8 * map->swizzle : 128, rows, sq[8];
 	char bd[96], md[96];
-	int i, off = map->rank - b->rank, same = off >= 0;
+	int i, n = 0;
 
-	for (i = 0; same && i < off; i++)
-		same = map->dims[i] == 1;
-	rows = same ? map->dims[off] : 0;
-	same = same && rows > 0 && b->dims[0] % rows == 0;
-	for (i = 1; same && i < b->rank; i++)
-		same = b->dims[i] == map->dims[off + i];
-	if (!same) {
+	/* a box dimension of 1 anywhere does not change the layout TMA writes ([1, 64, 1, 64]
+	 * of x[B, L, H, P] is a 64 x 64 matrix): failing the exact shape, try without them */
+	for (i = 0; i < map->rank; i++)
+		if (map->dims[i] != 1)
+			sq[n++] = map->dims[i];
+	if (!(rows = part_rows(b, map->dims, map->rank)) && n)
+		rows = part_rows(b, sq, n);
+	if (!rows) {
 		diag_error(part->loc, "tma_load with part: loads one of the boxes that make up shared array '%s' along its first dimension, but its %s%s is not a whole number of boxes %s of '%s'",
 			   b->name, b->pipe ? "stage " : "", dims_str(bd, sizeof bd, b->dims, b->rank),
 			   dims_str(md, sizeof md, map->dims, map->rank), map->name);

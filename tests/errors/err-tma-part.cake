@@ -1,8 +1,8 @@
 // RUN: %not %cakec %s 2>&1 | FileCheck --strict-whitespace %s --implicit-check-not=error:
 // tma_load(..., part: P) loads box P of a buffer cut along its first dimension into boxes
-// of the tensor map: the box's other dimensions are the buffer's, each part keeps the TMA
-// alignment (a whole swizzle atom when swizzled), and a constant P names one of the parts.
-// Named arguments come once each, after the positional ones.
+// of the tensor map: the box's other dimensions (those of 1 aside, as in k2) are the
+// buffer's, each part keeps the TMA alignment (a whole swizzle atom when swizzled), and a
+// constant P names one of the parts. Named arguments come once each, after the others.
 
 kernel k(a: in bf16[M, K]) targets(sm_90a) threads(128) {
     tensormap th = tma(a, box[32, 64], swizzle(128));
@@ -31,6 +31,17 @@ kernel k(a: in bf16[M, K]) targets(sm_90a) threads(128) {
     }
 }
 
+kernel k2(x: in bf16[B, L, H, 64]) targets(sm_90a) threads(128) {
+    tensormap tl = tma(x, box[1, 32, 1, 64], swizzle(128));
+    tensormap t2 = tma(x, box[1, 16, 2, 64], swizzle(128));
+    mbarrier bar(count: 1);
+    shared sx: bf16[64, 64] swizzle(128);
+    elect {
+        tma_load(sx, tl, [0, 0, 0, 0], bar, part: 1);
+        tma_load(sx, t2, [0, 0, 0, 0], bar, part: 1);
+    }
+}
+
 // CHECK: err-tma-part.cake:21:45: error: tma_load: part 2 of shared array 'sx', which holds 2 boxes of 'th' (parts 0 to 1)
 // CHECK-NEXT: {{^}}        tma_load(sx, th, [0, 0], bar, part: 2);
 // CHECK-NEXT: {{^}}                                            ^
@@ -42,3 +53,4 @@ kernel k(a: in bf16[M, K]) targets(sm_90a) threads(128) {
 // CHECK: err-tma-part.cake:28:48: error: 'tma_load' takes 'part:' once
 // CHECK: err-tma-part.cake:29:45: error: cannot use the float constant 0.5 as i32
 // CHECK: err-tma-part.cake:30:34: error: 'tma_load' takes the named arguments 'multicast:' and 'part:' last, found 'part:'
+// CHECK: err-tma-part.cake:41:45: error: tma_load with part: loads one of the boxes that make up shared array 'sx' along its first dimension, but its [64, 64] is not a whole number of boxes [1, 16, 2, 64] of 't2'
