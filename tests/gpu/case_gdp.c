@@ -26,61 +26,6 @@
 #define OUT_FLOOR 1e-2
 #define NORM_EPS 1e-6
 
-/* ---- f16 (bf16 is in gputest.c) ---- */
-
-static uint16_t
-f16_from_float(float f)
-{
-	uint32_t u, sign, mant;
-	int exp;
-
-	memcpy(&u, &f, 4);
-	sign = (u >> 16) & 0x8000u;
-	exp = (int)((u >> 23) & 0xff) - 127 + 15;
-	mant = u & 0x7fffffu;
-	if (((u >> 23) & 0xff) == 0xff)
-		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
-	if (exp >= 31)
-		return (uint16_t)(sign | 0x7c00u);
-	if (exp <= 0) {
-		/* subnormal: shift in the implicit bit, round to nearest even */
-		uint32_t m = mant | 0x800000u, shift = (uint32_t)(14 - exp), r;
-
-		if (shift > 24)
-			return (uint16_t)sign;
-		r = m >> shift;
-		if ((m & ((1u << shift) - 1)) > (1u << (shift - 1)) ||
-		    ((m & ((1u << shift) - 1)) == (1u << (shift - 1)) && (r & 1)))
-			r++;
-		return (uint16_t)(sign | r);
-	}
-	{
-		uint32_t r = ((uint32_t)exp << 10) | (mant >> 13), rest = mant & 0x1fffu;
-
-		if (rest > 0x1000u || (rest == 0x1000u && (r & 1)))
-			r++;        /* may carry into the exponent, up to infinity: correct */
-		return (uint16_t)(sign | r);
-	}
-}
-
-static float
-f16_to_float(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, u;
-	float f;
-
-	if (exp == 0) {
-		f = ldexpf((float)mant, -24);
-		return sign ? -f : f;
-	}
-	if (exp == 31)
-		u = sign | 0x7f800000u | (mant << 13);
-	else
-		u = sign | ((exp - 15 + 127) << 23) | (mant << 13);
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 /* ---- host data ---- */
 
 typedef struct Host {
@@ -95,13 +40,13 @@ typedef struct Host {
 static double
 half_value(const Host *h, uint16_t x)
 {
-	return h->f16 ? f16_to_float(x) : gt_bf16_to_float(x);
+	return h->f16 ? (float)gt_f16_to_double(x) : gt_bf16_to_float(x);
 }
 
 static uint16_t
 half_bits(const Host *h, double x)
 {
-	return h->f16 ? f16_from_float((float)x) : gt_bf16_from_float((float)x);
+	return h->f16 ? gt_f16_from_float((float)x) : gt_bf16_from_float((float)x);
 }
 
 static void

@@ -104,21 +104,6 @@ typedef uint16_t in_bits;
 /* ---- fp16 (IEEE binary16) ---- */
 
 #ifdef GEMM_IN_F16
-static double
-f16_to_double(uint16_t h)
-{
-	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	double v;
-
-	if (e == 31)
-		v = m ? NAN : INFINITY;
-	else if (e == 0)
-		v = ldexp((double)m, -24);
-	else
-		v = ldexp((double)(m | 0x400), e - 25);
-	return (h & 0x8000) ? -v : v;
-}
-
 /* Round to nearest even; for the inputs' range (|x| < 1) only: no overflow. */
 static uint16_t
 f16_from_double(double x)
@@ -182,7 +167,7 @@ draw_in(GtRng *r, double *value)
 		*value = e4m3_to_double(h);
 #elif defined(GEMM_IN_F16)
 		h = f16_from_double(gt_rng_uniform(r, -1.0, 1.0));
-		*value = f16_to_double(h);
+		*value = gt_f16_to_double(h);
 #else
 		h = gt_bf16_from_float((float)gt_rng_uniform(r, -1.0, 1.0));
 		*value = gt_bf16_to_float(h);
@@ -202,7 +187,7 @@ cmp_f16(GtCmp *c, const unsigned char *data, const double *ref, size_t n)
 		uint16_t h;
 
 		memcpy(&h, data + 2 * i, 2);
-		gt_cmp_add(c, i, f16_to_double(h), ref[i], h == 0xffffu);
+		gt_cmp_add(c, i, gt_f16_to_double(h), ref[i], h == 0xffffu);
 	}
 }
 #endif
@@ -220,7 +205,7 @@ out_value(const unsigned char *data, size_t i)
 
 	memcpy(&h, data + 2 * i, 2);
 #ifdef GEMM_IN_F16
-	return f16_to_double(h);
+	return gt_f16_to_double(h);
 #else
 	return gt_bf16_to_float(h);
 #endif

@@ -251,6 +251,58 @@ gt_bf16_to_float(uint16_t h)
 	return f;
 }
 
+/* ---- f16 ---- */
+
+uint16_t
+gt_f16_from_float(float f)
+{
+	uint32_t u, sign, mant;
+	int exp;
+
+	memcpy(&u, &f, 4);
+	sign = (u >> 16) & 0x8000u;
+	exp = (int)((u >> 23) & 0xff) - 127 + 15;
+	mant = u & 0x7fffffu;
+	if (((u >> 23) & 0xff) == 0xff)
+		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+	if (exp >= 31)
+		return (uint16_t)(sign | 0x7c00u);
+	if (exp <= 0) {
+		/* subnormal: shift in the implicit bit, round to nearest even */
+		uint32_t m = mant | 0x800000u, shift = (uint32_t)(14 - exp), r;
+
+		if (shift > 24)
+			return (uint16_t)sign;
+		r = m >> shift;
+		if ((m & ((1u << shift) - 1)) > (1u << (shift - 1)) ||
+		    ((m & ((1u << shift) - 1)) == (1u << (shift - 1)) && (r & 1)))
+			r++;
+		return (uint16_t)(sign | r);
+	}
+	{
+		uint32_t r = ((uint32_t)exp << 10) | (mant >> 13), rest = mant & 0x1fffu;
+
+		if (rest > 0x1000u || (rest == 0x1000u && (r & 1)))
+			r++;        /* may carry into the exponent, up to infinity: correct */
+		return (uint16_t)(sign | r);
+	}
+}
+
+double
+gt_f16_to_double(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	double v;
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	else if (e == 0)
+		v = ldexp((double)m, -24);
+	else
+		v = ldexp((double)(m | 0x400), e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
 /* ---- device tensors with guards ---- */
 
 int

@@ -67,6 +67,9 @@ uint64_t gt_seed(const char *name, int index);
 
 uint16_t gt_bf16_from_float(float f);   /* round to nearest even, NaN stays NaN */
 float gt_bf16_to_float(uint16_t h);
+/* ---- f16 ---- */
+uint16_t gt_f16_from_float(float f);     /* round to nearest even; overflow to inf, subnormals */
+double gt_f16_to_double(uint16_t h);     /* exact */
 
 /* ---- device tensors with guards ---- */
 

@@ -187,44 +187,6 @@ takes(const VsaInstance *in, const VsaShape *sh, int f16)
 	return in->f16 == f16 && in->d == sh->d && in->blk == sh->blk;
 }
 
-/* ---- f16 (gputest.c has bf16) ---- */
-
-static uint16_t
-f16_from_float(float f)
-{
-	uint32_t u, sign, mag;
-	float a;
-
-	memcpy(&u, &f, 4);
-	sign = (u >> 16) & 0x8000u;
-	mag = u & 0x7fffffffu;
-	if (mag > 0x7f800000u)
-		return (uint16_t)(sign | 0x7e00u);              /* a quiet NaN */
-	if (mag >= 0x477ff000u)
-		return (uint16_t)(sign | 0x7c00u);              /* 65520 and up round to inf */
-	if (mag < 0x38800000u) {                                /* below 2^-14: subnormal */
-		memcpy(&a, &mag, 4);
-		return (uint16_t)(sign | (uint32_t)lrintf(a * 16777216.0f));
-	}
-	mag += 0xfffu + ((mag >> 13) & 1);                      /* round to nearest even */
-	return (uint16_t)(sign | ((mag - 0x38000000u) >> 13));
-}
-
-static double
-f16_to_double(uint16_t h)
-{
-	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	double v;
-
-	if (e == 0)
-		v = ldexp(m, -24);
-	else if (e == 31)
-		v = m ? NAN : INFINITY;
-	else
-		v = ldexp(m + 1024, e - 25);
-	return h & 0x8000 ? -v : v;
-}
-
 typedef struct VsaCase {
 	VsaShape sh;
 	int f16;
@@ -406,8 +368,8 @@ fill_input(GtRng *r, int f16, uint16_t *bits, double *val, size_t n)
 	for (i = 0; i < n; i++) {
 		float x = (float)gt_rng_uniform(r, -1.0, 1.0);
 
-		bits[i] = f16 ? f16_from_float(x) : gt_bf16_from_float(x);
-		val[i] = f16 ? f16_to_double(bits[i]) : gt_bf16_to_float(bits[i]);
+		bits[i] = f16 ? gt_f16_from_float(x) : gt_bf16_from_float(x);
+		val[i] = f16 ? gt_f16_to_double(bits[i]) : gt_bf16_to_float(bits[i]);
 	}
 }
 
@@ -583,7 +545,7 @@ run(VsaCase *c, CUstream st, const char *kname, VsaLaunch launch, const char *ex
 			double got;
 
 			memcpy(&hb, po + 2 * (i * d + x), 2);
-			got = c->f16 ? f16_to_double(hb) : gt_bf16_to_float(hb);
+			got = c->f16 ? gt_f16_to_double(hb) : gt_bf16_to_float(hb);
 			o_poison += hb == 0xffffu;
 			if (rl == -INFINITY)
 				not_zero += got != 0.0;
