@@ -6,8 +6,9 @@ of its second call, each kernel in a fresh process (a load is per process and co
 It runs, once per kernel and --runs times, BUILD/tests/gpu/first_call KERNEL
 (tests/gpu/first_call.c: every kernels_src kernel with a GPU test case), test_gdp
 --first-call VARIANT (every gdp variant test_gdp holds: all five designs), test_cp_fixup
---first-call KERNEL (every cp_fixup instance and the entry point) and test_vsa --first-call
-KERNEL (every vsa instance and the entry point), each linked with its
+--first-call KERNEL (every cp_fixup instance and the entry point), test_vsa --first-call
+KERNEL (every vsa instance and the entry point) and test_ssd --first-call KERNEL (every ssd
+instance and the entry point), each linked with its
 launchers as the build generated them (cubins embedded when the build had ptxas), and
 prints the median first and second call and the image the runtime loaded. The Blackwell
 GEMMs (gemm_sm100_*) print a NOTE on a Hopper GPU. The driver's JIT cache is off
@@ -16,7 +17,7 @@ the second process on, which a fresh machine or container does not see.
 
 Nothing is compiled here, so it runs on a GPU machine without a C compiler or cakec: build
 the program where cakec builds (cmake --build build --target first_call) and carry
-build/tests/gpu/{first_call,test_gdp,test_cp_fixup,test_vsa} (a few MB; they need only libc and the
+build/tests/gpu/{first_call,test_gdp,test_cp_fixup,test_vsa,test_ssd} (a few MB; they need only libc and the
 driver's libcuda.so.1).
 Usage: python3 bench/first_call.py [--build build] [--runs 3] [--budget-ms 5] [--jit-cache]
                                    [KERNEL...]
@@ -34,7 +35,7 @@ LINE = re.compile(r"^first_call (\S+): first ([0-9.]+) ms, second ([0-9.]+) ms, 
 
 # the programs and how each is asked for one kernel's first call
 PROGRAMS = (("first_call", []), ("test_gdp", ["--first-call"]), ("test_cp_fixup", ["--first-call"]),
-            ("test_vsa", ["--first-call"]))
+            ("test_vsa", ["--first-call"]), ("test_ssd", ["--first-call"]))
 
 
 def run(cmd, kernel, env):
