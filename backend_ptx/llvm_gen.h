@@ -36,6 +36,8 @@ typedef struct LlvmGen {
 	int plain_loops;        /* how many such loops (the pipeline adds PLAIN_LOOP_PASSES) */
 	int aligned_tensors;    /* tensor parameters whose base the launcher checks beyond
 				   their element size (with shared memory: VECTORIZE_PASSES) */
+	int lane;               /* >= 0 while a lane-wise op on fragments is built lane by lane
+				   (llvm_ops.c, lanewise): lg_val gives that lane of a fragment */
 	Buf *err;
 	int failed;
 } LlvmGen;
@@ -57,7 +59,8 @@ LLVMValueRef lg_intrinsic(LlvmGen *g, const char *name, LLVMTypeRef *tys, int nt
 int lg_is_frag(IrType t);
 /* Whether IR value v is defined by a `const` op. */
 int lg_is_const(const LlvmGen *g, IrValue v);
-/* The LLVM value of IR value v, used by op (a fragment is rebuilt into a vector here). */
+/* The LLVM value of IR value v, used by op (a fragment is rebuilt into a vector here; while
+ * a lane-wise op is built, g->lane >= 0, it is that lane of the fragment). */
 LLVMValueRef lg_val(LlvmGen *g, const IrOp *op, IrValue v);
 /* The lanes of fragment v (n of them); poison lanes after an error. */
 LLVMValueRef *lg_lanes(LlvmGen *g, const IrOp *op, IrValue v);

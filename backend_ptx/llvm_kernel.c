@@ -819,6 +819,7 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	if (!tm)
 		return NULL;
 	memset(&g, 0, sizeof g);
+	g.lane = -1;
 	g.k = k;
 	g.target = target;
 	g.err = err;

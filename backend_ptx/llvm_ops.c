@@ -910,6 +910,106 @@ vote(LlvmGen *g, const IrOp *op, const char *nm)
 	return lg_intrinsic(g, names[op->opc - IR_VOTE_ANY], NULL, 0, args, 2, nm);
 }
 
+/* ---- element-wise ops on fragments ---- */
+
+static int
+lanewise(int opc)
+{
+	switch (opc) {
+	case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_REM:
+	case IR_AND: case IR_OR: case IR_XOR: case IR_SHL: case IR_SHR:
+	case IR_MIN: case IR_MAX: case IR_NEG: case IR_NOT: case IR_ABS:
+	case IR_EXP2: case IR_LOG2: case IR_RSQRT: case IR_SQRT: case IR_FMA:
+	case IR_EXP: case IR_LOG: case IR_SIN: case IR_COS: case IR_TANH: case IR_ERF: case IR_POW:
+	case IR_EXP_APPROX: case IR_LOG_APPROX: case IR_SIN_APPROX: case IR_COS_APPROX:
+	case IR_TANH_APPROX: case IR_FLOOR: case IR_CEIL: case IR_TRUNC: case IR_ROUND: case IR_RINT:
+	case IR_COPYSIGN: case IR_ISNAN: case IR_ISINF:
+	case IR_CMP_EQ: case IR_CMP_NE: case IR_CMP_LT: case IR_CMP_LE: case IR_CMP_GT: case IR_CMP_GE:
+	case IR_SELECT: case IR_CAST: case IR_VEC:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A conversion of fragment lanes to 16-bit floats, two lanes at a time: fptrunc <2 x
+ * float> is one cvt.rn.bf16x2.f32 (or f16x2), where lane by lane it would be two
+ * conversions and a pack. */
+static void
+cast_pairs(LlvmGen *g, const IrOp *op, IrType t, LLVMValueRef *out)
+{
+	IrType st = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef *in = lg_lanes(g, op, op->args[0]);
+	int i;
+
+	for (i = 0; i < t.lanes; i += 2) {
+		LLVMValueRef p = convert(g, op, lg_pair(g, in[i], in[i + 1]), ir_vector((IrBase)st.base, 2),
+					 ir_vector((IrBase)t.base, 2), "");
+
+		out[i] = LLVMBuildExtractElement(g->b, p, i32c(g, 0), "");
+		out[i + 1] = LLVMBuildExtractElement(g->b, p, i32c(g, 1), "");
+	}
+}
+
+static LLVMValueRef scalar_op(LlvmGen *g, const IrOp *op, IrType t, const char *nm);
+
+/* An element-wise op whose result is a fragment, built lane by lane on scalars (fragments
+ * live as lanes, llvm_gen.h): as one LLVM vector op it would cost an insertelement per lane
+ * of each operand and an extractelement per lane of the result, which InstCombine leaves
+ * in part, and instruction selection would split the vector again (a third of the
+ * selection time of ssd's kernel). */
+static void
+gen_lanewise(LlvmGen *g, const IrOp *op, IrType t)
+{
+	IrType st = op->opc == IR_CAST ? ir_vtype(g->k, op->args[0]) : t;
+	LLVMValueRef *out = arena_alloc(g->arena, (size_t)t.lanes * sizeof *out);
+	int i;
+
+	if (op->opc == IR_CAST && st.base == IR_F32 && (t.base == IR_BF16 || t.base == IR_F16) && t.lanes % 2 == 0) {
+		cast_pairs(g, op, t, out);
+	} else {
+		for (i = 0; i < t.lanes; i++) {
+			g->lane = i;
+			out[i] = op->opc == IR_VEC ? val(g, op, op->args[i]) : scalar_op(g, op, ir_scalar((IrBase)t.base), "");
+		}
+		g->lane = -1;
+	}
+	lg_bind_lanes(g, op->res[0], out, t.lanes);
+}
+
+/* The lane-wise ops (lanewise, but for vec), with result type t: of the op's own type, or
+ * in gen_lanewise one lane's (g->lane set, the operands' lanes); NULL for other ops. */
+static LLVMValueRef
+scalar_op(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
+{
+	IrType st;
+
+	switch (op->opc) {
+	case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_REM:
+	case IR_AND: case IR_OR: case IR_XOR: case IR_SHL: case IR_SHR:
+	case IR_MIN: case IR_MAX: case IR_NEG: case IR_NOT: case IR_ABS:
+	case IR_EXP2: case IR_LOG2: case IR_RSQRT: case IR_SQRT: case IR_FMA:
+		return arith(g, op, t, nm);
+	case IR_EXP: case IR_LOG: case IR_SIN: case IR_COS: case IR_TANH: case IR_ERF: case IR_POW:
+	case IR_EXP_APPROX: case IR_LOG_APPROX: case IR_SIN_APPROX: case IR_COS_APPROX:
+	case IR_TANH_APPROX: case IR_FLOOR: case IR_CEIL: case IR_TRUNC: case IR_ROUND: case IR_RINT:
+	case IR_COPYSIGN: case IR_ISNAN: case IR_ISINF:
+		return lg_math_op(g, op, t, nm);
+	case IR_CMP_EQ: case IR_CMP_NE: case IR_CMP_LT: case IR_CMP_LE: case IR_CMP_GT: case IR_CMP_GE:
+		return compare(g, op, nm);
+	case IR_SELECT:
+		return LLVMBuildSelect(g->b, val(g, op, op->args[0]), val(g, op, op->args[1]),
+				       val(g, op, op->args[2]), nm);
+	case IR_CAST:
+		st = ir_vtype(g->k, op->args[0]);
+		if (g->lane >= 0)
+			st = ir_scalar((IrBase)st.base);
+		return convert(g, op, val(g, op, op->args[0]), st, t, nm);
+	default:
+		return NULL;
+	}
+}
+
 void
 lg_op(LlvmGen *g, const IrOp *op)
 {
@@ -918,6 +1018,14 @@ lg_op(LlvmGen *g, const IrOp *op)
 	char nm[32];
 
 	lg_result_name(op, nm, sizeof nm);
+	if (op->nres == 1 && lg_is_frag(t) && lanewise(op->opc)) {
+		gen_lanewise(g, op, t);
+		return;
+	}
+	if ((r = scalar_op(g, op, t, nm)) != NULL) {
+		lg_bind(g, op->res[0], r);
+		return;
+	}
 	switch (op->opc) {
 	case IR_CONST: r = const_op(g, op, t); break;
 	case IR_TID_X: r = sreg(g, "tid.x"); break;
@@ -934,28 +1042,6 @@ lg_op(LlvmGen *g, const IrOp *op)
 	case IR_NCTAID_Z: r = sreg(g, "nctaid.z"); break;
 	case IR_LANEID: r = sreg(g, "laneid"); break;
 	case IR_WARPID: r = warpid(g); break;
-	case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_REM:
-	case IR_AND: case IR_OR: case IR_XOR: case IR_SHL: case IR_SHR:
-	case IR_MIN: case IR_MAX: case IR_NEG: case IR_NOT: case IR_ABS:
-	case IR_EXP2: case IR_LOG2: case IR_RSQRT: case IR_SQRT: case IR_FMA:
-		r = arith(g, op, t, nm);
-		break;
-	case IR_EXP: case IR_LOG: case IR_SIN: case IR_COS: case IR_TANH: case IR_ERF: case IR_POW:
-	case IR_EXP_APPROX: case IR_LOG_APPROX: case IR_SIN_APPROX: case IR_COS_APPROX:
-	case IR_TANH_APPROX: case IR_FLOOR: case IR_CEIL: case IR_TRUNC: case IR_ROUND: case IR_RINT:
-	case IR_COPYSIGN: case IR_ISNAN: case IR_ISINF:
-		r = lg_math_op(g, op, t, nm);
-		break;
-	case IR_CMP_EQ: case IR_CMP_NE: case IR_CMP_LT: case IR_CMP_LE: case IR_CMP_GT: case IR_CMP_GE:
-		r = compare(g, op, nm);
-		break;
-	case IR_SELECT:
-		r = LLVMBuildSelect(g->b, val(g, op, op->args[0]), val(g, op, op->args[1]),
-				    val(g, op, op->args[2]), nm);
-		break;
-	case IR_CAST:
-		r = convert(g, op, val(g, op, op->args[0]), ir_vtype(g->k, op->args[0]), t, nm);
-		break;
 	case IR_BITCAST:
 		r = bitcast(g, op, val(g, op, op->args[0]), ir_vtype(g->k, op->args[0]), t, nm);
 		break;

@@ -96,6 +96,8 @@ lg_val(LlvmGen *g, const IrOp *op, IrValue v)
 	}
 	if (g->vals[v])
 		return g->vals[v];
+	if (g->lane >= 0 && g->lanes[v])
+		return g->lanes[v][g->lane];
 	t = ir_vtype(g->k, v);
 	r = LLVMGetPoison(lg_type(g, t));
 	for (i = 0; i < t.lanes; i++)
