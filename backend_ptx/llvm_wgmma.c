@@ -630,25 +630,35 @@ shared_rc(LlvmGen *g, const IrOp *op, int at, int i, int j, int e, LLVMValueRef 
 			  LLVMBuildAdd(g->b, cb, lg_c32(g, 8 * j + e), ""), "");
 }
 
+/* Whether a shared tile's lanes go in pairs (columns 2 (t % 4) + 8 j and the next, one 8-
+ * or 4-byte access): untransposed, with a first column (operand at) known to be even, so a
+ * pair never straddles a 16-byte chunk and the swizzle keeps it together; else one access
+ * per element. */
+static int
+shared_pairs(LlvmGen *g, const IrOp *op, int at)
+{
+	LLVMValueRef c0 = lg_arg(g, op, at);
+
+	return !(op->imm & IR_TILE_TRANSPOSED) && LLVMIsAConstantInt(c0) && LLVMConstIntGetSExtValue(c0) % 2 == 0;
+}
+
 /* wgmma.store into shared memory: every element inside (sema checks constant
- * coordinates), no predicate. Untransposed, the pair of lanes (columns 2 (t % 4) + 8 j,
- * + 1) is one 8- or 4-byte store: an even column pair never straddles a 16-byte chunk, so
- * the swizzle keeps it together. Transposed, one store per element. */
+ * coordinates), no predicate; in pairs where shared_pairs says so. */
 static void
 shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
-	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), tr = (op->imm & IR_TILE_TRANSPOSED) != 0, i, j, e;
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 5), i, j, e;
 
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < nl / 4; j++)
-			for (e = 0; e < (tr ? 2 : 1); e++) {
+			for (e = 0; e < (one ? 2 : 1); e++) {
 				LLVMValueRef r, c, v, st;
 				int l = 4 * j + 2 * i + e;
 
 				shared_rc(g, op, 4, i, j, e, &r, &c);
-				if (tr) {
+				if (one) {
 					v = eb == 4 ? acc[l] : LLVMBuildFPTrunc(g->b, acc[l], ety, "");
 				} else {
 					v = lg_pair(g, acc[l], acc[l + 1]);
@@ -656,33 +666,34 @@ shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 						v = LLVMBuildFPTrunc(g->b, v, LLVMVectorType(ety, 2), "");
 				}
 				st = LLVMBuildStore(g->b, v, shared_elem(g, op, 2, r, c));
-				LLVMSetAlignment(st, (unsigned)(tr ? eb : 2 * eb));
+				LLVMSetAlignment(st, (unsigned)(one ? eb : 2 * eb));
 			}
 }
 
 /* wgmma.load from shared memory: as shared_tile_store, each element (pair) one load,
- * converted to f32; a broadcast reads row row0 in every row. */
+ * converted to f32; a broadcast reads row row0 in every row. (one below: one element at a
+ * time, transposed or not.) */
 static void
 shared_tile_load(LlvmGen *g, const IrOp *op)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), rt = ir_vtype(g->k, op->res[0]);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem)), fty = LLVMFloatTypeInContext(g->ctx);
-	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), tr = (op->imm & IR_TILE_TRANSPOSED) != 0;
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 4);
 	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, i, j, e;
 	LLVMValueRef *lanes = xcalloc((size_t)nl, sizeof *lanes);
 
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < nl / 4; j++)
-			for (e = 0; e < (tr ? 2 : 1); e++) {
+			for (e = 0; e < (one ? 2 : 1); e++) {
 				LLVMValueRef r, c, v, ld;
 				int l = 4 * j + 2 * i + e;
 
 				shared_rc(g, op, 3, bcast ? 0 : i, j, e, &r, &c);
 				if (bcast)
 					r = LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
-				ld = LLVMBuildLoad2(g->b, tr ? ety : LLVMVectorType(ety, 2), shared_elem(g, op, 1, r, c), "");
-				LLVMSetAlignment(ld, (unsigned)(tr ? eb : 2 * eb));
-				if (tr) {
+				ld = LLVMBuildLoad2(g->b, one ? ety : LLVMVectorType(ety, 2), shared_elem(g, op, 1, r, c), "");
+				LLVMSetAlignment(ld, (unsigned)(one ? eb : 2 * eb));
+				if (one) {
 					lanes[l] = eb == 4 ? ld : LLVMBuildFPExt(g->b, ld, fty, "");
 					continue;
 				}
