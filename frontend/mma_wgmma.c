@@ -445,6 +445,11 @@ shared_tile_arg(Sema *S, Node *a, Node *base, const char *call, int *rank)
 			   call, b->name, b->rank, b->rank == 1 ? "" : "s");
 		return NULL;
 	}
+	if (b->swizzle && b->rank == 1) {
+		diag_error(a->loc, "%s: '%s' is a swizzled 1-dimensional array; fragment(v, [col], N) reads a plain one",
+			   call, b->name);
+		return NULL;
+	}
 	if (b->swizzle && b->rank == 2 && b->dims[1] * asy_elem_bytes(b->type) != b->swizzle) {
 		diag_error(a->loc, "%s: the rows of the swizzled array '%s' are %lld bytes, but its swizzle(%d) lays out rows of %d bytes",
 			   call, b->name, (long long)(b->dims[1] * asy_elem_bytes(b->type)), b->swizzle, b->swizzle);
