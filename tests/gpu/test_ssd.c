@@ -1,9 +1,11 @@
 /* test_ssd.c: the state-space scan family on the GPU (kernels_src/ssd, docs/ssd.md,
  * docs/testing.md). Each shape runs with bf16 and with f16 inputs: the instance of
  * kernels_src/ssd/ssd.cake for the element type and d_state N, then the entry point ssd,
- * whose output must be that instance's, bit for bit (the kernel is deterministic). The
- * instances are built for sm_90a only: on an sm_100 or sm_103 the program prints SKIPPED
- * and a NOTE, and exits 0.
+ * whose output must be that instance's, bit for bit (the kernel is deterministic); then
+ * one shape's entry-point launch captured into a CUDA graph in global capture mode (an
+ * allocation or a synchronization in the launcher would break it) and replayed twice,
+ * bit for bit the launch's output each time. The instances are built for sm_90a only: on
+ * an sm_100 or sm_103 the program prints SKIPPED and a NOTE, and exits 0.
  *
  * The float64 reference is the sequential recurrence, not the chunked algorithm: per
  * (b, h), with g = h / (H / G), for t = 0 .. L - 1,
@@ -514,6 +516,76 @@ expected_instance(const SsdCase *c)
 	return NULL;
 }
 
+/* ---- CUDA graph capture (the launcher allocates nothing and never synchronizes) ---- */
+
+static const CakertDriver *graph_cu;
+static CUgraphExec graph_exec;
+
+static int
+launch_graph(const ssd_args *a, CUstream s, CakeError *err)
+{
+	CUresult r = graph_cu->graph_launch(graph_exec, s);
+
+	(void)a;
+	if (r != CUDA_SUCCESS) {
+		err->status = CAKE_ERR_DRIVER;
+		cakert_result_string(r, err->msg, sizeof err->msg);
+		return CAKE_ERR_DRIVER;
+	}
+	return CAKE_OK;
+}
+
+/* The entry point's launch captured into a graph (global capture mode, where an
+ * allocation or a synchronization in the launcher would break the capture), then the
+ * graph replayed twice, its outputs poisoned before and checked after each replay.
+ * Returns the failures; *ran counts the cases. */
+static int
+graph_case(const GtDev *g, CUstream st, const SsdShape *sh, int *ran)
+{
+	CUgraph graph = NULL;
+	CakeError err;
+	SsdCase c;
+	int failed = 0, rep;
+	CUresult r;
+
+	(*ran)++;
+	if (create(&c, g, sh, 0, gt_seed("ssd graph", 0), st)) {
+		destroy(&c);
+		return 1;
+	}
+	failed += run(&c, st, "ssd", launch_entry, " (before the capture)", 1, 0);
+	r = g->cu->stream_begin_capture(st, CU_STREAM_CAPTURE_MODE_GLOBAL);
+	if (r == CUDA_SUCCESS) {
+		int rc = launch_entry(&c.args, st, &err);
+
+		r = g->cu->stream_end_capture(st, &graph);
+		if (rc != CAKE_OK) {
+			printf("FAIL ssd graph: launch under capture: %s: %s\n", cakert_status_name(rc), err.msg);
+			failed++;
+		}
+	}
+	if (r != CUDA_SUCCESS || !graph || gt_cu(g->cu->graph_instantiate(&graph_exec, graph, 0),
+						  "cuGraphInstantiateWithFlags", "ssd graph")) {
+		if (r != CUDA_SUCCESS)
+			gt_cu(r, "cuStreamBeginCapture/EndCapture", "ssd graph");
+		failed++;
+	} else {
+		graph_cu = g->cu;
+		for (rep = 0; rep < 2; rep++) {
+			char extra[64];
+
+			(*ran)++;
+			snprintf(extra, sizeof extra, " (graph replay %d, bit for bit)", rep);
+			failed += run(&c, st, "ssd", launch_graph, extra, 0, 1);
+		}
+		g->cu->graph_exec_destroy(graph_exec);
+	}
+	if (graph)
+		g->cu->graph_destroy(graph);
+	destroy(&c);
+	return failed;
+}
+
 /* --first-call NAME (bench/first_call.py): in this fresh process, the first test shape
  * that instance NAME takes (any for the entry point ssd, with bf16 inputs) run twice, its
  * two launches clocked. */
@@ -623,6 +695,7 @@ main(int argc, char **argv)
 			destroy(&c);
 		}
 	}
+	failed += graph_case(&g, st, &shapes[2], &ran);      /* every optional tensor */
 	g.cu->stream_destroy(st);
 	gt_fini(&g);
 	printf("test_ssd: %d of %d cases passed\n", ran - failed, ran);
