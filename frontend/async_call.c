@@ -162,7 +162,7 @@ part_rows(const Symbol *b, const int64_t *md, int mr)
 }
 
 static int
-tma_part(Node *part, Symbol *b, Symbol *map)
+tma_part(Node *e, Node *part, Symbol *b, Symbol *map)
 {
 	int64_t box = asy_box_bytes(map), align = map->swizzle ? 8 * map->swizzle : 128, rows, sq[8];
 	char bd[96], md[96];
@@ -176,19 +176,19 @@ tma_part(Node *part, Symbol *b, Symbol *map)
 	if (!(rows = part_rows(b, map->dims, map->rank)) && n)
 		rows = part_rows(b, sq, n);
 	if (!rows) {
-		diag_error(part->loc, "tma_load with part: loads one of the boxes that make up shared array '%s' along its first dimension, but its %s%s is not a whole number of boxes %s of '%s'",
-			   b->name, b->pipe ? "stage " : "", dims_str(bd, sizeof bd, b->dims, b->rank),
+		diag_error(part->loc, "%s with part: %s one of the boxes that make up shared array '%s' along its first dimension, but its %s%s is not a whole number of boxes %s of '%s'",
+			   e->name, strcmp(e->name, "tma_store") == 0 ? "stores" : "loads", b->name, b->pipe ? "stage " : "", dims_str(bd, sizeof bd, b->dims, b->rank),
 			   dims_str(md, sizeof md, map->dims, map->rank), map->name);
 		return 0;
 	}
 	if (box % align) {
-		diag_error(part->loc, "tma_load with part: a box of '%s' is %lld bytes, so the parts of '%s' would not start on the %lld-byte alignment %s",
-			   map->name, (long long)box, b->name, (long long)align, map->swizzle ? "of the swizzle pattern" : "TMA needs");
+		diag_error(part->loc, "%s with part: a box of '%s' is %lld bytes, so the parts of '%s' would not start on the %lld-byte alignment %s",
+			   e->name, map->name, (long long)box, b->name, (long long)align, map->swizzle ? "of the swizzle pattern" : "TMA needs");
 		return 0;
 	}
 	if (part->lhs->isconst && (part->lhs->cv.i < 0 || part->lhs->cv.i >= b->dims[0] / rows)) {
-		diag_error(part->lhs->loc, "tma_load: part %lld of shared array '%s', which holds %lld boxes of '%s' (parts 0 to %lld)",
-			   (long long)part->lhs->cv.i, b->name, (long long)(b->dims[0] / rows), map->name,
+		diag_error(part->lhs->loc, "%s: part %lld of shared array '%s', which holds %lld boxes of '%s' (parts 0 to %lld)",
+			   e->name, (long long)part->lhs->cv.i, b->name, (long long)(b->dims[0] / rows), map->name,
 			   (long long)(b->dims[0] / rows - 1));
 		return 0;
 	}
@@ -242,17 +242,18 @@ check_tma_load(Sema *S, Node *e)
 		return;
 	}
 	if (tma_match(e, b, map, part != NULL) && part)
-		tma_part(part, b, map);
+		tma_part(e, part, b, map);
 	if (prod && mc)
 		prod->sym->multicast = 1;
 }
 
+/* tma_store(map, [coords], buf, part: p): with part, box p of buf (as tma_load's part). */
 static void
 check_tma_store(Sema *S, Node *e)
 {
-	Node *args[3];
+	Node *args[3], *named[1];
 	Symbol *b, *map;
-	int n = asy_split_args(e, args, 3, NULL, NULL), ok;
+	int n = asy_split_args(e, args, 3, ASY_NAMES("part"), named), ok;
 
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor map, [coordinates] and a shared array"))
 		return;
@@ -261,6 +262,8 @@ check_tma_store(Sema *S, Node *e)
 	ok = b && map;
 	if (map)
 		ok &= asy_coords_arg(S, args[1], map->rank, "tma_store", "the tensor map's rank");
+	if (named[0])
+		ok &= asy_i32_value(S, named[0]->lhs, "the part");
 	if (!ok)
 		return;
 	if (map->tensor->access == ACC_IN) {
@@ -268,7 +271,8 @@ check_tma_store(Sema *S, Node *e)
 			   map->tensor->name, map->name);
 		return;
 	}
-	tma_match(e, b, map, 0);
+	if (tma_match(e, b, map, named[0] != NULL) && named[0])
+		tma_part(e, named[0], b, map);
 }
 
 /* The barrier calls: mbar_arrive(b), mbar_expect_tx(b, bytes), mbar_wait(b, parity). */

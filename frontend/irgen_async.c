@@ -291,7 +291,23 @@ call_args(Node *e, Node **pos, int max, const char *const *names, Node **named)
 }
 
 static const char *const tma_load_named[] = {"multicast", "part", NULL};
-static const char *const no_named[] = {NULL};
+static const char *const tma_store_named[] = {"part", NULL};
+
+/* The buffer pointer of tma_load's or tma_store's part p: p boxes of map into buf. */
+static IrValue
+part_ptr(IrGen *G, const Symbol *buf, const Symbol *map, Node *part)
+{
+	IrValue p = irgen_buffer(G, buf), v;
+	int64_t box = 1;
+	int i;
+
+	if (!part)
+		return p;
+	for (i = 0; i < map->rank; i++)
+		box *= map->dims[i];
+	v = irgen_op2(G, IR_MUL, irgen_expr(G, part->lhs), irgen_c32(G, box));
+	return irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, p), p, v);
+}
 
 /* tma_load(buf, map, [coords], (bar,) multicast: mask, part: p): with part, the box lands
  * p boxes into the stage. */
@@ -301,8 +317,7 @@ ig_tma_load(IrGen *G, Node *e)
 	Node *args[4] = {0}, *named[2], *c;
 	const Symbol *buf, *map;
 	IrValue ops[4 + 5], v;
-	int n = call_args(e, args, 4, tma_load_named, named), k = 0, i;
-	int64_t box = 1;
+	int n = call_args(e, args, 4, tma_load_named, named), k = 0;
 
 	if (n < 3)
 		ICE("tma_load with %d arguments reached lowering", n);
@@ -310,13 +325,7 @@ ig_tma_load(IrGen *G, Node *e)
 	buf = args[0]->sym;
 	map = args[1]->sym;
 	G->b.loc = e->loc;
-	ops[k++] = irgen_buffer(G, buf);
-	if (named[1]) {
-		for (i = 0; i < map->rank; i++)
-			box *= map->dims[i];
-		v = irgen_op2(G, IR_MUL, irgen_expr(G, named[1]->lhs), irgen_c32(G, box));
-		ops[0] = irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, ops[0]), ops[0], v);
-	}
+	ops[k++] = part_ptr(G, buf, map, named[1]);
 	ops[k++] = G->k->body.args[map->param];
 	if (n == 4) {
 		ops[k++] = bar_of(G, args[3]->sym->index, irgen_c32(G, 0));
@@ -335,18 +344,18 @@ ig_tma_load(IrGen *G, Node *e)
 static void
 ig_tma_store(IrGen *G, Node *e)
 {
-	Node *args[3] = {0}, *c;
+	Node *args[3] = {0}, *named[1] = {0}, *c;
 	const Symbol *map, *buf;
 	IrValue ops[2 + 5];
 	int k = 0;
 
-	if (call_args(e, args, 3, no_named, NULL) != 3)
+	if (call_args(e, args, 3, tma_store_named, named) != 3)
 		ICE("tma_store with %d arguments reached lowering", e->list.n);
 	map = args[0]->sym;
 	buf = args[2]->sym;
 	G->b.loc = e->loc;
 	ops[k++] = G->k->body.args[map->param];
-	ops[k++] = irgen_buffer(G, buf);
+	ops[k++] = part_ptr(G, buf, map, named[0]);
 	for (c = args[1]->list.head; c; c = c->next)
 		ops[k++] = irgen_expr(G, c);
 	G->b.loc = e->loc;

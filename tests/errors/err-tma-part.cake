@@ -42,6 +42,14 @@ kernel k2(x: in bf16[B, L, H, 64]) targets(sm_90a) threads(128) {
     }
 }
 
+kernel k3(y: out bf16[B, L, H, 64]) targets(sm_90a) threads(32) {
+    tensormap ty = tma(y, box[1, 32, 1, 64], swizzle(128));
+    shared sy: bf16[64, 64] swizzle(128);
+    elect {
+        tma_store(ty, [0, 0, 0, 0], sy, part: 2);
+    }
+}
+
 // CHECK: err-tma-part.cake:21:45: error: tma_load: part 2 of shared array 'sx', which holds 2 boxes of 'th' (parts 0 to 1)
 // CHECK-NEXT: {{^}}        tma_load(sx, th, [0, 0], bar, part: 2);
 // CHECK-NEXT: {{^}}                                            ^
@@ -54,3 +62,4 @@ kernel k2(x: in bf16[B, L, H, 64]) targets(sm_90a) threads(128) {
 // CHECK: err-tma-part.cake:29:45: error: cannot use the float constant 0.5 as i32
 // CHECK: err-tma-part.cake:30:34: error: 'tma_load' takes the named arguments 'multicast:' and 'part:' last, found 'part:'
 // CHECK: err-tma-part.cake:41:45: error: tma_load with part: loads one of the boxes that make up shared array 'sx' along its first dimension, but its [64, 64] is not a whole number of boxes [1, 16, 2, 64] of 't2'
+// CHECK: err-tma-part.cake:49:47: error: tma_store: part 2 of shared array 'sy', which holds 2 boxes of 'ty' (parts 0 to 1)
