@@ -33,7 +33,9 @@
 //   block i - 1 does; and the two consumer warpgroups of BLK 128 take turns issuing their
 //   products (take_turn / pass_turn), so one's softmax runs while the other's products
 //   do (the ping-pong);
-// - o = O / l and lse = (m + log2 l) ln 2 at the end (0 and -inf where l = 0).
+// - o = O / l and lse = (m + log2 l) ln 2 at the end (0 and -inf where l = 0); at BLK 128
+//   o goes through shared memory (`so`) and a TMA store by warp 1 of warpgroup 0, which
+//   overlaps the next tile, at BLK 64 straight from registers.
 
 kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     q: in T[B, H, S, DT], k: in T[B, H, S, DT], v: in T[B, H, S, DT],
@@ -57,6 +59,14 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     shared sq: T[BLK / 64 * DT, 64] in qp swizzle(128);
     shared sk: T[DT / 64 * BLK, 64] in kp swizzle(128);
     shared sv: T[DT / 64 * BLK, 64] in vp swizzle(128);
+    // BLK 128: o's tile on its way out. The consumers write O / l into it (DT / 64 panels of
+    // 64 columns, each BLK rows), warp 1 stores it by TMA while they go on with the next
+    // tile; otile names the tile (tiles: there are no more). BLK 64 stores o from registers:
+    // two CTAs share an SM there, and its 16 KiB would not fit twice.
+    tensormap to = tma(o, box[1, 1, BLK, 64], swizzle(128));
+    pipeline op(stages: 1, full: warpgroup * (BLK / 64), empty: thread);
+    shared so: T[BLK / 128 * (DT / 64 * BLK) + (1 - BLK / 128) * 8, 64] in op swizzle(128);
+    shared otile: i32[1] in op;
     // tile t: query block NQ - 1 - t % NQ of head t / NQ. The CTAs take the tiles in that
     // order, each the next one when it is ready for it (work[0] counts them out), so a CTA
     // with long lists takes fewer tiles and the CTAs end together; the CTAs at work at any
@@ -114,6 +124,26 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                 if (atomic_add(work[1], 1) == grid_dim.x - 1) {
                     atomic_xchg(work[0], 0);
                     atomic_xchg(work[1], 0);
+                }
+            }
+        } else if (warp == 1) {
+            if (BLK > 64) {
+                elect {
+                    var t = 0;
+                    while (t < tiles) {
+                        consume op {
+                            t = otile[0];
+                            if (t < tiles) {
+                                let bh = t / NQ;
+                                let q0 = (NQ - 1 - t % NQ) * BLK;
+                                tma_store(to, [bh / H, bh % H, q0, 0], so, part: 0);
+                                if (DT > 64) {
+                                    tma_store(to, [bh / H, bh % H, q0, 64], so, part: 1);
+                                }
+                                tma_store_wait();
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -203,10 +233,27 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                 }
             }
             let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
-            store(o[b, h], acc * by_row(inv, DT), [r0, 0]);
+            if (BLK > 64) {
+                produce op {
+                    store(so.rows(0, BLK), acc * by_row(inv, DT), [wg * 64, 0]);
+                    if (warp == 4 && lane == 0) {
+                        otile[0] = t;
+                    }
+                    fence_proxy_async();
+                }
+            } else {
+                store(o[b, h], acc * by_row(inv, DT), [r0, 0]);
+            }
             store_rows(lse[b, h], (m + log2(l)) * f32x2(0.6931471805599453), [r0]);
             consume tp {
                 t = slot[0];
+            }
+        }
+        if (BLK > 64) {
+            produce op {
+                if (warp == 4 && lane == 0) {
+                    otile[0] = tiles;
+                }
             }
         }
     }
