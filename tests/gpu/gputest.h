@@ -182,6 +182,25 @@ int gt_run_sizes(const GtKernel *k, const GtSize *sizes, int n);
  * SKIPPED without a GPU or on another architecture. The exit status. */
 int gt_run_sm90(const char *name, const char *what, int n, int (*run)(const GtDev *g, CUstream s, int i));
 
+/* The main of a family's test program (test_vsa, test_ssd, test_cp_fixup): one generic
+ * kernel's instances and its entry point, each tested by run_all, or one of them run twice
+ * and clocked by first_call (bench/first_call.py). Handles the command line:
+ *   test_NAME                        every case: run_all(g, s, &ran) returns the failures
+ *   test_NAME --list                 the instances, then the entry point NAME
+ *   test_NAME --first-call KERNEL    first_call(g, s, KERNEL) (an instance or NAME)
+ * prints SKIPPED without a GPU (and, with sm90_only, SKIPPED and a NOTE on another
+ * architecture, exit 0), "test_NAME: K of N cases passed" at the end. The exit status. */
+typedef struct GtFamily {
+	const char *name;
+	const char *const *kernels;
+	int nkernels;
+	int sm90_only;
+	int (*run_all)(const GtDev *g, CUstream s, int *ran);
+	int (*first_call)(const GtDev *g, CUstream s, const char *kernel);
+} GtFamily;
+
+int gt_family_main(const GtFamily *f, int argc, char **argv);
+
 /* Cold start (bench/first_call.py): the host-side time of a process's first launches.
  * A test program times each launcher call with gt_now_ms and passes it to gt_clock_note
  * with the kernel's descriptor: the first two calls of the process are kept, the first with the module load for the context (a cubin, or

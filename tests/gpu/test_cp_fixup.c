@@ -403,53 +403,17 @@ first_call(const GtDev *g, CUstream st, const char *name)
 	return 1;
 }
 
-int
-main(int argc, char **argv)
+/* Every shape with f32 and bf16 transfers: each instance that takes it, then the entry
+ * point (its choice, the rule's on this device's SMs, then its result); the failures,
+ * *ran the cases. */
+static int
+run_all(const GtDev *g, CUstream st, int *ran)
 {
-	GtDev g;
-	CUstream st = NULL;
-	const char *only = NULL;
-	int i, j, d, rc, failed = 0, ran = 0, sms = 0;
+	int i, j, d, rc, failed = 0, sms = 0;
 
-	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-		for (i = 0; i < NINSTANCES; i++)
-			printf("%s\n", instances[i].name);
-		printf("cp_fixup\n");
-		return 0;
-	}
-	if (argc == 3 && strcmp(argv[1], "--first-call") == 0) {
-		for (i = 0; i < NINSTANCES && strcmp(instances[i].name, argv[2]) != 0; i++)
-			;
-		if (i == NINSTANCES && strcmp(argv[2], "cp_fixup") != 0) {
-			fprintf(stderr, "test_cp_fixup: no kernel '%s' (--list names them)\n", argv[2]);
-			return 2;
-		}
-		only = argv[2];
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: test_cp_fixup [--list | --first-call KERNEL]\n");
-		return 2;
-	}
-	rc = gt_init(&g, "test_cp_fixup");
-	if (rc > 0)
-		return gt_skip_status();
-	if (rc < 0)
+	if (gt_cu(g->cu->device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->dev),
+		  "cuDeviceGetAttribute", "test_cp_fixup"))
 		return 1;
-	if (gt_cu(g.cu->stream_create(&st, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "test_cp_fixup")) {
-		gt_fini(&g);
-		return 1;
-	}
-	if (gt_cu(g.cu->device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g.dev),
-		  "cuDeviceGetAttribute", "test_cp_fixup")) {
-		g.cu->stream_destroy(st);
-		gt_fini(&g);
-		return 1;
-	}
-	if (only) {
-		failed = first_call(&g, st, only);
-		g.cu->stream_destroy(st);
-		gt_fini(&g);
-		return failed ? 1 : 0;
-	}
 	for (i = 0; i < NSHAPES; i++) {
 		const CpfShape *sh = &shapes[i];
 
@@ -461,10 +425,10 @@ main(int argc, char **argv)
 			char extra[64];
 			CakeError err;
 
-			if (create(&c, &g, sh, d, gt_seed("cp_fixup", 2 * i + d), st)) {
+			if (create(&c, g, sh, d, gt_seed("cp_fixup", 2 * i + d), st)) {
 				destroy(&c);
 				failed++;
-				ran++;
+				(*ran)++;
 				continue;
 			}
 			for (j = 0; j < NINSTANCES && !sh->large; j++) {
@@ -472,13 +436,13 @@ main(int argc, char **argv)
 
 				if (in->bf16 != d || !takes(in, sh))
 					continue;
-				ran++;
+				(*ran)++;
 				failed += run(&c, st, in->name, in->launch, "");
 			}
 			/* the entry point: its choice (the grid is B * H * V / BV) must be the
 			 * rule's, then its result */
 			rc = cp_fixup_grid(&c.args, grid, &err);
-			ran++;
+			(*ran)++;
 			if (rc != CAKE_OK || grid[0] != (int64_t)sh->b * sh->h * sh->v / expected_bv(sh, sms)) {
 				printf("FAIL cp_fixup B=%d H=%d C=%d K=%d V=%d: the entry point's grid is %lld "
 				       "(%s), the rule's BV %d on %d SMs gives %lld\n", sh->b, sh->h, sh->c,
@@ -488,13 +452,21 @@ main(int argc, char **argv)
 				failed++;
 			}
 			snprintf(extra, sizeof extra, " (BV %d on %d SMs)", expected_bv(sh, sms), sms);
-			ran++;
+			(*ran)++;
 			failed += run(&c, st, "cp_fixup", launch_entry, extra);
 			destroy(&c);
 		}
 	}
-	g.cu->stream_destroy(st);
-	gt_fini(&g);
-	printf("test_cp_fixup: %d of %d cases passed\n", ran - failed, ran);
-	return failed ? 1 : 0;
+	return failed;
+}
+
+#define NAME(name, BF16_, KT_, BV_) #name,
+static const char *const names[] = {CPF_INSTANCES(NAME)};
+
+int
+main(int argc, char **argv)
+{
+	static const GtFamily family = {"cp_fixup", names, NINSTANCES, 0, run_all, first_call};
+
+	return gt_family_main(&family, argc, argv);
 }

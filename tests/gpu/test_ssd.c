@@ -623,53 +623,13 @@ first_call(const GtDev *g, CUstream st, const char *name)
 	return 1;
 }
 
-int
-main(int argc, char **argv)
+/* Every shape with bf16 and f16 inputs (the instance, then the entry point), then the
+ * graph; the failures, *ran the cases. */
+static int
+run_all(const GtDev *g, CUstream st, int *ran)
 {
-	GtDev g;
-	CUstream st = NULL;
-	const char *only = NULL;
-	int i, f, rc, failed = 0, ran = 0;
+	int i, f, failed = 0;
 
-	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-		for (i = 0; i < NINSTANCES; i++)
-			printf("%s\n", instances[i].name);
-		printf("ssd\n");
-		return 0;
-	}
-	if (argc == 3 && strcmp(argv[1], "--first-call") == 0) {
-		for (i = 0; i < NINSTANCES && strcmp(instances[i].name, argv[2]) != 0; i++)
-			;
-		if (i == NINSTANCES && strcmp(argv[2], "ssd") != 0) {
-			fprintf(stderr, "test_ssd: no kernel '%s' (--list names them)\n", argv[2]);
-			return 2;
-		}
-		only = argv[2];
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: test_ssd [--list | --first-call KERNEL]\n");
-		return 2;
-	}
-	rc = gt_init(&g, "test_ssd");
-	if (rc > 0)
-		return gt_skip_status();
-	if (rc < 0)
-		return 1;
-	if (g.major != 9) {
-		printf("SKIPPED: test_ssd: device 0 is %s; the ssd kernels are built for sm_90a only\n", g.name);
-		printf("NOTE test_ssd: not run on %s\n", g.name);
-		gt_fini(&g);
-		return 0;
-	}
-	if (gt_cu(g.cu->stream_create(&st, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "test_ssd")) {
-		gt_fini(&g);
-		return 1;
-	}
-	if (only) {
-		failed = first_call(&g, st, only);
-		g.cu->stream_destroy(st);
-		gt_fini(&g);
-		return failed ? 1 : 0;
-	}
 	for (i = 0; i < NSHAPES; i++) {
 		const SsdShape *sh = &shapes[i];
 
@@ -680,8 +640,8 @@ main(int argc, char **argv)
 			char extra[96];
 			SsdCase c;
 
-			ran++;
-			if (create(&c, &g, sh, f, gt_seed("ssd", 2 * i + f), st)) {
+			(*ran)++;
+			if (create(&c, g, sh, f, gt_seed("ssd", 2 * i + f), st)) {
 				destroy(&c);
 				failed++;
 				continue;
@@ -690,14 +650,21 @@ main(int argc, char **argv)
 			failed += run(&c, st, in->name, in->launch, "", 1, 0);
 			/* the entry point: its output, bit for bit the instance's */
 			snprintf(extra, sizeof extra, " (as %s, bit for bit)", in->name);
-			ran++;
+			(*ran)++;
 			failed += run(&c, st, "ssd", launch_entry, extra, 0, 1);
 			destroy(&c);
 		}
 	}
-	failed += graph_case(&g, st, &shapes[2], &ran);      /* every optional tensor */
-	g.cu->stream_destroy(st);
-	gt_fini(&g);
-	printf("test_ssd: %d of %d cases passed\n", ran - failed, ran);
-	return failed ? 1 : 0;
+	return failed + graph_case(g, st, &shapes[2], ran);      /* every optional tensor */
+}
+
+#define NAME(name, F16_, N_) #name,
+static const char *const names[] = {SSD_INSTANCES(NAME)};
+
+int
+main(int argc, char **argv)
+{
+	static const GtFamily family = {"ssd", names, NINSTANCES, 1, run_all, first_call};
+
+	return gt_family_main(&family, argc, argv);
 }

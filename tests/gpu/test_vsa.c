@@ -680,56 +680,13 @@ first_call(const GtDev *g, CUstream st, const char *name)
 	return 1;
 }
 
-int
-main(int argc, char **argv)
+/* Every shape with bf16 and f16 inputs: each instance that takes it, then the entry point
+ * (its choice, then its result); the failures, *ran the cases. */
+static int
+run_all(const GtDev *g, CUstream st, int *ran)
 {
-	GtDev g;
-	CUstream st = NULL;
-	const char *only = NULL;
-	int i, j, f, rc, kept, failed = 0, ran = 0;
+	int i, j, f, kept, failed = 0;
 
-	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-		for (i = 0; i < NINSTANCES; i++)
-			printf("%s\n", instances[i].name);
-		printf("vsa\n");
-		return 0;
-	}
-	if (argc == 3 && strcmp(argv[1], "--first-call") == 0) {
-		for (i = 0; i < NINSTANCES && strcmp(instances[i].name, argv[2]) != 0; i++)
-			;
-		if (i == NINSTANCES && strcmp(argv[2], "vsa") != 0) {
-			fprintf(stderr, "test_vsa: no kernel '%s' (--list names them)\n", argv[2]);
-			return 2;
-		}
-		only = argv[2];
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: test_vsa [--list | --first-call KERNEL]\n");
-		return 2;
-	}
-	rc = gt_init(&g, "test_vsa");
-	if (rc > 0)
-		return gt_skip_status();
-	if (rc < 0)
-		return 1;
-	if (g.major != 9) {
-		/* a Blackwell device runs the other tests: not a broken set-up, so not a failure
-		 * under CAKE_GPU_TEST_REQUIRE (the NOTE reaches run_gpu.sh's summary) */
-		printf("SKIPPED: test_vsa: device 0 is %s; the vsa kernels are built for sm_90a only\n",
-		       g.name);
-		printf("NOTE test_vsa: not run on %s\n", g.name);
-		gt_fini(&g);
-		return 0;
-	}
-	if (gt_cu(g.cu->stream_create(&st, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "test_vsa")) {
-		gt_fini(&g);
-		return 1;
-	}
-	if (only) {
-		failed = first_call(&g, st, only);
-		g.cu->stream_destroy(st);
-		gt_fini(&g);
-		return failed ? 1 : 0;
-	}
 	for (i = 0; i < NSHAPES; i++) {
 		const VsaShape *sh = &shapes[i];
 
@@ -740,10 +697,10 @@ main(int argc, char **argv)
 			const VsaInstance *in;
 			VsaCase c;
 
-			if (create(&c, &g, sh, f, gt_seed("vsa", 2 * i + f), st)) {
+			if (create(&c, g, sh, f, gt_seed("vsa", 2 * i + f), st)) {
 				destroy(&c);
 				failed++;
-				ran++;
+				(*ran)++;
 				continue;
 			}
 			in = expected_instance(&c);
@@ -751,7 +708,7 @@ main(int argc, char **argv)
 			for (j = 0; j < NINSTANCES; j++) {
 				if (!takes(&instances[j], sh, f))
 					continue;
-				ran++;
+				(*ran)++;
 				failed += run(&c, st, instances[j].name, instances[j].launch, "",
 					      &instances[j] == in, 0);
 				kept |= &instances[j] == in;
@@ -759,17 +716,25 @@ main(int argc, char **argv)
 			/* the entry point: its choice (its grid; and its output, bit for bit that of
 			 * the instance it must choose where that ran on the case), then its result */
 			label_of(&c, label, sizeof label);
-			ran++;
+			(*ran)++;
 			failed += check_choice(&c, label);
 			snprintf(extra, sizeof extra, " (as %s%s)", in ? in->name : "none",
 				 kept ? ", bit for bit" : "");
-			ran++;
+			(*ran)++;
 			failed += run(&c, st, "vsa", launch_entry, extra, 0, kept);
 			destroy(&c);
 		}
 	}
-	g.cu->stream_destroy(st);
-	gt_fini(&g);
-	printf("test_vsa: %d of %d cases passed\n", ran - failed, ran);
-	return failed ? 1 : 0;
+	return failed;
+}
+
+#define NAME(name, F16_, D_, BLK_) #name,
+static const char *const names[] = {VSA_INSTANCES(NAME)};
+
+int
+main(int argc, char **argv)
+{
+	static const GtFamily family = {"vsa", names, NINSTANCES, 1, run_all, first_call};
+
+	return gt_family_main(&family, argc, argv);
 }
