@@ -349,6 +349,10 @@ asy_call(Sema *S, Node *e)
 		diag_error(e->loc, "tmem_load(...) initialises a register array: var r: f32[32] = tmem_load(acc, lane0, col0);");
 		fe_set_error(e);
 		return 1;
+	case BI_LOAD:
+		diag_error(e->loc, "load(...) initialises a register array: var r: f32[8] = load(buf, [i, j]);");
+		fe_set_error(e);
+		return 1;
 	case BI_TAKE_TURN: case BI_PASS_TURN: asy_turn_call(S, e); break;
 	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
 		if (asy_split_args(e, args, 1, NULL, NULL) != 0)

@@ -314,6 +314,109 @@ ig_lane(IrGen *G, const Node *e)
 	return v < 0 || v >= lanes ? 0 : (int)v;
 }
 
+/* The largest power of two up to 16 known to divide the i32 value of index e here (1 when
+ * nothing is): a value known once loops are unrolled exactly, a sum by its terms, a
+ * product or shift by its factors, a let by its value. Enough for the starts kernels
+ * write (4 * q, 64 + 8 * j, r * 64 + 16 * k). */
+static int64_t
+known_pow2(IrGen *G, const Node *e, int depth)
+{
+	int64_t v, a, b;
+
+	if (ra_known(e) && irgen_known(G, e, &v))
+		return v == 0 ? 16 : (v & -v) > 16 ? 16 : v & -v;
+	if (depth > 16)
+		return 1;
+	switch (e->kind) {
+	case N_NAME:
+		if (e->sym->kind == SYM_LET && e->sym->decl && e->sym->decl->init)
+			return known_pow2(G, e->sym->decl->init, depth + 1);
+		return 1;
+	case N_UNARY:
+		return e->op == OP_NEG ? known_pow2(G, e->lhs, depth + 1) : 1;
+	case N_BINARY:
+		a = known_pow2(G, e->lhs, depth + 1);
+		b = known_pow2(G, e->rhs, depth + 1);
+		if (e->op == OP_ADD || e->op == OP_SUB)
+			return a < b ? a : b;
+		if (e->op == OP_MUL)
+			return a * b > 16 ? 16 : a * b;
+		if (e->op == OP_SHL && e->rhs->isconst && e->rhs->cv.i >= 0 && e->rhs->cv.i < 5)
+			return a << e->rhs->cv.i > 16 ? 16 : a << e->rhs->cv.i;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* The bytes (a power of two up to 16) the address of element x (an N_INDEX of a shared
+ * array) is known to be aligned to: each stage of a shared array starts 16-byte aligned
+ * (smem_layout), and the row-major index adds each index times the dimensions after it. */
+static int
+shared_align(IrGen *G, const Node *x)
+{
+	const Symbol *b = x->sym;
+	int64_t al = 16, eb = ir_type_bytes(b->type), inner = 1, m;
+	const Node *ix;
+	int i;
+
+	for (i = b->rank - 1; i >= 0; i--) {
+		for (ix = x->list.head, m = 0; m < i; m++)
+			ix = ix->next;
+		m = known_pow2(G, ix, 0) * (inner & -inner) * eb;
+		if (m < al)
+			al = m;
+		inner *= b->dims[i];
+	}
+	return (int)al;
+}
+
+/* var r: T[N] = load(buf, [i, ..., j]): the row buf[i, ..., j .. j + N - 1] in pieces of
+ * up to 16 bytes, each as wide as the alignment known at its start allows (one
+ * ld.shared.v4 for 4 f32 or 8 bf16 where the start is a multiple of 4 or 8 elements).
+ * Elements narrower than 4 bytes are read as 32-bit words, split by bitcast; each element
+ * is then converted to T. */
+static void
+ig_load_row(IrGen *G, const Node *call, const Symbol *r)
+{
+	const Node *x = call->rhs;
+	IrType et = x->sym->type, wt = ir_scalar(IR_U32);
+	int eb = ir_type_bytes(et), a0 = shared_align(G, x), k = 0, i, j;
+	IrValue p0 = irgen_elemptr(G, (Node *)x), *out = &G->slots[r->slot];
+
+	G->b.loc = call->loc;
+	while (k < r->count) {
+		int at = (k * eb) & -(k * eb), w = k == 0 || at > a0 ? a0 : at, n;
+		IrValue p = k ? op2(G, IR_ELEMPTR, vtype(G, p0), p0, irgen_c32(G, k)) : p0, v;
+
+		while (w > (r->count - k) * eb)
+			w /= 2;
+		if (w < 4 || eb >= 4) {
+			n = w < eb ? 1 : w / eb;
+			v = irb_imm(&G->b, IR_LOAD, n == 1 ? et : ir_vector((IrBase)et.base, n), 0, 1, &p);
+			for (i = 0; i < n; i++)
+				out[k + i] = n == 1 ? v : irb_imm(&G->b, IR_EXTRACT, et, i, 1, &v);
+		} else {
+			int per = 4 / eb;
+
+			n = w / eb;
+			p = op1(G, IR_BITCAST, ir_ptr(IR_SHARED, IR_U32), p);
+			v = irb_imm(&G->b, IR_LOAD, w == 4 ? wt : ir_vector(IR_U32, w / 4), 0, 1, &p);
+			for (i = 0; i < w / 4; i++) {
+				IrValue word = w == 4 ? v : irb_imm(&G->b, IR_EXTRACT, wt, i, 1, &v);
+
+				word = op1(G, IR_BITCAST, ir_vector((IrBase)et.base, per), word);
+				for (j = 0; j < per; j++)
+					out[k + per * i + j] = irb_imm(&G->b, IR_EXTRACT, et, j, 1, &word);
+			}
+		}
+		k += n;
+	}
+	for (i = 0; i < r->count; i++)
+		if (!ir_type_eq(et, r->type))
+			out[i] = op1(G, IR_CAST, r->type, out[i]);
+}
+
 static void
 ig_regs_decl(IrGen *G, const Node *s)
 {
@@ -324,6 +427,10 @@ ig_regs_decl(IrGen *G, const Node *s)
 
 	if (s->init->builtin == BI_TMEM_LOAD && s->init->kind == N_CALL) {
 		irgen_tmem_load(G, s->init, sym->count, &G->slots[sym->slot]);
+		return;
+	}
+	if (s->init->builtin == BI_LOAD && s->init->kind == N_CALL) {
+		ig_load_row(G, s->init, sym);
 		return;
 	}
 	v = a ? 0 : irgen_expr(G, s->init);

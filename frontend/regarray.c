@@ -4,7 +4,7 @@
  * indices may use constants, the indices of `unroll` loops with constant bounds, and `let`s
  * and arithmetic of those; irgen unrolls such loops itself (Node.ival of the N_FOR) and
  * computes each index as it goes. A run-time index is an error here, never local memory. */
-#include "ast.h"
+#include "async.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +87,68 @@ check_dims(Sema *S, Node *type, Symbol *sym)
 	return 1;
 }
 
+/* The conversions load makes: none, or a float to a wider one (bf16 staged in shared
+ * memory read as f32: computing in f32 without a second copy of the buffer). */
+static int
+load_converts(IrType from, IrType to)
+{
+	int ff = ir_is_float(from) || ir_is_fp8(from);
+
+	return to.lanes == 1 && (ir_type_eq(from, to) || (ff && ir_is_float(to) && ir_type_bytes(to) > ir_type_bytes(from)));
+}
+
+/* var r: T[N] = load(buf, [i, ..., j]): r[k] = T(buf[i, ..., j + k]). The coordinates are
+ * checked as the element access buf[i, ..., j] (an N_INDEX made here, kept in e->rhs for
+ * irgen), and the last element read must be inside the row when j is constant. */
+static int
+load_init(Sema *S, Node *e, const Symbol *sym, IrType t)
+{
+	Node *pos[2], *ix;
+	Symbol *b;
+	int n = asy_split_args(e, pos, 2, NULL, NULL);
+
+	e->builtin = BI_LOAD;
+	e->ty = fe_ty(TY_NONVALUE);
+	if (!S->asy) {
+		diag_error(e->loc, "'load' is only available in a kernel body");
+		return 0;
+	}
+	if (n < 0 || !asy_want_nargs(e, n, 2, 2, "a shared array and the first element's coordinates: load(buf, [i, j])"))
+		return 0;
+	if (!(b = asy_name_of(S, pos[0], SYM_SHARED, "load", "a shared array")))
+		return 0;
+	if (pos[1]->kind != N_LIST) {
+		diag_error(pos[1]->loc, "load takes the first element's coordinates as a list, [i, j]");
+		return 0;
+	}
+	if (sym->rank != 1) {
+		diag_error(e->loc, "load fills a register array of one dimension, but '%s' has %d", sym->name, sym->rank);
+		return 0;
+	}
+	e->rhs = ast_node(S->p, N_INDEX, pos[1]->loc);
+	e->rhs->lhs = pos[0];
+	e->rhs->list = pos[1]->list;
+	if (!sema_element(S, e->rhs, b, 1, 0))
+		return 0;
+	if (!load_converts(b->type, t)) {
+		diag_error(e->loc, "load reads '%s' (%s) into register array '%s' of %s: the array's type is the buffer's, or a wider float",
+			   b->name, fe_tname(b->type), sym->name, fe_tname(t));
+		return 0;
+	}
+	for (ix = e->rhs->list.head; ix->next; ix = ix->next)
+		;
+	if (ix->isconst && ix->cv.i + sym->count > b->dims[b->rank - 1]) {
+		diag_error(ix->loc, "load reads elements %lld .. %lld of a row of '%s', which has %lld",
+			   (long long)ix->cv.i, (long long)(ix->cv.i + sym->count - 1), b->name,
+			   (long long)b->dims[b->rank - 1]);
+		return 0;
+	}
+	for (ix = e->rhs->list.head; ix; ix = ix->next)
+		if (ra_known(ix))
+			ra_mark_loops(ix);
+	return 1;
+}
+
 /* The initializer: one value for every element, or a list of one per element. */
 static int
 check_init(Sema *S, Node *init, const Symbol *sym, IrType t)
@@ -98,6 +160,8 @@ check_init(Sema *S, Node *init, const Symbol *sym, IrType t)
 	snprintf(what, sizeof what, "the initializer of register array '%s'", sym->name);
 	if (init->kind == N_CALL && !init->lhs && strcmp(init->name, "tmem_load") == 0)
 		return asy_tmem_load(S, init, sym, t);
+	if (init->kind == N_CALL && !init->lhs && strcmp(init->name, "load") == 0)
+		return load_init(S, init, sym, t);
 	if (init->kind != N_LIST)
 		return sema_value(S, init) && fe_convert(init, t, what);
 	if (init->list.n != sym->count) {

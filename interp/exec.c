@@ -367,8 +367,13 @@ ex_bitcast(Warp *w, const IrOp *op, uint32_t mask)
 	IrType from = vt(w, op->args[0]), to = vt(w, op->res[0]);
 	int fb = ir_base_bits((IrBase)from.base), tb = ir_base_bits((IrBase)to.base), e, l;
 
+	if (from.base == IR_PTR && to.base == IR_PTR) {
+		/* a pointer's bits are its byte address, whatever it points to */
+		copy_value(w, op->res[0], op->args[0], mask);
+		return;
+	}
 	if (from.base == IR_PTR || to.base == IR_PTR) {
-		interp_fail(w, op, 0, "not yet supported by the interpreter: bitcast of a pointer");
+		interp_fail(w, op, 0, "not yet supported by the interpreter: bitcast between a pointer and an integer");
 		return;
 	}
 	LANES(l, mask) {
