@@ -339,6 +339,24 @@ wgmma_rs(Sema *S, Node *e, Node **args, int cols)
 	e->ty = args[0]->ty;
 }
 
+/* Marks the `unroll` loops with constant bounds around a wgmma inside its consume block
+ * for irgen to unroll (as a register array's index does): a loop left in the IR is a
+ * region, and the wgmma_wait pass retires every group before a region's iteration ends,
+ * so the K steps of `for (k in 0 .. 2) unroll { acc = wgmma(acc, a.rows(64 * k, 64), ...) }`
+ * would each wait, and nothing after the loop would overlap them. */
+static void
+unroll_around(Sema *S)
+{
+	int i;
+
+	for (i = S->nxs - 1; i >= 0 && S->xs[i].kind == XC_LOOP; i--) {
+		Node *l = S->xs[i].node;
+
+		if (l->kind == N_FOR && l->sym && l->sym->ucon)
+			l->ival = 1;
+	}
+}
+
 void
 asy_wgmma(Sema *S, Node *e)
 {
@@ -347,6 +365,7 @@ asy_wgmma(Sema *S, Node *e)
 	int n = asy_split_args(e, args, 3, NULL, NULL), cols;
 	char desc[64];
 
+	unroll_around(S);
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "an accumulator, operand A and operand B: acc = wgmma(acc, a, b)"))
 		return;
 	if (!(cols = frag_arg(S, e, args[0])))
