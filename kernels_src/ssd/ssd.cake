@@ -44,14 +44,14 @@ kernel ssd<T: bf16 | f16, N: i32>(
     tensormap tz = tma(z, box[1, 64, 1, 64], swizzle(128));
     tensormap ty = tma(y, box[1, 64, 1, 64], swizzle(128));
     // a chunk's inputs, read by both warpgroups; B and C as N / 64 panels of 64 columns
-    pipeline ip(stages: 2, full: tma, empty: warpgroup * 2);
+    pipeline ip(stages: 3, full: tma, empty: warpgroup * 2);
     shared sx: T[64, 64] in ip swizzle(128);
     shared sb: T[N, 64] in ip swizzle(128);
     shared sc: T[N, 64] in ip swizzle(128);
     // the chunk's decay: [t] A_t, [64 + s] A_s - log2 dt'_s (inf where dt' = 0), [128] A_end
-    pipeline ap(stages: 2, full: warp, empty: warpgroup * 2);
+    pipeline ap(stages: 3, full: warp, empty: warpgroup * 2);
     shared sdec: f32[192] in ap;
-    pipeline zp(stages: 2, full: tma, empty: warpgroup);
+    pipeline zp(stages: 3, full: tma, empty: warpgroup);
     shared sz: T[64, 64] in zp swizzle(128);
     // the state entering a chunk, H_c (64 x N), as wgmma's K-major operand B
     pipeline hp(stages: 2, full: warpgroup, empty: warpgroup);
@@ -91,17 +91,34 @@ kernel ssd<T: bf16 | f16, N: i32>(
             if (BH > 0) {
                 bias = dt_bias[h];
             }
+            // lane i: steps 2 i and 2 i + 1 of a chunk; the next chunk's are loaded before
+            // this one's stage is waited for, so their latency is off the loop's path
+            var n0: f32 = 0.0;
+            var n1: f32 = 0.0;
+            if (2 * lane < L) {
+                n0 = f32(dt[b, 2 * lane, h]);
+            }
+            if (2 * lane + 1 < L) {
+                n1 = f32(dt[b, 2 * lane + 1, h]);
+            }
             for (c in 0 .. nch) {
+                let t0 = c * 64 + 2 * lane;
+                let r0 = n0;
+                let r1 = n1;
+                if (t0 + 64 < L) {
+                    n0 = f32(dt[b, t0 + 64, h]);
+                }
+                if (t0 + 65 < L) {
+                    n1 = f32(dt[b, t0 + 65, h]);
+                }
                 produce ap {
-                    // lane i: steps 2 i and 2 i + 1 of the chunk
-                    let t0 = c * 64 + 2 * lane;
                     var d0: f32 = 0.0;
                     var d1: f32 = 0.0;
                     if (t0 < L) {
-                        d0 = dtp(f32(dt[b, t0, h]) + bias, softplus);
+                        d0 = dtp(r0 + bias, softplus);
                     }
                     if (t0 + 1 < L) {
-                        d1 = dtp(f32(dt[b, t0 + 1, h]) + bias, softplus);
+                        d1 = dtp(r1 + bias, softplus);
                     }
                     let a0 = d0 * ah;
                     var s = a0 + d1 * ah;
