@@ -609,10 +609,15 @@ shared_elem(LlvmGen *g, const IrOp *op, int at, LLVMValueRef r, LLVMValueRef c)
 		off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, LLVMBuildAnd(g->b, c, lg_c32(g, w - 1), ""),
 							   lg_c32(g, eb), ""), "");
 	}
-	a = LLVMBuildAdd(g->b, LLVMBuildPtrToInt(g->b, lg_arg(g, op, 0), lg_i32t(g), ""), off, "");
+	/* The swizzle xors address bits 7.. into bits 4..; the tile starts at a multiple of 8
+	 * rows of span bytes (the buffer's alignment, rows(start, n) at multiples of 8), so
+	 * the start's bits 4 .. 9 are zero and the swizzle of the offset alone is the same:
+	 * the offset depends on the thread only, and LLVM takes it out of the loop around a
+	 * staged buffer's changing stage. */
 	if (span)
-		a = LLVMBuildXor(g->b, a, LLVMBuildShl(g->b, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, a, lg_c32(g, 7), ""),
-								     lg_c32(g, span / 16 - 1), ""), lg_c32(g, 4), ""), "");
+		off = LLVMBuildXor(g->b, off, LLVMBuildShl(g->b, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, off, lg_c32(g, 7), ""),
+									 lg_c32(g, span / 16 - 1), ""), lg_c32(g, 4), ""), "");
+	a = LLVMBuildAdd(g->b, LLVMBuildPtrToInt(g->b, lg_arg(g, op, 0), lg_i32t(g), ""), off, "");
 	return LLVMBuildIntToPtr(g->b, a, LLVMPointerTypeInContext(g->ctx, 3), "");
 }
 

@@ -594,6 +594,22 @@ tile_elem(Warp *w, const IrOp *op, uint64_t p, int64_t r, int64_t c, int64_t nro
 	return mem_ptr_add(p, (imm & IR_TILE_TRANSPOSED ? c * nrows + r : r * ncols + c) * size);
 }
 
+/* A swizzled shared tile starts at a multiple of 8 rows of its span (the buffer's
+ * alignment; rows(start, n) at multiples of 8): there an element's swizzled address is the
+ * start plus the swizzle of its offset, which the backend computes once per thread. */
+static int
+tile_start_ok(Warp *w, const IrOp *op, int l, uint64_t p)
+{
+	int span = IR_TILE_SWIZZLE(op->imm);
+	int64_t at = mem_shared_addr(w->it, p);
+
+	if (!span || at < 0 || at % (8 * span) == 0)
+		return 1;
+	interp_fail(w, op, 1u << l, "%s of a %d-byte swizzled shared tile starting at shared byte %lld, not a multiple of %d (8 rows of the swizzle)",
+		    ir_opinfo[op->opc].name, span, (long long)at, 8 * span);
+	return 0;
+}
+
 /* wgmma.load: wgmma.store's layout read back (docs/ir.md), 0 outside the tensor; with
  * broadcast every row is row0. */
 static void
@@ -609,6 +625,8 @@ ex_wgmma_load(Warp *w, const IrOp *op, uint32_t mask)
 		int64_t r0 = (int64_t)reg(w, op->args[3], 0)[l] + (bcast ? 0 : frag_row(w, l));
 		int64_t c0 = (int64_t)reg(w, op->args[4], 0)[l] + frag_col(l);
 
+		if (shared && !tile_start_ok(w, op, l, p[l]))
+			return;
 		for (x = 0; x < rt.lanes; x++) {
 			int64_t r = r0 + (bcast ? 0 : 8 * (x / 2 % 2)), c = c0 + 8 * (x / 4) + x % 2;
 			uint64_t v = num_f32_bits(0.0f);
@@ -640,6 +658,8 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 		int64_t r0 = (int64_t)reg(w, op->args[4], 0)[l] + frag_row(w, l);
 		int64_t c0 = (int64_t)reg(w, op->args[5], 0)[l] + frag_col(l);
 
+		if (shared && !tile_start_ok(w, op, l, p[l]))
+			return;
 		for (i = 0; i < 2; i++)
 			for (j = 0; j < n / 8; j++)
 				for (e = 0; e < 2; e++) {

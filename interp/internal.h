@@ -404,6 +404,8 @@ uint64_t mem_ptr_make(int obj, int64_t off);
 uint64_t mem_ptr_at_rank(uint64_t p, int r);
 uint64_t mem_ptr_add(uint64_t p, int64_t bytes);
 uint64_t mem_ptr_swizzle(const Interp *it, uint64_t p, int span);
+/* The shared-memory byte address p points at, or -1 when p is not into shared memory. */
+int64_t mem_shared_addr(const Interp *it, uint64_t p);
 /* The host address of an access of n bytes (aligned to align) by lane l through pointer
  * p; reports the finding and returns NULL when it is out of bounds, misaligned or (for a
  * read of shared memory) uninitialized. write: marks shared bytes initialized. */

@@ -65,6 +65,16 @@ mem_ptr_add(uint64_t p, int64_t bytes)
 	return (p & ~OFF_MASK) | ((uint64_t)(ptr_off(p) + bytes) & OFF_MASK);
 }
 
+int64_t
+mem_shared_addr(const Interp *it, uint64_t p)
+{
+	int obj = ptr_obj(p);
+
+	if (obj <= 0 || obj >= it->nobjs || !it->objs[obj].shared)
+		return -1;
+	return it->objs[obj].base + ptr_off(p);
+}
+
 /* p moved to the swizzled place of its shared address (ir_swizzle); other pointers as
  * they are. */
 uint64_t
