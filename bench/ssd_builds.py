@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""ssd_builds.py GEN...: several builds of the ssd family side by side, for A/B runs.
+
+Each GEN is a generated folder (build/gen/ssd of one build, as bench/make_bundle.sh
+carries it). On B1 L8192 H128, B4 L4096 H80, B16 L384 H64 (d_state 128) and B8 L2048 H64
+(d_state 64), bf16, G 1, with D and dt bias, softplus, chunk 256 (bench/ssd.py's inputs),
+it calls each build's entry point `ssd` on the same tensors, checks that every build's y
+and final state are bit for bit the first's, and times them in turn (5 rounds of 10 eager
+calls; the median round): the comparison holds within one run on one GPU, where clocks
+match. Eager calls include the Python launcher, which dominates the shortest shape; the
+benchmark with mamba_ssm beside it is bench/ssd.py (CUDA graph replays).
+Usage: python3 bench/ssd_builds.py OLD/build/gen/ssd NEW/build/gen/ssd
+"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+SHAPES = [(1, 8192, 128, 128), (4, 4096, 80, 128), (16, 384, 64, 128), (8, 2048, 64, 64)]
+
+
+def label(gen):
+    # BUNDLE/build/gen/ssd -> BUNDLE
+    parts = os.path.normpath(gen).split(os.sep)
+    return parts[-4] if len(parts) >= 4 else gen
+
+
+def inputs(torch, dev, B, L, H, N):
+    g = torch.Generator(device=dev)
+    g.manual_seed(0)
+    P, G, t = 64, 1, torch.bfloat16
+    return dict(x=torch.randn((B, L, H, P), device=dev, generator=g).to(t),
+                dt=(torch.rand((B, L, H), device=dev, generator=g) * 3 - 4).to(t),
+                a=-(torch.rand((H,), device=dev, generator=g) * 15 + 1),
+                bm=torch.randn((B, L, G, N), device=dev, generator=g).to(t),
+                cm=torch.randn((B, L, G, N), device=dev, generator=g).to(t),
+                d=torch.rand((H,), device=dev, generator=g) * 2 - 1,
+                dt_bias=torch.rand((H,), device=dev, generator=g) - 0.5,
+                z=torch.empty((0, L, H, P), device=dev, dtype=t),
+                init=torch.empty((0, H, P, N), device=dev, dtype=torch.float32),
+                states=torch.empty((0, 1, H, P, N), device=dev, dtype=torch.float32))
+
+
+def main():
+    import torch
+    import cakec_torch
+
+    gens = sys.argv[1:]
+    if not gens:
+        sys.exit(__doc__.split("\n")[-2])
+    libs = [cakec_torch.load(g) for g in gens]
+    dev = torch.device("cuda", 0)
+    for (B, L, H, N) in SHAPES:
+        a = inputs(torch, dev, B, L, H, N)
+        calls, outs = [], []
+        for lib in libs:
+            y = torch.full_like(a["x"], float("nan"))
+            fin = torch.full((B, H, 64, N), float("nan"), device=dev)
+
+            def f(lib=lib, y=y, fin=fin):
+                lib.ssd(y=y, final=fin, softplus=1, chunk=256, **a)
+            f()
+            torch.cuda.synchronize()
+            outs.append((y.clone(), fin.clone()))
+            calls.append(f)
+        times = [[] for _ in libs]
+        for _ in range(5):
+            for i, f in enumerate(calls):
+                s, e = torch.cuda.Event(True), torch.cuda.Event(True)
+                s.record()
+                for _ in range(10):
+                    f()
+                e.record()
+                torch.cuda.synchronize()
+                times[i].append(s.elapsed_time(e) / 10 * 1e3)
+        same = all(torch.equal(outs[0][0], o[0]) and torch.equal(outs[0][1], o[1]) for o in outs[1:])
+        cols = ["%s %.1f us (%.1f Mtok/s)" % (label(g), sorted(t)[2], B * L / sorted(t)[2])
+                for g, t in zip(gens, times)]
+        print("B%d L%d H%d N%d: %s  %s" % (B, L, H, N, "  ".join(cols),
+                                          "bitwise-equal" if same else "DIFFER"), flush=True)
+
+
+if __name__ == "__main__":
+    main()
