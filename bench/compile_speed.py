@@ -56,15 +56,35 @@ def compare(old, new, files, runs, root):
     return 0
 
 
-def units(files):
-    """(label, extra cakec arguments, file) per kernel: a generic kernel's instances
-    (`instance K<...> as NAME ...;`) one at a time with --kernel, since the budget is per kernel;
-    and the first target the file's targets(...) lists, for the one-target column (sm_90a for
-    most; the Blackwell GEMMs list only sm_100a and sm_103a)."""
+def instance_names(cakec, f, text):
+    """The kernels of file f that are instances of a generic kernel, by the names cakec gives
+    them: `as NAME` where the file says it, else (`instance K<1, 2>;`) the name cakec makes,
+    read from `cakec --list-outputs` (NAME.TARGET.ptx) rather than made again here."""
+    if not re.search(r"^instance\s", text, re.M):
+        return []
+    if not re.search(r"^instance \w+<.*?>\s*;", text, re.M):
+        return re.findall(r"^instance \w+<.*?> as (\w+)\b", text, re.M)
+    r = subprocess.run([cakec, "--list-outputs", "--emit=ptx", f], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.exit(f"cakec --list-outputs failed on {f}:\n{r.stderr}")
+    names = []
+    for line in r.stdout.split():
+        n = os.path.basename(line).split(".")[0]
+        if line.endswith(".ptx") and n not in names:
+            names.append(n)
+    return names
+
+
+def units(cakec, files):
+    """(label, extra cakec arguments, file) per kernel: a generic kernel's instances one at a
+    time with --kernel, since the budget is per kernel; and the first target the file's
+    targets(...) lists, for the one-target column (sm_90a for most; the Blackwell GEMMs list
+    only sm_100a and sm_103a)."""
     out = []
     for f in files:
         text = open(f).read()
-        names = re.findall(r"^instance \w+<.*?> as (\w+)\b", text, re.M)
+        names = instance_names(cakec, f, text)
         m = re.search(r"^\s*targets\(\s*(\w+)", text, re.M)
         first = m.group(1) if m else "sm_90a"
         if not names:
@@ -93,7 +113,7 @@ def main():
     over = 0
     print(f"{'kernel file (its first target)':64} {'one target ms':>14} {'all targets ms':>15} {'one target -O3 ms':>18}")
     with tempfile.TemporaryDirectory() as tmp:
-        for label, extra, f, first in units(files):
+        for label, extra, f, first in units(a.cakec, files):
             one = median_ms([a.cakec, "--target", first, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
             # every target the kernel lists (sm_90a only for the wgmma GEMMs)
             three = median_ms([a.cakec, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
