@@ -342,8 +342,13 @@ ast_unroll(Parser *p, SrcLoc loc, const char *word, Node *count)
 {
 	Node *n = ast_node(p, N_UNROLL, loc);
 
-	if (!want_word(word, loc, "unroll", "or a block after the loop header"))
+	if (!count && strcmp(word, "round_robin") == 0) {
+		n->op = LOOP_ROUND_ROBIN;
+		return n;
+	}
+	if (!want_word(word, loc, "unroll", count ? "before the unroll count" : "or 'round_robin' or a block after the loop header"))
 		return NULL;
+	n->op = count ? UNROLL_COUNT : UNROLL_FULL;
 	n->lhs = count;
 	deepen(p, n, count);
 	return n;
@@ -360,7 +365,7 @@ ast_for(Parser *p, SrcLoc loc, const char *iv, Node *lo, Node *hi, const char *w
 	n->hi = hi;
 	if (word && want_word(word, wloc, "step", "or ')' after the loop bounds"))
 		n->step = step;
-	n->op = !unroll ? UNROLL_NONE : unroll->lhs ? UNROLL_COUNT : UNROLL_FULL;
+	n->op = unroll ? unroll->op : UNROLL_NONE;
 	n->unroll_n = unroll ? unroll->lhs : NULL;
 	n->body = body;
 	deepen(p, n, lo);
@@ -1014,6 +1019,8 @@ print_node(Buf *out, const Node *n, int indent, const char *label)
 			buf_puts(out, " unroll");
 		else if (n->op == UNROLL_COUNT)
 			buf_puts(out, " unroll(n)");
+		else if (n->op == LOOP_ROUND_ROBIN)
+			buf_puts(out, " round_robin");
 		break;
 	case N_WHILE: buf_puts(out, "while"); break;
 	case N_BLOCK: buf_puts(out, "block"); break;

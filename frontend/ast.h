@@ -37,8 +37,9 @@ typedef enum NodeKind {
 	N_TMEM,       /* tmem name: type [in PIPELINE] (attrs: N_SATTR) */
 	N_ASSIGN,     /* lhs op= rhs (op 0 for plain =) */
 	N_IF,         /* if (cond) body [else els] */
-	N_FOR,        /* for (name in lo .. hi [step step]) [unroll[(unroll_n)]] body (ival 1:
-			 irgen unrolls it, its index names register-array elements) */
+	N_FOR,        /* for (name in lo .. hi [step step]) [unroll[(unroll_n)] | round_robin]
+			 body (ival 1: irgen unrolls it, its index names register-array
+			 elements) */
 	N_WHILE,      /* while (cond) body */
 	N_BLOCK,      /* { list } */
 	N_EXPRSTMT,   /* lhs; */
@@ -61,7 +62,8 @@ typedef enum NodeKind {
 	N_THREADS,    /* threads(list) */
 	N_GRID,       /* grid(list) */
 	N_TYPE,       /* name[list] (list empty for a scalar or vector type) */
-	N_UNROLL,     /* unroll or unroll(lhs), only while parsing a for */
+	N_UNROLL,     /* unroll, unroll(lhs) or round_robin (op: the loop mode), only while
+			 parsing a for */
 	/* the async constructs (async.c, irgen_async.c) */
 	N_TENSORMAP,  /* tensormap name = init (a call of tma) */
 	N_PIPELINE,   /* pipeline name(list of N_NAMED) */
@@ -190,8 +192,9 @@ typedef struct FnCall {
 /* What an N_INDEX reads or writes. */
 enum { IDX_TENSOR = 1, IDX_SHARED, IDX_LANE, IDX_REMOTE, IDX_REGS };
 
-/* Unroll modes of an N_FOR (Node.op). */
-enum { UNROLL_NONE, UNROLL_FULL, UNROLL_COUNT };
+/* Modes of an N_FOR (Node.op): how it is unrolled, or LOOP_ROUND_ROBIN: its iterations are
+ * dealt to the warpgroups of its role in turn (round_robin.c). */
+enum { UNROLL_NONE, UNROLL_FULL, UNROLL_COUNT, LOOP_ROUND_ROBIN };
 
 typedef enum SymKind {
 	SYM_CONST,     /* file-level compile-time constant */
@@ -600,6 +603,9 @@ int asy_clause(Sema *S, Node *n, KernelInfo *ki);
 void asy_kernel_end(Sema *S, Node *k, KernelInfo *ki);
 /* The async statements; returns 0 if s is not one of them. */
 int asy_stmt(Sema *S, Node *s);
+/* Before and after the body of round_robin loop s (round_robin.c). */
+void asy_round_robin_enter(Sema *S, Node *s);
+void asy_round_robin_leave(Sema *S, Node *s);
 /* The async calls and values (e->builtin set); returns 0 if e is not one of them. */
 int asy_call(Sema *S, Node *e);
 /* A return that leaves the kernel (not a function): 0 after reporting one it may not have. */
@@ -658,8 +664,17 @@ void irgen_assigned_vars(const Node *s, int base, int *out, int *n);
 IrType *irgen_carried_types(IrGen *G, const int *slots, int n);
 /* Ends the builder's region with opc (yield, condition) passing cond and the carried slots. */
 void irgen_terminate(IrGen *G, int opc, IrValue cond, const int *slots, int n);
-/* Lowers body into region r, then yields the carried slots. */
-void irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end);
+/* Lowers a statement into the builder's region: irgen_block, or another walk of it. */
+typedef void (*IrgenLower)(IrGen *G, Node *body);
+/* Lowers body into region r by `lower` (NULL: irgen_block), then yields the carried slots. */
+void irgen_into(IrGen *G, IrRegion *r, Node *body, IrgenLower lower, const int *slots, int n, SrcLoc end);
+/* irgen.c: an `if` op on the i1 c with imm `flag` carrying the n slots (at loc): region
+ * 0 lowers `then` by lt, region 1 `els` by le (NULL: irgen_block). */
+void irgen_if(IrGen *G, const int *slots, int n, SrcLoc loc, IrValue c, Node *then, IrgenLower lt,
+	      Node *els, IrgenLower le, int64_t flag);
+/* The same, carrying the variables declared before scope's slot_base that scope assigns. */
+void irgen_assigned_if(IrGen *G, Node *scope, IrValue c, Node *then, IrgenLower lt, Node *els,
+		       IrgenLower le, int64_t flag);
 /* The stage of pipeline `pipe` in the innermost produce/consume block of it. */
 IrValue irgen_stage(IrGen *G, int pipe);
 /* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
@@ -689,6 +704,12 @@ void irgen_wgmma_store(IrGen *G, Node *e);
 IrValue irgen_wgmma_fragment(IrGen *G, Node *e);
 IrValue irgen_frag_rows(IrGen *G, Node *e);
 void irgen_store_rows(IrGen *G, Node *e);
+
+/* ---- round_robin.c ---- */
+/* The body of round_robin loop s at index iv (lo, step: its bounds' values). */
+void irgen_round_robin_body(IrGen *G, Node *s, IrValue iv, IrValue lo, IrValue step);
+/* irgen_async.c: the stage and phase of produce/consume block s's pipeline move on. */
+void irgen_stage_advance(IrGen *G, Node *s);
 
 /* ---- turns.c ---- */
 void irgen_turn_call(IrGen *G, Node *e);        /* take_turn(), pass_turn() */

@@ -560,36 +560,52 @@ region_args(IrGen *G, IrRegion *r, IrType first, const int *slots, int n, IrValu
 	free(args);
 }
 
-static void
-ig_if(IrGen *G, Node *s)
+void
+irgen_if(IrGen *G, const int *slots, int n, SrcLoc loc, IrValue c, Node *then, IrgenLower lt,
+	 Node *els, IrgenLower le, int64_t flag)
 {
-	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
 	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(G->info->nslots + 1));
-	int n = 0, i;
 	IrRegion *regs;
-	IrValue c, *res;
+	IrValue *res;
 	IrType *types;
+	IrOp *op;
+	int i;
 
-	if (s->cond->isconst) {         /* sema kept only the branch taken */
-		irgen_block(G, s->body);
-		free(saved);
-		free(slots);
-		return;
-	}
-	irgen_assigned_vars(s, s->slot_base, slots, &n);
-	c = irgen_expr(G, s->cond);
-	G->b.loc = s->loc;
+	G->b.loc = loc;
 	types = irgen_carried_types(G, slots, n);
-	res = irb_region_op(&G->b, IR_IF, 1, &c, n, types, &regs)->res;
+	op = irb_region_op(&G->b, IR_IF, 1, &c, n, types, &regs);
+	op->imm = flag;
+	res = op->res;
 	memcpy(saved, G->slots, sizeof(IrValue) * (size_t)G->info->nslots);
-	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
+	irgen_into(G, &regs[0], then, lt, slots, n, loc);
 	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
-	irgen_into(G, &regs[1], s->els, slots, n, s->loc);
+	irgen_into(G, &regs[1], els, le, slots, n, loc);
 	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
 	for (i = 0; i < n; i++)
 		G->slots[slots[i]] = res[i];
 	free(types);
 	free(saved);
+}
+
+static void
+ig_if(IrGen *G, Node *s)
+{
+	if (s->cond->isconst) {         /* sema kept only the branch taken */
+		irgen_block(G, s->body);
+		return;
+	}
+	irgen_assigned_if(G, s, irgen_expr(G, s->cond), s->body, NULL, s->els, NULL, 0);
+}
+
+void
+irgen_assigned_if(IrGen *G, Node *scope, IrValue c, Node *then, IrgenLower lt, Node *els,
+		  IrgenLower le, int64_t flag)
+{
+	int *slots = xmalloc(sizeof(int) * (size_t)(G->info->nslots + 1));
+	int n = 0;
+
+	irgen_assigned_vars(scope, scope->slot_base, slots, &n);
+	irgen_if(G, slots, n, scope->loc, c, then, lt, els, le, flag);
 	free(slots);
 }
 
@@ -786,7 +802,10 @@ ig_for(IrGen *G, Node *s)
 	enter_loop(G, s, saved);
 	G->b.loc = s->loc;
 	clear_flag(G, s->xslot[1]);
-	irgen_block(G, s->body);
+	if (s->op == LOOP_ROUND_ROBIN)
+		irgen_round_robin_body(G, s, iv, args[0], args[2]);
+	else
+		irgen_block(G, s->body);
 	leave_loop(G, saved);
 	G->b.loc = s->loc;
 	irgen_terminate(G, IR_YIELD, 0, slots, n);

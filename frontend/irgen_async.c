@@ -193,7 +193,7 @@ ig_region(IrGen *G, Node *s, int opc, int nfixed, const IrValue *fixed, int init
 		G->b.r = outer;
 		G->role = s;
 	}
-	irgen_into(G, &regs[0], s->body, slots, n, s->loc);
+	irgen_into(G, &regs[0], s->body, NULL, slots, n, s->loc);
 	if (s->kind == N_ROLE)
 		G->role = NULL;
 	memcpy(G->slots, saved, sizeof(IrValue) * (size_t)nslots);
@@ -209,7 +209,7 @@ static void
 ig_async_block(IrGen *G, Node *s)
 {
 	const Symbol *p = s->sym;
-	IrValue st[2], one, s1, wrap, ph;
+	IrValue st[2];
 
 	st[0] = G->slots[s->hslot];
 	st[1] = G->slots[s->hslot + 1];
@@ -222,6 +222,17 @@ ig_async_block(IrGen *G, Node *s)
 	ig_region(G, s, s->kind == N_PRODUCE ? IR_PRODUCE : IR_CONSUME, 2, st, 0, p->index);
 	G->nconsume -= s->kind == N_CONSUME;
 	G->nasync--;
+	irgen_stage_advance(G, s);
+}
+
+void
+irgen_stage_advance(IrGen *G, Node *s)
+{
+	const Symbol *p = s->sym;
+	IrValue st[2], one, s1, wrap, ph;
+
+	st[0] = G->slots[s->hslot];
+	st[1] = G->slots[s->hslot + 1];
 	/* stage' = stage + 1 == N ? 0 : stage + 1; phase flips when the stage wraps */
 	G->b.loc = s->loc;
 	one = irgen_c32(G, 1);

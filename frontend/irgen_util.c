@@ -122,15 +122,16 @@ irgen_terminate(IrGen *G, int opc, IrValue cond, const int *slots, int n)
 	free(v);
 }
 
-/* Lowers `body` into region r, then yields the carried slots; restores the builder. */
+/* Lowers `body` into region r by `lower` (irgen_block when NULL), then yields the carried
+ * slots; restores the builder. */
 void
-irgen_into(IrGen *G, IrRegion *r, Node *body, const int *slots, int n, SrcLoc end)
+irgen_into(IrGen *G, IrRegion *r, Node *body, IrgenLower lower, const int *slots, int n, SrcLoc end)
 {
 	IrRegion *saved = G->b.r;
 
 	G->b.r = r;
 	if (body)
-		irgen_block(G, body);
+		(lower ? lower : irgen_block)(G, body);
 	G->b.loc = end;
 	irgen_terminate(G, IR_YIELD, 0, slots, n);
 	G->b.r = saved;

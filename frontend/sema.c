@@ -479,8 +479,12 @@ check_for(Sema *S, Node *s)
 	iv->slot = new_slot(S);
 	iv->ucon = s->op == UNROLL_FULL && s->lo->isconst && s->hi->isconst && (!s->step || s->step->isconst);
 	s->sym = iv;
+	if (s->op == LOOP_ROUND_ROBIN)
+		asy_round_robin_enter(S, s);
 	loop_body(S, s);
-	if (s->op != UNROLL_NONE && (scan_exits(s->body, 0) & EXIT_BREAK || s->exits))
+	if (s->op == LOOP_ROUND_ROBIN)
+		asy_round_robin_leave(S, s);
+	else if (s->op != UNROLL_NONE && (scan_exits(s->body, 0) & EXIT_BREAK || s->exits))
 		diag_error(s->loc, "a loop left by 'break' or 'return' cannot be unrolled (its trip count is not known)");
 	sema_scope_pop(S);
 }

@@ -36,7 +36,8 @@
  * functions of the thread index (tid, laneid, warpid, constants), as for `if (warp == 0)`;
  * a condition that does not depend on the thread (a loop bound, a parameter) changes no
  * count; any other thread-dependent condition makes the set unknown, and the checks that
- * need it are skipped rather than guessed.
+ * need it are skipped rather than guessed. A round_robin loop's if[1] is known: its body
+ * runs in one warpgroup of the role per iteration.
  *
  * Requires: verified IR with high-level ops (before expand-async).
  * Guarantees: nothing changes; each violation is a diag_error at the op's location.
@@ -316,12 +317,37 @@ walk_regions(Check *c, const IrOp *op, const Mask *m, int depth)
 		walk(c, &op->regions[j], m, depth + 1);
 }
 
+/* if[1], a round_robin loop's body: each iteration runs it in one warpgroup of the role,
+ * so its blocks count one warpgroup's threads (the first's stand for any); the else
+ * region, which only moves stages on, runs in the rest. */
+static void
+walk_dealt(Check *c, const IrOp *op, const Mask *m, int depth)
+{
+	Mask th = mask_copy(c, m);
+	int t, first = -1;
+
+	for (t = 0; t < c->n && m->known; t++) {
+		if (m->in[t] && first < 0)
+			first = t / 128;
+		th.in[t] = m->in[t] && t / 128 == first;
+	}
+	walk(c, &op->regions[0], &th, depth + 1);
+	walk(c, &op->regions[1], m, depth + 1);
+	free(th.in);
+}
+
 static void
 walk_if(Check *c, const IrOp *op, const Mask *m, int depth)
 {
-	Mask th = mask_copy(c, m), el = mask_copy(c, m);
+	Mask th, el;
 	int t;
 
+	if (op->imm) {
+		walk_dealt(c, op, m, depth);
+		return;
+	}
+	th = mask_copy(c, m);
+	el = mask_copy(c, m);
 	for (t = 0; t < c->n && m->known; t++) {
 		int64_t x;
 
