@@ -32,7 +32,7 @@ kernel ssd<T: bf16 | f16, N: i32>(
     d: in f32[DH], dt_bias: in f32[BH], z: in T[ZB, L, H, 64], init: in f32[IB, H, 64, N],
     y: out T[B, L, H, 64], final: out f32[FB, H, 64, N], states: out f32[SB, NC, H, 64, N],
     softplus: i32, chunk: i32)
-    targets(sm_90a) threads(512) min_blocks(1)
+    targets(sm_90a) threads(384) min_blocks(1)
     grid(B * H)
     requires(H % G == 0 && (DH == 0 || DH == H) && (BH == 0 || BH == H) && (ZB == 0 || ZB == B) &&
              (IB == 0 || IB == B) && (FB == 0 || FB == B) &&
@@ -43,31 +43,27 @@ kernel ssd<T: bf16 | f16, N: i32>(
     tensormap tc = tma(cm, box[1, 64, 1, 64], swizzle(128));
     tensormap tz = tma(z, box[1, 64, 1, 64], swizzle(128));
     tensormap ty = tma(y, box[1, 64, 1, 64], swizzle(128));
-    // a chunk's inputs, read by its ys warpgroup and by states; B and C as N / 64 panels
-    // of 64 columns. The ys warpgroups take the chunks in turn, so the pipelines they use
-    // have an even number of stages (each stage always goes to the same one).
-    pipeline ip(stages: 4, full: tma, empty: warpgroup * 2);
+    // a chunk's inputs, read by both warpgroups; B and C as N / 64 panels of 64 columns
+    pipeline ip(stages: 3, full: tma, empty: warpgroup * 2);
     shared sx: T[64, 64] in ip swizzle(128);
     shared sb: T[N, 64] in ip swizzle(128);
     shared sc: T[N, 64] in ip swizzle(128);
-    pipeline zp(stages: 2, full: tma, empty: warpgroup);
+    // the chunk's decay: [t] A_t, [64 + s] A_s - log2 dt'_s (inf where dt' = 0), [128] A_end
+    pipeline ap(stages: 3, full: warp, empty: warpgroup * 2);
+    shared sdec: f32[192] in ap;
+    pipeline zp(stages: 3, full: tma, empty: warpgroup);
     shared sz: T[64, 64] in zp swizzle(128);
     // the state entering a chunk, H_c (64 x N), as wgmma's K-major operand B
     pipeline hp(stages: 2, full: warpgroup, empty: warpgroup);
     shared sh: T[N, 64] in hp swizzle(128);
     pipeline yp(stages: 2, full: warpgroup, empty: thread);
     shared sy: T[64, 64] in yp swizzle(128);
-    // the chunk's decay (last: the swizzled buffers above keep their 1024-byte alignment
-    // without padding): [t] A_t (A_end at 63), [64 + s] A_s - log2 dt'_s (inf where
-    // dt' = 0)
-    pipeline ap(stages: 4, full: warp, empty: warpgroup * 2);
-    shared sdec: f32[128] in ap;
     let b = block.x / H;
     let h = block.x % H;
     let g = h / (H / G);
     let nch = cdiv(L, 64);
 
-    role producer(warpgroup 0) regs(32) {
+    role producer(warpgroup 0) regs(56) {
         if (warp == 0) {
             elect {
                 for (c in 0 .. nch) {
@@ -137,6 +133,9 @@ kernel ssd<T: bf16 | f16, N: i32>(
                     sdec[2 * lane + 1] = s;
                     sdec[64 + 2 * lane] = s0 - log2(d0);
                     sdec[65 + 2 * lane] = s - log2(d1);
+                    if (lane == 31) {
+                        sdec[128] = s;
+                    }
                 }
             }
         } else if (warp == 2) {
@@ -150,13 +149,13 @@ kernel ssd<T: bf16 | f16, N: i32>(
             }
         }
     }
-    role ys(warpgroups 1 .. 2) regs(160) {
+    role ys(warpgroup 1) regs(224) {
         let r0 = 16 * (warp % 4) + lane / 4;
         var dh: f32 = 0.0;
         if (DH > 0) {
             dh = d[h];
         }
-        for (c in 0 .. nch) round_robin {
+        for (c in 0 .. nch) {
             var o: f32acc[64, 64] = 0.0;
             consume ip {
                 consume ap {
@@ -193,7 +192,7 @@ kernel ssd<T: bf16 | f16, N: i32>(
             }
         }
     }
-    role states(warpgroup 3) regs(160) {
+    role states(warpgroup 2) regs(224) {
         var hs: f32acc[64, N] = 0.0;
         if (IB > 0) {
             hs = fragment(init[b, h], [0, 0], N);
@@ -205,7 +204,7 @@ kernel ssd<T: bf16 | f16, N: i32>(
         for (c in 0 .. nch) {
             consume ip {
                 consume ap {
-                    let end = sdec[63];     // A_end
+                    let end = sdec[128];
                     let w = exp2(fragment(sdec, [64], 64) * -1.0 + end);
                     hs = hs * exp2(end);
                     hs = wgmma(hs, Ta(fragment(sx.T, [0, 0], 64) * w), sb.T);
