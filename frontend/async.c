@@ -272,7 +272,6 @@ asy_kernel_end(Sema *S, Node *k, KernelInfo *ki)
 	free(h->hobjs);
 	free(h->tmaps);
 	free(h->roles);
-	free(h->rr_uses);
 	free(h);
 	S->asy = NULL;
 }

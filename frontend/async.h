@@ -32,17 +32,8 @@ struct AsyncSema {
 	int ntmems, captmems;
 	int tmem_used;          /* columns of all stages of all of them */
 	int nturn_ids;          /* named barriers the roles' turns took (turns.c) */
-	/* round_robin loops (round_robin.c) */
-	Node *rr;               /* the one being checked */
-	struct RrUse *rr_uses;  /* per pipeline: where a role uses it in and out of them */
-	int nrr_uses;
+	Node *rr;               /* the round_robin loop being checked (round_robin.c) */
 };
-
-/* A role's first produce or consume block of a pipeline inside a round_robin loop and
- * outside one. */
-typedef struct RrUse {
-	Node *role, *in, *out;
-} RrUse;
 
 typedef struct AsyncSema AsyncSema;
 
@@ -79,8 +70,6 @@ void asy_frag_rows(Sema *S, Node *e);  /* row_max, row_sum, by_row, mask_cols, m
 void asy_store_rows(Sema *S, Node *e);  /* store_rows(vector, rv, [row]) */
 void asy_wgmma_afrag(Sema *S, Node *e);  /* bf16a(acc), f16a(acc) */
 
-/* ---- round_robin.c ---- */
-void asy_round_robin_block(Sema *S, Node *s);   /* a produce/consume block, accepted */
 /* ---- turns.c ---- */
 void asy_turn_call(Sema *S, Node *e);    /* take_turn(), pass_turn() */
 void asy_turn_role(Sema *S, Node *r);    /* after role r's body: the ring and the pairing */

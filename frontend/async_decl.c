@@ -401,7 +401,6 @@ check_async(Sema *S, Node *s)
 	}
 	s->sym = p;
 	s->hslot = h->role->hslot + 2 * p->index;
-	asy_round_robin_block(S, s);
 	h->async[h->nasync++] = s;
 	sema_check_block(S, s->body);
 	h->nasync--;

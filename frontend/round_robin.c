@@ -15,11 +15,9 @@
  *     most one block an iteration, and the conditions of the ifs around them do not
  *     depend on the iteration (no variable declared or assigned in the loop, no call), so
  *     the warpgroups that skip an iteration evaluate them to the same;
- *   - nothing leaves the body early (break, continue, return);
- *   - a pipeline's stages are a multiple of W, so each stage always goes to the same
- *     warpgroup: an mbarrier's parity only tells apart consecutive phases, and a
- *     warpgroup that skipped a stage's previous phase could mistake it for the next;
- *   - for the same reason the role uses such a pipeline only inside the loop.
+ *   - nothing leaves the body early (break, continue, return).
+ * The schedule rules of the dealt stages (a multiple of W stages; the role uses the
+ * pipeline only in such loops) are schedule-check's, on the IR's if[1].
  */
 #include "frontend.h"
 #include "async.h"
@@ -65,39 +63,9 @@ asy_round_robin_enter(Sema *S, Node *s)
 		h->rr = s;
 }
 
-/* A produce or consume block s, accepted by check_async: a role uses a pipeline inside its
- * round_robin loops or outside them, not both. */
-void
-asy_round_robin_block(Sema *S, Node *s)
-{
-	AsyncSema *h = S->asy;
-	int p = s->sym->index;
-	RrUse *u;
-
-	if (p >= h->nrr_uses) {
-		h->rr_uses = xrealloc(h->rr_uses, sizeof *h->rr_uses * (size_t)(p + 1));
-		for (; h->nrr_uses <= p; h->nrr_uses++)
-			h->rr_uses[h->nrr_uses] = (RrUse){NULL, NULL, NULL};
-	}
-	u = &h->rr_uses[p];
-	if (u->role != h->role)
-		*u = (RrUse){h->role, NULL, NULL};
-	if (h->rr && !u->in)
-		u->in = s;
-	else if (!h->rr && !u->out)
-		u->out = s;
-	if (u->in && u->out && (u->in == s || u->out == s)) {
-		diag_error(s->loc, "role '%s' uses pipeline '%s' both inside a round_robin loop and outside it: a warpgroup that skipped the loop's iterations of a stage could not tell its phases apart",
-			   h->role->name, s->sym->name);
-		diag_note((u->in == s ? u->out : u->in)->loc, "the other %s is here",
-			  (u->in == s ? u->out : u->in)->kind == N_PRODUCE ? "produce" : "consume");
-	}
-}
-
 typedef struct RrWalk {
 	Sema *S;
 	Node *loop;
-	int groups;
 	int *slots, nslots;       /* the variables from outside the loop that it assigns */
 	Node **per_pipe;          /* per pipeline: its block in the loop */
 } RrWalk;
@@ -198,10 +166,6 @@ rr_block(RrWalk *w, Node *s, int in_loop)
 		diag_error(s->loc, "a second block of pipeline '%s' in a round_robin loop: each pipeline runs one produce or consume block an iteration",
 			   p->name);
 		diag_note(w->per_pipe[p->index]->loc, "the first is here");
-	} else if (p->stages % w->groups) {
-		diag_error(s->loc, "pipeline '%s' has %d stage%s, not a multiple of the %d warpgroups that take the round_robin loop's iterations: each stage must always go to the same warpgroup",
-			   p->name, p->stages, p->stages == 1 ? "" : "s", w->groups);
-		diag_note(p->loc, "pipeline '%s' is declared here", p->name);
 	}
 	w->per_pipe[p->index] = s;
 	rr_walk(w, s->body, in_loop);
@@ -244,12 +208,11 @@ void
 asy_round_robin_leave(Sema *S, Node *s)
 {
 	AsyncSema *h = S->asy;
-	RrWalk w = {S, s, 0, NULL, 0, NULL};
+	RrWalk w = {S, s, NULL, 0, NULL};
 
 	if (!h || h->rr != s)
 		return;
 	h->rr = NULL;
-	w.groups = (h->role->whi + 1 - h->role->wlo) / 4;
 	if (s->body->exits)
 		diag_error(s->loc, "a round_robin loop left by 'break', 'continue' or 'return': each warpgroup must walk every iteration's stages");
 	w.slots = xmalloc(sizeof(int) * (size_t)(S->nslots + 1));

@@ -37,7 +37,9 @@
  * a condition that does not depend on the thread (a loop bound, a parameter) changes no
  * count; any other thread-dependent condition makes the set unknown, and the checks that
  * need it are skipped rather than guessed. A round_robin loop's if[1] is known: its body
- * runs in one warpgroup of the role per iteration.
+ * runs in one warpgroup of the role per iteration;
+ *   - round_robin loops: the pipelines of their blocks have a multiple of the loop's
+ *     warpgroups as stages, and their role uses them only inside such loops.
  *
  * Requires: verified IR with high-level ops (before expand-async).
  * Guarantees: nothing changes; each violation is a diag_error at the op's location.
@@ -58,10 +60,13 @@ typedef struct Mask {
 	int known;
 } Mask;
 
-/* A produce or consume block and the threads that run it. */
+/* A produce or consume block, the threads that run it, its role, and the warpgroups a
+ * round_robin loop around it deals to (0: none). */
 typedef struct Site {
 	const IrOp *op;
 	Mask m;
+	const IrOp *role;
+	int dealt;
 } Site;
 
 /* A use of a shared buffer and the role it is in (NULL: outside every role). */
@@ -90,6 +95,7 @@ typedef struct Check {
 	const IrOp **roles;     /* every role op, in program order */
 	int nroles, caproles;
 	const IrOp *role;       /* while walking: the enclosing role */
+	int dealt;              /* ... the warpgroups an enclosing if[1] deals to, or 0 */
 	int in_elect;
 	int pair;               /* the kernel pairs CTAs (ir_cta_pair) */
 	SrcLoc mma_reported;    /* the last tcgen05_mma reported (its K/16 MMAs share it) */
@@ -324,17 +330,38 @@ static void
 walk_dealt(Check *c, const IrOp *op, const Mask *m, int depth)
 {
 	Mask th = mask_copy(c, m);
-	int t, first = -1;
+	int t, first = -1, saved = c->dealt;
+	int64_t lo, hi;
 
 	for (t = 0; t < c->n && m->known; t++) {
 		if (m->in[t] && first < 0)
 			first = t / 128;
 		th.in[t] = m->in[t] && t / 128 == first;
 	}
+	if (c->role && const_int(c, c->role->args[0], &lo) && const_int(c, c->role->args[1], &hi))
+		c->dealt = (int)(hi + 1 - lo) / 4;
 	walk(c, &op->regions[0], &th, depth + 1);
+	c->dealt = saved;
 	walk(c, &op->regions[1], m, depth + 1);
 	free(th.in);
 }
+
+/* A block in a round_robin loop of W warpgroups: its pipeline's stages are a multiple of
+ * W, so that each stage always goes to the same warpgroup. An mbarrier's parity tells
+ * consecutive phases apart only: a warpgroup that skipped a stage's previous phase (another
+ * warpgroup's) could take the phase after for the one it waits for. */
+static void
+check_dealt_stages(const Check *c, const IrOp *op)
+{
+	const IrPipeline *pl = &c->k->pipelines[op->imm];
+
+	if (pl->stages % c->dealt == 0)
+		return;
+	diag_error(op->loc, "pipeline '%s' has %d stage%s, not a multiple of the %d warpgroups that take the round_robin loop's iterations: each stage must always go to the same warpgroup",
+		   pl->name, pl->stages, pl->stages == 1 ? "" : "s", c->dealt);
+	diag_note(pl->loc, "pipeline '%s' is declared here", pl->name);
+}
+
 
 static void
 walk_if(Check *c, const IrOp *op, const Mask *m, int depth)
@@ -700,6 +727,10 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 			check_pair_side(c, op);
 			s.op = op;
 			s.m = mask_copy(c, m);
+			s.role = c->role;
+			s.dealt = c->dealt;
+			if (c->dealt)
+				check_dealt_stages(c, op);
 			PUSH(c->sites, c->nsites, c->capsites, s);
 			walk_regions(c, op, m, depth);
 			break;
@@ -1179,6 +1210,31 @@ check_aliases(Check *c)
 
 /* ---- entry ---- */
 
+/* For the same reason a role uses a pipeline of its round_robin loops only in them: after
+ * the loop each warpgroup would wait on stages whose last phase another one took. */
+static void
+check_dealt_uses(const Check *c)
+{
+	int i, j;
+
+	for (i = 0; i < c->nsites; i++) {
+		const Site *a = &c->sites[i];
+
+		for (j = 0; j < c->nsites && a->dealt; j++) {
+			const Site *b = &c->sites[j];
+			char role[96];
+
+			if (b->dealt || b->role != a->role || b->op->imm != a->op->imm)
+				continue;
+			describe_role(c, a->role, role, sizeof role);
+			diag_error(b->op->loc, "pipeline '%s' is used %s both inside a round_robin loop and outside it: a warpgroup that skipped the loop's iterations of a stage could not tell its phases apart",
+				   c->k->pipelines[a->op->imm].name, role);
+			diag_note(a->op->loc, "the %s in the loop is here", a->op->opc == IR_PRODUCE ? "produce" : "consume");
+			return;
+		}
+	}
+}
+
 static void
 find_produces(Check *c, const IrRegion *r, int depth)
 {
@@ -1234,6 +1290,7 @@ pass_schedule_check(IrKernel *k, PassContext *cx)
 		all.in[t] = 1;
 	all.known = c.n > 0;
 	walk(&c, &k->body, &all, 0);
+	check_dealt_uses(&c);
 	if (c.n > 0) {
 		check_arrivals(&c);
 		check_registers(&c);
