@@ -13,13 +13,14 @@
 //
 // The design: one CTA per (b, h), its chunks in order.
 // - warpgroup 0: warp 0 loads each chunk's x, B, C (and z) by TMA (rows past L zero-filled),
-//   warp 1 computes dt' and the chunk's cumulative sums (a warp scan, in log2 units) into
-//   `sdec`, warp 2 stores each chunk's y from shared memory by TMA (clipped at L);
+//   warp 1 computes dt', the chunk's cumulative sums (a warp scan, in log2 units) and the
+//   state's weights into `sdec`, warp 2 stores each chunk's y from shared memory by TMA
+//   (clipped at L);
 // - warpgroup 1 (ys): G = C B^T (wgmma), P = G exp2(A_t - A_s + log2 dt'_s) below the
 //   diagonal, y = P x (P from registers, x N-major), + exp2(A_t) C H_c^T (H_c from `sh`,
 //   written by the other warpgroup), D x, z gating, into `sy`;
 // - warpgroup 2 (states): H = exp2(A_end) H + (w x)^T B (x^T read from shared memory into
-//   registers, scaled by w_s = exp2(A_end - A_s + log2 dt'_s), B N-major), rounded into
+//   registers, scaled by w_s = exp2(A_end - A_s + log2 dt'_s) from `sdec`, B N-major), rounded into
 //   `sh` for the next chunk's ys; the chunk states and the final state from its
 //   accumulator, in f32.
 // Optional tensors are empty ones: d, dt_bias [0]; z, init, final, states with batch 0.
@@ -48,7 +49,8 @@ kernel ssd<T: bf16 | f16, N: i32>(
     shared sx: T[64, 64] in ip swizzle(128);
     shared sb: T[N, 64] in ip swizzle(128);
     shared sc: T[N, 64] in ip swizzle(128);
-    // the chunk's decay: [t] A_t, [64 + s] A_s - log2 dt'_s (inf where dt' = 0), [128] A_end
+    // the chunk's decay: [t] A_t (A_end at 63), [64 + s] A_s - log2 dt'_s (inf where dt' = 0),
+    // [128 + s] the state's weight of step s, exp2(A_end - A_s + log2 dt'_s)
     pipeline ap(stages: 3, full: warp, empty: warpgroup * 2);
     shared sdec: f32[192] in ap;
     pipeline zp(stages: 3, full: tma, empty: warpgroup);
@@ -129,13 +131,15 @@ kernel ssd<T: bf16 | f16, N: i32>(
                         }
                     }
                     let s0 = s - d1 * ah;
+                    let e0 = s0 - log2(d0);
+                    let e1 = s - log2(d1);
+                    let end = shfl_idx(s, 31);
                     sdec[2 * lane] = s0;
                     sdec[2 * lane + 1] = s;
-                    sdec[64 + 2 * lane] = s0 - log2(d0);
-                    sdec[65 + 2 * lane] = s - log2(d1);
-                    if (lane == 31) {
-                        sdec[128] = s;
-                    }
+                    sdec[64 + 2 * lane] = e0;
+                    sdec[65 + 2 * lane] = e1;
+                    sdec[128 + 2 * lane] = exp2(end - e0);
+                    sdec[129 + 2 * lane] = exp2(end - e1);
                 }
             }
         } else if (warp == 2) {
@@ -204,8 +208,8 @@ kernel ssd<T: bf16 | f16, N: i32>(
         for (c in 0 .. nch) {
             consume ip {
                 consume ap {
-                    let end = sdec[128];
-                    let w = exp2(fragment(sdec, [64], 64) * -1.0 + end);
+                    let end = sdec[63];
+                    let w = fragment(sdec, [128], 64);
                     hs = hs * exp2(end);
                     hs = wgmma(hs, Ta(fragment(sx.T, [0, 0], 64) * w), sb.T);
                 }
