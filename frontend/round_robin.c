@@ -26,9 +26,9 @@
 
 /* ---- sema ---- */
 
-/* The role's warpgroups, or 0 after reporting why the loop cannot deal to them. */
+/* Whether round_robin loop s may deal its iterations here; reports why not. */
 static int
-dealt_groups(Sema *S, Node *s)
+can_deal(Sema *S, Node *s)
 {
 	AsyncSema *h = S->asy;
 	Node *r = h ? h->role : NULL;
@@ -51,7 +51,7 @@ dealt_groups(Sema *S, Node *s)
 		diag_note(h->rr->loc, "the enclosing round_robin loop is here");
 		return 0;
 	}
-	return (r->whi + 1 - r->wlo) / 4;
+	return 1;
 }
 
 void
@@ -59,7 +59,7 @@ asy_round_robin_enter(Sema *S, Node *s)
 {
 	AsyncSema *h = S->asy;
 
-	if (dealt_groups(S, s) > 0)
+	if (can_deal(S, s))
 		h->rr = s;
 }
 
@@ -69,30 +69,6 @@ typedef struct RrWalk {
 	int *slots, nslots;       /* the variables from outside the loop that it assigns */
 	Node **per_pipe;          /* per pipeline: its block in the loop */
 } RrWalk;
-
-static int
-has_blocks(const Node *s)
-{
-	const Node *c;
-
-	if (!s)
-		return 0;
-	switch (s->kind) {
-	case N_PRODUCE: case N_CONSUME:
-		return 1;
-	case N_IF:
-		return has_blocks(s->body) || has_blocks(s->els);
-	case N_FOR: case N_WHILE: case N_ELECT:
-		return has_blocks(s->body);
-	case N_BLOCK:
-		for (c = s->list.head; c; c = c->next)
-			if (has_blocks(c))
-				return 1;
-		return 0;
-	default:
-		return 0;
-	}
-}
 
 /* Reports the first name or call in condition e that may differ between iterations. */
 static int
@@ -129,7 +105,8 @@ invariant(RrWalk *w, const Node *e, const Node *block)
 	return 1;
 }
 
-/* The first produce or consume block under s (for the condition's message). */
+/* The first produce or consume block under s, or NULL: whether the skipping warpgroups
+ * have anything to walk there, and the block a condition's message names. */
 static const Node *
 first_block(const Node *s)
 {
@@ -184,7 +161,7 @@ rr_walk(RrWalk *w, Node *s, int in_loop)
 			rr_block(w, s, in_loop);
 		return;
 	case N_IF:
-		if (!s->cond->isconst && has_blocks(s))
+		if (!s->cond->isconst && first_block(s))
 			invariant(w, s->cond, first_block(s));
 		rr_walk(w, s->body, in_loop);
 		rr_walk(w, s->els, in_loop);
@@ -280,7 +257,7 @@ skip_walk(IrGen *G, Node *s)
 {
 	Node *c;
 
-	if (!s || !has_blocks(s))
+	if (!first_block(s))
 		return;
 	switch (s->kind) {
 	case N_PRODUCE: case N_CONSUME:
