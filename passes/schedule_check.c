@@ -775,7 +775,7 @@ check_arrivals(Check *c)
 			int src = side ? pl->empty_src : pl->full_src, mult = side ? pl->empty_mult : pl->full_mult;
 			Mask all;
 			const IrOp *first = NULL;
-			int known = 1, n, both, per, perwarp;
+			int known = 1, n, both, per, perwarp, dealt = 0;
 			char warps[64];
 
 			if (bar < 0 || bar >= k->nbarriers)
@@ -789,6 +789,7 @@ check_arrivals(Check *c)
 				if (!first)
 					first = c->sites[i].op;
 				known &= c->sites[i].m.known;
+				dealt |= c->sites[i].dealt;
 				for (t = 0; t < c->n; t++)
 					all.in[t] |= c->sites[i].m.in[t];
 			}
@@ -813,6 +814,9 @@ check_arrivals(Check *c)
 					   n, n == 1 ? "" : "s", warps, side ? "consume" : "produce",
 					   both ? " in each CTA" : per > 1 ? (c->pair ? " in each pair" : " in each CTA") : "");
 				diag_note(pl->loc, "pipeline '%s' is declared here", pl->name);
+				if (dealt)
+					diag_note(first->loc, "the %s blocks of a round_robin loop count one warpgroup of its role an iteration",
+						  side ? "consume" : "produce");
 			}
 			free(all.in);
 		}
