@@ -43,6 +43,9 @@ asy_turn_call(Sema *S, Node *e)
 	}
 	if (h->in_elect)
 		diag_error(e->loc, "%s() in an elect block: the whole warpgroup takes and passes the turn", e->name);
+	if (h->rr)
+		diag_error(e->loc, "%s() in a round_robin loop: its iterations run in one warpgroup each, and the turn goes around all of them",
+			   e->name);
 	r->nturns++;
 }
 
