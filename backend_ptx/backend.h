@@ -16,12 +16,13 @@ int ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 const char *ptx_find_ptxas(void);
 /* The same in two steps, for a kernel with several targets: ptx_build lowers and
  * optimizes once (writing the LLVM IR to llvm_out if not NULL; NULL with a message in err
- * on failure); ptx_codegen then makes each target's PTX: from the module itself (copy 0,
+ * on failure; with lineinfo the PTX gets .file/.loc directives from the IR's source
+ * locations, which ptxas, cuobjdump, ncu and compute-sanitizer show as .cake lines); ptx_codegen then makes each target's PTX: from the module itself (copy 0,
  * once), or from a copy (copy 1, after ptx_module_share). Once shared, the calls may run at
  * the same time on different threads. The PTX is the same as ptx_emit's. */
 typedef struct PtxModule PtxModule;
 PtxModule *ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level,
-		     Buf *llvm_out, Buf *err);
+		     int lineinfo, Buf *llvm_out, Buf *err);
 void ptx_module_share(PtxModule *m);
 int ptx_codegen(PtxModule *m, int target, int copy, Buf *ptx_out, Buf *err);
 void ptx_module_free(PtxModule *m);
@@ -31,7 +32,8 @@ void ptx_module_free(PtxModule *m);
 void ptx_init(void);
 /* Frees LLVM's global state (and prints what CAKEC_LLVM_ARGS=-time-passes gathered). */
 void ptx_shutdown(void);
-/* Assembles PTX into a cubin with ptxas. Returns 0, or -1 with ptxas's messages in log. */
+/* Assembles PTX into a cubin with ptxas (keeping its line table, -lineinfo, when the PTX has
+ * one). Returns 0, or -1 with ptxas's messages in log. */
 int ptx_assemble(const char *ptx, size_t len, int target, Buf *cubin, Buf *log);
 /* ptxas's version as `ptxas --version` ends its release line ("13.0.88"), into out;
  * returns 0, or -1 (no ptxas, or no version in its output). Cubins differ between ptxas

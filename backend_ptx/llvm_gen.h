@@ -38,6 +38,12 @@ typedef struct LlvmGen {
 				   their element size (with shared memory: VECTORIZE_PASSES) */
 	int lane;               /* >= 0 while a lane-wise op on fragments is built lane by lane
 				   (llvm_ops.c, lanewise): lg_val gives that lane of a fragment */
+	/* the line table (`cakec --lineinfo`): NULL di without one */
+	int lineinfo;
+	LLVMDIBuilderRef di;
+	LLVMMetadataRef sp;     /* the kernel's DISubprogram */
+	LLVMMetadataRef *scopes;  /* per source file index: its scope in sp, made on first use */
+	int nscopes;
 	Buf *err;
 	int failed;
 } LlvmGen;

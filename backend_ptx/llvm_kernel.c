@@ -31,6 +31,7 @@
 /* ---- structured regions -> basic blocks ---- */
 
 static const IrOp *gen_region(LlvmGen *g, const IrRegion *r);
+static void line_at(LlvmGen *g, SrcLoc l);
 
 static LLVMBasicBlockRef
 new_block(LlvmGen *g, const char *name)
@@ -416,6 +417,8 @@ gen_region(LlvmGen *g, const IrRegion *r)
 	for (i = 0; i < r->nops; i++) {
 		const IrOp *op = &r->ops[i];
 
+		if (g->di)
+			line_at(g, op->loc);
 		switch (op->opc) {
 		case IR_WGMMA_FENCE: {
 			int n = lg_wgmma_group(g, r, i);
@@ -435,6 +438,75 @@ gen_region(LlvmGen *g, const IrRegion *r)
 		}
 	}
 	return NULL;
+}
+
+/* ---- the line table (--lineinfo) ---- */
+
+/* The compile unit of the kernel's file (PTX's `.file`), and the kernel's subprogram. Only
+ * directives: ptxas wants no DWARF sections from us (LLVM's DebugDirectivesOnly, which the
+ * C API's enum lacks, is 3 past its LineTablesOnly). */
+static void
+line_begin(LlvmGen *g)
+{
+	LLVMDIBuilderRef di = LLVMCreateDIBuilder(g->mod);
+	const char *path = g->k->file >= 0 ? diag_source_path(g->k->file) : NULL;
+	LLVMMetadataRef file, cu, sp;
+	unsigned line = 0;
+	int i;
+
+	for (i = 0; i < g->k->body.nops && !line; i++)
+		line = (unsigned)g->k->body.ops[i].loc.line;
+	path = path ? path : "";
+	file = LLVMDIBuilderCreateFile(di, path, strlen(path), "", 0);
+	cu = LLVMDIBuilderCreateCompileUnit(di, LLVMDWARFSourceLanguageC, file, "cakec", 5, 1, "", 0, 0,
+					    "", 0, (LLVMDWARFEmissionKind)3, 0, 0, 0, "", 0, "", 0);
+	sp = LLVMDIBuilderCreateFunction(di, cu, g->k->name, strlen(g->k->name), "", 0, file,
+					 line, LLVMDIBuilderCreateSubroutineType(di, file, NULL, 0, LLVMDIFlagZero), 0, 1,
+					 line, LLVMDIFlagZero, 1);
+	LLVMSetSubprogram(g->fn, sp);
+	LLVMAddModuleFlag(g->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+			  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(g->ctx), LLVMDebugMetadataVersion(), 0)));
+	g->di = di;
+	g->sp = sp;
+}
+
+/* The instructions built from here on come from source location l: a line of the kernel's
+ * file, or of an imported one (a scope of its own in the subprogram). */
+static void
+line_at(LlvmGen *g, SrcLoc l)
+{
+	LLVMMetadataRef scope = g->sp;
+
+	if (l.line <= 0)
+		return;
+	if (l.file != g->k->file && l.file >= 0) {
+		if (l.file >= g->nscopes) {
+			g->scopes = xrealloc(g->scopes, sizeof *g->scopes * (size_t)(l.file + 1));
+			memset(g->scopes + g->nscopes, 0, sizeof *g->scopes * (size_t)(l.file + 1 - g->nscopes));
+			g->nscopes = l.file + 1;
+		}
+		if (!g->scopes[l.file]) {
+			const char *path = diag_source_path(l.file);
+
+			path = path ? path : "";
+			g->scopes[l.file] = LLVMDIBuilderCreateLexicalBlockFile(
+				g->di, g->sp, LLVMDIBuilderCreateFile(g->di, path, strlen(path), "", 0), 0);
+		}
+		scope = g->scopes[l.file];
+	}
+	LLVMSetCurrentDebugLocation2(g->b, LLVMDIBuilderCreateDebugLocation(g->ctx, (unsigned)l.line,
+									(unsigned)l.col, scope, NULL));
+}
+
+static void
+line_end(LlvmGen *g)
+{
+	if (!g->di)
+		return;
+	LLVMDIBuilderFinalize(g->di);
+	LLVMDisposeDIBuilder(g->di);
+	free(g->scopes);
+	g->di = NULL;
 }
 
 /* ---- the kernel function ---- */
@@ -611,6 +683,8 @@ build_kernel(LlvmGen *g, const char *symbol)
 	free(align);
 	if (k->body.nargs != k->nparams)
 		lg_error(g, NULL, "the body has %d args for %d params", k->body.nargs, k->nparams);
+	if (g->lineinfo)
+		line_begin(g);
 	LLVMPositionBuilderAtEnd(g->b, new_block(g, "entry"));
 	if (k->dependent)
 		dependent_entry(g);
@@ -618,6 +692,7 @@ build_kernel(LlvmGen *g, const char *symbol)
 	if (term && term->opc != IR_RET)
 		lg_error(g, term, "the kernel body ends in '%s', not ret", ir_opinfo[term->opc].name);
 	LLVMBuildRetVoid(g->b);
+	line_end(g);
 }
 
 /* ---- target machine, optimization, PTX ---- */
@@ -806,7 +881,8 @@ struct PtxModule {
 };
 
 PtxModule *
-ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf *llvm_out, Buf *err)
+ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, int lineinfo, Buf *llvm_out,
+	  Buf *err)
 {
 	LLVMTargetMachineRef tm;
 	LLVMTargetDataRef td;
@@ -822,6 +898,7 @@ ptx_build(const IrKernel *k, int target, const char *symbol, int opt_level, Buf 
 	g.lane = -1;
 	g.k = k;
 	g.target = target;
+	g.lineinfo = lineinfo;
 	g.err = err;
 	g.ctx = LLVMContextCreate();
 	/* Names cost a symbol-table entry each and only the printed LLVM IR shows them. */
@@ -958,7 +1035,7 @@ int
 ptx_emit(const IrKernel *k, int target, const char *symbol, int opt_level,
 	 Buf *llvm_out, Buf *ptx_out, Buf *err)
 {
-	PtxModule *m = ptx_build(k, target, symbol, opt_level, llvm_out, err);
+	PtxModule *m = ptx_build(k, target, symbol, opt_level, 0, llvm_out, err);
 	int rc;
 
 	if (!m)

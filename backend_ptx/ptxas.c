@@ -122,12 +122,25 @@ run_captured(char *const argv[], Buf *log)
 	return -1;
 }
 
+/* Whether the PTX has `.file` directives (a line table, from cakec --lineinfo). */
+static int
+has_line_table(const char *ptx, size_t len)
+{
+	static const char key[] = "\n\t.file\t";
+	size_t i, n = sizeof key - 1;
+
+	for (i = 0; i + n <= len; i++)
+		if (memcmp(ptx + i, key, n) == 0)
+			return 1;
+	return 0;
+}
+
 int
 ptx_assemble(const char *ptx, size_t len, int target, Buf *cubin, Buf *log)
 {
 	const char *ptxas = ptx_find_ptxas(), *tmp = getenv("TMPDIR");
 	char dir[4096], in[4200], out[4200], arch[32];
-	char *argv[6], *data;
+	char *argv[7], *data;
 	size_t n;
 	int fd, rc = -1;
 
@@ -161,6 +174,11 @@ ptx_assemble(const char *ptx, size_t len, int target, Buf *cubin, Buf *log)
 	argv[3] = out;
 	argv[4] = in;
 	argv[5] = NULL;
+	/* PTX with a line table (cakec --lineinfo) keeps it in the cubin */
+	if (has_line_table(ptx, len)) {
+		argv[5] = "-lineinfo";
+		argv[6] = NULL;
+	}
 	if (run_captured(argv, log) != 0)
 		goto out;
 	data = read_file(out, &n);

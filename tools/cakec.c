@@ -52,6 +52,7 @@ typedef struct Options {
 	int report_tmem;        /* --report=tmem */
 	int no_staging_elision; /* --no-staging-elision */
 	int time_report;        /* --time-report */
+	int lineinfo;           /* --lineinfo: .file/.loc in the PTX, a line table in cubins */
 	int list_outputs;       /* --list-outputs: print the output names, write nothing */
 	const char *check_dir;  /* --check-generated DIR: compare the outputs with DIR */
 	int ptx_only;           /* --ptx-only: launchers embed no cubins */
@@ -139,6 +140,9 @@ usage(FILE *f)
 	      "  --depfile FILE          write a make rule to FILE: the files written (in -o\n"
 	      "                          DIR) depend on the inputs and every file they import\n"
 	      "  --time-report           print the time each phase took to stderr\n"
+	      "  --lineinfo              the PTX maps its instructions to .cake lines (.file,\n"
+	      "                          .loc), and cubins keep them: ncu, compute-sanitizer\n"
+	      "                          and cuobjdump show the kernel's source lines\n"
 	      "  --list-outputs          print the names of the files -o would write;\n"
 	      "                          write nothing\n"
 	      "  --check-generated DIR   exit 0 if DIR holds exactly what cakec would write\n"
@@ -300,6 +304,8 @@ parse_args(Options *o, int argc, char **argv)
 			PUSH(o->kernels, o->nkernels, o->capkernels, v);
 		} else if (strcmp(a, "--time-report") == 0) {
 			o->time_report = 1;
+		} else if (strcmp(a, "--lineinfo") == 0) {
+			o->lineinfo = 1;
 		} else if (strcmp(a, "--ptx-only") == 0) {
 			o->ptx_only = 1;
 		} else if (strcmp(a, "--list-outputs") == 0) {
@@ -535,7 +541,7 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		return;
 	/* lowered and optimized once (the optimized LLVM IR is the same for every target),
 	 * then each target's code generation on a thread */
-	m = ptx_build(k, jobs[0].target, symbol, o->opt_level, (o->emit & EMIT_LLVM) ? &llvm : NULL, &err);
+	m = ptx_build(k, jobs[0].target, symbol, o->opt_level, o->lineinfo, (o->emit & EMIT_LLVM) ? &llvm : NULL, &err);
 	if (!m)
 		ICE("backend failed on kernel '%s' for %s: %s", k->name, ir_target_name(jobs[0].target),
 		    err.s ? err.s : "?");
