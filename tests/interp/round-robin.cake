@@ -4,6 +4,8 @@
 // RUN: python3 %S/Inputs/round_robin_check.py %t/a.npy %t/o.npy %t/w.npy 1 | FileCheck %s
 // RUN: %builddir/cakec-run --seeds 2 %s deal a=%t/a.npy o=%t/o.npy w=%t/w.npy flag=0
 // RUN: python3 %S/Inputs/round_robin_check.py %t/a.npy %t/o.npy %t/w.npy 0 | FileCheck %s
+// RUN: %builddir/cakec-run --seeds 2 %s deal_step w=%t/ws.npy n=16
+// RUN: python3 %S/Inputs/npy.py print %t/ws.npy | FileCheck %s --check-prefix=STEP
 // RUN: %cakec --emit=ir %s | FileCheck %s --check-prefix=IR
 // RUN: %cakec --emit=ptx %s -o %t/ptx && FileCheck %s --check-prefix=PTX < %t/ptx/deal.sm_90a.ptx
 // Without round_robin both warpgroups run every block: twice the arrivals ip's empty
@@ -18,6 +20,25 @@
 // condition). An odd trip count leaves warpgroup 1 one iteration more.
 // CHECK: o: 0 of 896 wrong
 // CHECK: w: 1 2 1 2 1 2 1
+// With a first index and a step: iteration k = (i - 3) / 2 runs in warpgroup 2 + k % 3 of
+// a role of three (i = 3, 5, ..., 15: warpgroups 2 3 4 2 3 4 2).
+// STEP: shape (16,)
+// STEP-NEXT: 0
+// STEP-NEXT: 0
+// STEP-NEXT: 0
+// STEP-NEXT: 2
+// STEP-NEXT: 0
+// STEP-NEXT: 3
+// STEP-NEXT: 0
+// STEP-NEXT: 4
+// STEP-NEXT: 0
+// STEP-NEXT: 2
+// STEP-NEXT: 0
+// STEP-NEXT: 3
+// STEP-NEXT: 0
+// STEP-NEXT: 4
+// STEP-NEXT: 0
+// STEP-NEXT: 2
 // IR: if[1]
 // PTX-LABEL: .entry deal
 kernel deal(a: in f32[N, 128], o: out f32[N, 128], w: out i32[N], flag: i32)
@@ -70,6 +91,23 @@ kernel deal(a: in f32[N, 128], o: out f32[N, 128], w: out i32[N], flag: i32)
                 }
             }
             if (t == 0) {
+                w[i] = warp / 4;
+            }
+        }
+    }
+}
+
+kernel deal_step(w: out i32[16], n: i32)
+    targets(sm_90a) threads(640)
+{
+    role first(warps 0 .. 7) {
+        if (thread.x < 16 && (thread.x % 2 == 0 || thread.x == 1)) {
+            w[thread.x] = 0;
+        }
+    }
+    role three(warpgroups 2 .. 4) {
+        for (i in 3 .. n step 2) round_robin {
+            if (thread.x % 128 == 0) {
                 w[i] = warp / 4;
             }
         }
