@@ -64,7 +64,6 @@ asy_round_robin_enter(Sema *S, Node *s)
 }
 
 typedef struct RrWalk {
-	Sema *S;
 	Node *loop;
 	int *slots, nslots;       /* the variables from outside the loop that it assigns */
 	Node **per_pipe;          /* per pipeline: its block in the loop */
@@ -185,7 +184,7 @@ void
 asy_round_robin_leave(Sema *S, Node *s)
 {
 	AsyncSema *h = S->asy;
-	RrWalk w = {S, s, NULL, 0, NULL};
+	RrWalk w = {s, NULL, 0, NULL};
 
 	if (!h || h->rr != s)
 		return;
