@@ -807,6 +807,83 @@ atomic(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
 	return r;
 }
 
+/* ---- flags: ordered accesses at a scope (load.acquire, store.release, fence, wait.ge) ---- */
+
+static unsigned
+scope_id(LlvmGen *g, const IrOp *op)
+{
+	const char *w = ir_scopes[op->imm].llvm;
+
+	return LLVMGetSyncScopeID(g->ctx, w, strlen(w));
+}
+
+static LLVMValueRef
+load_acquire(LlvmGen *g, const IrOp *op, LLVMValueRef p, IrType t, const char *nm)
+{
+	LLVMValueRef ld = LLVMBuildLoad2(g->b, lg_type(g, t), p, nm);
+
+	LLVMSetOrdering(ld, LLVMAtomicOrderingAcquire);
+	LLVMSetAtomicSyncScopeID(ld, scope_id(g, op));
+	LLVMSetAlignment(ld, natural_align(t));
+	return ld;
+}
+
+/* A poll of the flag, then %globaltimer against the deadline, then a short nanosleep, in
+ * a loop; 1 from the poll that saw the value, 0 from the clock that passed the limit. The
+ * timer is a special register that LLVM reads anew each time (not a constant one). */
+static LLVMValueRef
+wait_ge(LlvmGen *g, const IrOp *op, const char *nm)
+{
+	LLVMBasicBlockRef poll = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "wait.poll");
+	LLVMBasicBlockRef clock = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "wait.clock");
+	LLVMBasicBlockRef nap = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "wait.nap");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "wait.done");
+	IrType t = ir_vtype(g->k, op->args[1]);
+	LLVMValueRef p = val(g, op, op->args[0]), want = val(g, op, op->args[1]), limit = val(g, op, op->args[2]);
+	LLVMValueRef t0 = sreg(g, "globaltimer"), v, seen, late, nap_ns = i32c(g, 32), r, in[2];
+	LLVMBasicBlockRef from[2] = {poll, clock};
+
+	LLVMBuildBr(g->b, poll);
+	LLVMPositionBuilderAtEnd(g->b, poll);
+	v = load_acquire(g, op, p, t, "");
+	seen = LLVMBuildICmp(g->b, LLVMIntSGE, LLVMBuildSub(g->b, v, want, ""), LLVMConstInt(lg_type(g, t), 0, 0), "");
+	LLVMBuildCondBr(g->b, seen, done, clock);
+	LLVMPositionBuilderAtEnd(g->b, clock);
+	late = LLVMBuildICmp(g->b, LLVMIntSGE, LLVMBuildSub(g->b, sreg(g, "globaltimer"), t0, ""), limit, "");
+	LLVMBuildCondBr(g->b, late, done, nap);
+	LLVMPositionBuilderAtEnd(g->b, nap);
+	lg_intrinsic(g, "llvm.nvvm.nanosleep", NULL, 0, &nap_ns, 1, "");
+	LLVMBuildBr(g->b, poll);
+	LLVMPositionBuilderAtEnd(g->b, done);
+	r = LLVMBuildPhi(g->b, LLVMInt1TypeInContext(g->ctx), nm);
+	in[0] = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, 0);
+	in[1] = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0);
+	LLVMAddIncoming(r, in, from, 2);
+	return r;
+}
+
+static LLVMValueRef
+ordered(LlvmGen *g, const IrOp *op, IrType t, const char *nm)
+{
+	LLVMValueRef st;
+
+	switch (op->opc) {
+	case IR_LOAD_ACQ:
+		return load_acquire(g, op, val(g, op, op->args[0]), t, nm);
+	case IR_STORE_REL:
+		st = LLVMBuildStore(g->b, val(g, op, op->args[1]), val(g, op, op->args[0]));
+		LLVMSetOrdering(st, LLVMAtomicOrderingRelease);
+		LLVMSetAtomicSyncScopeID(st, scope_id(g, op));
+		LLVMSetAlignment(st, natural_align(ir_vtype(g->k, op->args[1])));
+		return NULL;
+	case IR_FENCE:
+		LLVMBuildFenceSyncScope(g->b, LLVMAtomicOrderingAcquireRelease, scope_id(g, op), "");
+		return NULL;
+	default:
+		return wait_ge(g, op, nm);
+	}
+}
+
 /* cp.async through the NVVM intrinsics: 16-byte copies take .cg (L2 only: staged data is
  * read once from shared memory, so caching it in L1 too only evicts other lines), smaller
  * ones .ca, the only form PTX has for them. */
@@ -1076,6 +1153,9 @@ lg_op(LlvmGen *g, const IrOp *op)
 	case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND:
 	case IR_ATOM_OR: case IR_ATOM_XCHG: case IR_ATOM_CAS:
 		r = atomic(g, op, t, nm);
+		break;
+	case IR_LOAD_ACQ: case IR_STORE_REL: case IR_FENCE: case IR_WAIT_GE:
+		r = ordered(g, op, t, nm);
 		break;
 	case IR_BARRIER: {
 		/* bar.sync 0 is barrier.sync.aligned 0 with every thread of the CTA */

@@ -618,6 +618,89 @@ check_atomic(Sema *S, Node *e, Node **args, int n)
 	}
 }
 
+/* The flag accesses and the fence: load_acquire(place), store_release(place, v),
+ * wait_ge(place, v, timeout_ns), fence_acq_rel(), each with an optional `scope: cta | cluster |
+ * gpu | system` (default gpu), which e->ival keeps for irgen. The place is an i32, u32,
+ * i64 or u64 element of a tensor or shared array (what ld.acquire and st.release take). */
+static const int ordered_nargs[BI_COUNT] = {
+	[BI_LOAD_ACQUIRE] = 1, [BI_STORE_RELEASE] = 2, [BI_WAIT_GE] = 3, [BI_FENCE_ACQ_REL] = 0,
+};
+
+static int
+ordered_scope(Node *e, Node *named)
+{
+	int i;
+
+	if (strcmp(named->name, "scope") != 0) {
+		diag_error(named->loc, "'%s' takes no argument '%s:' (only scope:)", e->name, named->name);
+		return 0;
+	}
+	for (i = 0; i < IR_NSCOPES; i++)
+		if (named->lhs->kind == N_NAME && strcmp(named->lhs->name, ir_scopes[i].word) == 0) {
+			e->ival = i;
+			return 1;
+		}
+	diag_error(named->lhs->loc, "the scope of '%s' is cta, cluster, gpu or system", e->name);
+	return 0;
+}
+
+static int
+ordered_place(Sema *S, Node *e, Node *place)
+{
+	Symbol *s = place->kind == N_INDEX ? sema_element_base(S, place) : NULL;
+	IrBase b;
+
+	if (!s) {
+		diag_error(place->loc, "the first argument of '%s' must be a tensor or shared array element, as in flags[i]",
+			   e->name);
+		return 0;
+	}
+	if (!sema_element(S, place, s, e->builtin != BI_STORE_RELEASE, e->builtin == BI_STORE_RELEASE))
+		return 0;
+	b = place->ty.base;
+	if (fe_vector(place->ty) || (b != IR_I32 && b != IR_U32 && b != IR_I64 && b != IR_U64)) {
+		diag_error(place->loc, "'%s' works on one i32, u32, i64 or u64 element, found %s", e->name,
+			   fe_tname(place->ty));
+		return 0;
+	}
+	return 1;
+}
+
+static void
+check_ordered(Sema *S, Node *e)
+{
+	Node *a, *pos[3] = {NULL, NULL, NULL};
+	int n = 0, ok = 1, want = ordered_nargs[e->builtin];
+
+	e->ival = IR_SCOPE_GPU;
+	for (a = e->list.head; a; a = a->next) {
+		if (a->kind == N_NAMED)
+			ok &= ordered_scope(e, a);
+		else if (n < 3)
+			pos[n++] = a;
+		else
+			n++;
+	}
+	e->ty = ir_scalar(e->builtin == BI_WAIT_GE ? IR_I1 : IR_VOID);
+	if (n != want) {
+		diag_error(e->loc, "'%s' takes %s (and scope:), found %d", e->name, plural(want, "argument"), n);
+		fe_set_error(e);
+		return;
+	}
+	if (want && !ordered_place(S, e, pos[0])) {
+		fe_set_error(e);
+		return;
+	}
+	if (e->builtin == BI_LOAD_ACQUIRE)
+		e->ty = pos[0]->ty;
+	if (n > 1 && (!sema_value(S, pos[1]) || !fe_convert(pos[1], pos[0]->ty, "the value")))
+		ok = 0;
+	if (n > 2 && (!sema_value(S, pos[2]) || !fe_convert(pos[2], ir_scalar(IR_I64), "the timeout")))
+		ok = 0;
+	if (!ok)
+		fe_set_error(e);
+}
+
 /* cp_async(dst, src): dst a shared array element or vector slice, src one of a readable
  * tensor with the same type, 4, 8 or 16 bytes in all. */
 static void
@@ -749,6 +832,10 @@ check_call(Sema *S, Node *e)
 	e->builtin = s->builtin;
 	if (check == CHK_ASYNC && asy_call(S, e))
 		return;
+	if (check == CHK_ORDERED) {
+		check_ordered(S, e);
+		return;
+	}
 	if (e->list.n != builtins[e->builtin].nargs) {
 		diag_error(e->loc, "'%s' takes %s, found %d", e->name,
 			   plural(builtins[e->builtin].nargs, "argument"), e->list.n);

@@ -187,6 +187,17 @@ ig_call(IrGen *G, Node *e)
 		return ig_inline(G, e);
 	if (check == CHK_ASYNC && irgen_async_call(G, e, &v))
 		return v;
+	if (check == CHK_ORDERED) {
+		/* the place's pointer, then the positional values; scope: is the attribute */
+		for (a = e->list.head; a; a = a->next) {
+			if (a->kind == N_NAMED)
+				continue;
+			args[n] = n == 0 ? irgen_elemptr(G, a) : irgen_expr(G, a);
+			n++;
+		}
+		G->b.loc = e->loc;
+		return irb_imm(&G->b, opc, e->ty, e->ival, n, args);
+	}
 	if (check == CHK_ATOMIC) {
 		args[n++] = irgen_elemptr(G, e->list.head);
 		for (a = e->list.head->next; a; a = a->next)

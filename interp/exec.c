@@ -552,6 +552,8 @@ ex_store(Warp *w, const IrOp *op, uint32_t mask)
 		LANES(l, mask) if (c[l] & 1) keep |= 1u << l;
 		mask = keep;
 	}
+	if (op->opc == IR_STORE_REL)
+		w->nrel++;      /* the accesses before it have smaller numbers (memory.c) */
 	LANES(l, mask) {
 		unsigned char *m = mem_access(w, op, l, p[l], n, access_align(n, eb), 1);
 
@@ -748,6 +750,46 @@ ex_atom(Warp *w, const IrOp *op, uint32_t mask)
 		old = read_elem(m, (IrBase)t.base);
 		write_elem(m, (IrBase)t.base, atom_new(op->opc, t, old, b[l], c ? c[l] : 0));
 		d[l] = old;
+	}
+}
+
+/* wait.ge: each lane reads its flag (an atomic access: flags do not race) until the value
+ * minus b is >= 0 as a signed number of the flag's width; the lanes that have not seen it
+ * block the warp (sched_poll) until their time runs out, when they give 0. */
+static void
+ex_wait_ge(Warp *w, const IrOp *op, uint32_t mask)
+{
+	IrType t = vt(w, op->args[1]);
+	int n = ir_type_bytes(t), l;
+	const uint64_t *p = reg(w, op->args[0], 0), *b = reg(w, op->args[1], 0);
+	uint64_t *d = reg(w, op->res[0], 0);
+	uint32_t want = mask;
+
+	for (;;) {
+		LANES(l, want) {
+			unsigned char *m = mem_access(w, op, l, p[l], n, n, 0);
+			uint64_t diff;
+
+			if (!m)
+				return;
+			diff = read_elem(m, (IrBase)t.base) - b[l];
+			if (n == 4 ? (int32_t)(uint32_t)diff >= 0 : (int64_t)diff >= 0) {
+				d[l] = 1;
+				want &= ~(1u << l);
+			}
+		}
+		if (!want) {
+			w->it->poll_round = 0;
+			return;
+		}
+		if (w->poll_timeout) {
+			LANES(l, want) d[l] = 0;
+			w->poll_timeout = 0;
+			return;
+		}
+		sched_poll(w, op);
+		if (w->it->failed)
+			return;
 	}
 }
 
@@ -1099,6 +1141,8 @@ static const ExecRow exec_rows[] = {
 	{IR_ATOM_ADD, ex_atom, NULL, NULL}, {IR_ATOM_MIN, ex_atom, NULL, NULL}, {IR_ATOM_MAX, ex_atom, NULL, NULL},
 	{IR_ATOM_AND, ex_atom, NULL, NULL}, {IR_ATOM_OR, ex_atom, NULL, NULL}, {IR_ATOM_XCHG, ex_atom, NULL, NULL},
 	{IR_ATOM_CAS, ex_atom, NULL, NULL},
+	{IR_LOAD_ACQ, ex_load, NULL, NULL}, {IR_STORE_REL, ex_store, NULL, NULL},
+	{IR_FENCE, ex_nothing, NULL, NULL}, {IR_WAIT_GE, ex_wait_ge, NULL, NULL},
 
 	{IR_BARRIER, ex_barrier, NULL, NULL},
 	{IR_BAR_SYNC, ex_bar_named, NULL, NULL},

@@ -21,7 +21,7 @@ typedef struct Block Block;
 typedef struct Warp Warp;
 
 /* Why a warp is not running. */
-enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_TMEM, W_NAMED, W_DONE };
+enum { W_RUNNABLE, W_BARRIER, W_MBAR, W_CLUSTER, W_TMEM, W_NAMED, W_POLL, W_DONE };
 
 /* The tcgen05 ordering (tmem.c): per warp of a CTA pair (rank & 1) * warps per CTA + warp,
  * at most 64) and per kind of asynchronous tensor-memory access, the sequence number of
@@ -52,6 +52,14 @@ enum {
 	SH_READING      /* a TMA store in flight still reads it */
 };
 
+/* A store.release that a warp's load.acquire or wait.ge read: the warp's accesses after it
+ * are ordered after the releasing warp's accesses before it (memory.c). */
+typedef struct Acquired {
+	uint32_t run, rel;
+	uint16_t warp;
+} Acquired;
+#define MAX_ACQUIRED 16
+
 struct Warp {
 	Interp *it;
 	Block *b;               /* its CTA */
@@ -69,6 +77,10 @@ struct Warp {
 	uint32_t wgmma_groups;          /* wgmma groups committed */
 	uint32_t wgmma_retired;         /* groups below this retired (wgmma.wait) */
 	uint16_t csyncs;                /* cluster barriers passed in this block */
+	int poll_timeout;               /* W_POLL: time ran out (nothing else could move) */
+	uint32_t nrel;                  /* store.release ops run in this block */
+	Acquired acq[MAX_ACQUIRED];     /* the releases it acquired, the newest kept */
+	int nacq;
 	TcWarp tc;                      /* tcgen05 and tensor memory (tmem.c) */
 	/* per value: 1 + the wgmma group whose accumulator (or A fragment) it is, passed on
 	 * by copies, wgmma.fence and wgmma.wait; in flight while that group has not retired
@@ -186,6 +198,8 @@ typedef struct GlobalAcc {
 	uint16_t warp;          /* Warp.gid */
 	uint16_t csync;         /* cluster barriers the warp had passed */
 	uint8_t lane, atomic;
+	uint32_t rel;           /* the warp's store.release count then (the op's own number
+	                         * for a store.release) */
 } GlobalAcc;
 
 /* A memory object a pointer can point into. */
@@ -223,6 +237,8 @@ struct Interp {
 	uint32_t run;           /* clusters (blocks) started so far */
 	uint64_t steps;         /* warp-ops the current block executed */
 	uint64_t max_steps;     /* per block; past it a finding (a loop that never ends) */
+	int poll_round;         /* the warps polling flags (W_POLL) were woken because nothing
+	                         * else could run, and none has seen its value since */
 	/* per thread (Warp.gid * 32 + lane), for the proxy fence check (async.c): its
 	 * fence.proxy.async count, the epoch of its last one, and the count of those a
 	 * barrier interval boundary has since ordered before other warps' accesses */
@@ -279,6 +295,10 @@ int sched_gone(Warp *w, const IrOp *op, int l, int r, const char *what);
 /* Blocks warp w at op until the phase of parity `parity` of the mbarrier at shared byte
  * offset bar completed. */
 void sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity);
+/* Blocks warp w, polling a flag at op (wait.ge), until the scheduler wakes it to poll
+ * again: when nothing else can run. Woken twice with no other progress between, its
+ * time runs out (w->poll_timeout). */
+void sched_poll(Warp *w, const IrOp *op);
 /* bar.sync (wait) / bar.arrive of warp w on named barrier id of its CTA, counting `count`
  * threads a phase; a sync blocks (W_NAMED) until the phase completes. */
 void sched_named(Warp *w, const IrOp *op, int id, int count, int wait);

@@ -92,7 +92,7 @@ mem_ptr_swizzle(const Interp *it, uint64_t p, int span)
 static const char *
 access_kind(const IrOp *op, int write)
 {
-	if (op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS)
+	if (ir_is_atomic(op->opc))
 		return "atomic";
 	if (op->opc == IR_CP_ASYNC)
 		return write ? "cp.async write" : "cp.async read";
@@ -195,13 +195,44 @@ gacc_now(const Warp *w, const IrOp *op, int l, int atomic, GlobalAcc *a)
 	a->csync = w->csyncs;
 	a->lane = (uint8_t)l;
 	a->atomic = (uint8_t)atomic;
+	a->rel = w->nrel;
+}
+
+/* Whether warp c's access comes after a release by a's warp that followed a, which c's
+ * warp acquired (a load.acquire or wait.ge read that store.release's value). One hop, not
+ * transitive: a chain of hand-offs through a third warp is not followed (a race there may
+ * be reported that is none). */
+static int
+gacc_acquired(const Interp *it, const GlobalAcc *a, const GlobalAcc *c)
+{
+	const Warp *w = &it->warps[c->warp];
+	int i;
+
+	for (i = 0; i < w->nacq && i < MAX_ACQUIRED; i++)
+		if (w->acq[i].run == a->run && w->acq[i].warp == a->warp && w->acq[i].rel > a->rel)
+			return 1;
+	return 0;
+}
+
+/* Warp w's op read element entry e: if its last write is a store.release, w acquired it. */
+static void
+gacc_acquire(Warp *w, const IrOp *op, const GlobalAcc *e)
+{
+	Acquired *q;
+
+	if ((op->opc != IR_LOAD_ACQ && op->opc != IR_WAIT_GE) || !e->op || e->op->opc != IR_STORE_REL)
+		return;
+	q = &w->acq[w->nacq++ % MAX_ACQUIRED];
+	q->run = e->run;
+	q->warp = e->warp;
+	q->rel = e->rel;
 }
 
 /* Whether recorded access a and the access now (c) may happen in either order. */
 static int
 gacc_unordered(const Interp *it, const GlobalAcc *a, const GlobalAcc *c)
 {
-	if (!a->op || (a->atomic && c->atomic))
+	if (!a->op || (a->atomic && c->atomic) || gacc_acquired(it, a, c))
 		return 0;
 	if (a->run != c->run)
 		return 1;
@@ -243,7 +274,7 @@ static int
 global_race(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n, int write)
 {
 	const Interp *it = w->it;
-	int atomic = op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS;
+	int atomic = ir_is_atomic(op->opc);
 	int64_t el;
 	GlobalAcc c;
 
@@ -253,6 +284,8 @@ global_race(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int n,
 
 		if (gacc_unordered(it, &e[0], &c))
 			return gacc_report(w, op, l, m, el, &e[0], &c, write, 1);
+		if (!write)
+			gacc_acquire(w, op, &e[0]);
 		if (write) {
 			if (gacc_unordered(it, &e[1], &c))
 				return gacc_report(w, op, l, m, el, &e[1], &c, 1, 0);
@@ -399,7 +432,7 @@ shared_access(Warp *w, const IrOp *op, int l, const MemObj *m, int64_t off, int 
 
 	if (it->blk->pending_bytes && pending_check(w, op, l, m, off, n, write) != 0)
 		return NULL;
-	if (races && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS) &&
+	if (races && !ir_is_atomic(op->opc) &&
 	    race_check(w, op, l, m, off, n, write) != 0)
 		return NULL;
 	base = it->blk->smem + m->base + off;

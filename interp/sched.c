@@ -132,6 +132,35 @@ sched_mbar_wait(Warp *w, const IrOp *op, int64_t bar, int parity)
 		trace_wait(w, 0);
 }
 
+void
+sched_poll(Warp *w, const IrOp *op)
+{
+	sched_barrier(w, op, W_POLL);
+}
+
+/* Flag waits (wait.ge) have a time limit on the GPU; here time passes only when nothing
+ * else can move. The first time, the polling warps are woken to read their flags again;
+ * if none saw its value by the next time (nothing else ran between), their time is up.
+ * A flag that another block of the launch sets is seen only if that block ran first:
+ * blocks run one at a time (docs/interpreter.md). 1 if any warp was woken. */
+static int
+wake_pollers(Interp *it)
+{
+	int i, n = it->ncta * it->nwarps, any = 0;
+
+	for (i = 0; i < n; i++) {
+		Warp *w = &it->warps[i];
+
+		if (w->state != W_POLL)
+			continue;
+		w->poll_timeout = it->poll_round;
+		w->state = W_RUNNABLE;
+		any = 1;
+	}
+	it->poll_round = any && !it->poll_round;
+	return any;
+}
+
 /* A named barrier counts the threads that arrive (32 a warp: .aligned ops run in whole
  * warps) toward the count of the op; the one that completes the phase releases the warps
  * waiting on it and the count starts again. It orders when warps run, not their memory:
@@ -319,7 +348,7 @@ unblock(Interp *it)
 
 	for (i = 0; i < it->ncta; i++)
 		progress |= release_barrier(it, &it->ctas[i], 0) > 0;
-	if (progress || release_cluster(it, 0) > 0)
+	if (progress || release_cluster(it, 0) > 0 || wake_pollers(it))
 		return 1;
 	for (i = 0; i < n && it->warps[i].state == W_DONE; i++)
 		;
@@ -360,7 +389,11 @@ run_cluster(Interp *it)
 
 		w->state = W_RUNNABLE;
 		w->wait_op = NULL;
+		w->poll_timeout = 0;
+		w->nrel = 0;
+		w->nacq = 0;
 	}
+	it->poll_round = 0;
 	while (!it->failed) {
 		int runnable[1024], nr = 0, agents = 0;
 		Warp *w;

@@ -394,7 +394,7 @@ trace_wait(Warp *w, int begin)
 		tw->wait_t0 = trace_now(it);
 		tw->wait_state = w->state;
 		tw->ready = 0;
-		if (w->state != W_MBAR)
+		if (w->state != W_MBAR && w->state != W_POLL)
 			barrier_ready(it, w);
 		return;
 	}
@@ -411,7 +411,8 @@ trace_wait(Warp *w, int begin)
 		buf_printf(&a, "[%lld]\", \"parity\": %d", (long long)(rel / 8), w->wait_parity);
 	} else {
 		name = xstrdup(tw->wait_state == W_CLUSTER ? "cluster barrier"
-			       : tw->wait_state == W_NAMED ? "named barrier" : "barrier");
+			       : tw->wait_state == W_NAMED ? "named barrier"
+			       : tw->wait_state == W_POLL ? "flag wait" : "barrier");
 	}
 	if (tw->ready) {
 		buf_puts(&a, "}");

@@ -91,6 +91,13 @@ ir_mma_kind_k(int kind)
 	return (unsigned)kind < IR_MMA_NKINDS ? 32 / ir_type_bytes(ir_scalar(mma_kinds[kind].base)) : 0;
 }
 
+const IrScope ir_scopes[IR_NSCOPES] = {
+	[IR_SCOPE_CTA] = {"cta", "cta", "block"},
+	[IR_SCOPE_CLUSTER] = {"cluster", "cluster", "cluster"},
+	[IR_SCOPE_GPU] = {"gpu", "gpu", "device"},
+	[IR_SCOPE_SYSTEM] = {"system", "sys", ""},
+};
+
 /* PTX ISA, wgmma's "Matrix Descriptor Format", which tcgen05 extends: leading byte offset
  * >> 4 in bits 16-29 (K-major: 1, unused when swizzled; N-major: the bytes from one panel
  * of a swizzle span's columns to the next), stride byte offset >> 4 in 32-45 (from one

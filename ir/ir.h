@@ -180,6 +180,16 @@ int ir_mma_kind(IrBase b);              /* -1 if b is no operand type */
 IrBase ir_mma_kind_base(int kind);      /* the element type shared memory holds */
 const char *ir_mma_kind_name(int kind); /* PTX's operand type: "bf16", "tf32" */
 int ir_mma_kind_k(int kind);            /* K of one instruction: 16, 16, 32, 32, 8 */
+/* The scopes of ordered accesses (load.acquire, store.release, fence, wait.ge: their
+ * attribute): the threads that the ordering is promised to. One table holds each scope's
+ * names: the language's word, PTX's qualifier and LLVM's syncscope ("" is LLVM's system). */
+enum { IR_SCOPE_CTA, IR_SCOPE_CLUSTER, IR_SCOPE_GPU, IR_SCOPE_SYSTEM, IR_NSCOPES };
+typedef struct IrScope {
+	const char *word;       /* cta, cluster, gpu, system */
+	const char *ptx;        /* cta, cluster, gpu, sys */
+	const char *llvm;       /* block, cluster, device, "" */
+} IrScope;
+extern const IrScope ir_scopes[IR_NSCOPES];
 /* The bits of a shared-memory matrix descriptor (wgmma's; tcgen05's with version bit 46)
  * that do not depend on the address, for wgmma.desc's attribute (swizzle, leading byte
  * offset); 0 for a swizzle other than 32, 64 or 128. The backend and the interpreter both
@@ -220,6 +230,7 @@ enum {
 	OPF_HIGH = 1 << 12,     /* high-level region op, lowered before the backend */
 	OPF_NSW = 1 << 13,      /* integer add/mul: imm 1 = no signed overflow (ops.def) */
 	OPF_FLAG = 1 << 14,     /* imm is an optional flag word, printed only when non-zero */
+	OPF_ATOMIC = 1 << 15,   /* an atomic access: never a data race with another (ops.def) */
 };
 
 /* What a target can do: ops.def names the features an op needs, targets.def the features
@@ -251,6 +262,14 @@ typedef struct IrOpInfo {
 	const char *meaning;
 } IrOpInfo;
 extern const IrOpInfo ir_opinfo[IR_NOPCODES];
+
+/* Whether op code opc is an atomic access (OPF_ATOMIC): the atom.* read-modify-writes and
+ * the ordered flag accesses. */
+static inline int
+ir_is_atomic(int opc)
+{
+	return (ir_opinfo[opc].flags & OPF_ATOMIC) != 0;
+}
 int ir_opcode_from_name(const char *s, int n);  /* -1 if unknown */
 
 typedef int IrValue;  /* 1.. into IrKernel.vtypes; 0 is "no value" */

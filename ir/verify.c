@@ -547,6 +547,47 @@ check_atomic(Verifier *v, const IrOp *op)
 		     vf_tname(e));
 }
 
+/* load.acquire, store.release, wait.ge and fence: a scope attribute; the accesses take a
+ * global or shared pointer to a 32- or 64-bit integer (what PTX's ld.acquire and
+ * st.release take for flags), wait.ge a value of that type and an i64 timeout. */
+static void
+check_ordered(Verifier *v, const IrOp *op)
+{
+	IrType p, e;
+
+	if (op->imm < 0 || op->imm >= IR_NSCOPES)
+		vf_error(v, op->loc, "%s[%" PRId64 "]: the scope is 0 (cta), 1 (cluster), 2 (gpu) or 3 (system)",
+			 vf_opname(op), op->imm);
+	if (op->opc == IR_FENCE) {
+		vf_want_nres(v, op, 0);
+		return;
+	}
+	if (!want_ptr(v, op, 0))
+		return;
+	p = vt(v, op->args[0]);
+	e = ir_scalar((IrBase)p.elem);
+	if ((p.space != IR_GLOBAL && p.space != IR_SHARED) || !ir_is_int(e) || bits_of(e) < 32)
+		vf_error(v, op->loc, "%s through %s: it takes a global or shared pointer to a 32- or 64-bit integer",
+			 vf_opname(op), vf_tname(p));
+	switch (op->opc) {
+	case IR_LOAD_ACQ:
+		if (vf_want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), e))
+			vf_error(v, op->loc, "load.acquire gives %s, expected %s (the pointer's element)",
+				 vf_tname(rt(v, op, 0)), vf_tname(e));
+		break;
+	case IR_STORE_REL:
+		vf_want_nres(v, op, 0);
+		vf_want_arg(v, op, 1, e);
+		break;
+	default:
+		vf_want_arg(v, op, 1, e);
+		vf_want_arg(v, op, 2, ir_scalar(IR_I64));
+		if (vf_want_nres(v, op, 1) && !ir_type_eq(rt(v, op, 0), ir_scalar(IR_I1)))
+			vf_error(v, op->loc, "wait.ge gives %s, expected i1", vf_tname(rt(v, op, 0)));
+		break;
+	}
+}
+
 /* bar.sync / bar.arrive a, b: i32 operands; a constant id is a named barrier (1..15, 0 is
  * the CTA barrier's), a constant count a multiple of 32 up to the CTA's threads. */
 static void
@@ -990,6 +1031,9 @@ verify_op(Verifier *v, const IrOp *op, RegionKind kind)
 		case IR_ATOM_ADD: case IR_ATOM_MIN: case IR_ATOM_MAX: case IR_ATOM_AND: case IR_ATOM_OR:
 		case IR_ATOM_XCHG: case IR_ATOM_CAS:
 			check_atomic(v, op);
+			break;
+		case IR_LOAD_ACQ: case IR_STORE_REL: case IR_FENCE: case IR_WAIT_GE:
+			check_ordered(v, op);
 			break;
 		case IR_BARRIER: case IR_WARP_SYNC:
 			vf_want_nres(v, op, 0);

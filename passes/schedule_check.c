@@ -180,7 +180,7 @@ source_varies(int opc)
 	case IR_ROLE: case IR_ELECT:
 		return 1;
 	default:
-		return opc >= IR_ATOM_ADD && opc <= IR_ATOM_CAS;
+		return ir_is_atomic(opc);
 	}
 }
 
@@ -194,7 +194,7 @@ source_tdep(int opc)
 	case IR_ELECT_SYNC: case IR_ROLE: case IR_ELECT:
 		return 1;
 	default:
-		return opc >= IR_ATOM_ADD && opc <= IR_ATOM_CAS;
+		return ir_is_atomic(opc);
 	}
 }
 

@@ -248,7 +248,7 @@ classify(Stg *s)
 				PUSH(b->copies, b->ncopies, b->capcopies, n);
 			else if ((op->opc == IR_STORE || op->opc == IR_STORE_IF) && i == 0)
 				refuse(b, "a plain store writes it (at %s)", stg_where(op->loc));
-			else if (op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS)
+			else if (ir_is_atomic(op->opc))
 				refuse(b, "an atomic updates it (%s at %s)", ir_opinfo[op->opc].name,
 				       stg_where(op->loc));
 			else
@@ -331,7 +331,7 @@ global_written(const Stg *s, int p)
 		if (op->opc == IR_TMA_STORE || op->opc == IR_WGMMA_STORE || op->opc == IR_STORE_ROW)
 			return 1;
 		if (op->opc != IR_STORE && op->opc != IR_STORE_IF
-		    && !(op->opc >= IR_ATOM_ADD && op->opc <= IR_ATOM_CAS))
+		    && !ir_is_atomic(op->opc))
 			continue;
 		t = ir_vtype(s->k, op->args[0]);
 		if (t.base != IR_PTR || t.space != IR_GLOBAL)

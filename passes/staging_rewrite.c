@@ -111,6 +111,12 @@ effects(const Stg *s, Effects *e)
 			add_g(e, n, 0, stg_global_param(s, op->args[1]), stg_readonly(s, op->args[1]),
 			      op->args[1], (int)op->imm);
 			continue;
+		case IR_LOAD_ACQ: case IR_STORE_REL: case IR_WAIT_GE: case IR_FENCE:
+			/* a flag orders the thread's other accesses: as a write of any tensor
+			 * and of shared memory, nothing moves across it */
+			e->sh[n] |= ACC_SH_READ | ACC_SH_WRITE;
+			add_g(e, n, 1, -1, 0, 0, 0);
+			continue;
 		case IR_BARRIER: case IR_WARP_SYNC: case IR_CP_ASYNC_COMMIT: case IR_CP_ASYNC_WAIT:
 			continue;
 		default:
