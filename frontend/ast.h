@@ -101,6 +101,9 @@ typedef enum AstOp {
  * parameter is ACCESS_SHARED. */
 enum { ACCESS_NONE = -1, ACCESS_SHARED = -2 };
 
+/* N_PARAM.ival: a tensor parameter declared `per_rank` (one tensor per rank). */
+enum { PARAM_PER_RANK = 1 };
+
 /* N_FUNC.ival: the function was called; a call's copy of its body had errors. */
 enum { FN_CALLED = 1, FN_FAILED = 2 };
 
@@ -220,7 +223,9 @@ struct Symbol {
 	SrcLoc loc;
 	IrType type;          /* value type; the element type of tensors and shared arrays */
 	ConstVal val;         /* SYM_CONST */
-	int param;            /* SYM_TENSOR/SCALAR/SHAPE: the IR parameter index */
+	int param;            /* SYM_TENSOR/SCALAR/SHAPE: the IR parameter index (per_rank: of
+	                       * the first rank's tensor; rank r's is param + r) */
+	int ranks;            /* SYM_TENSOR per_rank: the tensors (its first dimension), else 0 */
 	int access;           /* SYM_TENSOR: IrAccess */
 	int rank;             /* SYM_TENSOR, SYM_SHARED */
 	Symbol *dimsym[IR_MAX_RANK];   /* SYM_TENSOR: the shape symbol of each dim, or NULL */
@@ -424,6 +429,9 @@ enum { XC_LOOP, XC_KERNEL, XC_FUNC, XC_BLOCK };
  * per level, so the depth limit alone lets 30 levels make 2^30 copies (minutes and
  * gigabytes). Reported at the call that crosses it. */
 #define FE_MAX_INLINED (1 << 18)
+/* The tensors of a per_rank parameter: a launcher takes one per rank (GPUs of an NVLink
+ * domain), and an element access picks among them by a chain of selects. */
+#define FE_MAX_RANKS 16
 
 void sema_check_block(Sema *S, Node *b);
 int sema_new_slot(Sema *S);
@@ -680,6 +688,7 @@ IrValue irgen_stage(IrGen *G, int pipe);
 /* The base pointer of shared buffer s here: smem, or smem.stage of the current stage. */
 IrValue irgen_buffer(IrGen *G, const Symbol *s);
 IrValue irgen_elemptr(IrGen *G, Node *e);                        /* irgen.c: an element's pointer */
+IrValue irgen_rank_pick(IrGen *G, int first, int n, IrValue r, SrcLoc loc); /* irgen.c: one of a per_rank table's parameters */
 int irgen_known(IrGen *G, const Node *e, int64_t *out);          /* irgen.c: a value ra_known found */
 IrValue irgen_c32(IrGen *G, int64_t v);                        /* an i32 constant */
 IrValue irgen_warpgroup(IrGen *G);                             /* warpid / 4 */

@@ -26,6 +26,7 @@ struct AsyncSema {
 	int nhobjs, caphobjs;
 	Symbol **tmaps;
 	int ntmaps, captmaps;
+	int ntmap_params;       /* their IR parameters (a per_rank tensor's map: one per rank) */
 	Node **roles;
 	int nroles, caproles;
 	Symbol **tmems;         /* tensor memory (mma_tcgen05.c) */

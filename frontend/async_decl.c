@@ -109,8 +109,15 @@ check_tensormap(Sema *S, Node *s)
 			   s->name, (long long)inner, sym->swizzle, sym->swizzle);
 		return;
 	}
+	if (t->ranks && sym->dims[0] != 1) {
+		diag_error(box->list.head->loc, "the box of tensor map '%s' over per_rank tensor '%s' starts with 1 (one rank's tensor at a time: the first coordinate picks it), found %lld",
+			   s->name, t->name, (long long)sym->dims[0]);
+		return;
+	}
 	sym->tensor = t;
-	sym->param = S->nparams + S->nsyms + h->ntmaps;
+	sym->ranks = t->ranks;
+	sym->param = S->nparams + S->nsyms + h->ntmap_params;
+	h->ntmap_params += t->ranks ? t->ranks : 1;
 	sym->type = fe_ty(TY_NONVALUE);
 	PUSH(h->tmaps, h->ntmaps, h->captmaps, sym);
 }

@@ -72,18 +72,47 @@ index_op(IrGen *G, const Symbol *s, int opc, IrType t, IrValue a, IrValue b)
  * pointer advanced by the row-major linear index of its (i32) indices. Indices left off at
  * the end count as 0: t[i, j] of a 4-dimensional t is the start of matrix (i, j), as
  * store and fragment take it (irgen_wgmma.c). */
+/* Parameter first + r of the n consecutive ones of a per_rank table (tensors or tensor
+ * maps), for r a run-time i32: a chain of selects, the last one where r is none of the
+ * others (sema and the launcher keep r below n where they can tell; past it, the access is
+ * the last tensor's). */
+IrValue
+irgen_rank_pick(IrGen *G, int first, int n, IrValue r, SrcLoc loc)
+{
+	IrType i32 = ir_scalar(IR_I32), t;
+	IrValue v = G->k->body.args[first + n - 1];
+	int q;
+
+	G->b.loc = loc;
+	if (!ir_type_eq(vtype(G, r), i32))
+		r = op1(G, IR_CAST, i32, r);
+	t = vtype(G, v);
+	for (q = n - 2; q >= 0; q--) {
+		IrValue c = op2(G, IR_CMP_EQ, ir_scalar(IR_I1), r, irb_const_int(&G->b, i32, q));
+		IrValue args[3] = {c, G->k->body.args[first + q], v};
+
+		v = irb_op(&G->b, IR_SELECT, t, 3, args);
+	}
+	return v;
+}
+
 IrValue
 irgen_elemptr(IrGen *G, Node *e)
 {
 	const Symbol *s = e->sym;
 	IrType pt, it;
 	IrValue base, lin = 0, dim;
-	Node *ix;
-	int i = 0;
+	Node *ix = e->list.head;
+	int i = 0, first;
 
 	if (e->indexkind == IDX_REMOTE) {
 		pt = ir_ptr(IR_CLUSTER, (IrBase)s->type.base);
 		base = ig_remote(G, e);
+	} else if (s->kind == SYM_TENSOR && s->ranks) {
+		pt = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
+		base = irgen_rank_pick(G, s->param, s->ranks, irgen_expr(G, ix), e->loc);
+		ix = ix->next;
+		i = 1;
 	} else if (s->kind == SYM_TENSOR) {
 		pt = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
 		base = G->k->body.args[s->param];
@@ -95,13 +124,14 @@ irgen_elemptr(IrGen *G, Node *e)
 	/* The row-major linear index, in i64 under index(i64) (i32 indices sign-extended,
 	 * shape symbols already i64), else in i32. */
 	it = ir_scalar(s->kind == SYM_TENSOR && G->info->index64 ? IR_I64 : IR_I32);
-	for (ix = e->list.head; ix; ix = ix->next, i++) {
+	first = i;
+	for (; ix; ix = ix->next, i++) {
 		IrValue v = irgen_expr(G, ix);
 
 		G->b.loc = e->loc;
 		if (!ir_type_eq(vtype(G, v), it))
 			v = op1(G, IR_CAST, it, v);
-		if (i == 0) {
+		if (i == first) {
 			lin = v;
 			continue;
 		}
@@ -1051,13 +1081,26 @@ add_params(IrGen *G, Node *kernel)
 			ip.type = s->type;
 			ip.access = ACC_IN;
 		} else {
+			int r, first = s->ranks > 0;
+
 			ip.kind = PARAM_TENSOR;
 			ip.type = ir_ptr(IR_GLOBAL, (IrBase)s->type.base);
 			ip.access = s->access;
-			ip.rank = s->rank;
-			for (i = 0; i < s->rank; i++) {
-				ip.dims[i].sym = s->dimsym[i] ? s->dimsym[i]->param : -1;
-				ip.dims[i].size = s->dimsym[i] ? 0 : s->dims[i];
+			ip.rank = s->rank - first;
+			for (i = first; i < s->rank; i++) {
+				ip.dims[i - first].sym = s->dimsym[i] ? s->dimsym[i]->param : -1;
+				ip.dims[i - first].size = s->dimsym[i] ? 0 : s->dims[i];
+			}
+			/* a per_rank table: one tensor parameter per rank, its first dimension gone */
+			ip.ranks = s->ranks;
+			for (r = 0; r + 1 < s->ranks; r++) {
+				ip.rank_no = r;
+				ip.name = arena_printf(k->arena, "%s_%d", pn->name, r);
+				ir_add_param(k, ip);
+			}
+			if (s->ranks) {
+				ip.rank_no = s->ranks - 1;
+				ip.name = arena_printf(k->arena, "%s_%d", pn->name, s->ranks - 1);
 			}
 		}
 		ir_add_param(k, ip);

@@ -58,6 +58,7 @@ irgen_async_tables(IrGen *G)
 		k->cluster[i] = info->cluster[i];
 	for (i = 0; i < info->ntmaps; i++) {
 		const Symbol *s = info->tmaps[i];
+		int first = s->ranks > 0, r;
 		IrParam ip;
 
 		memset(&ip, 0, sizeof ip);
@@ -65,17 +66,22 @@ irgen_async_tables(IrGen *G)
 		ip.kind = PARAM_TMAP;
 		ip.type = ir_scalar(IR_TMAP);
 		ip.access = ACC_IN;
-		ip.rank = s->rank;
-		for (j = 0; j < s->rank; j++) {
-			ip.dims[j].sym = -1;
-			ip.dims[j].size = s->dims[j];
+		ip.rank = s->rank - first;
+		for (j = first; j < s->rank; j++) {
+			ip.dims[j - first].sym = -1;
+			ip.dims[j - first].size = s->dims[j];
 		}
 		ip.loc = s->loc;
-		ip.tmap_tensor = s->tensor->param;
 		ip.swizzle = s->swizzle;
 		ip.oob_nan = s->oob_nan;
-		if (ir_add_param(k, ip) != s->param)
-			ICE("tensor map '%s' is parameter %d, expected %d", s->name, k->nparams - 1, s->param);
+		/* over a per_rank table: a map per rank's tensor, named map_r */
+		for (r = 0; r < (s->ranks ? s->ranks : 1); r++) {
+			if (s->ranks)
+				ip.name = arena_printf(k->arena, "%s_%d", s->name, r);
+			ip.tmap_tensor = s->tensor->param + r;
+			if (ir_add_param(k, ip) != s->param + r)
+				ICE("tensor map '%s' is parameter %d, expected %d", s->name, k->nparams - 1, s->param + r);
+		}
 	}
 	for (i = 0; i < info->nhobjs; i++) {
 		const Symbol *s = info->hobjs[i];
@@ -320,6 +326,20 @@ part_ptr(IrGen *G, const Symbol *buf, const Symbol *map, Node *part)
 	return irb_op2(&G->b, IR_ELEMPTR, ir_vtype(G->k, p), p, v);
 }
 
+/* The tensor map value of a tma_load or tma_store and its first coordinate: over a
+ * per_rank table the first coordinate picks the rank's map (and is no coordinate of it). */
+static IrValue
+map_value(IrGen *G, const Symbol *map, Node **coord, SrcLoc loc)
+{
+	IrValue r;
+
+	if (!map->ranks)
+		return G->k->body.args[map->param];
+	r = irgen_expr(G, *coord);
+	*coord = (*coord)->next;
+	return irgen_rank_pick(G, map->param, map->ranks, r, loc);
+}
+
 /* tma_load(buf, map, [coords], (bar,) multicast: mask, part: p): with part, the box lands
  * p boxes into the stage. */
 static void
@@ -335,9 +355,11 @@ ig_tma_load(IrGen *G, Node *e)
 
 	buf = args[0]->sym;
 	map = args[1]->sym;
+	c = args[2]->list.head;
 	G->b.loc = e->loc;
 	ops[k++] = part_ptr(G, buf, map, named[1]);
-	ops[k++] = G->k->body.args[map->param];
+	ops[k++] = map_value(G, map, &c, e->loc);
+	G->b.loc = e->loc;
 	if (n == 4) {
 		ops[k++] = bar_of(G, args[3]->sym->index, irgen_c32(G, 0));
 	} else {
@@ -346,10 +368,10 @@ ig_tma_load(IrGen *G, Node *e)
 	}
 	if (named[0])
 		ops[k++] = irgen_expr(G, named[0]->lhs);
-	for (c = args[2]->list.head; c; c = c->next)
+	for (; c; c = c->next)
 		ops[k++] = irgen_expr(G, c);
 	G->b.loc = e->loc;
-	irb_imm(&G->b, named[0] ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank, k, ops);
+	irb_imm(&G->b, named[0] ? IR_TMA_LOAD_MC : IR_TMA_LOAD, ir_scalar(IR_VOID), map->rank - (map->ranks > 0), k, ops);
 }
 
 static void
@@ -364,13 +386,15 @@ ig_tma_store(IrGen *G, Node *e)
 		ICE("tma_store with %d arguments reached lowering", e->list.n);
 	map = args[0]->sym;
 	buf = args[2]->sym;
+	c = args[1]->list.head;
 	G->b.loc = e->loc;
-	ops[k++] = G->k->body.args[map->param];
+	ops[k++] = map_value(G, map, &c, e->loc);
+	G->b.loc = e->loc;
 	ops[k++] = part_ptr(G, buf, map, named[0]);
-	for (c = args[1]->list.head; c; c = c->next)
+	for (; c; c = c->next)
 		ops[k++] = irgen_expr(G, c);
 	G->b.loc = e->loc;
-	irb_imm(&G->b, IR_TMA_STORE, ir_scalar(IR_VOID), map->rank, k, ops);
+	irb_imm(&G->b, IR_TMA_STORE, ir_scalar(IR_VOID), map->rank - (map->ranks > 0), k, ops);
 	irb_op(&G->b, IR_TMA_COMMIT, ir_scalar(IR_VOID), 0, NULL);
 }
 

@@ -523,6 +523,11 @@ tile_arg(Sema *S, Node *a, const char *call, int keep, int *rank)
 		base = ix->lhs;
 	if (!(t = asy_name_of(S, base, SYM_TENSOR, call, "a tensor first")))
 		return NULL;
+	if (t->ranks) {
+		diag_error(base->loc, "%s of per_rank tensor '%s': a table of tensors is read and written element by element or through a tensor map",
+			   call, t->name);
+		return NULL;
+	}
 	a->sym = t;
 	a->ty = fe_ty(TY_NONVALUE);
 	if (ix) {

@@ -79,7 +79,7 @@ lex(YYSTYPE *val, YYLTYPE *loc, yyscan_t scanner)
 %token KERNEL "'kernel'" CONST "'const'" LET "'let'" VAR "'var'" SHARED "'shared'"
 %token IF "'if'" ELSE "'else'" FOR "'for'" IN "'in'" WHILE "'while'"
 %token TRUE "'true'" FALSE "'false'" BREAK "'break'" CONTINUE "'continue'" RETURN "'return'"
-%token FN "'fn'" ARROW "'->'" IMPORT "'import'"
+%token FN "'fn'" ARROW "'->'" IMPORT "'import'" PER_RANK "'per_rank'"
 %token DOTDOT "'..'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" ANDAND "'&&'" OROR "'||'" SHL "'<<'" SHR "'>>'"
 
 %type <list> decls params params_opt attrs stmts exprs
@@ -216,6 +216,8 @@ param:
 	| IDENT ':' IN type             { $$ = ast_param(p, L(@1), $1, "in", L(@3), $4); }
 	| IDENT ':' IDENT type          { $$ = ast_param(p, L(@1), $1, $3, L(@3), $4); }
 	| IDENT ':' SHARED type         { $$ = ast_param(p, L(@1), $1, "shared", L(@3), $4); }
+	| IDENT ':' IN type PER_RANK    { $$ = ast_param(p, L(@1), $1, "in", L(@3), $4); $$->ival = PARAM_PER_RANK; }
+	| IDENT ':' IDENT type PER_RANK { $$ = ast_param(p, L(@1), $1, $3, L(@3), $4); $$->ival = PARAM_PER_RANK; }
 	;
 
 attrs:

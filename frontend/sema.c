@@ -689,7 +689,53 @@ check_const(Sema *S, Node *c, int *used)
 
 /* ---- kernels ---- */
 
+/* `per_rank`: the first dimension of a tensor parameter is a constant count of tensors,
+ * each its own parameter (the launcher takes one tensor per rank). The count, or 1. */
+static int
+check_per_rank(Symbol *sym, Node *pn)
+{
+	Node *d = pn->type->list.head;
+
+	if (!(pn->ival & PARAM_PER_RANK) || fe_is_error(sym->type))
+		return 1;
+	if (sym->rank < 2 || sym->dimsym[0]) {
+		diag_error(d->loc, "the first dimension of per_rank tensor '%s' is its count of tensors (a constant, 1 to %d), and another dimension must follow",
+			   pn->name, FE_MAX_RANKS);
+		sym->type = fe_ty(TY_ERROR);
+		return 1;
+	}
+	if (sym->dims[0] > FE_MAX_RANKS) {
+		diag_error(d->loc, "per_rank tensor '%s' has %lld tensors, more than %d", pn->name,
+			   (long long)sym->dims[0], FE_MAX_RANKS);
+		sym->type = fe_ty(TY_ERROR);
+		return 1;
+	}
+	sym->ranks = (int)sym->dims[0];
+	return sym->ranks;
+}
+
+/* The tensors of per_rank table pn are IR parameters (and tensor maps) named pn_r: no
+ * other parameter may have such a name. */
 static void
+check_rank_names(Sema *S, Node *pn)
+{
+	int r;
+
+	if (!pn->sym || pn->sym->kind != SYM_TENSOR || !pn->sym->ranks)
+		return;
+	for (r = 0; r < pn->sym->ranks; r++) {
+		char name[256];
+		Symbol *o;
+
+		snprintf(name, sizeof name, "%s_%d", pn->name, r);
+		if ((o = sema_lookup(S, name)) && o->decl)
+			diag_error(o->decl->loc, "parameter '%s' has the name of tensor %d of per_rank tensor '%s' (in the IR and the launcher's parameters)",
+				   name, r, pn->name);
+	}
+}
+
+/* Declares kernel parameter pn (IR parameter index); the IR parameters it takes. */
+static int
 check_param(Sema *S, Node *pn, int index)
 {
 	static const int scalar_ok[] = {IR_I32, IR_I64, IR_U8, IR_U16, IR_U32, IR_U64, IR_F32, IR_F64,
@@ -705,31 +751,31 @@ check_param(Sema *S, Node *pn, int index)
 	sym->type = fe_ty(TY_ERROR);
 	sym->access = pn->op == ACCESS_NONE ? ACC_INOUT : pn->op;
 	if (!resolve_type(ty, &t))
-		return;
+		return 1;
 	if (pn->op == ACCESS_NONE) {
 		if (ty->list.n) {
 			diag_error(pn->loc, "tensor parameter '%s' needs an access: in, out or inout, as in '%s: in %s[...]'",
 				   pn->name, pn->name, ty->name);
-			return;
+			return 1;
 		}
 		for (i = 0; scalar_ok[i] && scalar_ok[i] != t.base; i++)
 			;
 		if (!scalar_ok[i] || t.lanes != 1) {
 			diag_error(ty->loc, "a scalar parameter must be i32, i64, u8, u16, u32, u64, f32, f64, f16 or bf16, found %s",
 				   fe_tname(t));
-			return;
+			return 1;
 		}
 		sym->type = t;
-		return;
+		return 1;
 	}
 	if (ty->list.n == 0 || ty->list.n > IR_MAX_RANK) {
 		diag_error(ty->loc, "tensor parameter '%s' needs 1 to %d dimensions, as in %s[N]",
 			   pn->name, IR_MAX_RANK, ty->name);
-		return;
+		return 1;
 	}
 	if (!fe_scalar(t) || t.base == IR_I1) {
 		diag_error(ty->loc, "tensor elements must be a numeric scalar type, found %s", fe_tname(t));
-		return;
+		return 1;
 	}
 	ok = 1;
 	sym->rank = ty->list.n;
@@ -770,6 +816,7 @@ check_param(Sema *S, Node *pn, int index)
 	}
 	if (ok)
 		sym->type = t;
+	return check_per_rank(sym, pn);
 }
 
 static void
@@ -1256,10 +1303,18 @@ check_kernel(Sema *S, Node *k)
 	sema_scope_push(S);
 	i = 0;
 	for (n = k->list.head; n; n = n->next) {
-		if (i == IR_MAX_PARAMS)
+		int before = i;
+
+		i += check_param(S, n, i);
+		if (before <= IR_MAX_PARAMS && i > IR_MAX_PARAMS)
 			diag_error(n->loc, "kernel '%s' has more than %d parameters", k->name, IR_MAX_PARAMS);
-		check_param(S, n, i++);
 	}
+	/* a per_rank tensor is several IR parameters: the shape symbols come after them all */
+	for (n = k->list.head; n; n = n->next)
+		check_rank_names(S, n);
+	S->nparams = i;
+	for (i = 0; i < S->nsyms; i++)
+		S->syms[i]->param = S->nparams + i;
 	for (n = k->attrs.head; n; n = n->next) {
 		static const char *const names[N_NKINDS] = {
 			[N_TARGETS] = "targets", [N_THREADS] = "threads", [N_GRID] = "grid",

@@ -50,6 +50,17 @@ field_name(const IrKernel *k, const char *name)
 	return name;
 }
 
+/* The field of tensor r of a per_rank table, whose parameters are named table_r: an
+ * element of the args struct's array, "table[r]". */
+static const char *
+table_field(const IrKernel *k, const IrParam *p)
+{
+	const char *us = strrchr(p->name, '_');
+	char *base = arena_printf(k->arena, "%.*s", (int)(us ? us - p->name : (long)strlen(p->name)), p->name);
+
+	return arena_printf(k->arena, "%s[%d]", field_name(k, base), p->rank_no);
+}
+
 /* Appends s as the body of a C string literal. */
 static void
 put_cstr(Buf *b, const char *s)
@@ -751,9 +762,16 @@ emit_header(Emit *e, Buf *h)
 	for (i = 0; i < k->nparams; i++) {
 		const IrParam *p = &k->params[i];
 
+		if (p->kind == PARAM_TENSOR && p->rank_no > 0)
+			continue;       /* a later tensor of a per_rank table: the array has it */
 		if (p->kind == PARAM_TENSOR) {
-			buf_printf(h, "\tCakeTensor %s;\t/* %s %s [", e->field[i], access_name(p->access),
-				   ir_base_name((IrBase)p->type.elem));
+			if (p->ranks)
+				buf_printf(h, "\tCakeTensor %.*s[%d];\t/* one per rank: %s %s [",
+					   (int)(strchr(e->field[i], '[') - e->field[i]), e->field[i], p->ranks,
+					   access_name(p->access), ir_base_name((IrBase)p->type.elem));
+			else
+				buf_printf(h, "\tCakeTensor %s;\t/* %s %s [", e->field[i], access_name(p->access),
+					   ir_base_name((IrBase)p->type.elem));
 			for (d = 0; d < p->rank; d++) {
 				if (p->dims[d].sym >= 0)
 					buf_printf(h, "%s%s", d ? ", " : "", k->params[p->dims[d].sym].name);
@@ -868,7 +886,7 @@ emit_descriptor(Emit *e, const HostImages *img, const char *symbol, Buf *c)
 				continue;
 			dlpack_dtype((IrBase)p->type.elem, &code, &bits);
 			buf_puts(c, "\t{\"");
-			put_cstr(c, p->name);
+			put_cstr(c, p->ranks ? e->field[i] : p->name);     /* a table's: "a[2]" */
 			buf_printf(c, "\", %s, %d, CAKERT_%s, %d, %d, {", code, bits,
 				   p->access == ACC_OUT ? "OUT" : p->access == ACC_INOUT ? "INOUT" : "IN",
 				   e->align[e->symno[i]], p->rank);
@@ -1300,6 +1318,8 @@ emit_init(Emit *e, const IrKernel *k)
 		const IrParam *p = &k->params[i];
 
 		e->field[i] = field_name(k, p->name);
+		if (p->kind == PARAM_TENSOR && p->ranks)
+			e->field[i] = table_field(k, p);
 		if (p->kind == PARAM_SYM)
 			e->symno[i] = e->nsyms++;
 		else if (p->kind == PARAM_TENSOR)

@@ -351,25 +351,59 @@ ir_pipe_count(const IrKernel *k, const IrPipeline *p, int side, int pair)
 	return n * (ir_pair_pipeline(p, pair) ? ncta / 2 : ncta);
 }
 
+/* The op of region r (or of a region inside it) that defines v, or NULL. */
+static const IrOp *
+find_def(const IrRegion *r, IrValue v)
+{
+	int i, j, n;
+
+	for (i = 0; i < r->nops; i++) {
+		const IrOp *op = &r->ops[i], *d;
+
+		for (n = 0; n < op->nres; n++)
+			if (op->res[n] == v)
+				return op;
+		for (j = 0; j < op->nregions; j++)
+			if ((d = find_def(&op->regions[j], v)))
+				return d;
+	}
+	return NULL;
+}
+
+const IrParam *
+ir_tmap_param(const IrKernel *k, IrValue map)
+{
+	int i, depth;
+
+	for (depth = 0; depth < IR_MAX_PARAMS; depth++) {
+		const IrOp *d;
+
+		for (i = 0; i < k->body.nargs && i < k->nparams; i++)
+			if (k->body.args[i] == map)
+				return k->params[i].kind == PARAM_TMAP ? &k->params[i] : NULL;
+		d = find_def(&k->body, map);
+		if (!d || d->opc != IR_SELECT || d->nargs != 3)
+			return NULL;
+		map = d->args[2];
+	}
+	return NULL;
+}
+
 int64_t
 ir_tma_box_bytes(const IrKernel *k, IrValue map, const char **name)
 {
-	int i, j;
+	const IrParam *p = ir_tmap_param(k, map);
+	int64_t n;
+	int j;
 
-	for (i = 0; i < k->body.nargs && i < k->nparams; i++) {
-		const IrParam *p = &k->params[i];
-		int64_t n;
-
-		if (k->body.args[i] != map || p->kind != PARAM_TMAP || p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams)
-			continue;
-		n = ir_type_bytes(ir_scalar((IrBase)k->params[p->tmap_tensor].type.elem));
-		for (j = 0; j < p->rank && j < IR_MAX_RANK; j++)
-			n *= p->dims[j].size;
-		if (name)
-			*name = p->name;
-		return n;
-	}
-	return -1;
+	if (!p || p->tmap_tensor < 0 || p->tmap_tensor >= k->nparams)
+		return -1;
+	n = ir_type_bytes(ir_scalar((IrBase)k->params[p->tmap_tensor].type.elem));
+	for (j = 0; j < p->rank && j < IR_MAX_RANK; j++)
+		n *= p->dims[j].size;
+	if (name)
+		*name = p->name;
+	return n;
 }
 
 int

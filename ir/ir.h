@@ -358,6 +358,10 @@ typedef struct IrParam {
 	int tmap_tensor; /* tmaps: the index of the tensor parameter */
 	int swizzle;     /* tmaps: 0, 32, 64 or 128 (bytes) */
 	int oob_nan;     /* tmaps: out-of-bounds elements read as NaN (else zero) */
+	/* tensors of a per_rank table (docs/language.md, "Tensors on other GPUs"): this is
+	 * tensor rank_no of ranks (consecutive parameters, named table_r); ranks 0: a plain
+	 * tensor */
+	int ranks, rank_no;
 } IrParam;
 
 /* A statically sized shared-memory buffer. A staged buffer (stages > 1, or any buffer of a
@@ -495,6 +499,10 @@ int ir_pipe_count(const IrKernel *k, const IrPipeline *p, int side, int pair);
 
 /* The bytes one box of tensor map value map moves (its name in *name when not NULL), or -1
  * when map is not a tensor-map parameter. */
+/* The tensor-map parameter a tmap value is: a kernel-body argument of a PARAM_TMAP, or a
+ * select between such values (the maps of a per_rank table, which share their box and
+ * element type: the last one's is returned). NULL if neither. */
+const IrParam *ir_tmap_param(const IrKernel *k, IrValue map);
 int64_t ir_tma_box_bytes(const IrKernel *k, IrValue map, const char **name);
 /* The CTAs a multicast mask names (its low 16 bits). */
 int ir_mask_ctas(int64_t mask);

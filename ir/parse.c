@@ -891,6 +891,13 @@ parse_param(Parser *p)
 			prm.rank++;
 		}
 		next(p);
+		if (is_kw(p, "rank")) {
+			/* rank R of W: tensor R of a per_rank table of W */
+			next(p);
+			prm.rank_no = (int)parse_int(p, 0, IR_MAX_PARAMS - 1, "the tensor's rank in its table");
+			expect_kw(p, "of", "after the tensor's rank");
+			prm.ranks = (int)parse_int(p, prm.rank_no + 1, IR_MAX_PARAMS, "the tensors of the table");
+		}
 	} else if (is_kw(p, "scalar")) {
 		next(p);
 		prm.kind = PARAM_SCALAR;

@@ -218,6 +218,8 @@ print_param(Buf *b, const IrKernel *k, const IrParam *p)
 				buf_printf(b, "<param %d>", d->sym);
 		}
 		buf_puts(b, "]");
+		if (p->ranks)
+			buf_printf(b, " rank %d of %d", p->rank_no, p->ranks);
 		break;
 	case PARAM_SYM:
 		buf_puts(b, "sym");

@@ -92,8 +92,9 @@ define(Verifier *v, IrValue x, SrcLoc loc, const char *what, int index, const ch
 	if (!vf_is_data(vt(v, x)) && !vf_is_ptr(vt(v, x)) && !vf_is_tmap(vt(v, x)))
 		vf_error(v, loc, "%s %d of %s (%%%d) has type %s, which is not a value type", what, index,
 		     owner, x, vf_tname(vt(v, x)));
-	else if (vf_is_tmap(vt(v, x)) && (strcmp(what, "argument") != 0 || strcmp(owner, "the kernel body") != 0))
-		vf_error(v, loc, "%s %d of %s (%%%d) has type tmap, which only tensor-map parameters have",
+	else if (vf_is_tmap(vt(v, x)) && (strcmp(what, "argument") != 0 || strcmp(owner, "the kernel body") != 0) &&
+		 strcmp(owner, "select") != 0)
+		vf_error(v, loc, "%s %d of %s (%%%d) has type tmap, which only tensor-map parameters (and selects between them) have",
 			 what, index, owner, x);
 	v->state[x] = V_LIVE;
 	PUSH(v->scope, v->nscope, v->capscope, x);
@@ -241,7 +242,8 @@ check_select(Verifier *v, const IrOp *op)
 	if (!vf_want_nres(v, op, 1))
 		return;
 	t = rt(v, op, 0);
-	if (!vf_is_data(t) && !vf_is_ptr(t))
+	/* a tmap only between maps (a per_rank table's, picked by rank) */
+	if (!vf_is_data(t) && !vf_is_ptr(t) && !vf_is_tmap(t))
 		vf_error(v, op->loc, "select cannot give %s", vf_tname(t));
 	if (!is_i1(c) && !ir_type_eq(c, ir_vector(IR_I1, t.lanes)))
 		vf_error(v, op->loc, "operand 1 of select has type %s, expected i1%s", vf_tname(c),

@@ -131,17 +131,11 @@ vf_cluster_arg(Verifier *v, const IrOp *op, int i, int mask)
 			mask ? "the multicast mask (CTAs of the cluster)" : "the CTA rank in the cluster", c, mask, hi);
 }
 
-/* The tensor-map parameter a value is (the body argument of a PARAM_TMAP), or NULL. */
+/* The tensor-map parameter a value is (ir_tmap_param), or NULL. */
 static const IrParam *
 tmap_param(const Verifier *v, IrValue x)
 {
-	const IrKernel *k = v->k;
-	int i;
-
-	for (i = 0; i < k->body.nargs && i < k->nparams; i++)
-		if (k->body.args[i] == x)
-			return k->params[i].kind == PARAM_TMAP ? &k->params[i] : NULL;
-	return NULL;
+	return ir_tmap_param(v->k, x);
 }
 
 /* The element type of the tensor a map is over (IR_VOID if unknown). */

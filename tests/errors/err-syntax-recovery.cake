@@ -10,7 +10,7 @@
 // CHECK: err-syntax-recovery.cake:[[@LINE+12]]:14: note: is a ';' missing here?
 // CHECK-NEXT: {{^}}    let b = 2
 // CHECK-NEXT: {{^}}             ^
-// CHECK: err-syntax-recovery.cake:[[@LINE+14]]:28: error: syntax error, unexpected identifier 'y', expecting ',' or ')'
+// CHECK: err-syntax-recovery.cake:[[@LINE+14]]:28: error: syntax error, unexpected identifier 'y', expecting 'per_rank' or ',' or ')'
 // CHECK-NEXT: {{^}}kernel second(x: in f32[N] y: out f32[N]) threads(32) {
 // CHECK-NEXT: {{^}}                           ^
 // CHECK: err-syntax-recovery.cake:[[@LINE+15]]:24: error: syntax error, unexpected ';', expecting an expression
