@@ -230,7 +230,9 @@ lg_async_op(LlvmGen *g, const IrOp *op)
 		call(g, "llvm.nvvm.mbarrier.arrive.scope.cta.space.cluster", args, 2, "");
 		break;
 	case IR_FENCE_MBAR_INIT: call(g, "llvm.nvvm.fence.mbarrier_init.release.cluster", NULL, 0, ""); break;
-	case IR_FENCE_PROXY_ASYNC: call(g, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, ""); break;
+	case IR_FENCE_PROXY_ASYNC:
+		call(g, op->imm ? "llvm.nvvm.fence.proxy.async.global" : "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, "");
+		break;
 	case IR_TMA_LOAD: case IR_TMA_LOAD_MC: case IR_TMA_STORE: tma(g, op); break;
 	case IR_TMA_COMMIT: call(g, "llvm.nvvm.cp.async.bulk.commit.group", NULL, 0, ""); break;
 	case IR_TMA_WAIT:

@@ -354,7 +354,13 @@ asy_call(Sema *S, Node *e)
 		fe_set_error(e);
 		return 1;
 	case BI_TAKE_TURN: case BI_PASS_TURN: asy_turn_call(S, e); break;
-	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
+	case BI_FENCE_PROXY_ASYNC:
+		if (e->list.n == 1 && e->list.head->kind == N_NAME && strcmp(e->list.head->name, "global") == 0)
+			e->ival = 1;    /* .global: TMA reads of what flags published */
+		else if (e->list.n != 0)
+			diag_error(e->loc, "'fence_proxy_async' takes no argument (shared memory) or global");
+		break;
+	case BI_TMA_STORE_WAIT: case BI_CLUSTER_SYNC:
 		if (asy_split_args(e, args, 1, NULL, NULL) != 0)
 			diag_error(e->loc, "'%s' takes no arguments, found %d", e->name, e->list.n);
 		if (e->builtin == BI_CLUSTER_SYNC && asy_cluster_size(h) == 1)

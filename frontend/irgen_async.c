@@ -426,9 +426,13 @@ irgen_async_call(IrGen *G, Node *e, IrValue *v)
 	case BI_TCGEN05_MMA: irgen_tcgen05_mma(G, e); return 1;
 	case BI_TMEM_STORE: irgen_tmem_store(G, e); return 1;
 	case BI_TAKE_TURN: case BI_PASS_TURN: irgen_turn_call(G, e); return 1;
-	case BI_TMA_STORE_WAIT: case BI_FENCE_PROXY_ASYNC: case BI_CLUSTER_SYNC:
+	case BI_TMA_STORE_WAIT: case BI_CLUSTER_SYNC:
 		G->b.loc = e->loc;
 		irb_op(&G->b, irgen_builtins[e->builtin].opcode, ir_scalar(IR_VOID), 0, NULL);
+		return 1;
+	case BI_FENCE_PROXY_ASYNC:
+		G->b.loc = e->loc;
+		irb_imm(&G->b, IR_FENCE_PROXY_ASYNC, ir_scalar(IR_VOID), e->ival, 0, NULL);
 		return 1;
 	case BI_MBAR_ARRIVE: case BI_MBAR_EXPECT_TX: case BI_MBAR_WAIT: {
 		IrValue ops[2];

@@ -255,7 +255,8 @@ ex_fence_proxy_async(Warp *w, const IrOp *op, uint32_t mask)
 	Interp *it = w->it;
 	int l;
 
-	(void)op;
+	if (op->imm)
+		return;         /* .global: the TMA loads it orders read global memory as it is */
 	LANES(l, mask) {
 		int t = w->gid * WARP + l;
 

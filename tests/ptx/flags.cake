@@ -10,6 +10,8 @@
 // RUN: %ptxas -arch=sm_90a %t/signal.sm_90a.ptx -o %t/signal.cubin
 // RUN: %cakec --emit=ptx -o %t/b %s
 // RUN: cmp %t/signal.sm_90a.ptx %t/b/signal.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PROXY < %t/pull.sm_90a.ptx
+// RUN: %ptxas -arch=sm_90a %t/pull.sm_90a.ptx -o %t/pull.cubin
 // CHECK-LABEL: .entry signal_
 // CHECK: st.global.b32
 // CHECK-NEXT: fence.acq_rel.sys;
@@ -46,4 +48,41 @@ kernel signal(data: inout f32[32], flags: inout u32[4], big: inout u64[2], statu
     let w = load_acquire(s[31 - lane], scope: cta);
     fence_acq_rel(scope: cluster);
     data[lane] = f32(w);
+}
+
+// fence_proxy_async(global) orders the acquire before the TMA load of what it published;
+// the shared form stays fence.proxy.async.shared::cta.
+// PROXY-LABEL: .entry pull_
+// PROXY-DAG: fence.proxy.async.shared::cta;
+// PROXY-DAG: ld.acquire.sys.global.b32
+// PROXY: fence.proxy.async.global;
+// PROXY: cp.async.bulk.tensor.2d.shared::cluster.global
+kernel pull(a: in bf16[M, 64], flags: inout u32[1], o: out bf16[M, 64], epoch: u32)
+    targets(sm_90a)
+    threads(64)
+    grid(1)
+{
+    tensormap ta = tma(a, box[64, 64], swizzle(128));
+    tensormap to = tma(o, box[64, 64], swizzle(128));
+    pipeline ip(stages: 1, full: tma, empty: thread);
+    shared sa: bf16[64, 64] in ip swizzle(128);
+    role load(warp 0) {
+        elect {
+            if (wait_ge(flags[0], epoch, i64(1000000), scope: system)) {
+                fence_proxy_async(global);
+            }
+            produce ip {
+                tma_load(sa, ta, [0, 0]);
+            }
+        }
+    }
+    role store(warp 1) {
+        elect {
+            consume ip {
+                fence_proxy_async();
+                tma_store(to, [0, 0], sa);
+                tma_store_wait();
+            }
+        }
+    }
 }
