@@ -1247,7 +1247,11 @@ emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
 				else
 					buf_printf(m, "%lld", (long long)p->dims[d].size);
 			}
-			buf_printf(m, "], \"align\": %d}", e->align[e->symno[i]]);
+			buf_printf(m, "], \"align\": %d", e->align[e->symno[i]]);
+			if (p->ranks)   /* a per_rank table's tensor: the args struct's array element */
+				buf_printf(m, ", \"field\": \"%s\", \"rank\": %d, \"ranks\": %d", e->field[i], p->rank_no,
+					   p->ranks);
+			buf_puts(m, "}");
 		} else if (p->kind == PARAM_TMAP) {
 			buf_puts(m, ", \"kind\": \"tmap\", \"tensor\": ");
 			put_json(m, k->params[p->tmap_tensor].name);

@@ -255,7 +255,8 @@ def _shim_source(kernels):
         fields = _fields(k)
         lines += ["", "size_t", "cakec_torch_layout_%s(size_t *off)" % name, "{"]
         for i, p in enumerate(fields):
-            lines.append("\toff[%d] = offsetof(%s_args, %s);" % (i, name, _field_name(p["name"])))
+            # a per_rank table's tensors are elements of one array (p["field"]: "a[1]")
+            lines.append("\toff[%d] = offsetof(%s_args, %s);" % (i, name, p.get("field") or _field_name(p["name"])))
         if not fields:
             lines.append("\t(void)off;")
         lines += ["\treturn sizeof(%s_args);" % name, "}"]
