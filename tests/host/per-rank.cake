@@ -8,6 +8,8 @@
 // RUN: %t/checks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=HDR < %t/gather4.h
 // RUN: FileCheck %s --check-prefix=GEN < %t/gather4.c
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: %cakec --emit=ptx,host --ptx-only --list-outputs -o %t %s | FileCheck %s --check-prefix=LIST
 // CHECK: ok same shapes: grid (16, 1, 1)
 // CHECK-NEXT: ok other shape: CAKE_ERR_SHAPE: gather4: parameter 'a[2]'
 // CHECK-NEXT: ok null table entry: CAKE_ERR_NULL: gather4: parameter 'a[3]'
@@ -15,6 +17,14 @@
 // HDR-NOT: a_1
 // GEN: {"ta_0", {{[0-9]+}}, 0,
 // GEN: {"ta_3", {{[0-9]+}}, 3,
+// The manifest names each table tensor's C field (cakec_torch reads it).
+// MANIFEST: {"name": "a_2", "kind": "tensor", "dtype": "bf16", "access": "in", "shape": ["M", 64], "align": 16, "field": "a[2]", "rank": 2, "ranks": 4}
+// The generic kernel below has instances for 2 and 4 ranks, whose args structs differ:
+// their launchers, and no entry point (relay.c / relay.h).
+// LIST: relay_w2.c
+// LIST: relay_w4.c
+// LIST-NOT: relay.c
+// LIST-NOT: relay.h
 kernel gather4(a: in bf16[4, M, 64] per_rank, c: out bf16[R, 64], rank: i32)
     targets(sm_90a)
     threads(128)
@@ -44,3 +54,17 @@ kernel gather4(a: in bf16[4, M, 64] per_rank, c: out bf16[R, 64], rank: i32)
         }
     }
 }
+
+kernel relay<W: i32>(a: in f32[W, N] per_rank, o: out f32[N], r: i32)
+    targets(sm_90a)
+    threads(32)
+    grid(cdiv(N, 32))
+{
+    let i = block.x * 32 + thread.x;
+    if (i < N) {
+        o[i] = a[r, i];
+    }
+}
+
+instance relay<2> as relay_w2;
+instance relay<4> as relay_w4;
