@@ -8,6 +8,12 @@
 # gpu_runtime_c, gpu_first_gen, gpu_emu_env, Python3.
 
 function(gpu_hopper_family family emu_env)
+  # NO_ENTRY after emu_env: the instances take different arguments (per_rank tables of
+  # different sizes), so cakec writes no entry point FAMILY.c / FAMILY.h
+  set(entry ON)
+  if("NO_ENTRY" IN_LIST ARGN)
+    set(entry OFF)
+  endif()
   set(src ${CMAKE_SOURCE_DIR}/kernels_src/${family}/${family}.cake)
   set(gen ${CMAKE_BINARY_DIR}/gen/${family})
   file(STRINGS ${src} inst_lines REGEX "^instance [A-Za-z_0-9]+<.*> as [A-Za-z_0-9]+( entry [A-Za-z_0-9]+)?( when .*)?;")
@@ -17,8 +23,12 @@ function(gpu_hopper_family family emu_env)
       list(APPEND kernels ${CMAKE_MATCH_1})
     endif()
   endforeach()
-  set(outputs ${gen}/manifest.json ${gen}/cakert.c ${gen}/cakert.h ${gen}/${family}.c ${gen}/${family}.h)
-  set(csrc ${gen}/${family}.c)
+  set(outputs ${gen}/manifest.json ${gen}/cakert.c ${gen}/cakert.h)
+  set(csrc)
+  if(entry)
+    list(APPEND outputs ${gen}/${family}.c ${gen}/${family}.h)
+    list(APPEND csrc ${gen}/${family}.c)
+  endif()
   # every instance issues wgmma: built for sm_90a only, the target its targets(...) lists
   foreach(k ${kernels})
     list(APPEND outputs ${gen}/${k}.c ${gen}/${k}.h ${gen}/${k}.ir ${gen}/${k}.sm_90a.ptx)
