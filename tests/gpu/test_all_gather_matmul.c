@@ -93,7 +93,17 @@ sequential(void)
 		(x).max_ctas = (ctas); \
 	} while (0)
 
-/* Launches rank r's call of c's instance on stream s (clocked for first_call). */
+/* Rank r's call of instance all_gather_matmul_wW, clocked for first_call. */
+#define LAUNCH_W(W) \
+	case W: { \
+		all_gather_matmul_w##W##_args x; \
+		FILL(x, W, c, g, r, timeout, ctas); \
+		rc = all_gather_matmul_w##W##_launch(&x, s, err); \
+		gt_clock_note(&all_gather_matmul_w##W##_kernel, gt_now_ms() - t0); \
+		return rc; \
+	}
+
+/* Launches rank r's call of c's instance on stream s. */
 static int
 launch(Case *c, const GtDev *g, int r, int64_t timeout, int ctas, CUstream s, CakeError *err)
 {
@@ -101,30 +111,11 @@ launch(Case *c, const GtDev *g, int r, int64_t timeout, int ctas, CUstream s, Ca
 	int rc;
 
 	switch (c->sh->w) {
-	case 2: {
-		all_gather_matmul_w2_args x;
-
-		FILL(x, 2, c, g, r, timeout, ctas);
-		rc = all_gather_matmul_w2_launch(&x, s, err);
-		gt_clock_note(&all_gather_matmul_w2_kernel, gt_now_ms() - t0);
-		return rc;
-	}
-	case 4: {
-		all_gather_matmul_w4_args x;
-
-		FILL(x, 4, c, g, r, timeout, ctas);
-		rc = all_gather_matmul_w4_launch(&x, s, err);
-		gt_clock_note(&all_gather_matmul_w4_kernel, gt_now_ms() - t0);
-		return rc;
-	}
-	default: {
-		all_gather_matmul_w8_args x;
-
-		FILL(x, 8, c, g, r, timeout, ctas);
-		rc = all_gather_matmul_w8_launch(&x, s, err);
-		gt_clock_note(&all_gather_matmul_w8_kernel, gt_now_ms() - t0);
-		return rc;
-	}
+	LAUNCH_W(2)
+	LAUNCH_W(4)
+	LAUNCH_W(8)
+	default:
+		return CAKE_ERR_SHAPE;
 	}
 }
 
