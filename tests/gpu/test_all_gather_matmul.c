@@ -4,8 +4,8 @@
  * allocations of this one device, and each rank's launch gets all ranks' A and pads as its
  * per_rank tables: what symmetric memory gives a rank on a real machine.
  *
- * Each shape runs three calls in a row (epochs 1, 2, 3: no reset between them), and each
- * call one of two ways:
+ * Each shape runs three calls in a row (epochs 1, 2, 3: no reset between them; on a GPU
+ * also one shape 1000 times, checked after the last), and each call one of two ways:
  * - concurrent (a GPU): one stream per rank, each launch capped at num_sms / W CTAs so
  *   that all ranks are resident together; every flag comes from the kernels;
  * - in turn (CAKE_GPU_TEST_SEQUENTIAL=1: the emulated driver runs launches one at a time):
@@ -284,14 +284,17 @@ call_all(Case *c, const GtDev *g, uint32_t call, CUstream s, CUstream *rs, const
 	return 0;
 }
 
+/* ncalls calls in a row on every rank; the results checked after the first CALLS and the
+ * last. */
 static int
-run_shape(const GtDev *g, CUstream s, const Shape *sh, int *ran)
+run_shape(const GtDev *g, CUstream s, const Shape *sh, uint32_t ncalls, int *ran)
 {
 	const char *kernel = names[sh->w == 2 ? 0 : sh->w == 4 ? 1 : 2];
 	CUstream rs[MAXW] = {0};
 	Case c;
 	uint32_t call;
 	int r, fail = 0;
+	char when[32];
 
 	if (create(&c, sh, gt_seed(kernel, (int)sh->m), s)) {
 		destroy(&c);
@@ -301,15 +304,17 @@ run_shape(const GtDev *g, CUstream s, const Shape *sh, int *ran)
 	for (r = 0; r < sh->w && !sequential(); r++)
 		if (gt_cu(cakert_driver()->stream_create(&rs[r], CU_STREAM_NON_BLOCKING), "cuStreamCreate", "ranks"))
 			fail = 1;
-	for (call = 1; call <= CALLS && !fail; call++) {
+	for (call = 1; call <= ncalls && !fail; call++) {
 		if (call_all(&c, g, call, s, rs, kernel)) {
 			fail = 1;
 			break;
 		}
+		if (call > CALLS && call < ncalls)
+			continue;
+		snprintf(when, sizeof when, "call %u of %u", call, ncalls);
 		for (r = 0; r < sh->w; r++) {
 			(*ran)++;
-			fail |= check_rank(&c, r, call, (1u << sh->w) - 1, 0, (1u << sh->w) - 1, kernel,
-					   call == 1 ? "call 1" : call == 2 ? "call 2" : "call 3", s);
+			fail |= check_rank(&c, r, call, (1u << sh->w) - 1, 0, (1u << sh->w) - 1, kernel, when, s);
 		}
 	}
 	for (r = 0; r < sh->w; r++)
@@ -364,7 +369,10 @@ run_all(const GtDev *g, CUstream s, int *ran)
 
 	for (i = 0; i < NSHAPES; i++)
 		if (shapes[i].small || !gt_small())
-			failed += run_shape(g, s, &shapes[i], ran);
+			failed += run_shape(g, s, &shapes[i], CALLS, ran);
+	/* a thousand calls back to back, no reset: the epochs keep counting */
+	if (!gt_small())
+		failed += run_shape(g, s, &shapes[0], 1000, ran);
 	failed += run_missing(g, s, ran);
 	return failed;
 }
