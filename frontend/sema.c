@@ -714,26 +714,6 @@ check_per_rank(Symbol *sym, Node *pn)
 	return sym->ranks;
 }
 
-/* The tensors of per_rank table pn are IR parameters (and tensor maps) named pn_r: no
- * other parameter may have such a name. */
-static void
-check_rank_names(Sema *S, Node *pn)
-{
-	int r;
-
-	if (!pn->sym || pn->sym->kind != SYM_TENSOR || !pn->sym->ranks)
-		return;
-	for (r = 0; r < pn->sym->ranks; r++) {
-		char name[256];
-		Symbol *o;
-
-		snprintf(name, sizeof name, "%s_%d", pn->name, r);
-		if ((o = sema_lookup(S, name)) && o->decl)
-			diag_error(o->decl->loc, "parameter '%s' has the name of tensor %d of per_rank tensor '%s' (in the IR and the launcher's parameters)",
-				   name, r, pn->name);
-	}
-}
-
 /* Declares kernel parameter pn (IR parameter index); the IR parameters it takes. */
 static int
 check_param(Sema *S, Node *pn, int index)
@@ -817,6 +797,56 @@ check_param(Sema *S, Node *pn, int index)
 	if (ok)
 		sym->type = t;
 	return check_per_rank(sym, pn);
+}
+
+/* One IR parameter's name as irgen gives it, where it was declared, and whether it is a
+ * per_rank table's (name_r: nothing else checks those against the other names). */
+typedef struct IrName {
+	const char *name;
+	SrcLoc loc;
+	int table;
+} IrName;
+
+static void
+push_names(Sema *S, IrName **v, int *n, int *cap, const char *name, SrcLoc loc, int ranks)
+{
+	IrName x;
+	int r;
+
+	for (r = 0; r < (ranks ? ranks : 1); r++) {
+		x.name = ranks ? arena_printf(S->p->arena, "%s_%d", name, r) : name;
+		x.loc = loc;
+		x.table = ranks > 0;
+		PUSH(*v, *n, *cap, x);
+	}
+}
+
+/* The kernel's IR parameters (its parameters, a per_rank table as name_0 .., the shape
+ * symbols, the tensor maps, a table's as map_0 ..) need distinct names, which the IR and
+ * the launcher use: a name a table's parameter takes is reported at the later of the two
+ * declarations (two plain names are sema_declare's business). */
+static void
+check_ir_names(Sema *S, Node *k, const KernelInfo *ki)
+{
+	IrName *v = NULL;
+	int n = 0, cap = 0, i, j;
+	Node *pn;
+
+	for (pn = k->list.head; pn; pn = pn->next)
+		if (pn->sym)
+			push_names(S, &v, &n, &cap, pn->name, pn->loc, pn->sym->kind == SYM_TENSOR ? pn->sym->ranks : 0);
+	for (i = 0; i < S->nsyms; i++)
+		push_names(S, &v, &n, &cap, S->syms[i]->name, S->syms[i]->loc, 0);
+	for (i = 0; i < ki->ntmaps; i++)
+		push_names(S, &v, &n, &cap, ki->tmaps[i]->name, ki->tmaps[i]->loc, ki->tmaps[i]->ranks);
+	for (j = 1; j < n; j++)
+		for (i = 0; i < j; i++)
+			if ((v[i].table || v[j].table) && strcmp(v[i].name, v[j].name) == 0) {
+				diag_error(v[j].loc, "'%s' is the name of two parameters of the kernel (a per_rank table's tensors and maps are named name_0, name_1, ...): rename one",
+					   v[j].name);
+				break;
+			}
+	free(v);
 }
 
 static void
@@ -1310,8 +1340,6 @@ check_kernel(Sema *S, Node *k)
 			diag_error(n->loc, "kernel '%s' has more than %d parameters", k->name, IR_MAX_PARAMS);
 	}
 	/* a per_rank tensor is several IR parameters: the shape symbols come after them all */
-	for (n = k->list.head; n; n = n->next)
-		check_rank_names(S, n);
 	S->nparams = i;
 	for (i = 0; i < S->nsyms; i++)
 		S->syms[i]->param = S->nparams + i;
@@ -1359,6 +1387,7 @@ check_kernel(Sema *S, Node *k)
 		sema_check_body(S, k->body, XC_KERNEL, NULL, ir_scalar(IR_VOID), slots);
 	}
 	asy_kernel_end(S, k, ki);
+	check_ir_names(S, k, ki);
 	sema_scope_pop(S);
 
 	ki->nsyms = S->nsyms;
