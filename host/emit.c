@@ -50,15 +50,22 @@ field_name(const IrKernel *k, const char *name)
 	return name;
 }
 
-/* The field of tensor r of a per_rank table, whose parameters are named table_r: an
- * element of the args struct's array, "table[r]". */
+/* The name of the per_rank table whose tensor r parameter p is: its parameters are named
+ * table_r. */
+static const char *
+table_name(const IrKernel *k, const IrParam *p)
+{
+	const char *us = strrchr(p->name, '_');
+
+	return arena_printf(k->arena, "%.*s", (int)(us ? us - p->name : (long)strlen(p->name)), p->name);
+}
+
+/* The field of tensor r of a per_rank table: an element of the args struct's array,
+ * "table[r]". */
 static const char *
 table_field(const IrKernel *k, const IrParam *p)
 {
-	const char *us = strrchr(p->name, '_');
-	char *base = arena_printf(k->arena, "%.*s", (int)(us ? us - p->name : (long)strlen(p->name)), p->name);
-
-	return arena_printf(k->arena, "%s[%d]", field_name(k, base), p->rank_no);
+	return arena_printf(k->arena, "%s[%d]", field_name(k, table_name(k, p)), p->rank_no);
 }
 
 /* Appends s as the body of a C string literal. */
@@ -1248,9 +1255,12 @@ emit_manifest(Emit *e, const HostImages *img, const char *symbol, Buf *m)
 					buf_printf(m, "%lld", (long long)p->dims[d].size);
 			}
 			buf_printf(m, "], \"align\": %d", e->align[e->symno[i]]);
-			if (p->ranks)   /* a per_rank table's tensor: the args struct's array element */
+			if (p->ranks) {     /* a per_rank table's tensor: the args struct's array element */
+				buf_puts(m, ", \"table\": ");
+				put_json(m, table_name(k, p));
 				buf_printf(m, ", \"field\": \"%s\", \"rank\": %d, \"ranks\": %d", e->field[i], p->rank_no,
 					   p->ranks);
+			}
 			buf_puts(m, "}");
 		} else if (p->kind == PARAM_TMAP) {
 			buf_puts(m, ", \"kind\": \"tmap\", \"tensor\": ");

@@ -170,6 +170,39 @@ def _read_manifest(gen_dir):
     return out
 
 
+def _table(p):
+    """The per_rank table a field belongs to (None for other parameters)."""
+    if "ranks" not in p:
+        return None
+    return p.get("table") or p["name"].rsplit("_", 1)[0]
+
+
+def peer_buffers(handle, shape, dtype, storage_offset=0):
+    """Every rank's view of a symmetric buffer, in rank order: the list a per_rank
+    parameter takes. handle is what torch.distributed._symmetric_memory.rendezvous
+    returned for the buffer (its get_buffer maps each peer's memory into this process);
+    shape, dtype and storage_offset (in elements) pick the same view on every rank."""
+    return [handle.get_buffer(r, tuple(shape), dtype, storage_offset)
+            for r in range(_world_size(handle))]
+
+
+def peer_signal_pads(handle, shape, dtype=None, storage_offset=0):
+    """Every rank's view of the signal pad of a symmetric buffer, in rank order (a list for
+    a per_rank table of flags). torch's own barriers and signals use the pad's first words
+    (a channel is world_size words); a storage_offset past the channels torch's calls use
+    keeps the two apart."""
+    if dtype is None:
+        import torch
+        dtype = torch.uint32
+    return [handle.get_signal_pad(r, tuple(shape), dtype=dtype, storage_offset=storage_offset)
+            for r in range(_world_size(handle))]
+
+
+def _world_size(handle):
+    w = getattr(handle, "world_size", None)
+    return int(w) if w is not None else len(handle.buffer_ptrs)
+
+
 def _fields(kernel):
     """The args struct's members in order: (param, kind) for tensors, scalars and the
     shape symbols no tensor binds (host/emit.c's order)."""
@@ -464,8 +497,31 @@ class Kernel(object):
                                (self.name, size, list(off)[:len(self.fields)],
                                 ctypes.sizeof(self._args_type), mine))
 
+    def params(self):
+        """The call's keyword parameters: a per_rank table is one, taking a list of its
+        tensors in rank order."""
+        out = []
+        for p in self.fields:
+            name = _table(p) or p["name"]
+            if name not in out:
+                out.append(name)
+        return out
+
+    def _value(self, p, kwargs):
+        """The argument for field p: a table's field takes element p["rank"] of its list."""
+        table = _table(p)
+        if not table:
+            return kwargs[p["name"]]
+        v = kwargs[table]
+        if not isinstance(v, (list, tuple)) or len(v) != p["ranks"]:
+            raise TypeError("%s: parameter '%s' is a per_rank table: expected a list of %d "
+                            "tensors (one per rank), found %s" %
+                            (self.name, table, p["ranks"], "a list of %d" % len(v)
+                             if isinstance(v, (list, tuple)) else type(v).__name__))
+        return v[p["rank"]]
+
     def _args(self, kwargs):
-        names = [p["name"] for p in self.fields]
+        names = self.params()
         unknown = sorted(set(kwargs) - set(names))
         missing = [n for n in names if n not in kwargs]
         if unknown or missing:
@@ -476,9 +532,9 @@ class Kernel(object):
         keep = []
         device = None
         for p in self.fields:
-            v = kwargs[p["name"]]
+            v = self._value(p, kwargs)
             if p["kind"] == "tensor":
-                view = _tensor_view(v, p["name"], self.name, keep)
+                view = _tensor_view(v, p.get("field") or p["name"], self.name, keep)
                 if device is None and view.device.device_type == _DEVICE_CUDA:
                     device = view.device.device_id
                 setattr(args, p["name"], view)
@@ -521,7 +577,7 @@ class Kernel(object):
             raise CakeError(rc, err.msg.decode(errors="replace"), self.name)
 
     def __repr__(self):
-        return "<cakec kernel %s(%s)>" % (self.name, ", ".join(p["name"] for p in self.fields))
+        return "<cakec kernel %s(%s)>" % (self.name, ", ".join(self.params()))
 
 
 class Library(object):

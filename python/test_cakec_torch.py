@@ -178,6 +178,39 @@ def test_without_gpu(lib, has_driver):
                      "parameter 's': expected a value in u8 range [0, 255], found 256", "small u8 range")
 
 
+    if "all_gather_matmul_w2" in lib.kernels:     # per_rank tables: a list per table
+        k = lib.all_gather_matmul_w2
+        m, n, kk = 80, 200, 128
+        a = [FakeTensor(base + r * 0x100000, [m, kk], "bfloat16") for r in range(2)]
+        fl = [FakeTensor(base + 0x400000 + r * 0x1000, [2], "uint32") for r in range(2)]
+        rest = dict(b=FakeTensor(base + 0x800000, [n, kk], "bfloat16"),
+                    c=FakeTensor(base + 0xC00000, [2, m, n], "bfloat16"),
+                    epoch=FakeTensor(base + 0xF00000, [2], "uint32"),
+                    status=FakeTensor(base + 0xF01000, [1], "int32"),
+                    rank=1, timeout_ns=10 ** 9, max_ctas=64)
+        check(k.params() == ["a", "b", "c", "flags", "epoch", "status", "rank", "timeout_ns",
+                             "max_ctas"], "all_gather_matmul_w2.params(): %s" % k.params())
+        # past the checks of every table tensor the grid asks the driver for num_sms: no
+        # driver, or no current context (this test makes none), or the grid
+        try:
+            check(k.grid(a=a, flags=fl, **rest)[0] >= 1, "all_gather_matmul_w2.grid with tables")
+        except cakec_torch.CakeError as e:
+            check(e.status_name in ("CAKE_ERR_NO_DRIVER", "CAKE_ERR_CONTEXT") and
+                  "the grid uses num_sms" in e.message,
+                  "all_gather_matmul_w2.grid with tables: %s: %s" % (e.status_name, e.message))
+        bad = [a[0], FakeTensor(base + 0x100000, [m + 1, kk], "bfloat16")]
+        expect_error(lambda: k.grid(a=bad, flags=fl, **rest), "CAKE_ERR_SHAPE", "parameter 'a[1]'",
+                     "all_gather_matmul_w2 table tensor shape")
+        expect_error(lambda: k.grid(a=a[:1], flags=fl, **rest), "TypeError",
+                     "'a' is a per_rank table: expected a list of 2 tensors (one per rank), "
+                     "found a list of 1", "all_gather_matmul_w2 short table")
+        expect_error(lambda: k.grid(a=a[0], flags=fl, **rest), "TypeError",
+                     "expected a list of 2 tensors (one per rank), found FakeTensor",
+                     "all_gather_matmul_w2 table given a tensor")
+        expect_error(lambda: k.grid(a_0=a[0], a_1=a[1], flags=fl, **rest), "TypeError",
+                     "unknown parameter(s) a_0, a_1", "all_gather_matmul_w2 tensor names")
+
+
 def test_conversions():
     check(cakec_torch._bits_bf16(1.0) == 0x3F80, "bf16 bits of 1.0")
     check(cakec_torch._bits_bf16(-2.5) == 0xC020, "bf16 bits of -2.5")
@@ -378,12 +411,45 @@ def test_with_torch(libs):
                 err = ((c.double() - ref).abs() / ref.abs().clamp(min=sk)).max().item()
                 check(err <= 1e-6 * sk, "torch sgemm_tiled M=%d N=%d K=%d: max_rel_err %.3g <= %.3g"
                       % (m, n, kk, err, 1e-6 * sk))
+        if "all_gather_matmul_w2" in k:
+            test_all_gather_matmul_torch(lib.all_gather_matmul_w2, dev)
         # a strided (non-contiguous) view is refused with the launcher's message
         if "softmax" in k:
             x = torch.rand(8, 16, device=dev)
             y = torch.empty(16, 8, device=dev).t()
             expect_error(lambda: lib.softmax(x=x, y=y), "CAKE_ERR_STRIDE",
                          "expected row-major contiguous strides", "torch softmax strided output")
+
+
+def test_all_gather_matmul_torch(kern, dev):
+    """Two ranks simulated on one device, each on its own stream and SMs, taking their tables
+    as lists of torch tensors: three calls in a row (epoch flags, no reset), ragged M, N, K."""
+    import torch
+    w, m, n, kk = 2, 300, 1000, 520
+    sms = torch.cuda.get_device_properties(dev).multi_processor_count
+    a = [(torch.rand(m, kk, device=dev) * 2 - 1).bfloat16() for _ in range(w)]
+    b = (torch.rand(n, kk, device=dev) * 2 - 1).bfloat16()
+    pads = [torch.zeros(w, device=dev, dtype=torch.int32).view(torch.uint32) for _ in range(w)]
+    epochs = [torch.zeros(2, device=dev, dtype=torch.int32) for _ in range(w)]
+    status = [torch.full((1,), 7, device=dev, dtype=torch.int32) for _ in range(w)]
+    streams = [torch.cuda.Stream(dev) for _ in range(w)]
+    ref = torch.cat(a).double() @ b.double().t()
+    floor = kk ** 0.5 / 4
+    for call in (1, 2, 3):
+        cs = [torch.full((w, m, n), float("nan"), device=dev, dtype=torch.bfloat16) for _ in range(w)]
+        for r in range(w):
+            status[r].zero_()
+        torch.cuda.synchronize()
+        for r in range(w):
+            kern(a=a, b=b, c=cs[r], flags=pads, epoch=epochs[r].view(torch.uint32), status=status[r],
+                 rank=r, timeout_ns=2 * 10 ** 9, max_ctas=max(sms // w, 1), stream=streams[r])
+        torch.cuda.synchronize()
+        for r in range(w):
+            err = ((cs[r].reshape(w * m, n).double() - ref).abs() / ref.abs().clamp(min=floor)).max().item()
+            st, ep = int(status[r].item()), epochs[r].tolist()
+            check(err <= 1e-2 and st == 0 and ep == [call, 0],
+                  "torch all_gather_matmul_w2 rank %d call %d M=%d N=%d K=%d: max_rel_err %.3g <= 0.01, "
+                  "status %d, epoch %s" % (r, call, m, n, kk, err, st, ep))
 
 
 def main():

@@ -18,7 +18,7 @@
 // GEN: {"ta_0", {{[0-9]+}}, 0,
 // GEN: {"ta_3", {{[0-9]+}}, 3,
 // The manifest names each table tensor's C field (cakec_torch reads it).
-// MANIFEST: {"name": "a_2", "kind": "tensor", "dtype": "bf16", "access": "in", "shape": ["M", 64], "align": 16, "field": "a[2]", "rank": 2, "ranks": 4}
+// MANIFEST: {"name": "a_2", "kind": "tensor", "dtype": "bf16", "access": "in", "shape": ["M", 64], "align": 16, "table": "a", "field": "a[2]", "rank": 2, "ranks": 4}
 // The generic kernel below has instances for 2 and 4 ranks, whose args structs differ:
 // their launchers, and no entry point (relay.c / relay.h).
 // LIST: relay_w2.c
