@@ -17,7 +17,8 @@
 //   the first tiles need no peer and the ranks do not all read one peer at once. Before
 //   its first tile of peer q the producer waits for q's flag in its own pad (wait_ge, at
 //   most timeout_ns; a late peer sets status[0] to 1 and the kernel still finishes, with
-//   those rows of C undefined), then orders the flag before its TMA loads of q's rows
+//   those rows of C undefined, the CTA waiting for no other peer after the first that
+//   failed), then orders the flag before its TMA loads of q's rows
 //   (fence_proxy_async(global)).
 // - max_ctas caps the grid (num_sms normally); W ranks simulated on one GPU run one
 //   launch each on its own stream with num_sms / W, so that all are resident together.
@@ -59,13 +60,17 @@ kernel all_gather_matmul<W: i32>(
                     }
                 }
                 var seen = 1 << rank;       // the ranks whose rows may be read: own ones
+                // after one peer did not come in time, the call has failed: no more waits,
+                // so that it ends within timeout_ns of the last peer that did
+                var limit = timeout_ns;
                 for (tile in block.x .. tiles step grid_dim.x) {
                     let src = (rank + tile / rank_tiles) % W;
                     let m0 = tile % rank_tiles % tiles_m * BM;
                     let n0 = tile % rank_tiles / tiles_m * BN;
                     if (((seen >> src) & 1) == 0) {
-                        if (!wait_ge(flags[rank, src], e, timeout_ns, scope: system)) {
+                        if (!wait_ge(flags[rank, src], e, limit, scope: system)) {
                             atomic_or(status[0], 1);
+                            limit = 0;
                         }
                         fence_proxy_async(global);
                         seen = seen | (1 << src);

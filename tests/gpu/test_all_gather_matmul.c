@@ -15,9 +15,10 @@
  * B^T (bf16 inputs taken exactly; relative error against max(|ref|, sqrt(K) / 4), at most
  * 1e-2: one bf16 rounding of the output), with C poisoned before and guarded; its status
  * must be 0, its epoch words {call, 0}, and every flag of its pad the call's epoch.
- * Then a missing peer: rank 0 of W = 2 alone, rank 1's flag never set, a 1 ms limit: the
- * launch must end (no hang) with status 1, rank 0's own rows of C right, and rank 0's
- * flag published into rank 1's pad.
+ * Then missing peers: rank 0 of W = 2 and of W = 8 alone, the others' flags never set, a
+ * 20 ms limit: the launch must end (no hang) with status 1, rank 0's own rows of C right,
+ * and rank 0's flag published into every peer's pad; where ranks run at once (a GPU),
+ * within one limit plus 15 ms (the launch and the call's own tiles), not one a peer.
  *
  * Inputs, never 0: A and B U(-1, 1) as bf16. */
 #include "gputest.h"
@@ -34,7 +35,8 @@
 #define MAXW 8
 #define CALLS 3
 #define TIMEOUT_NS 2000000000LL         /* a peer that is merely slow: 2 s */
-#define MISSING_NS 1000000LL            /* the missing peer's case: 1 ms */
+#define MISSING_NS 20000000LL           /* the missing peers' case: 20 ms */
+#define MISSING_SLACK_MS 15.0           /* its launch and its own tiles, on top of the limit */
 
 typedef struct Shape {
 	int w;
@@ -326,37 +328,56 @@ run_shape(const GtDev *g, CUstream s, const Shape *sh, uint32_t ncalls, int *ran
 
 /* Rank 0 of W = 2 alone, rank 1 never publishing: the wait gives up after MISSING_NS. */
 static int
-run_missing(const GtDev *g, CUstream s, int *ran)
+run_missing(const GtDev *g, CUstream s, const Shape *shp, int *ran)
 {
-	static const Shape sh = {2, 80, 200, 128, 1};
-	const char *kernel = names[0];
+	const Shape sh = *shp;
+	const char *kernel = names[sh.w == 2 ? 0 : sh.w == 4 ? 1 : 2];
 	CakeError err;
 	Case c;
 	int fail;
+	double t0, ms;
 
 	(*ran)++;
 	if (create(&c, &sh, gt_seed("missing peer", 0), s) || gt_buf_poison(&c.rk[0].c, s, "c")) {
 		destroy(&c);
 		return 1;
 	}
+	if (gt_cu(cakert_driver()->stream_synchronize(s), "cuStreamSynchronize", "inputs")) {
+		destroy(&c);
+		return 1;
+	}
+	t0 = gt_now_ms();
 	if (launch(&c, g, 0, MISSING_NS, 1 << 20, s, &err) != CAKE_OK) {
 		printf("FAIL %s missing peer: %s\n", kernel, err.msg);
 		destroy(&c);
 		return 1;
 	}
-	fail = check_rank(&c, 0, 1, 1, 1, 1, kernel, "missing peer", s);
+	if (gt_cu(cakert_driver()->stream_synchronize(s), "cuStreamSynchronize", "missing peer")) {
+		destroy(&c);
+		return 1;
+	}
+	ms = gt_now_ms() - t0;
+	fail = check_rank(&c, 0, 1, 1, 1, 1, kernel, "missing peers", s);
 	if (!fail) {
 		int guards = 1;
-		const unsigned char *p = gt_fetch(&c.rk[1].flags, s, "flags", &guards);
-		uint32_t published;
+		uint32_t published = 1;
+		int q;
 
-		fail = !p;
-		if (p) {
-			memcpy(&published, p, 4);
-			fail = published != 1 || !guards;
-			printf("%s %s missing peer: status 1 after the limit; rank 0's flag in rank 1's pad %u\n",
-			       fail ? "FAIL" : "PASS", kernel, published);
+		for (q = 1; q < sh.w && !fail; q++) {
+			const unsigned char *p = gt_fetch(&c.rk[q].flags, s, "flags", &guards);
+
+			fail = !p || !guards;
+			if (p)
+				memcpy(&published, p, 4);
+			fail |= published != 1;
 		}
+		/* after the first wait that fails no CTA waits again: the call ends within one
+		 * limit plus its own work, however many peers are missing (on a GPU; the emulated
+		 * driver's clock and speed are its own) */
+		fail |= !sequential() && ms > MISSING_NS / 1e6 + MISSING_SLACK_MS;
+		printf("%s %s missing peers: %d of %d absent, status 1 after %.1f ms (limit %.1f ms%s); rank 0's "
+		       "flag in their pads %u\n", fail ? "FAIL" : "PASS", kernel, sh.w - 1, sh.w, ms,
+		       MISSING_NS / 1e6, sequential() ? ", not timed in turn" : "", published);
 	}
 	destroy(&c);
 	return fail;
@@ -373,7 +394,8 @@ run_all(const GtDev *g, CUstream s, int *ran)
 	/* a thousand calls back to back, no reset: the epochs keep counting */
 	if (!gt_small())
 		failed += run_shape(g, s, &shapes[0], 1000, ran);
-	failed += run_missing(g, s, ran);
+	failed += run_missing(g, s, &shapes[0], ran);
+	failed += run_missing(g, s, &shapes[2], ran);   /* W = 8: seven peers absent */
 	return failed;
 }
 
