@@ -521,24 +521,66 @@ check_conditions(const Node *k)
 	}
 }
 
+/* Why instance a's kernel and instance b's have argument structs of other layouts though
+ * the same parameters: a per_rank table of another size (its tensors are an array of the
+ * struct); 0 if they have one layout. */
+static int
+tables_differ(const Node *a, const Node *b, Buf *why)
+{
+	const Node *pa, *pb;
+
+	for (pa = a->list.head, pb = b->list.head; pa && pb; pa = pa->next, pb = pb->next) {
+		const Symbol *ta = tensor_sym(pa), *tb = tensor_sym(pb);
+
+		if (ta && tb && ta->ranks != tb->ranks) {
+			buf_printf(why, "its per_rank table '%s' holds %d tensors, the first instance's %d (one argument struct serves every instance)",
+				   pa->name, ta->ranks, tb->ranks);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether instance inst names its entry point (`entry NAME`) rather than joining its
+ * kernel's by default. */
+static int
+names_entry(const Node *inst)
+{
+	const Node *a;
+
+	for (a = inst->attrs.head; a; a = a->next)
+		if (strcmp(a->name, "entry") == 0)
+			return 1;
+	return 0;
+}
+
 /* The instances of k's entry point that other kernels bring (`entry K`) take the same
- * arguments as its first instance, but for their tensors' element types. */
+ * arguments as its first instance, but for their tensors' element types; and every
+ * instance has per_rank tables of the first one's sizes. Instances of one kernel whose
+ * tables differ (one per world size) have no entry point, unless one asked to join it:
+ * that is an error. */
 static void
 check_signatures(const Node *k)
 {
 	Node **insts = k->kinfo->entry;
-	int i;
+	int i, n = k->kinfo->nentry;
 
-	for (i = 1; i < k->kinfo->nentry; i++) {
+	for (i = 1; i < n; i++) {
 		Buf why = {0};
 
-		if (insts[i]->lhs != insts[0]->lhs && signature_differs(insts[i]->body, insts[0]->body, &why)) {
+		if ((insts[i]->lhs != insts[0]->lhs && signature_differs(insts[i]->body, insts[0]->body, &why)) ||
+		    (tables_differ(insts[i]->body, insts[0]->body, &why) &&
+		     (names_entry(insts[i]) || names_entry(insts[0])))) {
 			diag_error(insts[i]->loc, "the instance '%s' cannot join the entry point '%s': %s",
 				   insts[i]->body->name, k->name, why.s);
 			diag_note(insts[0]->loc, "the entry point's first instance, '%s', is here",
 				  insts[0]->body->name);
+		} else if (why.len) {
+			k->kinfo->nentry = 0;   /* tables of other sizes, joined by default: no entry */
 		}
 		buf_free(&why);
+		if (!k->kinfo->nentry)
+			break;
 	}
 }
 

@@ -958,43 +958,9 @@ select_kernels(const Options *o, IrModule **mods)
 	return 0;
 }
 
-/* The per_rank table sizes of k's tensors, one digit-like code per tensor parameter, in
- * out (at most size - 1 of them). */
-static void
-table_sizes(const IrKernel *k, char *out, int size)
-{
-	int i, n = 0;
-
-	for (i = 0; i < k->nparams && n < size - 1; i++)
-		if (k->params[i].kind == PARAM_TENSOR)
-			out[n++] = (char)('0' + k->params[i].ranks);
-	out[n] = 0;
-}
-
-/* Whether instances insts[0 .. n-1] have args structs of one layout (what an entry
- * point's one struct needs): per_rank tables of different sizes (one instance per world
- * size) do not. */
-static int
-same_params(IrKernel **insts, int n)
-{
-	char first[IR_MAX_PARAMS + 1], other[IR_MAX_PARAMS + 1];
-	int j;
-
-	if (!insts[0])
-		return 0;
-	table_sizes(insts[0], first, sizeof first);
-	for (j = 1; j < n; j++) {
-		if (!insts[j])
-			return 0;
-		table_sizes(insts[j], other, sizeof other);
-		if (strcmp(first, other) != 0)
-			return 0;
-	}
-	return 1;
-}
-
 /* The entry points of m's generic kernels (host_emit_entry), beside their instances'
- * launchers; none for instances whose arguments differ (same_params). */
+ * launchers. Each instance is there (the --kernel filter keeps an entry's instances with
+ * it), and they have one argument struct (the frontend's check_signatures). */
 static void
 emit_entries(const IrModule *m, Buf *manifest)
 {
@@ -1010,10 +976,9 @@ emit_entries(const IrModule *m, Buf *manifest)
 			for (k = 0; k < m->nkernels; k++)
 				if (strcmp(m->kernels[k]->name, e->insts[j]) == 0)
 					insts[j] = m->kernels[k];
-		if (!same_params(insts, e->ninst)) {
-			free(insts);
-			continue;
-		}
+		for (j = 0; j < e->ninst; j++)
+			if (!insts[j])
+				ICE("entry point %s: its instance %s is not in the module", e->name, e->insts[j]);
 		host_emit_entry(e, insts, &h, &c);
 		snprintf(name, sizeof name, "%s.h", e->name);
 		add_output_buf(name, &h);
