@@ -31,8 +31,6 @@
 
 #include "internal.h"
 
-#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
-
 /* The PTX limit of an mbarrier's tx-count: 2^20 - 1 either way. */
 #define TX_LIMIT ((1 << 20) - 1)
 

@@ -23,8 +23,6 @@
 #include "internal.h"
 #include "mathlib.h"
 
-#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
-
 typedef float (*F32Fn)(const float *a);
 typedef double (*F64Fn)(const double *a);
 

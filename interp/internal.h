@@ -15,6 +15,8 @@
 
 #define WARP 32
 #define ALL_LANES 0xffffffffu
+/* for (each lane l of mask m): the set bits, lowest first */
+#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
 
 typedef struct Interp Interp;
 typedef struct Block Block;

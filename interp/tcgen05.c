@@ -16,8 +16,6 @@
 
 #include "internal.h"
 
-#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
-
 /* Whether op is of cta_group::2 (bit 16 of the imm): the CTA pair. */
 static int
 cg2(const IrOp *op)

@@ -30,8 +30,6 @@
 
 #include "internal.h"
 
-#define LANES(l, m) for (uint32_t m_ = (m); m_ && ((l) = __builtin_ctz(m_), 1); m_ &= m_ - 1)
-
 #define TM_LANES 128
 #define TM_COLS 512
 
