@@ -574,30 +574,40 @@ unify_args(Node *e, Node **args, int n)
 	return 1;
 }
 
+/* Checks place, the first argument of builtin e (an atomic or a flag access): one element
+ * of a tensor or shared array (as in EXAMPLE[i]), read and/or written. 0 after a
+ * diagnostic. */
+static int
+element_arg(Sema *S, Node *e, Node *place, int read, int write, const char *example)
+{
+	Symbol *s = place->kind == N_INDEX ? sema_element_base(S, place) : NULL;
+
+	if (!s) {
+		diag_error(place->loc, "the first argument of '%s' must be a tensor or shared array element, as in %s[i]",
+			   e->name, example);
+		return 0;
+	}
+	if (!sema_element(S, place, s, read, write))
+		return 0;
+	if (fe_vector(place->ty)) {
+		diag_error(place->loc, "'%s' works on one element, found a %s access", e->name, fe_tname(place->ty));
+		return 0;
+	}
+	return 1;
+}
+
 static void
 check_atomic(Sema *S, Node *e, Node **args, int n)
 {
 	Node *place = args[0];
-	Symbol *s = place->kind == N_INDEX ? sema_element_base(S, place) : NULL;
 	IrType t;
 	int i, ok;
 
-	if (!s) {
-		diag_error(place->loc, "the first argument of '%s' must be a tensor or shared array element, as in x[i]",
-			   e->name);
-		fe_set_error(e);
-		return;
-	}
-	if (!sema_element(S, place, s, 0, 1)) {
+	if (!element_arg(S, e, place, 0, 1, "x")) {
 		fe_set_error(e);
 		return;
 	}
 	t = place->ty;
-	if (fe_vector(t)) {
-		diag_error(place->loc, "'%s' works on one element, found a %s access", e->name, fe_tname(t));
-		fe_set_error(e);
-		return;
-	}
 	if (e->builtin == BI_ATOMIC_ADD)
 		ok = t.base == IR_F32 || t.base == IR_I32 || t.base == IR_U32 || t.base == IR_U64;
 	else
@@ -647,18 +657,12 @@ ordered_scope(Node *e, Node *named)
 static int
 ordered_place(Sema *S, Node *e, Node *place)
 {
-	Symbol *s = place->kind == N_INDEX ? sema_element_base(S, place) : NULL;
 	IrBase b;
 
-	if (!s) {
-		diag_error(place->loc, "the first argument of '%s' must be a tensor or shared array element, as in flags[i]",
-			   e->name);
-		return 0;
-	}
-	if (!sema_element(S, place, s, e->builtin != BI_STORE_RELEASE, e->builtin == BI_STORE_RELEASE))
+	if (!element_arg(S, e, place, e->builtin != BI_STORE_RELEASE, e->builtin == BI_STORE_RELEASE, "flags"))
 		return 0;
 	b = place->ty.base;
-	if (fe_vector(place->ty) || (b != IR_I32 && b != IR_U32 && b != IR_I64 && b != IR_U64)) {
+	if (b != IR_I32 && b != IR_U32 && b != IR_I64 && b != IR_U64) {
 		diag_error(place->loc, "'%s' works on one i32, u32, i64 or u64 element, found %s", e->name,
 			   fe_tname(place->ty));
 		return 0;

@@ -20,7 +20,7 @@ kernel flags_err(flags: inout u32[8], fx: inout f32[8], inflag: in u32[8], epoch
     let d = load_acquire(epoch);
 // CHECK: err-flags.cake:[[@LINE+1]]:5: error: 'fence_acq_rel' takes 0 arguments (and scope:), found 1
     fence_acq_rel(1);
-// CHECK: err-flags.cake:[[@LINE+1]]:31: error: 'load_acquire' works on one i32, u32, i64 or u64 element, found u32x2
+// CHECK: err-flags.cake:[[@LINE+1]]:31: error: 'load_acquire' works on one element, found a u32x2 access
     let e = load_acquire(flags[2 : 2]);
 // CHECK: err-flags.cake:[[@LINE+1]]:29: error: cannot use the float constant 1.5 as u32 (convert it with u32(...))
     store_release(flags[3], 1.5);
