@@ -60,17 +60,16 @@ kernel all_gather_matmul<W: i32>(
                     }
                 }
                 var seen = 1 << rank;       // the ranks whose rows may be read: own ones
-                // after one peer did not come in time, the call has failed: no more waits,
-                // so that it ends within timeout_ns of the last peer that did
-                var limit = timeout_ns;
                 for (tile in block.x .. tiles step grid_dim.x) {
                     let src = (rank + tile / rank_tiles) % W;
                     let m0 = tile % rank_tiles % tiles_m * BM;
                     let n0 = tile % rank_tiles / tiles_m * BN;
                     if (((seen >> src) & 1) == 0) {
-                        if (!wait_ge(flags[rank, src], e, limit, scope: system)) {
+                        if (!wait_ge(flags[rank, src], e, timeout_ns, scope: system)) {
                             atomic_or(status[0], 1);
-                            limit = 0;
+                            // the call has failed: it waits for no other peer, so that it
+                            // ends within timeout_ns of the last peer that came
+                            seen = -1;
                         }
                         fence_proxy_async(global);
                         seen = seen | (1 << src);
