@@ -481,6 +481,11 @@ class Kernel(object):
         self._grid = getattr(dll, "%s_grid" % self.name)
         self._grid.restype = ctypes.c_int
         self._grid.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        self._choose = None
+        if entry.get("entry_instances"):    # an entry point: which instance a call takes
+            self._choose = getattr(dll, "%s_choose" % self.name)
+            self._choose.restype = ctypes.c_int
+            self._choose.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
         self._use_device = dll.cakec_torch_use_device
         self._use_device.restype = ctypes.c_int
         self._use_device.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
@@ -554,6 +559,21 @@ class Kernel(object):
         if rc != 0:
             raise CakeError(rc, err.msg.decode(errors="replace"), self.name)
         return tuple(grid)
+
+    def choose(self, **kwargs):
+        """An entry point's choice for these arguments: the name of the instance a call
+        would launch (the same choice and errors, nothing launched)."""
+        if self._choose is None:
+            raise TypeError("%s is a kernel, not an entry point: it chooses nothing" % self.name)
+        args, keep, _ = self._args(kwargs)
+        kern = ctypes.c_void_p()
+        err = _CakeErrorStruct()
+        rc = self._choose(ctypes.byref(args), ctypes.byref(kern), ctypes.byref(err))
+        del keep
+        if rc != 0:
+            raise CakeError(rc, err.msg.decode(errors="replace"), self.name)
+        # CakertKernel's first member is the instance's name
+        return ctypes.cast(kern, ctypes.POINTER(ctypes.c_char_p))[0].decode()
 
     def __call__(self, stream=None, **kwargs):
         args, keep, device = self._args(kwargs)

@@ -178,6 +178,22 @@ def test_without_gpu(lib, has_driver):
                      "parameter 's': expected a value in u8 range [0, 255], found 256", "small u8 range")
 
 
+    if "vsa" in lib.kernels:     # an entry point's choice, by name, without a driver
+        def vsa_args(s, blk, dtype="bfloat16", d=128):
+            nq = (s + blk - 1) // blk
+            t = [FakeTensor(base + i * 0x1000000, [1, 2, s, d], dtype) for i in range(3)]
+            return dict(q=t[0], k=t[1], v=t[2], kv_num=FakeTensor(base + 0x4000000, [1, 2, nq], "int32"),
+                        kv_idx=FakeTensor(base + 0x5000000, [1, 2, nq, 3], "int32"),
+                        o=FakeTensor(base + 0x6000000, [1, 2, s, d], dtype),
+                        lse=FakeTensor(base + 0x7000000, [1, 2, s], "float32"),
+                        work=FakeTensor(base + 0x8000000, [2], "int32"), scale=0.125, causal=0)
+        for s, blk, dtype, d, want in ((200, 64, "bfloat16", 128, "vsa_bf16_d128_b64"),
+                                       (200, 128, "bfloat16", 128, "vsa_bf16_d128_b128"),
+                                       (300, 64, "float16", 64, "vsa_f16_d64_b64")):
+            got = lib.vsa.choose(**vsa_args(s, blk, dtype, d))
+            check(got == want, "vsa.choose S=%d BLK=%d %s D=%d: %s (expected %s)" % (s, blk, dtype, d, got, want))
+        expect_error(lambda: lib.vsa.choose(**vsa_args(200, 64, "float32")), "CAKE_ERR_DTYPE",
+                     "no instance takes these element types", "vsa.choose f32")
     if "all_gather_matmul_w2" in lib.kernels:     # per_rank tables: a list per table
         k = lib.all_gather_matmul_w2
         m, n, kk = 80, 200, 128

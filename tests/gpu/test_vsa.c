@@ -1,7 +1,8 @@
 /* test_vsa.c: the block-sparse attention forward family on the GPU (kernels_src/vsa,
  * docs/testing.md). Each shape runs with bf16 and with f16 inputs: the instance of
  * kernels_src/vsa/vsa.cake for the shape's element type, head dimension D and block size
- * BLK, then the entry point vsa, whose choice is checked: it must be the first instance,
+ * BLK, then the entry point vsa, whose choice is checked (vsa_choose's answer and the
+ * entry's grid): it must be the first instance,
  * in declaration order, with the element type and D whose block count cdiv(S, BLK) is
  * kv_num's NQ (the grids must agree, and where the case ran that instance, the entry
  * point's o and lse must equal its bytes: the kernels are deterministic). The instances
@@ -617,17 +618,26 @@ expected_instance(const VsaCase *c)
 	return NULL;
 }
 
-/* The entry point's choice: its grid must be the expected instance's. */
+/* The entry point's choice: vsa_choose must name the expected instance, and the entry's
+ * grid must be that instance's. */
 static int
 check_choice(VsaCase *c, const char *label)
 {
 	const VsaInstance *in = expected_instance(c);
+	const CakertKernel *chosen = NULL;
 	int64_t grid[3] = {0, 0, 0}, want[3] = {0, 0, 0};
 	CakeError err, err2;
 	int rc = vsa_grid(&c->args, grid, &err), rc2;
 
 	if (!in) {
 		printf("FAIL vsa %s: no instance takes the case (a bug of the test)\n", label);
+		return 1;
+	}
+	rc2 = vsa_choose(&c->args, &chosen, &err2);
+	if (rc2 != CAKE_OK || !chosen || strcmp(chosen->name, in->name) != 0) {
+		printf("FAIL vsa %s: vsa_choose names %s (%s%s%s), the expected instance is %s\n", label,
+		       chosen ? chosen->name : "none", cakert_status_name(rc2), rc2 ? ": " : "",
+		       rc2 ? err2.msg : "", in->name);
 		return 1;
 	}
 	rc2 = in->grid(&c->args, want, &err2);

@@ -25,7 +25,13 @@ instance scale<f16, f32, 2> as scale_f16_f32;
 instance scale<f32, bf16, 16> as scale_f32_bf16;
 
 // CHECK: f32 -> f32: CAKE_OK grid 10
+// CHECK-NEXT: f32 -> f32: chose scale_f32_f32 (CAKE_OK)
 // CHECK-NEXT: bf16 -> bf16: CAKE_OK grid 5
+// CHECK-NEXT: bf16 -> bf16: chose scale_bf16_bf16_8 (CAKE_OK)
 // CHECK-NEXT: f16 -> bf16: CAKE_OK grid 10
+// CHECK-NEXT: f16 -> bf16: chose scale_half (CAKE_OK)
 // CHECK-NEXT: f16 -> f32: CAKE_OK grid 20
+// CHECK-NEXT: f16 -> f32: chose scale_f16_f32 (CAKE_OK)
 // CHECK-NEXT: i32 -> f32: CAKE_ERR_DTYPE scale: no instance takes these element types (x: DLPack code 0 bits 32, y: DLPack code 2 bits 32); the instances take x: f32, y: f32; x: bf16, y: bf16; x: f16, y: bf16; x: bf16, y: f32; x: f16, y: f32; x: f32, y: bf16
+// CHECK-NEXT: i32 -> f32: chose none (CAKE_ERR_DTYPE)
+// CHECK-NEXT: no kernel pointer: CAKE_ERR_NULL scale: kernel is NULL
