@@ -16,9 +16,10 @@ the natural-log sum-exp lse (f32; an empty row: o = 0, lse = -inf). Per shape, d
 block size (BLK, the same for queries and keys) it measures, in one run:
 
 - cakec: the entry point vsa (it picks the instance by T, the head dim and the BLK whose
-  cdiv(S, BLK) is the number of query blocks); the instance it should pick,
-  vsa_<T>_d<D>_b<BLK>, is also run once on its own and its output compared with the entry
-  point's bit for bit ("vsa = vsa_bf16_d128_b128" in the check table);
+  cdiv(S, BLK) is the number of query blocks, and at 64-token blocks by the lists'
+  capacity); the instance it says it picks (vsa.choose), is also run once on its own and
+  its output compared with the entry point's bit for bit ("vsa = vsa_bf16_d128_b128" in
+  the check table);
 - FlexAttention: torch.compile(flex_attention, dynamic=False) with a BlockMask built from
   the same kv_num / kv_idx tensors by BlockMask.from_kv_blocks(BLOCK_SIZE=BLK,
   seq_lengths=(S, S)). The listed blocks go in the *full* fields (full_kv_num_blocks,
@@ -619,6 +620,13 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
     if cake_fail:
         notes.append("cakec on %s: %s" % (what, "; ".join(cake_fail)))
     row["cake_name"] = fn_name
+    if fn_name == "vsa" and hasattr(fn, "choose"):
+        # the instance the entry point says it takes (vsa_choose), checked below
+        try:
+            row["inst"] = fn.choose(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o, lse=lse,
+                                    work=work, scale=scale, causal=int(causal))
+        except (cakec_error(), TypeError) as e:
+            notes.append("%s: vsa.choose: %s" % (what, e))
     if fn_name == "vsa" and row["inst"] != "none built":
         # the entry point's choice: its output bit for bit the instance's
         try:

@@ -33,11 +33,12 @@
 //   block i - 1 does; and the two consumer warpgroups of BLK 128 take turns issuing their
 //   products (take_turn / pass_turn), so one's softmax runs while the other's products
 //   do (the ping-pong);
-// - o = O / l and lse = (m + log2 l) ln 2 at the end (0 and -inf where l = 0); at BLK 128
-//   o goes through shared memory (`so`) and a TMA store by warp 1 of warpgroup 0, which
-//   overlaps the next tile, at BLK 64 straight from registers.
+// - o = O / l and lse = (m + log2 l) ln 2 at the end (0 and -inf where l = 0); with SO
+//   (every 128-block instance, the 64-block ones for short lists) o goes through shared
+//   memory (`so`) and a TMA store by warp 1 of warpgroup 0, which overlaps the next tile,
+//   else straight from registers.
 
-kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
+kernel vsa<T: bf16 | f16, DT: i32, BLK: i32, SO: i32>(
     q: in T[B, H, S, DT], k: in T[B, H, S, DT], v: in T[B, H, S, DT],
     kv_num: in i32[B, H, NQ], kv_idx: in i32[B, H, NQ, NK],
     o: out T[B, H, S, DT], lse: out f32[B, H, S], work: inout i32[2],
@@ -51,7 +52,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     // the tiles, handed out by the producer: one tile number a stage (tiles: the end)
     pipeline tp(stages: 2, full: thread, empty: warpgroup * (BLK / 64));
     shared slot: i32[1] in tp;
-    pipeline qp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
+    pipeline qp(stages: SO != 0 && BLK == 64 ? 1 : 2, full: tma, empty: warpgroup * (BLK / 64));
     pipeline kp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
     pipeline vp(stages: 2, full: tma, empty: warpgroup * (BLK / 64));
     // Q: a panel of 64 head columns per 64 rows (warpgroup w's at rows w * DT ..);
@@ -59,13 +60,14 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     shared sq: T[BLK / 64 * DT, 64] in qp swizzle(128);
     shared sk: T[DT / 64 * BLK, 64] in kp swizzle(128);
     shared sv: T[DT / 64 * BLK, 64] in vp swizzle(128);
-    // BLK 128: o's tile on its way out. The consumers write O / l into it (DT / 64 panels of
+    // SO: o's tile on its way out. The consumers write O / l into it (DT / 64 panels of
     // 64 columns, each BLK rows), warp 1 stores it by TMA while they go on with the next
-    // tile; otile names the tile (tiles: there are no more). BLK 64 stores o from registers:
-    // two CTAs share an SM there, and its 16 KiB would not fit twice.
+    // tile; otile names the tile (tiles: there are no more). Without SO (BLK 64 only) o
+    // goes from registers: two CTAs share an SM there, and its 16 KiB fit twice only with
+    // one Q stage (SO's choice at BLK 64), which costs long lists their prefetched Q.
     tensormap to = tma(o, box[1, 1, BLK, 64], swizzle(128));
     pipeline op(stages: 1, full: warpgroup * (BLK / 64), empty: thread);
-    shared so: T[BLK / 128 * (DT / 64 * BLK) + (1 - BLK / 128) * 8, 64] in op swizzle(128);
+    shared so: T[SO * (DT / 64 * BLK) + (1 - SO) * 8, 64] in op swizzle(128);
     shared otile: i32[1] in op;
     // tile t: query block NQ - 1 - t % NQ of head t / NQ. The CTAs take the tiles in that
     // order, each the next one when it is ready for it (work[0] counts them out), so a CTA
@@ -127,7 +129,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                 }
             }
         } else if (warp == 1) {
-            if (BLK > 64) {
+            if (SO != 0) {
                 elect {
                     var t = 0;
                     while (t < tiles) {
@@ -240,7 +242,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                 }
             }
             let inv = f32x2(l.x > 0.0 ? 1.0 / l.x : 0.0, l.y > 0.0 ? 1.0 / l.y : 0.0);
-            if (BLK > 64) {
+            if (SO != 0) {
                 produce op {
                     store(so.rows(0, BLK), acc * by_row(inv, DT), [wg * 64, 0]);
                     if (warp == 4 && lane == 0) {
@@ -256,7 +258,7 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
                 t = slot[0];
             }
         }
-        if (BLK > 64) {
+        if (SO != 0) {
             produce op {
                 if (warp == 4 && lane == 0) {
                     otile[0] = tiles;
@@ -266,12 +268,19 @@ kernel vsa<T: bf16 | f16, DT: i32, BLK: i32>(
     }
 }
 
-// the block size is the one whose query blocks cover S (NQ = cdiv(S, BLK)); 128 otherwise
-instance vsa<bf16, 128, 64> as vsa_bf16_d128_b64 entry vsa when (NQ == cdiv(S, 64));
-instance vsa<bf16, 128, 128> as vsa_bf16_d128_b128 entry vsa;
-instance vsa<bf16, 64, 64> as vsa_bf16_d64_b64 entry vsa when (NQ == cdiv(S, 64));
-instance vsa<bf16, 64, 128> as vsa_bf16_d64_b128 entry vsa;
-instance vsa<f16, 128, 64> as vsa_f16_d128_b64 entry vsa when (NQ == cdiv(S, 64));
-instance vsa<f16, 128, 128> as vsa_f16_d128_b128 entry vsa;
-instance vsa<f16, 64, 64> as vsa_f16_d64_b64 entry vsa when (NQ == cdiv(S, 64));
-instance vsa<f16, 64, 128> as vsa_f16_d64_b128 entry vsa;
+// the block size is the one whose query blocks cover S (NQ = cdiv(S, BLK)); 128 otherwise.
+// At 64-token blocks and D = 128, lists of at most a quarter of the key blocks (kv_idx's
+// capacity NK: compact top-k lists) take the design with o through shared memory and a
+// TMA store (SO = 1; its 16 KiB paid for with one Q stage): the store overlaps the next
+// tile, which pays where tiles are short (bench/RESULTS.md section 39: 5.6% at density 0.1,
+// 3.2% slower at 1.0, on an H100).
+instance vsa<bf16, 128, 64, 1> as vsa_bf16_d128_b64_short entry vsa when (NQ == cdiv(S, 64) && NK * 4 <= NQ);
+instance vsa<bf16, 128, 64, 0> as vsa_bf16_d128_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<bf16, 128, 128, 1> as vsa_bf16_d128_b128 entry vsa;
+instance vsa<bf16, 64, 64, 0> as vsa_bf16_d64_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<bf16, 64, 128, 1> as vsa_bf16_d64_b128 entry vsa;
+instance vsa<f16, 128, 64, 1> as vsa_f16_d128_b64_short entry vsa when (NQ == cdiv(S, 64) && NK * 4 <= NQ);
+instance vsa<f16, 128, 64, 0> as vsa_f16_d128_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<f16, 128, 128, 1> as vsa_f16_d128_b128 entry vsa;
+instance vsa<f16, 64, 64, 0> as vsa_f16_d64_b64 entry vsa when (NQ == cdiv(S, 64));
+instance vsa<f16, 64, 128, 1> as vsa_f16_d64_b128 entry vsa;

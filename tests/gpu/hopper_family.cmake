@@ -16,6 +16,8 @@ function(gpu_hopper_family family emu_env)
   endif()
   set(src ${CMAKE_SOURCE_DIR}/kernels_src/${family}/${family}.cake)
   set(gen ${CMAKE_BINARY_DIR}/gen/${family})
+  # the instances are read here, at configure time: a changed .cake configures again
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
   file(STRINGS ${src} inst_lines REGEX "^instance [A-Za-z_0-9]+<.*> as [A-Za-z_0-9]+( entry [A-Za-z_0-9]+)?( when .*)?;")
   set(kernels)
   foreach(line ${inst_lines})
