@@ -137,6 +137,10 @@ def parse_args(argv=None):
     ap.add_argument("--causal", choices=("off", "on", "both"), default="off",
                     help="mask key > query too (default off: video attention is not causal)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the masks and inputs")
+    ap.add_argument("--lists", choices=("padded", "compact"), default="padded",
+                    help="cakec's kv_idx: one slot per key block, as FlexAttention's BlockMask "
+                         "(padded, the default), or as many as the longest list (compact: "
+                         "top-k lists, which take the short-list design at 64-token blocks)")
     a = ap.parse_args(argv)
     a.shape_list = parse_shapes(a.shapes or (QUICK_SHAPES if a.quick else SHAPES))
     a.density_list = [float(x) for x in
@@ -558,6 +562,10 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
     flops = 4.0 * D * pairs
     kv_num = kv_num_c.to(dev)
     kv_idx = kv_idx_c.to(dev)
+    # --lists compact: cakec's lists hold as many slots as the longest list (top-k lists);
+    # FlexAttention's BlockMask keeps one slot per key block
+    kv_idx_k = (kv_idx[..., :max(int(kv_num_c.max()), 1)].contiguous() if a.lists == "compact"
+                else kv_idx)
     nlisted = kv_num_c.to(torch.float64)
     per_row = ("%d/%d" % (int(nlisted.min()), nkv) if int(nlisted.min()) == int(nlisted.max())
                else "%.1f/%d avg" % (float(nlisted.mean()), nkv))
@@ -610,7 +618,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
             f = getattr(lib, attr)
             o.fill_(float("nan"))
             lse.fill_(float("nan"))
-            f(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o, lse=lse, work=work, scale=scale,
+            f(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx_k, o=o, lse=lse, work=work, scale=scale,
               causal=int(causal))
             torch.cuda.synchronize()
             fn, fn_name = f, name
@@ -623,7 +631,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
     if fn_name == "vsa" and hasattr(fn, "choose"):
         # the instance the entry point says it takes (vsa_choose), checked below
         try:
-            row["inst"] = fn.choose(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o, lse=lse,
+            row["inst"] = fn.choose(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx_k, o=o, lse=lse,
                                     work=work, scale=scale, causal=int(causal))
         except (cakec_error(), TypeError) as e:
             notes.append("%s: vsa.choose: %s" % (what, e))
@@ -631,7 +639,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
         # the entry point's choice: its output bit for bit the instance's
         try:
             o2, lse2 = torch.full_like(o, float("nan")), torch.full_like(lse, float("nan"))
-            getattr(lib, row["inst"])(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o2, lse=lse2,
+            getattr(lib, row["inst"])(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx_k, o=o2, lse=lse2,
                                       work=work,
                                       scale=scale, causal=int(causal))
             torch.cuda.synchronize()
@@ -659,7 +667,7 @@ def run_config(torch, F, a, lib, insts, has_entry, flex, timed, notes, sdpa_kern
     # ---- timing ----
     row["t_cake"] = None
     if fn is not None:
-        row["t_cake"] = timed(lambda i: fn(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx, o=o,
+        row["t_cake"] = timed(lambda i: fn(q=q, k=k, v=v, kv_num=kv_num, kv_idx=kv_idx_k, o=o,
                                            lse=lse, work=work, scale=scale, causal=int(causal)),
                               "cakec " + what)
     row["t_flex"] = None
@@ -745,8 +753,9 @@ def report(torch, a, props, triton_version, flex, rows, notes, wrong, cache_desc
         "%s); SDPA = torch.nn.functional.scaled_dot_product_attention, dense, the fastest of "
         "its flash / cuDNN / efficient backends (each in the notes)" % (flex.api, cache_desc),
         "- masks: per (b, h, query block) max(1, round(density * NKV)) distinct random key "
-        "blocks (seed %d), sorted, padded with the others; q, k, v standard normal, scale "
-        "1/sqrt(D)" % a.seed,
+        "blocks (seed %d), sorted, padded with the others%s; q, k, v standard normal, scale "
+        "1/sqrt(D)" % (a.seed, "" if a.lists == "padded" else
+                       " (cakec's kv_idx compact: as many slots as the longest list)"),
         "- TFLOP/s: 4 * D * the (query, key) pairs of the listed blocks / time, the same count "
         "for every column of a row (dense at density 1.0); cakec/Flex and cakec/SDPA: their "
         "time / cakec's (above 1: cakec faster); 64/128: cakec's 64-block TFLOP/s over its "
