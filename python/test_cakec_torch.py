@@ -115,6 +115,8 @@ def test_without_gpu(lib, has_driver):
                      "axpby missing scalar")
         expect_error(lambda: lib.axpby(x=x, y=y, a=1.0, b=1.0, c=3), "TypeError",
                      "unknown parameter(s) c", "axpby unknown parameter")
+        expect_error(lambda: lib.axpby.choose(x=x, y=y, a=1.0, b=1.0), "TypeError",
+                     "a kernel, not an entry point", "axpby.choose")
         if not has_driver:
             expect_error(lambda: lib.axpby(x=x, y=y, a=2.0, b=0.5),
                          "CAKE_ERR_NO_DRIVER", "axpby: no CUDA driver (libcuda.so.1 not found)",
