@@ -26,15 +26,25 @@ instance pick<f32> as pick_f32;
 instance pick<bf16> as pick_bf16;
 
 // CHECK: f32 N=1024 d=0: CAKE_OK grid 2
+// CHECK-NEXT: f32 N=1024 d=0: chose pick_small (CAKE_OK)
 // CHECK-NEXT: f32 N=1001 d=0: CAKE_ERR_GRID pick: the condition of pick_sq, d * d > N || N % d == 1, divides by zero or overflows int64 (d = 0, N = 1001)
+// CHECK-NEXT: f32 N=1001 d=0: chose none (CAKE_ERR_GRID)
 // CHECK-NEXT: f32 N=4000 d=4: CAKE_OK grid 4
+// CHECK-NEXT: f32 N=4000 d=4: chose pick_div (CAKE_OK)
 // CHECK-NEXT: f32 N=4000 d=5: CAKE_OK grid 16
+// CHECK-NEXT: f32 N=4000 d=5: chose pick_f32 (CAKE_OK)
 // CHECK-NEXT: f32 N=4000 d=-3: CAKE_OK grid 2
+// CHECK-NEXT: f32 N=4000 d=-3: chose pick_sq (CAKE_OK)
 // CHECK-NEXT: f32 N=4000 d=100: CAKE_OK grid 2
+// CHECK-NEXT: f32 N=4000 d=100: chose pick_sq (CAKE_OK)
 // CHECK-NEXT: f32 N=4000 d=4294967296: CAKE_ERR_GRID pick: the condition of pick_sq, d * d > N || N % d == 1, divides by zero or overflows int64 (d = 4294967296, N = 4000)
+// CHECK-NEXT: f32 N=4000 d=4294967296: chose none (CAKE_ERR_GRID)
 // CHECK-NEXT: bf16 N=1024 d=0: CAKE_OK grid 4
+// CHECK-NEXT: bf16 N=1024 d=0: chose pick_bf16 (CAKE_OK)
 // CHECK-NEXT: i32 N=1024 d=0: CAKE_ERR_DTYPE pick: no instance takes these element types
+// CHECK-NEXT: i32 N=1024 d=0: chose none (CAKE_ERR_DTYPE)
 // CHECK-NEXT: f32 N=1024 y of 512: CAKE_ERR_SHAPE pick_small:
+// CHECK-NEXT: f32 N=1024 y of 512: chose none (CAKE_ERR_SHAPE)
 
 // The generated choice: conditions after the dtype test, in declaration order, with the
 // instance's constants in place.

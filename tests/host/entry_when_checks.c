@@ -1,7 +1,8 @@
 /* entry_when_checks.c: the entry point pick of tests/host/entry-when.cake, through
- * pick_grid (no driver needed): which instance each shape and scalar reaches (the grid
- * tells), a condition that divides by zero or overflows, the dtype refusal, and a bad
- * shape reported by the checks a condition runs first. */
+ * pick_grid and pick_choose (no driver needed): which instance each shape and scalar
+ * reaches (the grid tells, and pick_choose names it), a condition that divides by zero or
+ * overflows, the dtype refusal, and a bad shape reported by the checks a condition runs
+ * first. */
 #include "pick.h"
 #include "views.h"
 
@@ -12,6 +13,8 @@ run(const char *label, int xc, int xb, int64_t n, int64_t yn, int64_t d)
 	pick_args a;
 	CakeError err;
 	int64_t grid[3] = {0, 0, 0};
+	const CakertKernel *k = NULL;
+	int rc;
 
 	xshape[0] = n;
 	yshape[0] = yn;
@@ -20,6 +23,8 @@ run(const char *label, int xc, int xb, int64_t n, int64_t yn, int64_t d)
 	a.d = d;
 	a.s = 2.0f;
 	report_grid(label, pick_grid(&a, grid, &err), grid, &err);
+	rc = pick_choose(&a, &k, &err);
+	printf("%s: chose %s (%s)\n", label, k ? k->name : "none", cakert_status_name(rc));
 }
 
 int
