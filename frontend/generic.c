@@ -565,22 +565,22 @@ check_signatures(const Node *k)
 	Node **insts = k->kinfo->entry;
 	int i, n = k->kinfo->nentry;
 
-	for (i = 1; i < n; i++) {
+	for (i = 1; i < n && k->kinfo->nentry; i++) {
 		Buf why = {0};
+		int bad = insts[i]->lhs != insts[0]->lhs && signature_differs(insts[i]->body, insts[0]->body, &why);
 
-		if ((insts[i]->lhs != insts[0]->lhs && signature_differs(insts[i]->body, insts[0]->body, &why)) ||
-		    (tables_differ(insts[i]->body, insts[0]->body, &why) &&
-		     (names_entry(insts[i]) || names_entry(insts[0])))) {
+		if (!bad && tables_differ(insts[i]->body, insts[0]->body, &why)) {
+			bad = names_entry(insts[i]) || names_entry(insts[0]);
+			if (!bad)
+				k->kinfo->nentry = 0;   /* joined by default: no entry point */
+		}
+		if (bad) {
 			diag_error(insts[i]->loc, "the instance '%s' cannot join the entry point '%s': %s",
 				   insts[i]->body->name, k->name, why.s);
 			diag_note(insts[0]->loc, "the entry point's first instance, '%s', is here",
 				  insts[0]->body->name);
-		} else if (why.len) {
-			k->kinfo->nentry = 0;   /* tables of other sizes, joined by default: no entry */
 		}
 		buf_free(&why);
-		if (!k->kinfo->nentry)
-			break;
 	}
 }
 
