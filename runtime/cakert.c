@@ -23,6 +23,12 @@
 #define I32_LIMIT ((int64_t)1 << 31)
 /* Dynamic shared memory beyond this needs the per-function opt-in. */
 #define SMEM_DEFAULT_LIMIT (48 * 1024)
+/* CUDA 13.4's oversized shared-memory mode, by value: cakert builds against older cuda.h
+ * files, which do not name them (CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK,
+ * CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE, CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY). */
+#define ATTR_MAX_OVERSIZED_SMEM ((CUdevice_attribute)150)
+#define FUNC_ATTR_SMEM_MODE ((CUfunction_attribute)17)
+#define SMEM_MODE_ALLOW_OVERSIZED 3
 /* cakert's driver prototypes are those of CUDA 12.0; ask cuGetProcAddress for them. */
 #define DRIVER_ABI 12000
 
@@ -886,6 +892,57 @@ compute_capability(const CakertKernel *k, CUdevice dev, int *major, int *minor, 
 	return CAKE_OK;
 }
 
+static int
+smem_fail(CakeError *err, const CakertKernel *k, CUdevice dev, int static_smem, int optin, int oversized)
+{
+	char mode[96];
+
+	if (oversized > 0)
+		snprintf(mode, sizeof mode, ", %d in its oversized shared-memory mode", oversized);
+	else
+		snprintf(mode, sizeof mode, " (its driver reports no oversized shared-memory mode)");
+	return cakert_fail(err, CAKE_ERR_SMEM,
+			   "%s: needs %zu bytes of dynamic shared memory (plus %d static) per block; device %d allows at most %d%s",
+			   k->name, k->smem_bytes, static_smem, (int)dev, optin, mode);
+}
+
+/* Gives fn the dynamic shared memory k needs on dev, or says why the device cannot.
+ * Past the device's opt-in ceiling, a driver with CUDA 13.4's oversized mode (L1 shrunk
+ * to 8 KiB) reports that mode's ceiling as a device attribute; the mode is then set on
+ * the function, as the driver wants it for oversized launches. An older driver rejects
+ * the attribute, which means it has no such mode. */
+static int
+opt_in_smem(const CakertKernel *k, CUdevice dev, CUfunction fn, CakeError *err)
+{
+	int optin = 0, static_smem = 0, oversized = 0;
+	size_t need;
+	CUresult r;
+
+	r = driver.device_get_attribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev);
+	if (r == CUDA_SUCCESS)
+		r = driver.func_get_attribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
+	if (r != CUDA_SUCCESS)
+		return driver_fail(err, k, "shared memory query", r);
+	need = k->smem_bytes + (size_t)static_smem;
+	if (need > (size_t)optin) {
+		if (driver.device_get_attribute(&oversized, ATTR_MAX_OVERSIZED_SMEM, dev) != CUDA_SUCCESS)
+			oversized = 0;
+		if (need > (size_t)oversized)
+			return smem_fail(err, k, dev, static_smem, optin, oversized);
+		r = driver.func_set_attribute(fn, FUNC_ATTR_SMEM_MODE, SMEM_MODE_ALLOW_OVERSIZED);
+		if (r != CUDA_SUCCESS)
+			return driver_fail(err, k, "cuFuncSetAttribute(SHARED_MEMORY_MODE oversized)", r);
+		return CAKE_OK;
+	}
+	if (need > SMEM_DEFAULT_LIMIT) {
+		r = driver.func_set_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					      (int)k->smem_bytes);
+		if (r != CUDA_SUCCESS)
+			return driver_fail(err, k, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
+	}
+	return CAKE_OK;
+}
+
 /* Loads k's module into the current context ctx and prepares its function. Called with
  * cache_lock held, so each (context, kernel) loads once. */
 static int
@@ -903,30 +960,9 @@ load_function(const CakertKernel *k, CUcontext ctx, CUdevice dev, CacheEntry *e,
 		driver.module_unload(e->module);
 		return driver_fail(err, k, "cuModuleGetFunction", r);
 	}
-	if (k->smem_bytes > 0) {
-		int optin = 0, static_smem = 0;
-
-		r = driver.device_get_attribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev);
-		if (r == CUDA_SUCCESS)
-			r = driver.func_get_attribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, e->fn);
-		if (r != CUDA_SUCCESS) {
-			driver.module_unload(e->module);
-			return driver_fail(err, k, "shared memory query", r);
-		}
-		if (k->smem_bytes + (size_t)static_smem > (size_t)optin) {
-			driver.module_unload(e->module);
-			return cakert_fail(err, CAKE_ERR_SMEM,
-					   "%s: needs %zu bytes of dynamic shared memory (plus %d static) per block; device %d allows at most %d",
-					   k->name, k->smem_bytes, static_smem, (int)dev, optin);
-		}
-		if (k->smem_bytes + (size_t)static_smem > SMEM_DEFAULT_LIMIT) {
-			r = driver.func_set_attribute(e->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-						      (int)k->smem_bytes);
-			if (r != CUDA_SUCCESS) {
-				driver.module_unload(e->module);
-				return driver_fail(err, k, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
-			}
-		}
+	if (k->smem_bytes > 0 && (rc = opt_in_smem(k, dev, e->fn, err)) != CAKE_OK) {
+		driver.module_unload(e->module);
+		return rc;
 	}
 	e->ctx = ctx;
 	e->k = k;

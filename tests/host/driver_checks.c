@@ -313,8 +313,23 @@ main(int argc, char **argv)
 	valid(&c, 0);
 	rc = kitchen_launch(&c.a, stream, &err);
 	status_is("smem-too-big", rc, &err, CAKE_ERR_SMEM,
-		  "kitchen: needs 65600 bytes of dynamic shared memory (plus 0 static) per block; device 0 allows at most 60000");
+		  "kitchen: needs 65600 bytes of dynamic shared memory (plus 0 static) per block; device 0 allows at most 60000 (its driver reports no oversized shared-memory mode)");
 	counter_is("smem-too-big-unloads", "unload", 2);
+	/* A driver with CUDA 13.4's oversized mode: too small a ceiling is still CAKE_ERR_SMEM,
+	 * naming both limits; a ceiling that fits sets the mode on the function and launches. */
+	fake_set("oversized0", 65000);
+	rc = kitchen_launch(&c.a, stream, &err);
+	status_is("smem-oversized-short", rc, &err, CAKE_ERR_SMEM,
+		  "device 0 allows at most 60000, 65000 in its oversized shared-memory mode");
+	counter_is("smem-oversized-short-mode", "smem_mode", 0);
+	fake_set("oversized0", 70000);
+	rc = kitchen_launch(&c.a, stream, &err);
+	status_is("smem-oversized", rc, &err, CAKE_OK, NULL);
+	counter_is("smem-oversized-mode", "smem_mode", 3);
+	counter_is("smem-oversized-launch-smem", "smem", 65600);
+	cakert_forget_context(ctx0);
+	fake_set("oversized0", 0);
+	fake_set("smem_mode", 0);
 	fake_set("optin0", 232448);
 	fake_set("static_smem", 200000);
 	rc = kitchen_launch(&c.a, stream, &err);

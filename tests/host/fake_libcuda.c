@@ -9,7 +9,8 @@
  *
  * Environment: FAKE_VERSION (cuDriverGetVersion, default 12080), FAKE_INIT_ERROR (a
  * CUresult for cuInit), FAKE_NO_GETPROC (cuGetProcAddress finds nothing, so cakert falls
- * back to dlsym). */
+ * back to dlsym). Device 0 has CUDA 13.4's oversized shared-memory mode while the test sets
+ * "oversized0" to that mode's ceiling (0: the attribute is refused, as older drivers do). */
 #include <cuda.h>
 
 #include <pthread.h>
@@ -35,6 +36,7 @@ static struct {
 	char target[16];
 	char fn_name[128];
 	int max_dyn;    /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+	int oversized;  /* CUDA 13.4's SHARED_MEMORY_MODE (17) set to ALLOW_OVERSIZED (3) */
 } mods[MAXMOD];
 static int nmods;
 
@@ -50,7 +52,7 @@ static struct {
 	{"cubin_load_error", 0},
 	{"last_setattr", 0}, {"optin0", 0}, {"cluster_x", 0}, {"cluster_y", 0},
 	{"cluster_z", 0}, {"sms_queries", 0}, {"encode", 0}, {"encode_error", 0},
-	{"dependent", 0},
+	{"dependent", 0}, {"oversized0", 0}, {"smem_mode", 0},
 	{NULL, 0},
 };
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -208,6 +210,12 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
 	if (d < 0 || d >= NDEV)
 		return CUDA_ERROR_INVALID_DEVICE;
+	if ((int)a == 150) { /* CUDA 13.4's MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK */
+		if (d != 0 || !*var("oversized0"))
+			return CUDA_ERROR_INVALID_VALUE; /* what a driver without the mode says */
+		*v = (int)*var("oversized0");
+		return CUDA_SUCCESS;
+	}
 	switch (a) {
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = cc[d][0]; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = cc[d][1]; break;
@@ -287,6 +295,8 @@ cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int nopt, CUjit_opti
 	k = nmods++;
 	mods[k].ctx = current;
 	mods[k].live = 1;
+	mods[k].max_dyn = 0;
+	mods[k].oversized = 0;
 	mods[k].is_cubin = memcmp(s, "\177ELF", 4) == 0;
 	/* PTX names its target in a .target line; a cubin's ELF header has it in e_flags, but
 	 * the fake only needs to know which image cakert picked, so it looks for the name. */
@@ -339,6 +349,11 @@ cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 {
 	int k = (int)(((char *)f - (char *)mods) / sizeof mods[0]);
 
+	if (a == (CUfunction_attribute)17 && v == 3 && *var("oversized0")) {
+		mods[k].oversized = 1;
+		*var("smem_mode") = v;
+		return CUDA_SUCCESS;
+	}
 	if (a != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (v + *var("static_smem") > optin[dev_of(mods[k].ctx)])
@@ -361,7 +376,8 @@ cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **ex
 		r = (CUresult)*var("launch_error");
 	else if (!current || mods[k].ctx != current || !mods[k].live || extra)
 		r = CUDA_ERROR_INVALID_HANDLE;
-	else if (c->sharedMemBytes > 48 * 1024 && (int)c->sharedMemBytes > mods[k].max_dyn)
+	else if (c->sharedMemBytes > 48 * 1024 && (int)c->sharedMemBytes > mods[k].max_dyn &&
+		 !(mods[k].oversized && (long)c->sharedMemBytes <= *var("oversized0")))
 		r = CUDA_ERROR_INVALID_VALUE;
 	if (r != CUDA_SUCCESS) {
 		pthread_mutex_unlock(&lock);
