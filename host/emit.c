@@ -972,11 +972,13 @@ emit_descriptor(Emit *e, const HostImages *img, const char *symbol, Buf *c)
 	buf_puts(c, "};\n\n");
 }
 
-/* Points t[] at args' tensors and checks them (binding sym[]), the tensor maps and the
- * scalars: what every use of the arguments does first (_prepare, an entry point's
- * conditions). */
+/* Points t[] at args' tensors and checks them (binding sym[]), the tensor maps (with_tmaps)
+ * and the scalars: what every use of the arguments does first (_prepare, an entry point's
+ * conditions). A condition does not check the maps: it speaks of shapes, and an instance
+ * whose maps some shapes cannot make (TMA's 16-byte row pitch) says so in its condition,
+ * so that the entry passes over it; the chosen instance's launch checks its maps. */
 static void
-emit_checks(const Emit *e, Buf *c)
+emit_checks(const Emit *e, int with_tmaps, Buf *c)
 {
 	const IrKernel *k = e->k;
 	int i;
@@ -987,7 +989,7 @@ emit_checks(const Emit *e, Buf *c)
 	/* index(i64) lifts the i32 limits on shapes */
 	buf_printf(c, "\tif ((rc = cakert_check_tensors%s(&%s_kernel, t, sym, err)) != CAKE_OK)\n"
 		   "\t\treturn rc;\n", k->index64 ? "_i64" : "", e->name);
-	if (e->ntmaps)
+	if (e->ntmaps && with_tmaps)
 		buf_printf(c, "\tif ((rc = cakert_check_tmaps(&%s_kernel, t, err)) != CAKE_OK)\n"
 			   "\t\treturn rc;\n", e->name);
 	for (i = 0; i < k->nparams; i++) {
@@ -1110,7 +1112,7 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, const unsign
 	buf_puts(c, "\tint rc;\n\n");
 	buf_printf(c, "\tif (!args)\n\t\treturn cakert_fail(err, CAKE_ERR_NULL, \"%s: args is NULL\");\n",
 		   e->name);
-	emit_checks(e, c);
+	emit_checks(e, 1, c);
 	buf_puts(c, "\t{\n");
 	emit_values(e, used, c);
 	if (expr[3])
@@ -1615,7 +1617,7 @@ entry_when(const IrEntry *en, int j, const IrKernel *k, Buf *c)
 	emit_init(&e, k);
 	e.num_sms = num_sms;
 	buf_printf(c, "/* Whether the condition of %s holds:\n *   %s\n"
-		   " * after checking args as its launcher does; CAKE_ERR_GRID if the condition\n"
+		   " * after checking args as its launcher does (but for tensor maps); CAKE_ERR_GRID if the condition\n"
 		   " * divides by zero or overflows int64. */\n",
 		   k->name, en->when_text[j] ? en->when_text[j] : en->when[j]);
 	buf_printf(c, "static int\n%s_when(const %s_args *args, int *holds, CakeError *err)\n{\n",
@@ -1628,7 +1630,7 @@ entry_when(const IrEntry *en, int j, const IrKernel *k, Buf *c)
 	if (strstr(expr, "&ok"))
 		buf_puts(c, "\tint ok = 1;\n");
 	buf_puts(c, "\tint rc;\n\n");
-	emit_checks(&e, c);
+	emit_checks(&e, 0, c);
 	buf_puts(c, "\t{\n");
 	emit_values(&e, used, c);
 	buf_printf(c, "\n\t\t*holds = %s;\n", expr);

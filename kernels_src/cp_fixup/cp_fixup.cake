@@ -184,6 +184,163 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32, SPLIT: i32 = 1>(
     }
 }
 
+// The SIMT design with M shared by a cluster (for few heads): at B1 H2 the blocks of a head
+// (32 slices of 4 columns) each copied the whole M_c from L2, and half of a chunk's time
+// went to those copies (without them the kernel ran in 25 us instead of 48: bench/RESULTS.md
+// section 41). Here CL blocks of one head form a cluster: block r loads boxes r and r + CL
+// of M_c by TMA and multicasts them to all CL, so the cluster reads M_c once. The 2 CL
+// boxes are panels of W columns (one 128-byte swizzle span: 32 f32 or 64 bf16), split
+// into row blocks when there are more boxes than panels; the swizzle spreads a warp's reads of 16
+// rows over the banks (a thread reads row i's 16-byte chunk q where TMA put it, at chunk
+// q ^ (i % 8)). Warp 0 issues the loads (one elected lane: a `ld` stage per chunk, two
+// stages); warps 1 .. KT / 16 compute as the SIMT design with two threads per row. K
+// must be a multiple of 8 (TMA's 16-byte row pitch); rows and columns of M past K are
+// TMA's zeros.
+kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
+        l: in f32[B, H, C, K, V], m: in T[B, H, C, K, K], init: in f32[BI, H, K, V],
+        nvalid: in i32[B], s: out f32[B, H, C, K, V])
+    targets(sm_90a, sm_100a, sm_103a)
+    threads(32 + 2 * KT)
+    min_blocks(1)
+    cluster(CL)
+    grid(B * H * (V / BV))
+    requires(K <= KT && K % 8 == 0 && V % BV == 0 && V / BV % CL == 0)
+{
+    tensormap tm = tma(m, box[1, 1, 1, KT * KT / (W * 2 * CL), W], swizzle(128));
+    pipeline ld(stages: 2, full: tma, empty: warp * (KT / 16));
+    shared ms: T[KT * KT / W, W] in ld swizzle(128);   // panel p at rows p KT
+    shared ss: f32[KT, BV];                             // S_{c-1}, the block's columns
+
+    let nv = V / BV;
+    let vb = block.x % nv;
+    let h = block.x / nv % H;
+    let b = block.x / nv / H;
+    let v0 = vb * BV;
+    let r = cluster_rank;
+    let BR = KT * KT / (W * 2 * CL); // rows of a box: box q is panel q / (KT / BR), rows
+    let NR = KT / BR;                // q % NR * BR; block r loads boxes r and r + CL
+    let EC = W / 8;                  // elements in 16 bytes
+    let t = thread.x - 32;           // the compute threads' index (warps 1 ..)
+    let i = t / 2;                   // the row
+    let half = t % 2;
+    let comp = warp > 0;
+    let act = comp && i < K;
+    let lead = act && half == 0;
+    let n = min(max(nvalid[b], 0), C);
+
+    role all(warps 0 .. 2 * KT / 32) {
+        // S_0: the initial state, or L_0
+        var acc: f32x4[BV / 4] = 0.0;
+        if (lead && n > 0) {
+            if (b < BI) {
+                for (q in 0 .. BV / 4) unroll {
+                    acc[q] = init[b, h, i, v0 + 4 * q : 4];
+                }
+            } else {
+                for (q in 0 .. BV / 4) unroll {
+                    acc[q] = l[b, h, 0, i, v0 + 4 * q : 4];
+                }
+            }
+            for (q in 0 .. BV / 4) unroll {
+                ss[i, 4 * q : 4] = acc[q];
+                s[b, h, 0, i, v0 + 4 * q : 4] = acc[q];
+            }
+        }
+        if (comp && !act && half == 0) {
+            for (q in 0 .. BV / 4) unroll {
+                ss[i, 4 * q : 4] = f32x4(0.0);
+            }
+        }
+        var lnx: f32x4[BV / 4] = 0.0;
+        if (lead && n > 1) {
+            for (q in 0 .. BV / 4) unroll {
+                lnx[q] = l[b, h, 1, i, v0 + 4 * q : 4];
+            }
+        }
+        if (warp == 0 && n > 1) {
+            elect {
+                produce ld {
+                    tma_load(ms, tm, [b, h, 1, r % NR * BR, r / NR * W],
+                             multicast: (1 << CL) - 1, part: r);
+                    tma_load(ms, tm, [b, h, 1, (r + CL) % NR * BR, (r + CL) / NR * W],
+                             multicast: (1 << CL) - 1, part: r + CL);
+                }
+            }
+        }
+        for (c in 1 .. n) {
+            if (warp == 0 && c + 1 < n) {
+                elect {
+                    produce ld {
+                        tma_load(ms, tm, [b, h, c + 1, r % NR * BR, r / NR * W],
+                                 multicast: (1 << CL) - 1, part: r);
+                        tma_load(ms, tm, [b, h, c + 1, (r + CL) % NR * BR, (r + CL) / NR * W],
+                                 multicast: (1 << CL) - 1, part: r + CL);
+                    }
+                }
+            }
+            barrier();               // S_{c-1} in ss
+            for (q in 0 .. BV / 4) unroll {
+                acc[q] = lnx[q];
+            }
+            if (lead && c + 1 < n) {
+                for (q in 0 .. BV / 4) unroll {
+                    lnx[q] = l[b, h, c + 1, i, v0 + 4 * q : 4];
+                }
+            }
+            if (comp) {
+                consume ld {
+                    if (act) {
+                        var part: f32x4[BV <= 8 ? 4 : 1, BV / 4] = 0.0;
+                        for (q in 0 .. BV / 4) unroll {
+                            part[0, q] = acc[q];
+                        }
+                        // this thread's 4 of each 8 rows of S_{c-1}, j0 .. j0 + 3, and
+                        // M_c[i, j0 .. j0 + 3] from panel j0 / W, chunk (j0 % W) / EC
+                        for (j in 0 .. K step 8) unroll(1) {
+                            let j0 = j + 4 * half;
+                            let jj = j0 % W;
+                            let col = (jj / EC ^ i % 8) * EC + jj % EC;
+                            let mv = f32x4(ms[j0 / W * KT + i, col : 4]);
+                            for (u in 0 .. 4) unroll {
+                                let mj = f32x4(mv[u]);
+                                for (q in 0 .. BV / 4) unroll {
+                                    part[u % (BV <= 8 ? 4 : 1), q] =
+                                        fma(mj, ss[j0 + u, 4 * q : 4], part[u % (BV <= 8 ? 4 : 1), q]);
+                                }
+                            }
+                        }
+                        for (q in 0 .. BV / 4) unroll {
+                            acc[q] = part[0, q];
+                            for (p in 1 .. (BV <= 8 ? 4 : 1)) unroll {
+                                acc[q] = acc[q] + part[p, q];
+                            }
+                        }
+                    }
+                }
+                for (q in 0 .. BV / 4) unroll {   // the other half's sum
+                    let o = acc[q];
+                    acc[q] = o + f32x4(shfl_xor(o.x, 1), shfl_xor(o.y, 1), shfl_xor(o.z, 1), shfl_xor(o.w, 1));
+                }
+            }
+            barrier();               // every thread has read S_{c-1}
+            if (lead) {
+                for (q in 0 .. BV / 4) unroll {
+                    ss[i, 4 * q : 4] = acc[q];
+                    s[b, h, c, i, v0 + 4 * q : 4] = acc[q];
+                }
+            }
+        }
+        // the slots past the valid chunks
+        if (lead) {
+            for (c in n .. C) {
+                for (q in 0 .. BV / 4) unroll {
+                    s[b, h, c, i, v0 + 4 * q : 4] = f32x4(0.0);
+                }
+            }
+        }
+    }
+}
+
 // The MMA design (for many heads): the fix-up as a chain of tensor-core products. A block
 // owns one head's state, one warpgroup per 64 of its columns, and keeps its columns'
 // state transposed in the warpgroup's accumulator: D = S^T (64 x K, rows v, columns i),
@@ -317,7 +474,8 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
 // from 12 heads at K = V = 128, from 32 at 64; bench/RESULTS.md section 27). Else the SIMT
 // design: K <= 64 runs on 64 threads; 32-column slices when they give every SM a block,
 // 8-column slices when they fill at least half of the SMs, else the narrowest; when even
-// 4-column slices leave SMs idle, two threads per row (the K = 128 instance, any K).
+// 4-column slices leave SMs idle, clusters that share M (K a multiple of 8), else two
+// threads per row (the K = 128 instance, any K).
 instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 128, 2> as cp_fixup_mma_f32_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
@@ -327,6 +485,8 @@ instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && 2 * B * H
 instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
+instance cp_fixup_mc<f32, 128, 4, 4, 32> as cp_fixup_f32_k128_bv4c4 entry cp_fixup when (2 * B * H * (V / 4) <= num_sms && K % 8 == 0 && V % 16 == 0);
+instance cp_fixup_mc<f32, 128, 4, 2, 32> as cp_fixup_f32_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) < num_sms && K % 8 == 0 && V % 8 == 0);
 instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
 instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
@@ -338,5 +498,7 @@ instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && 2 * B *
 instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<bf16, 128, 32> as cp_fixup_bf16_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
+instance cp_fixup_mc<bf16, 128, 4, 4, 64> as cp_fixup_bf16_k128_bv4c4 entry cp_fixup when (2 * B * H * (V / 4) <= num_sms && K % 8 == 0 && V % 16 == 0);
+instance cp_fixup_mc<bf16, 128, 4, 2, 64> as cp_fixup_bf16_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) < num_sms && K % 8 == 0 && V % 8 == 0);
 instance cp_fixup<bf16, 128, 4, 2> as cp_fixup_bf16_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<bf16, 128, 4> as cp_fixup_bf16_k128_bv4;

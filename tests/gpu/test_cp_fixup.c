@@ -25,35 +25,41 @@
 
 #include "cp_fixup.h"
 
-/* X(instance, bf16 transfers, threads (largest K), column slice); the MMA design's
- * instances (cp_fixup_mma_*) take exactly K = their K and V = their column slice */
+/* X(instance, bf16 transfers, threads (largest K), column slice, cluster); the MMA design's
+ * instances (cp_fixup_mma_*) take exactly K = their K and V = their column slice; the
+ * cluster instances (cp_fixup_mc: M by TMA, shared by the cluster) a K that is a multiple
+ * of 8 and a number of column slices that is a multiple of the cluster */
 #define CPF_INSTANCES(X) \
-	X(cp_fixup_mma_f32_k128_v128, 0, 128, 128) \
-	X(cp_fixup_mma_f32_k128_v64, 0, 128, 64) \
-	X(cp_fixup_mma_f32_k64_v128, 0, 64, 128) \
-	X(cp_fixup_mma_f32_k64_v64, 0, 64, 64) \
-	X(cp_fixup_mma_bf16_k128_v128, 1, 128, 128) \
-	X(cp_fixup_mma_bf16_k128_v64, 1, 128, 64) \
-	X(cp_fixup_mma_bf16_k64_v128, 1, 64, 128) \
-	X(cp_fixup_mma_bf16_k64_v64, 1, 64, 64) \
-	X(cp_fixup_f32_k64_bv32, 0, 64, 32) \
-	X(cp_fixup_f32_k64_bv8, 0, 64, 8) \
-	X(cp_fixup_f32_k64_bv4, 0, 64, 4) \
-	X(cp_fixup_f32_k128_bv32, 0, 128, 32) \
-	X(cp_fixup_f32_k128_bv8, 0, 128, 8) \
-	X(cp_fixup_f32_k128_bv4, 0, 128, 4) \
-	X(cp_fixup_f32_k128_bv4s2, 0, 128, 4) \
-	X(cp_fixup_bf16_k64_bv32, 1, 64, 32) \
-	X(cp_fixup_bf16_k64_bv8, 1, 64, 8) \
-	X(cp_fixup_bf16_k64_bv4, 1, 64, 4) \
-	X(cp_fixup_bf16_k128_bv32, 1, 128, 32) \
-	X(cp_fixup_bf16_k128_bv8, 1, 128, 8) \
-	X(cp_fixup_bf16_k128_bv4, 1, 128, 4) \
-	X(cp_fixup_bf16_k128_bv4s2, 1, 128, 4)
+	X(cp_fixup_mma_f32_k128_v128, 0, 128, 128, 0) \
+	X(cp_fixup_mma_f32_k128_v64, 0, 128, 64, 0) \
+	X(cp_fixup_mma_f32_k64_v128, 0, 64, 128, 0) \
+	X(cp_fixup_mma_f32_k64_v64, 0, 64, 64, 0) \
+	X(cp_fixup_mma_bf16_k128_v128, 1, 128, 128, 0) \
+	X(cp_fixup_mma_bf16_k128_v64, 1, 128, 64, 0) \
+	X(cp_fixup_mma_bf16_k64_v128, 1, 64, 128, 0) \
+	X(cp_fixup_mma_bf16_k64_v64, 1, 64, 64, 0) \
+	X(cp_fixup_f32_k64_bv32, 0, 64, 32, 0) \
+	X(cp_fixup_f32_k64_bv8, 0, 64, 8, 0) \
+	X(cp_fixup_f32_k64_bv4, 0, 64, 4, 0) \
+	X(cp_fixup_f32_k128_bv32, 0, 128, 32, 0) \
+	X(cp_fixup_f32_k128_bv8, 0, 128, 8, 0) \
+	X(cp_fixup_f32_k128_bv4, 0, 128, 4, 0) \
+	X(cp_fixup_f32_k128_bv4s2, 0, 128, 4, 0) \
+	X(cp_fixup_f32_k128_bv4c4, 0, 128, 4, 4) \
+	X(cp_fixup_f32_k128_bv4c2, 0, 128, 4, 2) \
+	X(cp_fixup_bf16_k64_bv32, 1, 64, 32, 0) \
+	X(cp_fixup_bf16_k64_bv8, 1, 64, 8, 0) \
+	X(cp_fixup_bf16_k64_bv4, 1, 64, 4, 0) \
+	X(cp_fixup_bf16_k128_bv32, 1, 128, 32, 0) \
+	X(cp_fixup_bf16_k128_bv8, 1, 128, 8, 0) \
+	X(cp_fixup_bf16_k128_bv4, 1, 128, 4, 0) \
+	X(cp_fixup_bf16_k128_bv4s2, 1, 128, 4, 0) \
+	X(cp_fixup_bf16_k128_bv4c4, 1, 128, 4, 4) \
+	X(cp_fixup_bf16_k128_bv4c2, 1, 128, 4, 2)
 
 typedef int (*CpfLaunch)(const cp_fixup_args *a, CUstream s, CakeError *err);
 
-#define WRAP(name, BF16_, KT_, BV_) \
+#define WRAP(name, BF16_, KT_, BV_, CL_) \
 	static int \
 	launch_##name(const cp_fixup_args *a, CUstream s, CakeError *err) \
 	{ \
@@ -75,15 +81,15 @@ CPF_INSTANCES(WRAP)
 
 typedef struct CpfInstance {
 	const char *name;
-	int bf16, kt, bv;
+	int bf16, kt, bv, cl;
 	CpfLaunch launch;
 } CpfInstance;
 
 
-#define ENTRY(name, BF16_, KT_, BV_) {#name, BF16_, KT_, BV_, launch_##name},
+#define ENTRY(name, BF16_, KT_, BV_, CL_) {#name, BF16_, KT_, BV_, CL_, launch_##name},
 static const CpfInstance instances[] = {CPF_INSTANCES(ENTRY)};
 #define NINSTANCES ((int)(sizeof instances / sizeof instances[0]))
-#define DESC(name, BF16_, KT_, BV_) &name##_kernel,
+#define DESC(name, BF16_, KT_, BV_, CL_) &name##_kernel,
 static const CakertKernel *const descs[] = {CPF_INSTANCES(DESC)};
 
 /* the entry point, clocked like the instances (the instance it chose loads the module) */
@@ -117,6 +123,9 @@ static const CpfShape shapes[] = {
 	 * threads per row (one head, 8 slices of 4 columns) */
 	{8, 2, 2, 96, 64, 0, 1, 1, 0},
 	{1, 1, 2, 100, 32, 1, 0, 1, 0},
+	/* on 16 emulated SMs, clusters sharing M: 8 slices (4 a cluster), 12 (2 a cluster) */
+	{1, 1, 2, 128, 32, 1, 0, 1, 0},
+	{1, 1, 3, 64, 48, 0, 1, 1, 0},
 	{1, 2, 16, 128, 128, 0, 0, 0, 0},
 	{1, 4, 64, 128, 128, 1, 1, 0, 0},
 	{4, 8, 16, 64, 64, 1, 1, 0, 0},
@@ -134,6 +143,8 @@ takes(const CpfInstance *in, const CpfShape *sh)
 {
 	if (strncmp(in->name, "cp_fixup_mma_", 13) == 0)
 		return sh->k == in->kt && sh->v == in->bv;
+	if (in->cl)
+		return sh->k <= in->kt && sh->k % 8 == 0 && sh->v % (in->bv * in->cl) == 0;
 	return sh->k <= in->kt && sh->v % in->bv == 0;
 }
 
@@ -351,7 +362,8 @@ run(CpfCase *c, CUstream st, const char *kname, CpfLaunch launch, const char *ex
  * `when` conditions): the MMA design (a block per head: the slice is V) for K and V 64 or
  * 128 once 8-column slices would need more than a wave; else, the same for K <= 64 and
  * K <= 128, 32-column slices when they give every SM a block, 8-column ones when they
- * fill half of the SMs, else 4 (one or two threads per row: the same grid). */
+ * fill half of the SMs, else 4 (clusters sharing M, one or two threads per row: the same
+ * grid). */
 static int
 expected_bv(const CpfShape *sh, int sms)
 {
@@ -460,7 +472,7 @@ run_all(const GtDev *g, CUstream st, int *ran)
 	return failed;
 }
 
-#define NAME(name, BF16_, KT_, BV_) #name,
+#define NAME(name, BF16_, KT_, BV_, CL_) #name,
 static const char *const names[] = {CPF_INSTANCES(NAME)};
 
 int
