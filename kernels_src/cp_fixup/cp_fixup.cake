@@ -473,9 +473,11 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
 // would need more than one wave: a block per head then beats 8 columns per block (measured
 // from 12 heads at K = V = 128, from 32 at 64; bench/RESULTS.md section 27). Else the SIMT
 // design: K <= 64 runs on 64 threads; 32-column slices when they give every SM a block,
-// 8-column slices when they fill at least half of the SMs, else the narrowest; when even
-// 4-column slices leave SMs idle, clusters that share M (K a multiple of 8), else two
-// threads per row (the K = 128 instance, any K).
+// for K a multiple of 8, clusters that share M with 4-column slices while those need at
+// most two waves (clusters of 4 where the grid fills at most half of the SMs, else of 2,
+// which fit the GPCs better); else 8-column slices when they fill at least half of the
+// SMs, else the narrowest, with two threads per row when even these leave SMs idle (the
+// K = 128 instance, any K).
 instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 128, 2> as cp_fixup_mma_f32_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
@@ -484,9 +486,9 @@ instance cp_fixup<f32, 64, 32> as cp_fixup_f32_k64_bv32 when (K <= 64 && B * H *
 instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && 2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
-instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup_mc<f32, 128, 4, 4, 32> as cp_fixup_f32_k128_bv4c4 entry cp_fixup when (2 * B * H * (V / 4) <= num_sms && K % 8 == 0 && V % 16 == 0);
-instance cp_fixup_mc<f32, 128, 4, 2, 32> as cp_fixup_f32_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) < num_sms && K % 8 == 0 && V % 8 == 0);
+instance cp_fixup_mc<f32, 128, 4, 2, 32> as cp_fixup_f32_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) <= 2 * num_sms && K % 8 == 0 && V % 8 == 0);
+instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
 instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
@@ -497,8 +499,8 @@ instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H
 instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && 2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<bf16, 128, 32> as cp_fixup_bf16_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
-instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup_mc<bf16, 128, 4, 4, 64> as cp_fixup_bf16_k128_bv4c4 entry cp_fixup when (2 * B * H * (V / 4) <= num_sms && K % 8 == 0 && V % 16 == 0);
-instance cp_fixup_mc<bf16, 128, 4, 2, 64> as cp_fixup_bf16_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) < num_sms && K % 8 == 0 && V % 8 == 0);
+instance cp_fixup_mc<bf16, 128, 4, 2, 64> as cp_fixup_bf16_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) <= 2 * num_sms && K % 8 == 0 && V % 8 == 0);
+instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 128, 4, 2> as cp_fixup_bf16_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<bf16, 128, 4> as cp_fixup_bf16_k128_bv4;

@@ -361,9 +361,10 @@ run(CpfCase *c, CUstream st, const char *kname, CpfLaunch launch, const char *ex
 /* The entry point's rule for the column slice (kernels_src/cp_fixup/cp_fixup.cake's
  * `when` conditions): the MMA design (a block per head: the slice is V) for K and V 64 or
  * 128 once 8-column slices would need more than a wave; else, the same for K <= 64 and
- * K <= 128, 32-column slices when they give every SM a block, 8-column ones when they
- * fill half of the SMs, else 4 (clusters sharing M, one or two threads per row: the same
- * grid). */
+ * K <= 128, 32-column slices when they give every SM a block; for K <= 64 8-column ones
+ * when they fill half of the SMs; clusters sharing M with 4-column slices (K a multiple of
+ * 8) up to two waves; 8-column slices when they fill half of the SMs; else 4 (one or two
+ * threads per row: the same grid). */
 static int
 expected_bv(const CpfShape *sh, int sms)
 {
@@ -373,6 +374,10 @@ expected_bv(const CpfShape *sh, int sms)
 		return sh->v;
 	if (heads * (sh->v / 32) >= sms && sh->v % 32 == 0)
 		return 32;
+	if (sh->k <= 64 && 2 * heads * (sh->v / 8) > sms && sh->v % 8 == 0)
+		return 8;
+	if (heads * (sh->v / 4) <= 2 * sms && sh->k % 8 == 0 && sh->v % 8 == 0)
+		return 4;       /* clusters sharing M */
 	if (2 * heads * (sh->v / 8) > sms && sh->v % 8 == 0)
 		return 8;
 	return 4;
