@@ -92,6 +92,24 @@ def takes(v, K, V):
     return K <= v["kt"] and V % v["bv"] == 0
 
 
+def entry_choice(lib, cakec_torch, x, init, nvalid, cands, B, H, K, V):
+    """The instance the entry point takes for these arguments: its own answer (cp_fixup.choose,
+    a cakec with E_choose), else the instances whose grid matches the one it reports
+    (several where they differ only in threads per row or cluster: all named)."""
+    args = dict(l=x["l"], m=x["m"], init=init, nvalid=nvalid, s=x["s"])
+    if hasattr(lib.cp_fixup, "choose"):
+        try:
+            return lib.cp_fixup.choose(**args)
+        except (cakec_torch.CakeError, TypeError):
+            pass
+    g0 = lib.cp_fixup.grid(**args)[0]
+    # (an MMA instance's grid is B * H, as a SIMT slice of BV = V would be: the MMA
+    # instance is preferred, as the rules put it first)
+    same = [v for v in cands if g0 == B * H * (V // v["bv"]) and (K > 64) == (v["kt"] > 64)]
+    return "/".join(v["name"] for v in (([v for v in same if v["mma"]] or same)
+                                         if any(v["mma"] for v in same) else same)) or "?"
+
+
 def fmt_us(t):
     return "%.1f" % (t * 1e6) if t else "-"
 
@@ -193,15 +211,7 @@ def main():
             torch.cuda.synchronize()
             err_torch = err_of(x0["sr"])
             t_torch = timer(lambda i: torch_ref(sets[i % nrot]))
-            # the entry point's choice: the instance whose grid it reports
-            grid = lib.cp_fixup.grid(l=x0["l"], m=x0["m"], init=init, nvalid=nvalid, s=x0["s"])
-            g0 = grid[0]
-            # (instances that differ only in threads per row have the same grid: both named)
-            # (an MMA instance's grid is B * H, as a SIMT slice of BV = V would be: the
-            # MMA instance is preferred, as the rules put it first)
-            same = [v for v in cands if g0 == B * H * (V // v["bv"]) and (K > 64) == (v["kt"] > 64)]
-            chosen = "/".join(v["name"] for v in (([v for v in same if v["mma"]] or same)
-                                                   if any(v["mma"] for v in same) else same)) or "?"
+            chosen = entry_choice(lib, cakec_torch, x0, init, nvalid, cands, B, H, K, V)
             inst_t = {k: t for k, t in times.items() if k != "cp_fixup"}
             mma_names = {v["name"] for v in cands if v["mma"]}
             simt_t = {k: t for k, t in inst_t.items() if k not in mma_names}
