@@ -190,12 +190,13 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32, SPLIT: i32 = 1>(
 // section 41). Here CL blocks of one head form a cluster: block r loads boxes r and r + CL
 // of M_c by TMA and multicasts them to all CL, so the cluster reads M_c once. The 2 CL
 // boxes are panels of W columns (one 128-byte swizzle span: 32 f32 or 64 bf16), split
-// into row blocks when there are more boxes than panels; the swizzle spreads a warp's reads of 16
-// rows over the banks (a thread reads row i's 16-byte chunk q where TMA put it, at chunk
-// q ^ (i % 8)). Warp 0 issues the loads (one elected lane: a `ld` stage per chunk, two
-// stages); warps 1 .. KT / 16 compute as the SIMT design with two threads per row. K
-// must be a multiple of 8 (TMA's 16-byte row pitch); rows and columns of M past K are
-// TMA's zeros.
+// into row blocks when there are more boxes than panels; the swizzle spreads a warp's
+// reads of 16 rows over the banks (a thread reads row i's 16-byte chunk q where TMA put
+// it, at chunk q ^ (i % 8)). Warp 0 issues the loads (one elected lane: a `ld` stage per
+// chunk, two stages); warps 1 .. KT / 16 compute as the SIMT design with two threads per
+// row. Every warp takes part in the block barriers that hand S over, so one role holds
+// the whole block (produce and consume are written inside a role). K must be a multiple
+// of 8 (TMA's 16-byte row pitch); rows and columns of M past K are TMA's zeros.
 kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
         l: in f32[B, H, C, K, V], m: in T[B, H, C, K, K], init: in f32[BI, H, K, V],
         nvalid: in i32[B], s: out f32[B, H, C, K, V])
