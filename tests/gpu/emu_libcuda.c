@@ -719,7 +719,7 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = c % 10; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = emu_sms(); break;
-	default: *v = 0; break;
+	default: return CUDA_ERROR_INVALID_VALUE;  /* as a driver does for one it does not have */
 	}
 	return CUDA_SUCCESS;
 }
