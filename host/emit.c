@@ -1617,8 +1617,8 @@ entry_when(const IrEntry *en, int j, const IrKernel *k, Buf *c)
 	emit_init(&e, k);
 	e.num_sms = num_sms;
 	buf_printf(c, "/* Whether the condition of %s holds:\n *   %s\n"
-		   " * after checking args as its launcher does (but for tensor maps); CAKE_ERR_GRID if the condition\n"
-		   " * divides by zero or overflows int64. */\n",
+		   " * after checking args as its launcher does, but for tensor maps; CAKE_ERR_GRID\n"
+		   " * if the condition divides by zero or overflows int64. */\n",
 		   k->name, en->when_text[j] ? en->when_text[j] : en->when[j]);
 	buf_printf(c, "static int\n%s_when(const %s_args *args, int *holds, CakeError *err)\n{\n",
 		   k->name, en->name);

@@ -228,6 +228,7 @@ kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
     let act = comp && i < K;
     let lead = act && half == 0;
     let n = min(max(nvalid[b], 0), C);
+    let NP = BV <= 8 ? 4 : 1;        // partial sums per column, as in cp_fixup
 
     role all(warps 0 .. 2 * KT / 32) {
         // S_0: the initial state, or L_0
@@ -305,8 +306,7 @@ kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
                             for (u in 0 .. 4) unroll {
                                 let mj = f32x4(mv[u]);
                                 for (q in 0 .. BV / 4) unroll {
-                                    part[u % (BV <= 8 ? 4 : 1), q] =
-                                        fma(mj, ss[j0 + u, 4 * q : 4], part[u % (BV <= 8 ? 4 : 1), q]);
+                                    part[u % NP, q] = fma(mj, ss[j0 + u, 4 * q : 4], part[u % NP, q]);
                                 }
                             }
                         }
