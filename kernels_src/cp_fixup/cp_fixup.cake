@@ -190,11 +190,13 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32, SPLIT: i32 = 1>(
 // section 41). Here CL blocks of one head form a cluster: block r loads boxes r and r + CL
 // of M_c by TMA and multicasts them to all CL, so the cluster reads M_c once. The 2 CL
 // boxes are panels of W columns (one 128-byte swizzle span: 32 f32 or 64 bf16), split
-// into row blocks when there are more boxes than panels; the swizzle spreads a warp's
-// reads of 16 rows over the banks (a thread reads row i's 16-byte chunk q where TMA put
-// it, at chunk q ^ (i % 8)). Warp 0 issues the loads (one elected lane: a `ld` stage per
-// chunk, two stages); warps 1 .. KT / 16 compute as the SIMT design with two threads per
-// row. Every warp takes part in the block barriers that hand S over, so one role holds
+// into row blocks when there are more boxes than panels. Warp 0 issues the loads (one
+// elected lane: a `ld` stage per chunk, two stages); warps 1 .. KT / 16 compute as the
+// SIMT design with two threads per row, lanes l and l + 16, each reading 16 bytes of M's
+// row per step (4 f32 or 8 bf16: half as many reads for bf16 as 8-byte ones). A thread
+// reads row i's chunk q where TMA put it, at q ^ (i % 8): a quarter warp's 8 rows then
+// fall in 8 different chunks (with the halves as adjacent lanes, rows i and i + 1 read
+// chunks q, q + 1 and q ^ 1, (q + 1) ^ 1: the same two). Every warp takes part in the block barriers that hand S over, so one role holds
 // the whole block (produce and consume are written inside a role). K must be a multiple
 // of 8 (TMA's 16-byte row pitch); rows and columns of M past K are TMA's zeros.
 kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
@@ -222,8 +224,8 @@ kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
     let NR = KT / BR;                // q % NR * BR; block r loads boxes r and r + CL
     let EC = W / 8;                  // elements in 16 bytes
     let t = thread.x - 32;           // the compute threads' index (warps 1 ..)
-    let i = t / 2;                   // the row
-    let half = t % 2;
+    let i = t / 32 * 16 + t % 16;    // the row: lanes l and l + 16 share it, so that a
+    let half = t % 32 / 16;          // quarter warp reads 8 rows' chunks, all different
     let comp = warp > 0;
     let act = comp && i < K;
     let lead = act && half == 0;
@@ -296,14 +298,14 @@ kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
                         for (q in 0 .. BV / 4) unroll {
                             part[0, q] = acc[q];
                         }
-                        // this thread's 4 of each 8 rows of S_{c-1}, j0 .. j0 + 3, and
-                        // M_c[i, j0 .. j0 + 3] from panel j0 / W, chunk (j0 % W) / EC
-                        for (j in 0 .. K step 8) unroll(1) {
-                            let j0 = j + 4 * half;
-                            let jj = j0 % W;
-                            let col = (jj / EC ^ i % 8) * EC + jj % EC;
-                            let mv = f32x4(ms[j0 / W * KT + i, col : 4]);
-                            for (u in 0 .. 4) unroll {
+                        // this thread's EC of each 2 EC rows of S_{c-1}, j0 .. j0 + EC - 1,
+                        // and M_c[i, j0 .. j0 + EC - 1], one 16-byte chunk: panel j0 / W,
+                        // chunk (j0 % W) / EC
+                        for (j in 0 .. K step 2 * EC) unroll(1) {
+                            let j0 = j + EC * half;
+                            let col = ((j0 % W) / EC ^ i % 8) * EC;
+                            var mv: f32[W / 8] = load(ms, [j0 / W * KT + i, col]);
+                            for (u in 0 .. W / 8) unroll {
                                 let mj = f32x4(mv[u]);
                                 for (q in 0 .. BV / 4) unroll {
                                     part[u % NP, q] = fma(mj, ss[j0 + u, 4 * q : 4], part[u % NP, q]);
@@ -320,7 +322,7 @@ kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
                 }
                 for (q in 0 .. BV / 4) unroll {   // the other half's sum
                     let o = acc[q];
-                    acc[q] = o + f32x4(shfl_xor(o.x, 1), shfl_xor(o.y, 1), shfl_xor(o.z, 1), shfl_xor(o.w, 1));
+                    acc[q] = o + f32x4(shfl_xor(o.x, 16), shfl_xor(o.y, 16), shfl_xor(o.z, 16), shfl_xor(o.w, 16));
                 }
             }
             barrier();               // every thread has read S_{c-1}
