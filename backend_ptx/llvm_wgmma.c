@@ -489,6 +489,17 @@ frag_thread(LlvmGen *g, LLVMValueRef *row, LLVMValueRef *col)
 	*col = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
 }
 
+/* frag_thread's row with paired rows (IR_TILE_PAIRED, ir_frag_row): 16 (t / 32) + 2 ((t %
+ * 32) / 4), twice frag_thread's less 16 (t / 32); the thread's second row is the next. */
+static LLVMValueRef
+paired_row(LlvmGen *g, LLVMValueRef row)
+{
+	LLVMValueRef t = LLVMBuildAnd(g->b, lg_linear_tid(g), lg_c32(g, 127), "");
+
+	return LLVMBuildSub(g->b, LLVMBuildShl(g->b, row, lg_c32(g, 1), ""),
+			    LLVMBuildShl(g->b, LLVMBuildLShr(g->b, t, lg_c32(g, 5), ""), lg_c32(g, 4), ""), "");
+}
+
 /* ---- transposed tiles (IR_TILE_TRANSPOSED) ---- */
 
 /* The thread's first row and column of a transposed tile's fragment (rb, cb, in the
@@ -504,6 +515,8 @@ transposed_start(LlvmGen *g, const IrOp *op, int ptr, int rows, LLVMValueRef *rb
 	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem));
 
 	frag_thread(g, rb, cb);
+	if (op->imm & IR_TILE_PAIRED)
+		*rb = paired_row(g, *rb);
 	*rb = LLVMBuildAdd(g->b, lg_arg(g, op, rows + 2), LLVMBuildZExt(g->b, *rb, ity, ""), "");
 	*cb = LLVMBuildAdd(g->b, lg_arg(g, op, rows + 3), LLVMBuildZExt(g->b, *cb, ity, ""), "");
 	off = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, LLVMBuildSExt(g->b, *cb, i64, ""), LLVMBuildSExt(g->b, nrows, i64, ""), ""),
@@ -533,20 +546,70 @@ asm_call(LlvmGen *g, const Buf *text, const Buf *cons, LLVMValueRef *ins, int ni
 	return r;
 }
 
+/* Whether a paired transposed tile (IR_TILE_PAIRED) takes its straight path: the thread's
+ * two rows (rb, rb + 1) and every column (cb .. cb + kmax) inside, its first element addr
+ * and the column stride (bytes) aligned to the pair's 2 eb bytes. Then each column's pair
+ * is one access; else the predicated one-element path. */
+static LLVMValueRef
+paired_whole(LlvmGen *g, LLVMValueRef addr, LLVMValueRef stride, LLVMValueRef rb, LLVMValueRef nrows, LLVMValueRef cb,
+	     LLVMValueRef ncols, int kmax, int eb)
+{
+	LLVMTypeRef ity = LLVMTypeOf(rb), i64 = lg_i64t(g);
+	LLVMValueRef zero = LLVMConstInt(ity, 0, 0), in, al;
+
+	in = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, rb, zero, ""),
+			  LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildAdd(g->b, rb, LLVMConstInt(ity, 1, 0), ""), nrows, ""), "");
+	in = LLVMBuildAnd(g->b, in, LLVMBuildICmp(g->b, LLVMIntSGE, cb, zero, ""), "");
+	in = LLVMBuildAnd(g->b, in, LLVMBuildICmp(g->b, LLVMIntSLT,
+						   LLVMBuildAdd(g->b, cb, LLVMConstInt(ity, (unsigned long long)kmax, 0), ""),
+						   ncols, ""), "");
+	al = LLVMBuildOr(g->b, LLVMBuildPtrToInt(g->b, addr, i64, ""), stride, "");
+	al = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, al, LLVMConstInt(i64, (unsigned long long)(2 * eb - 1), 0), ""),
+			   LLVMConstInt(i64, 0, 0), "");
+	return LLVMBuildAnd(g->b, in, al, "");
+}
+
+/* The per-column part of a transposed tile's store, one element at a time: per column of
+ * the thread's, its address (mad from the thread's first element $0 and the column stride
+ * $1), then the two rows' stores (rows step apart: 8, or 1 when paired), each predicated
+ * on its row and column being inside (r0, r1 and $3, the columns left); values from $4.
+ * With pairs, the straight path instead: one 2-element store per column. */
+static void
+store_columns(Buf *text, int nl, int eb, int w, int step, int pairs)
+{
+	int j;
+
+	for (j = 0; j < nl / 2; j++) {  /* column k = 8 (j / 2) + j % 2: lanes 4 (j / 2) + j % 2 (+2: row 1) */
+		int k = 8 * (j / 2) + j % 2, lane = 4 * (j / 2) + j % 2;
+
+		buf_printf(text, "mad.lo.s64 a, $1, %d, $0;\n", k);
+		if (pairs) {
+			buf_printf(text, "st.global.v2.b%d [a], {$%d, $%d};\n", 8 * eb, 4 + lane, 4 + lane + 2);
+			continue;
+		}
+		buf_printf(text, "setp.gt.s%d pc, $3, %d;\n", w, k);
+		buf_printf(text, "and.pred p, pc, r0;\n@p st.global.b%d [a], $%d;\n", 8 * eb, 4 + lane);
+		buf_printf(text, "and.pred p, pc, r1;\n@p st.global.b%d [a+%d], $%d;\n", 8 * eb, step * eb, 4 + lane + 2);
+	}
+}
+
 /* wgmma.store[transposed] (IR_TILE_TRANSPOSED): element (r, c) of the tile at c * nrows +
  * r, one scalar store each (a warp's store writes 8 consecutive elements in each of 4
- * columns: whole 32-byte sectors for f32), in one asm statement: per column of the
- * thread's, its address (mad from the thread's first element and the column stride), then
- * the two rows' stores, each predicated on its row and column being inside. No branch and
- * no per-lane address in LLVM's IR: 64 of those per store cost LLVM's straight-line
- * strength reduction 75 ms on cp_fixup's MMA design (three such stores). */
+ * columns: whole 32-byte sectors for f32), in one asm statement (store_columns; $2 is the
+ * rows left). No branch and no per-lane address in LLVM's IR: 64 of those per store cost
+ * LLVM's straight-line strength reduction 75 ms on cp_fixup's MMA design (three such
+ * stores). With paired rows, a column's two elements are adjacent: where paired_whole
+ * holds (input $4 + nl), one 2-element store each (half the store instructions), else the
+ * same predicated stores; the branch is inside the asm (labels made unique by ${:uid}):
+ * as two LLVM blocks, ptxas kept 40 more registers live in cp_fixup's MMA design. */
 static void
 wgmma_store_transposed(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[2]);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
-	LLVMValueRef rb, cb, *ins = xcalloc((size_t)nl + 4, sizeof *ins);
-	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, l, j;
+	LLVMValueRef rb, cb, *ins = xcalloc((size_t)nl + 5, sizeof *ins);
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, l;
+	int paired = (op->imm & IR_TILE_PAIRED) != 0, step = paired ? 1 : 8;
 	Buf text = {0}, cons = {0};
 
 	transposed_start(g, op, 0, 2, &rb, &cb, ins);
@@ -561,17 +624,22 @@ wgmma_store_transposed(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 		ins[4 + l] = v;
 		buf_puts(&cons, eb == 4 ? ",f" : ",h");
 	}
-	buf_printf(&text, "{\n.reg .pred r0, r1, pc, p;\n.reg .b64 a;\nsetp.gt.s%d r0, $2, 0;\nsetp.gt.s%d r1, $2, 8;\n", w, w);
-	for (j = 0; j < nl / 2; j++) {  /* column k = 8 (j / 2) + j % 2: lanes 4 (j / 2) + j % 2 (+2: row 8) */
-		int k = 8 * (j / 2) + j % 2, lane = 4 * (j / 2) + j % 2;
-
-		buf_printf(&text, "mad.lo.s64 a, $1, %d, $0;\nsetp.gt.s%d pc, $3, %d;\n", k, w, k);
-		buf_printf(&text, "and.pred p, pc, r0;\n@p st.global.b%d [a], $%d;\n", 8 * eb, 4 + lane);
-		buf_printf(&text, "and.pred p, pc, r1;\n@p st.global.b%d [a+%d], $%d;\n", 8 * eb, 8 * eb, 4 + lane + 2);
+	buf_printf(&text, "{\n.reg .pred r0, r1, pc, p%s;\n.reg .b64 a;\n", paired ? ", pf" : "");
+	if (paired) {
+		ins[4 + nl] = LLVMBuildZExt(g->b, paired_whole(g, ins[0], ins[1], rb, lg_arg(g, op, 2), cb, lg_arg(g, op, 3),
+							       8 * (nl / 4 - 1) + 1, eb), lg_i32t(g), "");
+		buf_puts(&cons, ",r");
+		buf_printf(&text, "setp.ne.b32 pf, $%d, 0;\n@!pf bra $$Lelem${:uid};\n", 4 + nl);
+		store_columns(&text, nl, eb, w, step, 1);
+		buf_puts(&text, "bra.uni $$Ldone${:uid};\n$$Lelem${:uid}:\n");
 	}
+	buf_printf(&text, "setp.gt.s%d r0, $2, 0;\nsetp.gt.s%d r1, $2, %d;\n", w, w, step);
+	store_columns(&text, nl, eb, w, step, 0);
+	if (paired)
+		buf_puts(&text, "$$Ldone${:uid}:\n");
 	buf_puts(&text, "}");
 	buf_puts(&cons, ",~{memory}");
-	asm_call(g, &text, &cons, ins, nl + 4, 0);
+	asm_call(g, &text, &cons, ins, nl + 4 + paired, 0);
 	buf_free(&text);
 	buf_free(&cons);
 	free(ins);
@@ -839,17 +907,54 @@ bind_fragment(LlvmGen *g, const IrOp *op, LLVMValueRef *lanes, int nl)
 	lg_bind(g, op->res[0], v);
 }
 
+/* The per-column part of a transposed tile's load (outputs $0 .. $nl-1; inputs from $nl:
+ * the thread's first element's address and the column stride in bytes, its row rb,
+ * nrows, its column cb, ncols): per column of the thread's, its address and the two rows'
+ * loads (rows step apart: 8, or 1 when paired), each predicated on its row and column
+ * being inside (r0, r1, and pc: unsigned compares, below 0 is outside too), 0 where not,
+ * converted to f32. With pairs, the straight path instead: one 2-element load a column. */
+static void
+load_columns(Buf *text, int nl, int eb, int w, const char *cvt, int step, int pairs)
+{
+	int j, i;
+
+	for (j = 0; j < nl / 2; j++) {  /* column k = 8 (j / 2) + j % 2: lanes 4 (j / 2) + j % 2 (+2: row 1) */
+		int k = 8 * (j / 2) + j % 2, lane = 4 * (j / 2) + j % 2;
+
+		buf_printf(text, "mad.lo.s64 a, $%d, %d, $%d;\n", nl + 1, k, nl);
+		if (pairs && eb == 4) {
+			buf_printf(text, "ld.global.v2.f32 {$%d, $%d}, [a];\n", lane, lane + 2);
+			continue;
+		}
+		if (pairs) {
+			buf_printf(text, "ld.global.v2.b16 {h, h1}, [a];\n%s $%d, h;\n%s $%d, h1;\n", cvt, lane, cvt, lane + 2);
+			continue;
+		}
+		buf_printf(text, "add.s%d t, $%d, %d;\nsetp.lt.u%d pc, t, $%d;\n", w, nl + 4, k, w, nl + 5);
+		for (i = 0; i < 2; i++) {
+			int d = lane + 2 * i;
+
+			buf_printf(text, "mov.b32 $%d, 0;\nand.pred p, pc, r%d;\n", d, i);
+			if (eb == 4)
+				buf_printf(text, "@p ld.global.f32 $%d, [a+%d];\n", d, step * eb * i);
+			else
+				buf_printf(text, "@p ld.global.b16 h, [a+%d];\n@p %s $%d, h;\n", step * eb * i, cvt, d);
+		}
+	}
+}
+
 /* wgmma.load of a transposed tile (IR_TILE_TRANSPOSED): element (r, c) at c * nrows + r,
- * in one asm statement, as wgmma_store_transposed writes them: per column of the
- * thread's, its address and the two rows' loads, each predicated on its row and column
- * being inside (unsigned compares: below 0 is outside too), 0 where not, converted to f32.
- * Plain ld.global: the tensor may be inout. */
+ * in one asm statement (load_columns), as wgmma_store_transposed writes them. Plain
+ * ld.global: the tensor may be inout. With paired rows, where paired_whole holds (input
+ * $nl + 6), one 2-element load per column (half the load instructions), else the
+ * predicated loads, the branch inside the asm as wgmma_store_transposed's. */
 static void
 wgmma_load_transposed(LlvmGen *g, const IrOp *op)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[1]), rt = ir_vtype(g->k, op->res[0]);
-	LLVMValueRef ins[6], call, *lanes;
-	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, nl = rt.lanes, l, j;
+	LLVMValueRef ins[7], call, *lanes;
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), w = it.base == IR_I64 ? 64 : 32, nl = rt.lanes, l;
+	int paired = (op->imm & IR_TILE_PAIRED) != 0, step = paired ? 1 : 8;
 	const char *cvt = pt.elem == IR_BF16 ? "cvt.f32.bf16" : "cvt.f32.f16", *ic = w == 64 ? "l" : "r";
 	Buf text = {0}, cons = {0};
 
@@ -859,26 +964,23 @@ wgmma_load_transposed(LlvmGen *g, const IrOp *op)
 	for (l = 0; l < nl; l++)
 		buf_puts(&cons, l ? ",=f" : "=f");
 	buf_printf(&cons, ",l,l,%s,%s,%s,%s", ic, ic, ic, ic);
-	buf_printf(&text, "{\n.reg .pred r0, r1, pc, p;\n.reg .b64 a;\n.reg .b%d t;\n.reg .b16 h;\n", w);
-	buf_printf(&text, "setp.lt.u%d r0, $%d, $%d;\nadd.s%d t, $%d, 8;\nsetp.lt.u%d r1, t, $%d;\n", w, nl + 2, nl + 3,
-		   w, nl + 2, w, nl + 3);
-	for (j = 0; j < nl / 2; j++) {  /* column k = 8 (j / 2) + j % 2: lanes 4 (j / 2) + j % 2 (+2: row 8) */
-		int k = 8 * (j / 2) + j % 2, lane = 4 * (j / 2) + j % 2, i;
-
-		buf_printf(&text, "mad.lo.s64 a, $%d, %d, $%d;\nadd.s%d t, $%d, %d;\nsetp.lt.u%d pc, t, $%d;\n", nl + 1, k,
-			   nl, w, nl + 4, k, w, nl + 5);
-		for (i = 0; i < 2; i++) {
-			int d = lane + 2 * i;
-
-			buf_printf(&text, "mov.b32 $%d, 0;\nand.pred p, pc, r%d;\n", d, i);
-			if (eb == 4)
-				buf_printf(&text, "@p ld.global.f32 $%d, [a+%d];\n", d, 8 * eb * i);
-			else
-				buf_printf(&text, "@p ld.global.b16 h, [a+%d];\n@p %s $%d, h;\n", 8 * eb * i, cvt, d);
-		}
+	buf_printf(&text, "{\n.reg .pred r0, r1, pc, p%s;\n.reg .b64 a;\n.reg .b%d t;\n.reg .b16 h%s;\n",
+		   paired ? ", pf" : "", w, paired ? ", h1" : "");
+	if (paired) {
+		ins[6] = LLVMBuildZExt(g->b, paired_whole(g, ins[0], ins[1], ins[2], ins[3], ins[4], ins[5],
+							  8 * (nl / 4 - 1) + 1, eb), lg_i32t(g), "");
+		buf_puts(&cons, ",r");
+		buf_printf(&text, "setp.ne.b32 pf, $%d, 0;\n@!pf bra $$Lelem${:uid};\n", nl + 6);
+		load_columns(&text, nl, eb, w, cvt, step, 1);
+		buf_puts(&text, "bra.uni $$Ldone${:uid};\n$$Lelem${:uid}:\n");
 	}
+	buf_printf(&text, "setp.lt.u%d r0, $%d, $%d;\nadd.s%d t, $%d, %d;\nsetp.lt.u%d r1, t, $%d;\n", w, nl + 2, nl + 3,
+		   w, nl + 2, step, w, nl + 3);
+	load_columns(&text, nl, eb, w, cvt, step, 0);
+	if (paired)
+		buf_puts(&text, "$$Ldone${:uid}:\n");
 	buf_puts(&text, "}");
-	call = asm_call(g, &text, &cons, ins, 6, nl);
+	call = asm_call(g, &text, &cons, ins, 6 + paired, nl);
 	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++)
 		lanes[l] = LLVMBuildExtractValue(g->b, call, (unsigned)l, "");

@@ -219,6 +219,18 @@ shared_place(IrGen *G, Node *e, Node *base, Node *cn, int tr, IrValue *out)
 	return (tr ? IR_TILE_TRANSPOSED : 0) | IR_TILE_SWIZZLE_BITS(b->swizzle);
 }
 
+/* IR_TILE_PAIRED where call e says `paired: true` (mma_wgmma.c's paired_arg checked it). */
+static int64_t
+tile_paired(const Node *e)
+{
+	const Node *a;
+
+	for (a = e->list.head; a; a = a->next)
+		if (a->kind == N_NAMED && strcmp(a->name, "paired") == 0 && a->lhs->cv.i)
+			return IR_TILE_PAIRED;
+	return 0;
+}
+
 static int64_t
 tile_place(IrGen *G, Node *e, Node *tn, Node *cn, IrValue *out)
 {
@@ -234,7 +246,7 @@ tile_place(IrGen *G, Node *e, Node *tn, Node *cn, IrValue *out)
 	G->b.loc = e->loc;
 	out[1 + tr] = dim_of(G, t, t->rank - 2);
 	out[2 - tr] = dim_of(G, t, t->rank - 1);
-	return tr ? IR_TILE_TRANSPOSED : 0;
+	return tr ? IR_TILE_TRANSPOSED | tile_paired(e) : 0;
 }
 
 /* store(tensor, r, [row, col0]) of a register array r: one store.row op of its elements

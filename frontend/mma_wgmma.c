@@ -585,6 +585,35 @@ shared_tile_fits(Node *a, Node *cn, int64_t n)
 	return 0;
 }
 
+/* `paired: c` (named, possibly NULL) of store and fragment on tile argument a: c a
+ * constant i1; true pairs the fragment's rows (IR_TILE_PAIRED, irgen_wgmma.c's tile_paired
+ * reads it again), which only a transposed tile of a tensor takes: there a thread's two
+ * elements of a column are adjacent in memory. 0 after an error. */
+static int
+paired_arg(Sema *S, Node *named, Node *a)
+{
+	Node *c = named ? named->lhs : NULL;
+
+	if (!c)
+		return 1;
+	if (!sema_value(S, c))
+		return 0;
+	if (c->ty.base != IR_I1 || c->ty.lanes != 1) {
+		diag_error(c->loc, "'paired:' takes true or false, found %s", fe_tname(c->ty));
+		return 0;
+	}
+	if (!c->isconst) {
+		diag_error(c->loc, "'paired:' takes a constant (true, false or a condition on generic parameters), not a value known only at run time");
+		return 0;
+	}
+	if (c->cv.i && (a->kind != N_MEMBER || a->sym->kind != SYM_TENSOR)) {
+		diag_error(named->loc, "'paired: true' is for a transposed tile of a tensor (t.T), whose two elements of a column a thread holds are adjacent; '%s' is %s",
+			   a->sym->name, a->sym->kind == SYM_TENSOR ? "not transposed" : "a shared array");
+		return 0;
+	}
+	return 1;
+}
+
 /* The tensor a store call writes (argument a): out or inout, of f32, bf16 or f16. */
 static int
 float_out(Node *a, const Symbol *t, const char *call)
@@ -607,9 +636,9 @@ float_out(Node *a, const Symbol *t, const char *call)
 void
 asy_wgmma_store(Sema *S, Node *e)
 {
-	Node *args[3];
+	Node *args[3], *named[1];
 	Symbol *t, *regs = NULL;
-	int n = asy_split_args(e, args, 3, NULL, NULL), rank;
+	int n = asy_split_args(e, args, 3, ASY_NAMES("paired"), named), rank;
 
 	if (n < 0 || !asy_want_nargs(e, n, 3, 3, "a tensor, an accumulator or a register array, and [row, col]: store(c, acc, [r, c])"))
 		return;
@@ -643,6 +672,8 @@ asy_wgmma_store(Sema *S, Node *e)
 		return;
 	if (t->kind == SYM_SHARED && !shared_tile_fits(args[0], args[2], args[1]->ty.lanes * 2))
 		return;
+	if (!paired_arg(S, named[0], args[0]))
+		return;
 	if (!regs)
 		whole_warpgroups(S, e);
 }
@@ -654,10 +685,10 @@ asy_wgmma_store(Sema *S, Node *e)
 void
 asy_wgmma_fragment(Sema *S, Node *e)
 {
-	Node *args[3];
+	Node *args[3], *named[1];
 	Symbol *t;
 	int64_t n;
-	int nargs = asy_split_args(e, args, 3, NULL, NULL), rank;
+	int nargs = asy_split_args(e, args, 3, ASY_NAMES("paired"), named), rank;
 
 	if (nargs < 0 || !asy_want_nargs(e, nargs, 3, 3, "a tensor, [row, col] (or [col] of a 1-dimensional tensor) and N: fragment(c, [r, c], 256)"))
 		return;
@@ -688,7 +719,7 @@ asy_wgmma_fragment(Sema *S, Node *e)
 	}
 	if (t->kind == SYM_SHARED && !(rank == 1 ? 1 : shared_tile_fits(args[0], args[1], n)))
 		return;
-	if (!whole_warpgroups(S, e))
+	if (!paired_arg(S, named[0], args[0]) || !whole_warpgroups(S, e))
 		return;
 	/* N = 8 gives 4 lanes: the ordinary f32x4 */
 	e->ty = ir_vector(IR_F32, (int)(n / 2));

@@ -564,14 +564,14 @@ ex_store(Warp *w, const IrOp *op, uint32_t mask)
 		lane_conflicts(w, op, mask, p, n);
 }
 
-/* The first row and column of lane l's fragment elements in warp w (thread t = 32 (w % 4)
- * + l of the warpgroup), as wgmma.store and wgmma.load lay them out: row 16 (t / 32) +
- * (t % 32) / 4 = 16 (w % 4) + l / 4, column 2 (l % 4); element 4 j + 2 i + e adds 8 i
- * rows and 8 j + e columns. */
+/* The row of fragment row i (0, 1) of lane l in warp w (thread t = 32 (w % 4) + l of the
+ * warpgroup), and the first column of its elements, as wgmma.store and wgmma.load lay
+ * them out (attribute imm): ir_frag_row, column 2 (l % 4); element 4 j + 2 i + e is in
+ * row i and column 8 j + e from there. */
 static int
-frag_row(const Warp *w, int l)
+frag_row(const Warp *w, int64_t imm, int l, int i)
 {
-	return 16 * (w->id & 3) + l / 4;
+	return ir_frag_row(imm, 32 * (w->id & 3) + l, i);
 }
 
 static int
@@ -622,13 +622,13 @@ ex_wgmma_load(Warp *w, const IrOp *op, uint32_t mask)
 
 	LANES(l, mask) {
 		int64_t nrows = (int64_t)reg(w, op->args[1], 0)[l], ncols = (int64_t)reg(w, op->args[2], 0)[l];
-		int64_t r0 = (int64_t)reg(w, op->args[3], 0)[l] + (bcast ? 0 : frag_row(w, l));
+		int64_t r0 = (int64_t)reg(w, op->args[3], 0)[l];
 		int64_t c0 = (int64_t)reg(w, op->args[4], 0)[l] + frag_col(l);
 
 		if (shared && !tile_start_ok(w, op, l, p[l]))
 			return;
 		for (x = 0; x < rt.lanes; x++) {
-			int64_t r = r0 + (bcast ? 0 : 8 * (x / 2 % 2)), c = c0 + 8 * (x / 4) + x % 2;
+			int64_t r = r0 + (bcast ? 0 : frag_row(w, op->imm, l, x / 2 % 2)), c = c0 + 8 * (x / 4) + x % 2;
 			uint64_t v = num_f32_bits(0.0f);
 			unsigned char *m;
 
@@ -655,7 +655,7 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 
 	LANES(l, mask) {
 		int64_t nrows = (int64_t)reg(w, op->args[2], 0)[l], ncols = (int64_t)reg(w, op->args[3], 0)[l];
-		int64_t r0 = (int64_t)reg(w, op->args[4], 0)[l] + frag_row(w, l);
+		int64_t r0 = (int64_t)reg(w, op->args[4], 0)[l];
 		int64_t c0 = (int64_t)reg(w, op->args[5], 0)[l] + frag_col(l);
 
 		if (shared && !tile_start_ok(w, op, l, p[l]))
@@ -663,7 +663,7 @@ ex_wgmma_store(Warp *w, const IrOp *op, uint32_t mask)
 		for (i = 0; i < 2; i++)
 			for (j = 0; j < n / 8; j++)
 				for (e = 0; e < 2; e++) {
-					int64_t r = r0 + 8 * i, c = c0 + 8 * j + e;
+					int64_t r = r0 + frag_row(w, op->imm, l, i), c = c0 + 8 * j + e;
 					unsigned char *m;
 
 					if (!shared && (r >= nrows || c >= ncols))

@@ -631,6 +631,16 @@ int ir_entry_regs(const IrKernel *k);
  * tensor's columns (nrows and ncols are then the tile's, the matrix holds ncols rows of
  * nrows); `t.T` in .cake. */
 #define IR_TILE_TRANSPOSED (1 << 17)
+/* ... and for a transposed tile of a global tensor, paired rows: the thread's rows i = 0, 1
+ * are the tile's rows 16 (t / 32) + 2 ((t % 32) / 4) + i (ir_frag_row) instead of
+ * 16 (t / 32) + (t % 32) / 4 + 8 i, so that its two elements of a column are adjacent in
+ * memory and move as one access; `paired: true` in .cake. Only the rows' order changes: a
+ * fragment read paired is stored paired. */
+#define IR_TILE_PAIRED (1 << 20)
+/* The tile row of fragment row i (0, 1) of thread t (the linear thread index mod 128) of
+ * wgmma.load and wgmma.store, by their attribute (IR_TILE_PAIRED or not). */
+#define ir_frag_row(imm, t, i) \
+	((imm) & IR_TILE_PAIRED ? 16 * ((t) / 32) + 2 * ((t) % 32 / 4) + (i) : 16 * ((t) / 32) + (t) % 32 / 4 + 8 * (i))
 /* ... and for a tile of shared memory (a ptr.shared operand), the array's swizzle in bits
  * 18-19 (0 none, 1 32 bytes, 2 64, 3 128): element (r, c) of its matrix (nrows rows, the
  * panel height when swizzled) is at ir_tile_shared_byte, then ir_swizzle of the address. */

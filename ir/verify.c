@@ -389,6 +389,16 @@ tile_ptr_ok(Verifier *v, const IrOp *op, IrType p)
 	return p.space == IR_SHARED || (p.space == IR_GLOBAL && !IR_TILE_SWIZZLE(op->imm));
 }
 
+/* Paired rows (IR_TILE_PAIRED) are for transposed tiles of a global tensor only: there a
+ * thread's two elements of a column are adjacent. */
+static void
+check_paired(Verifier *v, const IrOp *op, IrType p)
+{
+	if ((op->imm & IR_TILE_PAIRED) && (!(op->imm & IR_TILE_TRANSPOSED) || p.space != IR_GLOBAL))
+		vf_error(v, op->loc, "%s[%" PRId64 "]: paired rows (%d) need a transposed tile (%d) of a global tensor",
+			 ir_opinfo[op->opc].name, op->imm, IR_TILE_PAIRED, IR_TILE_TRANSPOSED);
+}
+
 static void
 check_wgmma_load(Verifier *v, const IrOp *op)
 {
@@ -398,12 +408,13 @@ check_wgmma_load(Verifier *v, const IrOp *op)
 
 	if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 1))
 		return;
-	if (n < 8 || n > 256 || n % 8 || op->imm >> 20 || (op->imm >> 16 & 3) == 3) {
-		vf_error(v, op->loc, "wgmma.load[%" PRId64 "]: the attribute is N | broadcast << 16 | transposed << 17 | swizzle << 18 with N a multiple of 8 in 8..256 (not both flags)",
+	if (n < 8 || n > 256 || n % 8 || op->imm >> 21 || (op->imm >> 16 & 3) == 3) {
+		vf_error(v, op->loc, "wgmma.load[%" PRId64 "]: the attribute is N | broadcast << 16 | transposed << 17 | swizzle << 18 | paired << 20 with N a multiple of 8 in 8..256 (not both flags)",
 			 op->imm);
 		return;
 	}
 	p = vt(v, op->args[0]);
+	check_paired(v, op, p);
 	if (!tile_ptr_ok(v, op, p))
 		vf_error(v, op->loc, "wgmma.load reads through a global or shared pointer to f32, bf16 or f16 (a swizzle only for shared), not %s",
 			 vf_tname(p));
@@ -489,10 +500,11 @@ check_memory(Verifier *v, const IrOp *op)
 
 		if (!want_ptr(v, op, 0) || !vf_want_nres(v, op, 0))
 			return;
-		if (op->imm & ~(int64_t)(IR_TILE_TRANSPOSED | IR_TILE_SWIZZLE_BITS(128)))
-			vf_error(v, op->loc, "wgmma.store[%" PRId64 "]: the attribute is transposed (%d) | swizzle << 18", op->imm,
-				 IR_TILE_TRANSPOSED);
+		if (op->imm & ~(int64_t)(IR_TILE_TRANSPOSED | IR_TILE_SWIZZLE_BITS(128) | IR_TILE_PAIRED))
+			vf_error(v, op->loc, "wgmma.store[%" PRId64 "]: the attribute is transposed (%d) | swizzle << 18 | paired (%d)",
+				 op->imm, IR_TILE_TRANSPOSED, IR_TILE_PAIRED);
 		p = vt(v, op->args[0]);
+		check_paired(v, op, p);
 		t = vt(v, op->args[1]);
 		if (!tile_ptr_ok(v, op, p))
 			vf_error(v, op->loc, "wgmma.store writes through a global or shared pointer to f32, bf16 or f16 (a swizzle only for shared), not %s",

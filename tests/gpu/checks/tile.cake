@@ -5,6 +5,9 @@
 //   q[b]     = a A'^T in two k-halves, a = bf16(x[b]'s 64 x 128 tile at 0, 0):
 //              q[i][n] = sum_h sum_k a[i][64 h + k] w[64 h + n][k]      a.cols, sb.rows
 //   e[b]     = that tile - f32acc(a): each element's bf16 rounding residual (exact)
+//   o2[b]    = the tile of x[b]^T read with paired rows, stored plain: its rows permuted
+//   p2[b]^T <- the plain tile stored with paired rows (the inverse permutation)
+//   o3[b], p3[b]: the same two of the bf16 tensor xh (16-bit pairs)
 // Here (lit, no GPU): the kernel compiles, ptxas assembles it with no spills.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && %cakec --emit=ptx,ir -o %t %s
@@ -13,9 +16,12 @@
 // CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // IR: wgmma.load[131136] {{.*}} : f32x32
 // IR: wgmma.store[131072]
+// IR: wgmma.load[1179712] {{.*}} : f32x32
+// IR: wgmma.store[1179648]
 
 kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], p: inout f32[B, R, C],
-                q: out f32[B, 64, 64], e: out f32[B, 64, 128], r0: i32, c0: i32)
+                q: out f32[B, 64, 64], e: out f32[B, 64, 128], o2: out f32[B, 64, 64], p2: inout f32[B, R, C],
+                xh: in bf16[B, R, C], o3: out f32[B, 64, 64], p3: inout bf16[B, R, C], r0: i32, c0: i32)
     targets(sm_90a) threads(128) grid(B)
 {
     shared sb: bf16[128, 64] swizzle(128);
@@ -23,6 +29,11 @@ kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], 
     let f = fragment(x[b].T, [r0, c0], 64);
     store(o[b], f, [0, 0]);
     store(p[b].T, f, [r0, c0]);
+    store(o2[b], fragment(x[b].T, [r0, c0], 64, paired: true), [0, 0]);
+    store(p2[b].T, f, [r0, c0], paired: true);
+    let fh = fragment(xh[b].T, [r0, c0], 64);
+    store(o3[b], fragment(xh[b].T, [r0, c0], 64, paired: true), [0, 0]);
+    store(p3[b].T, fh, [r0, c0], paired: true);
     // w into the swizzled operand array (128-byte swizzle: 16-byte chunk ^ row % 8)
     for (k in thread.x .. 128 * 64 step 128) {
         let rr = k / 64;
