@@ -359,7 +359,9 @@ kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
 //   overflow to inf (the SIMT design has no such limit; docs/cp_fixup.md).
 // M_c arrives by cp.async into a double buffer (M_{c+1} in flight while chunk c
 // multiplies), then every thread converts its share into the swizzled operand arrays.
-// L_c^T is read as a transposed fragment one chunk ahead; S_c^T is stored the same way.
+// L_c^T is read as a transposed fragment one chunk ahead; S_c^T is stored the same way,
+// both with paired rows (a thread's two rows are adjacent columns of L and S: one 8-byte
+// access where there were two; only the rows' order changes, which wgmma does not see).
 //
 // Generic parameters: T, M's element type; P, the parts' type; KT = K and VT = V (64 or
 // 128: constant dimensions, so that the transposed accesses' column strides are
@@ -387,11 +389,11 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
     var d: f32acc[64, KT] = 0.0;
     if (n > 0) {
         if (b < BI) {
-            d = fragment(init[b, h].T, [v0, 0], KT);
+            d = fragment(init[b, h].T, [v0, 0], KT, paired: true);
         } else {
-            d = fragment(l[b, h, 0].T, [v0, 0], KT);
+            d = fragment(l[b, h, 0].T, [v0, 0], KT, paired: true);
         }
-        store(s[b, h, 0].T, d, [v0, 0]);
+        store(s[b, h, 0].T, d, [v0, 0], paired: true);
     }
     // M_1 and L_1^T, ahead of the loop
     if (n > 1) {
@@ -403,7 +405,7 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
     cp_async_commit();
     var lnx: f32acc[64, KT] = 0.0;
     if (n > 1) {
-        lnx = fragment(l[b, h, 1].T, [v0, 0], KT);
+        lnx = fragment(l[b, h, 1].T, [v0, 0], KT, paired: true);
     }
 
     for (c in 1 .. n) {
@@ -441,7 +443,7 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
             let a2 = f16a(d - f32acc(a1));
             d = lnx;
             if (c + 1 < n) {             // L_{c+1}^T, a chunk ahead
-                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT);
+                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT, paired: true);
             }
             for (p in 0 .. KT / 64) unroll {
                 d = wgmma(d, a1.cols(64 * p, 64), m1.rows(p * KT, KT));
@@ -457,30 +459,32 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
                 d = wgmma(d, a2.cols(64 * p, 64), m1.rows(p * KT, KT));
             }
             if (c + 1 < n) {             // L_{c+1}^T, a chunk ahead (after the products:
-                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT);   // before them ptxas spills)
+                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT, paired: true);   // before them ptxas spills)
             }
         }
-        store(s[b, h, c].T, d, [v0, 0]);
+        store(s[b, h, c].T, d, [v0, 0], paired: true);
     }
     cp_async_wait(0);
 
     // the slots past the valid chunks
     var z: f32acc[64, KT] = 0.0;
     for (c in n .. C) {
-        store(s[b, h, c].T, z, [v0, 0]);
+        store(s[b, h, c].T, z, [v0, 0], paired: true);
     }
 }
 
 // The entry point's rules, in order, for each M type. The MMA design (K = V = 64 or 128
 // and the mixed pairs: constant dimensions) as soon as the SIMT design's 8-column slices
 // would need more than one wave: a block per head then beats 8 columns per block (measured
-// from 12 heads at K = V = 128, from 32 at 64; bench/RESULTS.md section 27). Else the SIMT
-// design: K <= 64 runs on 64 threads; 32-column slices when they give every SM a block,
-// for K a multiple of 8, clusters that share M with 4-column slices while those need at
-// most two waves (clusters of 4 where the grid fills at most half of the SMs, else of 2,
-// which fit the GPCs better); else 8-column slices when they fill at least half of the
-// SMs, else the narrowest, with two threads per row when even these leave SMs idle (the
-// K = 128 instance, any K).
+// from 12 heads at K = V = 128, from 32 at 64; bench/RESULTS.md section 27); with bf16
+// transfers and K = 128 only once the clusters' 4-column slices would need more than four
+// waves (their 16-byte reads of M made them faster than the MMA design at 16 heads:
+// section 42). Else the SIMT design: K <= 64 runs on 64 threads; 32-column slices when
+// they give every SM a block, for K a multiple of 8, clusters that share M with 4-column
+// slices while those need at most four waves (clusters of 4 where the grid fills at most
+// half of the SMs, else of 2, which fit the GPCs better); else 8-column slices when they
+// fill at least half of the SMs, else the narrowest, with two threads per row when even
+// these leave SMs idle (the K = 128 instance, any K).
 instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 128, 2> as cp_fixup_mma_f32_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
@@ -490,12 +494,12 @@ instance cp_fixup<f32, 64, 8> as cp_fixup_f32_k64_bv8 when (K <= 64 && 2 * B * H
 instance cp_fixup<f32, 64, 4> as cp_fixup_f32_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<f32, 128, 32> as cp_fixup_f32_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup_mc<f32, 128, 4, 4, 32> as cp_fixup_f32_k128_bv4c4 entry cp_fixup when (2 * B * H * (V / 4) <= num_sms && K % 8 == 0 && V % 16 == 0);
-instance cp_fixup_mc<f32, 128, 4, 2, 32> as cp_fixup_f32_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) <= 2 * num_sms && K % 8 == 0 && V % 8 == 0);
+instance cp_fixup_mc<f32, 128, 4, 2, 32> as cp_fixup_f32_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) <= 4 * num_sms && K % 8 == 0 && V % 8 == 0);
 instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
-instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
-instance cp_fixup_mma<bf16, bf16, 128, 64, 1> as cp_fixup_mma_bf16_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128_v128 entry cp_fixup when (B * H * (VT / 4) > 4 * num_sms);
+instance cp_fixup_mma<bf16, bf16, 128, 64, 1> as cp_fixup_mma_bf16_k128_v64 entry cp_fixup when (B * H * (VT / 4) > 4 * num_sms);
 instance cp_fixup_mma<bf16, bf16, 64, 128, 1> as cp_fixup_mma_bf16_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<bf16, bf16, 64, 64, 1> as cp_fixup_mma_bf16_k64_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
@@ -503,7 +507,7 @@ instance cp_fixup<bf16, 64, 8> as cp_fixup_bf16_k64_bv8 when (K <= 64 && 2 * B *
 instance cp_fixup<bf16, 64, 4> as cp_fixup_bf16_k64_bv4 when (K <= 64 && B * H * (V / 4) >= num_sms);
 instance cp_fixup<bf16, 128, 32> as cp_fixup_bf16_k128_bv32 when (B * H * (V / 32) >= num_sms && V % 32 == 0);
 instance cp_fixup_mc<bf16, 128, 4, 4, 64> as cp_fixup_bf16_k128_bv4c4 entry cp_fixup when (2 * B * H * (V / 4) <= num_sms && K % 8 == 0 && V % 16 == 0);
-instance cp_fixup_mc<bf16, 128, 4, 2, 64> as cp_fixup_bf16_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) <= 2 * num_sms && K % 8 == 0 && V % 8 == 0);
+instance cp_fixup_mc<bf16, 128, 4, 2, 64> as cp_fixup_bf16_k128_bv4c2 entry cp_fixup when (B * H * (V / 4) <= 4 * num_sms && K % 8 == 0 && V % 8 == 0);
 instance cp_fixup<bf16, 128, 8> as cp_fixup_bf16_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<bf16, 128, 4, 2> as cp_fixup_bf16_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<bf16, 128, 4> as cp_fixup_bf16_k128_bv4;
