@@ -474,19 +474,18 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
 }
 
 // The entry point's rules, in order, for each M type. The MMA design (K = V = 64 or 128
-// and the mixed pairs: constant dimensions) as soon as the SIMT design's 8-column slices
-// would need more than one wave: a block per head then beats 8 columns per block (measured
-// from 12 heads at K = V = 128, from 32 at 64; bench/RESULTS.md section 27); with bf16
-// transfers and K = 128 only once the clusters' 4-column slices would need more than four
-// waves (their 16-byte reads of M made them faster than the MMA design at 16 heads:
-// section 42). Else the SIMT design: K <= 64 runs on 64 threads; 32-column slices when
+// and the mixed pairs: constant dimensions) at K = 64 as soon as the SIMT design's
+// 8-column slices would need more than one wave (measured, the MMA design wins from 32
+// heads at K = V = 64; bench/RESULTS.md section 27), at K = 128 once there are more heads
+// than an eighth of the SMs (17 on 132: up to 16 the clusters sharing M below are as fast
+// or faster, at 12 1.3x, and at 32 heads and V = 64 1.3x slower; section 42). Else the SIMT design: K <= 64 runs on 64 threads; 32-column slices when
 // they give every SM a block, for K a multiple of 8, clusters that share M with 4-column
 // slices while those need at most four waves (clusters of 4 where the grid fills at most
 // half of the SMs, else of 2, which fit the GPCs better); else 8-column slices when they
 // fill at least half of the SMs, else the narrowest, with two threads per row when even
 // these leave SMs idle (the K = 128 instance, any K).
-instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
-instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
+instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (8 * B * H > num_sms);
+instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (8 * B * H > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 128, 2> as cp_fixup_mma_f32_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 64, 2> as cp_fixup_mma_f32_k64_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup<f32, 64, 32> as cp_fixup_f32_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);
@@ -498,8 +497,8 @@ instance cp_fixup_mc<f32, 128, 4, 2, 32> as cp_fixup_f32_k128_bv4c2 entry cp_fix
 instance cp_fixup<f32, 128, 8> as cp_fixup_f32_k128_bv8 when (2 * B * H * (V / 8) > num_sms && V % 8 == 0);
 instance cp_fixup<f32, 128, 4, 2> as cp_fixup_f32_k128_bv4s2 when (B * H * (V / 4) < num_sms && V % 4 == 0);
 instance cp_fixup<f32, 128, 4> as cp_fixup_f32_k128_bv4;
-instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128_v128 entry cp_fixup when (B * H * (VT / 4) > 4 * num_sms);
-instance cp_fixup_mma<bf16, bf16, 128, 64, 1> as cp_fixup_mma_bf16_k128_v64 entry cp_fixup when (B * H * (VT / 4) > 4 * num_sms);
+instance cp_fixup_mma<bf16, bf16, 128, 128, 1> as cp_fixup_mma_bf16_k128_v128 entry cp_fixup when (8 * B * H > num_sms);
+instance cp_fixup_mma<bf16, bf16, 128, 64, 1> as cp_fixup_mma_bf16_k128_v64 entry cp_fixup when (8 * B * H > num_sms);
 instance cp_fixup_mma<bf16, bf16, 64, 128, 1> as cp_fixup_mma_bf16_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup_mma<bf16, bf16, 64, 64, 1> as cp_fixup_mma_bf16_k64_v64 entry cp_fixup when (B * H * (VT / 8) > num_sms);
 instance cp_fixup<bf16, 64, 32> as cp_fixup_bf16_k64_bv32 when (K <= 64 && B * H * (V / 32) >= num_sms && V % 32 == 0);

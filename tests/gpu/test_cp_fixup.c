@@ -359,18 +359,18 @@ run(CpfCase *c, CUstream st, const char *kname, CpfLaunch launch, const char *ex
 }
 
 /* The entry point's rule for the column slice (kernels_src/cp_fixup/cp_fixup.cake's
- * `when` conditions), for bf16 transfers or not: the MMA design (a block per head: the
- * slice is V) for K and V 64 or 128 once 8-column slices would need more than a wave
- * (with bf16 at K = 128: once 4-column ones would need more than four); else, the same
- * for K <= 64 and K <= 128, 32-column slices when they give every SM a block; for K <= 64
+ * `when` conditions), the same for both transfer types: the MMA design (a block per head:
+ * the slice is V) for K and V 64 or 128, at K = 64 once 8-column slices would need more
+ * than a wave, at K = 128 once there are more heads than an eighth of the SMs; else, the
+ * same for K <= 64 and K <= 128, 32-column slices when they give every SM a block; for K <= 64
  * 8-column ones when they fill half of the SMs; clusters sharing M with 4-column slices
  * (K a multiple of 8) up to four waves; 8-column slices when they fill half of the SMs;
  * else 4 (one or two threads per row: the same grid). */
 static int
-expected_bv(const CpfShape *sh, int sms, int bf16)
+expected_bv(const CpfShape *sh, int sms)
 {
 	long long heads = (long long)sh->b * sh->h;
-	int mma = bf16 && sh->k == 128 ? heads * (sh->v / 4) > 4 * sms : heads * (sh->v / 8) > sms;
+	int mma = sh->k == 128 ? 8 * heads > sms : heads * (sh->v / 8) > sms;
 
 	if (mma && (sh->k == 64 || sh->k == 128) && (sh->v == 64 || sh->v == 128))
 		return sh->v;
@@ -462,15 +462,15 @@ run_all(const GtDev *g, CUstream st, int *ran)
 			 * rule's, then its result */
 			rc = cp_fixup_grid(&c.args, grid, &err);
 			(*ran)++;
-			if (rc != CAKE_OK || grid[0] != (int64_t)sh->b * sh->h * sh->v / expected_bv(sh, sms, d)) {
+			if (rc != CAKE_OK || grid[0] != (int64_t)sh->b * sh->h * sh->v / expected_bv(sh, sms)) {
 				printf("FAIL cp_fixup B=%d H=%d C=%d K=%d V=%d: the entry point's grid is %lld "
 				       "(%s), the rule's BV %d on %d SMs gives %lld\n", sh->b, sh->h, sh->c,
 				       sh->k, sh->v, (long long)grid[0], cakert_status_name(rc),
-				       expected_bv(sh, sms, d), sms,
-				       (long long)sh->b * sh->h * sh->v / expected_bv(sh, sms, d));
+				       expected_bv(sh, sms), sms,
+				       (long long)sh->b * sh->h * sh->v / expected_bv(sh, sms));
 				failed++;
 			}
-			snprintf(extra, sizeof extra, " (BV %d on %d SMs)", expected_bv(sh, sms, d), sms);
+			snprintf(extra, sizeof extra, " (BV %d on %d SMs)", expected_bv(sh, sms), sms);
 			(*ran)++;
 			failed += run(&c, st, "cp_fixup", launch_entry, extra);
 			destroy(&c);
