@@ -122,10 +122,17 @@ def driver_version():
         return "?"
 
 
-def git_rev():
-    # a copy of the tree without .git (the GPU machine's) names its commit in CAKEC_COMMIT
+def git_rev(build=None):
+    """The commit a report names: CAKEC_COMMIT if set; else, for a build folder of a bundle
+    (bench/make_bundle.sh: NAME/build beside NAME/COMMIT), the bundle's commit, which built
+    the kernels; else the repository's HEAD (on the GPU machine a copy of the tree whose
+    .git may be older than the kernels it runs)."""
     if os.environ.get("CAKEC_COMMIT"):
         return os.environ["CAKEC_COMMIT"]
+    stamp = os.path.join(os.path.abspath(build), os.pardir, "COMMIT") if build else None
+    if stamp and os.path.isfile(stamp):
+        with open(stamp) as f:
+            return f.read().strip() + " (bundle)"
     try:
         return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -308,7 +315,7 @@ def main():
                                                   props.multi_processor_count,
                                                   props.total_memory / GiB),
         "- driver: %s; torch %s (CUDA %s); cakec %s" % (driver_version(), torch.__version__,
-                                                         torch.version.cuda, git_rev()),
+                                                         torch.version.cuda, git_rev(a.build)),
         "- command: `python3 bench/bandwidth.py %s`" % " ".join(sys.argv[1:]),
         "- copy bandwidth (%d MiB, read + write): %s; reference (best) %.0f GB/s"
         % (size >> 20, copy_desc, best_copy / 1e9),

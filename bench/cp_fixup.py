@@ -237,7 +237,7 @@ def main():
         "",
         "- GPU: %s (sm_%d%d, %d SMs), driver %s, torch %s, commit %s" % (
             props.name, props.major, props.minor, props.multi_processor_count, driver_version(),
-            torch.__version__, git_rev()),
+            torch.__version__, git_rev(a.build)),
         "- copy bandwidth (read + write): %s; reference (best) %.0f GB/s" % (
             copy_desc,
             best_copy / 1e9),

@@ -459,7 +459,7 @@ def report(rows, a, props, torch, cupy, notes):
         "- date: %s" % now,
         "- GPU: %s (sm_%d%d, %d SMs); driver %s; torch %s (CUDA %s); cupy %s; cakec %s" % (
             props.name, props.major, props.minor, props.multi_processor_count, driver_version(),
-            torch.__version__, torch.version.cuda, cupy.__version__, git_rev()),
+            torch.__version__, torch.version.cuda, cupy.__version__, git_rev(a.build)),
         "- command: `python3 bench/naive.py %s`" % " ".join(sys.argv[1:]),
         "- method: the same kernel written in .cake (cakec's cubin, the runtime loading the PTX only when the driver refuses it) and in "
         "CUDA C++ (NVRTC, %s), same grid and block; CUDA events around %s of >= 20 ms of "

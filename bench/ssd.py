@@ -343,7 +343,7 @@ def report(torch, triton, a, props, copy_desc, rows, notes):
     out.append("%s (%d SMs), driver %s, torch %s, Triton %s, cakec %s; mamba_ssm from %s; "
                "chunk %d; copy bandwidth: %s" % (props.name, props.multi_processor_count,
                                                 driver_version(), torch.__version__,
-                                                triton.__version__, git_rev(), a.mamba, a.chunk,
+                                                triton.__version__, git_rev(a.build), a.mamba, a.chunk,
                                                 copy_desc))
     out.append("")
     out.append("    python3 bench/ssd.py %s" % " ".join(sys.argv[1:]))

@@ -739,7 +739,7 @@ def report(torch, a, props, triton_version, flex, rows, notes, wrong, cache_desc
             props.name, props.major, props.minor, props.multi_processor_count,
             props.total_memory / GiB, driver_text()),
         "- torch %s (CUDA %s), triton %s, cakec commit %s" % (
-            torch.__version__, torch.version.cuda, triton_version, git_rev()),
+            torch.__version__, torch.version.cuda, triton_version, git_rev(a.build)),
         "- command: `python3 bench/vsa.py %s`" % " ".join(sys.argv[1:]),
         "- cakec: the entry point vsa (the check table's 'vsa = vsa_<type>_d<D>_b<block>': "
         "its output is bit for bit that instance's); FlexAttention: "
