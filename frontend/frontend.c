@@ -5,6 +5,20 @@
 
 #include <string.h>
 
+/* Whether kernel d is lowered: every kernel, unless opt names the ones wanted. Lowering
+ * (unrolling, the IR of every instance of a generic kernel) is most of the frontend's
+ * time; `cakec --kernel` wants one of them. */
+static int
+wanted(const FeOptions *opt, const Node *d)
+{
+	int i;
+
+	for (i = 0; i < opt->nkernels; i++)
+		if (strcmp(opt->kernels[i], d->name) == 0)
+			return 1;
+	return opt->nkernels == 0;
+}
+
 IrModule *
 fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 {
@@ -29,7 +43,7 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 			ast_print(opt->ast_out, p.program);
 		m = ir_module_new();
 		for (d = p.program->list.head; d; d = d->next)
-			if (d->kind == N_KERNEL && !d->init)
+			if (d->kind == N_KERNEL && !d->init && wanted(opt, d))
 				ir_module_add(m, irgen_kernel(&p, (Node *)d, d->kinfo, path));
 		for (d = p.program->list.head; d; d = d->next) {
 			const char *names[256], *when[256], *when_text[256];

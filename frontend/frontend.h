@@ -22,6 +22,11 @@ typedef struct FeOptions {
 	/* if set, called with the path of each file read for an import (--depfile) */
 	void (*imported)(void *ctx, const char *path);
 	void *imported_ctx;
+	/* if nkernels > 0, only these kernels are lowered to IR (--kernel); every kernel is
+	 * still checked by sema, but what only lowering finds (a register array index out of
+	 * bounds once loops are unrolled) is found in the lowered ones only */
+	const char *const *kernels;
+	int nkernels;
 } FeOptions;
 
 /* Compiles one .cake source. Diagnostics go through diag (file:line:col, source line,

@@ -1074,6 +1074,8 @@ main(int argc, char **argv)
 			fo.nimport_dirs = o.nimport_dirs;
 			fo.imported = add_dep;
 			fo.ast_out = (o.emit & EMIT_AST) ? &ast : NULL;
+			fo.kernels = o.kernels;
+			fo.nkernels = o.nkernels;
 			mods[f] = fe_compile(path, text, len, &fo);
 			time_add("frontend", clock_ms() - t0);
 			if (o.emit & EMIT_AST) {
