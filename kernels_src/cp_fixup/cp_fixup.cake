@@ -196,9 +196,10 @@ kernel cp_fixup<T: f32 | bf16, KT: i32, BV: i32, SPLIT: i32 = 1>(
 // row per step (4 f32 or 8 bf16: half as many reads for bf16 as 8-byte ones). A thread
 // reads row i's chunk q where TMA put it, at q ^ (i % 8): a quarter warp's 8 rows then
 // fall in 8 different chunks (with the halves as adjacent lanes, rows i and i + 1 read
-// chunks q, q + 1 and q ^ 1, (q + 1) ^ 1: the same two). Every warp takes part in the block barriers that hand S over, so one role holds
-// the whole block (produce and consume are written inside a role). K must be a multiple
-// of 8 (TMA's 16-byte row pitch); rows and columns of M past K are TMA's zeros.
+// chunks q, q + 1 and q ^ 1, (q + 1) ^ 1: the same two). Every warp takes part in the
+// block barriers that hand S over, so one role holds the whole block (produce and
+// consume are written inside a role). K must be a multiple of 8 (TMA's 16-byte row
+// pitch); rows and columns of M past K are TMA's zeros.
 kernel cp_fixup_mc<T: f32 | bf16, KT: i32, BV: i32, CL: i32, W: i32>(
         l: in f32[B, H, C, K, V], m: in T[B, H, C, K, K], init: in f32[BI, H, K, V],
         nvalid: in i32[B], s: out f32[B, H, C, K, V])
@@ -459,7 +460,8 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
                 d = wgmma(d, a2.cols(64 * p, 64), m1.rows(p * KT, KT));
             }
             if (c + 1 < n) {             // L_{c+1}^T, a chunk ahead (after the products:
-                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT, paired: true);   // before them ptxas spills)
+                                         // before them ptxas spills)
+                lnx = fragment(l[b, h, c + 1].T, [v0, 0], KT, paired: true);
             }
         }
         store(s[b, h, c].T, d, [v0, 0], paired: true);
@@ -478,12 +480,13 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
 // 8-column slices would need more than one wave (measured, the MMA design wins from 32
 // heads at K = V = 64; bench/RESULTS.md section 27), at K = 128 once there are more heads
 // than an eighth of the SMs (17 on 132: up to 16 the clusters sharing M below are as fast
-// or faster, at 12 1.3x, and at 32 heads and V = 64 1.3x slower; section 42). Else the SIMT design: K <= 64 runs on 64 threads; 32-column slices when
-// they give every SM a block, for K a multiple of 8, clusters that share M with 4-column
-// slices while those need at most four waves (clusters of 4 where the grid fills at most
-// half of the SMs, else of 2, which fit the GPCs better); else 8-column slices when they
-// fill at least half of the SMs, else the narrowest, with two threads per row when even
-// these leave SMs idle (the K = 128 instance, any K).
+// or faster, 1.3x at 12 heads; at 32 heads and V = 64 they are 1.3x slower; section 42).
+// Else the SIMT design: K <= 64 runs on 64 threads; 32-column slices when they give every
+// SM a block, for K a multiple of 8, clusters that share M with 4-column slices while
+// those need at most four waves (clusters of 4 where the grid fills at most half of the
+// SMs, else of 2, which fit the GPCs better); else 8-column slices when they fill at least
+// half of the SMs, else the narrowest, with two threads per row when even these leave SMs
+// idle (the K = 128 instance, any K).
 instance cp_fixup_mma<f32, f16, 128, 128, 2> as cp_fixup_mma_f32_k128_v128 entry cp_fixup when (8 * B * H > num_sms);
 instance cp_fixup_mma<f32, f16, 128, 64, 2> as cp_fixup_mma_f32_k128_v64 entry cp_fixup when (8 * B * H > num_sms);
 instance cp_fixup_mma<f32, f16, 64, 128, 2> as cp_fixup_mma_f32_k64_v128 entry cp_fixup when (B * H * (VT / 8) > num_sms);
