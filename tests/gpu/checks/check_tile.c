@@ -211,15 +211,9 @@ run(const GtDev *g, CUstream s, int place)
 		failed = 1;
 		goto out;
 	}
-	snprintf(what, sizeof what, "%s o (x[b].T tile)", labels[place]);
-	failed += !(out = gt_fetch(&b.o, s, "o", &guards)) ||
-		  gt_same("tile_ops", what, out, o, no, 4, guards);
-	snprintf(what, sizeof what, "%s p (store to p[b].T)", labels[place]);
-	failed += !(out = gt_fetch(&b.p, s, "p", &guards)) ||
-		  gt_same("tile_ops", what, out, p, nx, 4, guards);
-	snprintf(what, sizeof what, "%s e (x - f32acc(bf16a(x)))", labels[place]);
-	failed += !(out = gt_fetch(&b.e, s, "e", &guards)) ||
-		  gt_same("tile_ops", what, out, e, ne, 4, guards);
+	failed += same(&b.o, s, "o", labels[place], "x[b].T tile", o, no, 4);
+	failed += same(&b.p, s, "p", labels[place], "store to p[b].T", p, nx, 4);
+	failed += same(&b.e, s, "e", labels[place], "x - f32acc(bf16a(x))", e, ne, 4);
 	failed += same(&b.o2, s, "o2", labels[place], "x[b].T read paired", o2, no, 4);
 	failed += same(&b.p2, s, "p2", labels[place], "stored to p2[b].T paired", p2, nx, 4);
 	failed += same(&b.o3, s, "o3", labels[place], "bf16 xh[b].T read paired", o3, no, 4);
