@@ -277,6 +277,11 @@ typedef struct Parser {
 	SrcLoc cur_end;
 } Parser;
 
+/* ---- frontend.c ---- */
+/* Whether the kernel named name is compiled: every kernel, unless opt names the ones wanted
+ * (--kernel). Sema checks and irgen lowers only those. */
+int fe_wanted(const FeOptions *opt, const char *name);
+
 /* ---- parser.y ---- */
 /* Parses text into p->program; syntax errors go through diag. */
 void fe_parse(Parser *p, const char *text, size_t len);
@@ -410,6 +415,7 @@ typedef struct Sema {
 	FnCall **inl;           /* the calls being checked, innermost last (recursion) */
 	int ninl, capinl;
 	int64_t inl_nodes;      /* AST nodes the current kernel's calls copied (FE_MAX_INLINED) */
+	int left_out;           /* kernels or instances --kernel left unchecked */
 } Sema;
 
 /* A construct that an early exit leaves or may not leave (sema.c). */
@@ -461,7 +467,8 @@ void ra_mark_loops(const Node *e);
 /* Checks a generic kernel's parameters (not its body: that is checked per instance). */
 void gen_check_generic(Sema *S, Node *k);
 /* An instance declaration: the copy of its generic kernel with the parameters replaced by
- * the instance's arguments, named (unchecked), or NULL after an error. */
+ * the instance's arguments, named (unchecked), or NULL after an error or for an instance
+ * --kernel leaves out (counted in its kernel's KernelInfo.nleft_out, no copy made). */
 Node *gen_instance(Sema *S, Node *inst, Node *program);
 /* The generic kernel whose entry point instance `inst` joins (`entry NAME`, else its own
  * kernel), or NULL after an error. */
@@ -573,6 +580,7 @@ struct KernelInfo {
 	Node **insts;             /* program arena */
 	int nentry;
 	Node **entry;             /* program arena */
+	int nleft_out;            /* instances --kernel leaves out (not made, not checked) */
 	/* an instance's kernel: its `when` condition (NULL: none, or always true) in the host
 	 * formula language and as source text, and the clause (sema.c's check_when) */
 	const char *when, *when_text;

@@ -5,16 +5,16 @@
 
 #include <string.h>
 
-/* Whether kernel d is lowered: every kernel, unless opt names the ones wanted. Lowering
- * (unrolling, the IR of every instance of a generic kernel) is most of the frontend's
- * time; `cakec --kernel` wants one of them. */
-static int
-wanted(const FeOptions *opt, const Node *d)
+/* Checking and lowering every instance of a generic kernel (function bodies copied per
+ * call, loops unrolled) is most of the frontend's time; `cakec --kernel` wants one of
+ * them, so the others are neither made nor checked. */
+int
+fe_wanted(const FeOptions *opt, const char *name)
 {
 	int i;
 
 	for (i = 0; i < opt->nkernels; i++)
-		if (strcmp(opt->kernels[i], d->name) == 0)
+		if (strcmp(opt->kernels[i], name) == 0)
 			return 1;
 	return opt->nkernels == 0;
 }
@@ -43,13 +43,14 @@ fe_compile(const char *path, const char *text, size_t len, const FeOptions *opt)
 			ast_print(opt->ast_out, p.program);
 		m = ir_module_new();
 		for (d = p.program->list.head; d; d = d->next)
-			if (d->kind == N_KERNEL && !d->init && wanted(opt, d))
+			if (d->kind == N_KERNEL && !d->init && fe_wanted(opt, d->name))
 				ir_module_add(m, irgen_kernel(&p, (Node *)d, d->kinfo, path));
 		for (d = p.program->list.head; d; d = d->next) {
 			const char *names[256], *when[256], *when_text[256];
 			int i, n = 0;
 
-			if (d->kind != N_KERNEL || !d->init || !d->kinfo || !d->kinfo->nentry)
+			/* an entry point missing instances --kernel left out is not made */
+			if (d->kind != N_KERNEL || !d->init || !d->kinfo || !d->kinfo->nentry || d->kinfo->nleft_out)
 				continue;
 			for (i = 0; i < d->kinfo->nentry && n < 256; i++) {
 				const Node *k = d->kinfo->entry[i]->body;

@@ -22,9 +22,10 @@ typedef struct FeOptions {
 	/* if set, called with the path of each file read for an import (--depfile) */
 	void (*imported)(void *ctx, const char *path);
 	void *imported_ctx;
-	/* if nkernels > 0, only these kernels are lowered to IR (--kernel); every kernel is
-	 * still checked by sema, but what only lowering finds (a register array index out of
-	 * bounds once loops are unrolled) is found in the lowered ones only */
+	/* if nkernels > 0, only these kernels are checked and lowered to IR (--kernel): the
+	 * other instances of a generic kernel are not made, and an entry point missing some
+	 * of its instances is not either (the constants, functions and generic parameter
+	 * lists of the file are checked as always) */
 	const char *const *kernels;
 	int nkernels;
 } FeOptions;

@@ -199,7 +199,7 @@ gen_instance(Sema *S, Node *inst, Node *program)
 {
 	Node *k = find_kernel(program, inst->name), *tp, *a, *copy;
 	AstSubst sub;
-	const char **names, **types;
+	const char **names, **types, *name;
 	int64_t *ints;
 	int n, i, ok = 1, site;
 	char what[256];
@@ -233,6 +233,18 @@ gen_instance(Sema *S, Node *inst, Node *program)
 	}
 	if (!ok)
 		return NULL;
+	name = instance_name(S, inst);
+	if (!fe_wanted(S->opt, name)) {
+		/* its entry point is then incomplete: gen_check_entries passes over it, and
+		 * cakec's --kernel filter drops it */
+		Node *ek = gen_entry_of(inst, program);
+
+		k->kinfo->nleft_out++;
+		if (ek && ek != k && ek->kinfo)
+			ek->kinfo->nleft_out++;
+		S->left_out = 1;
+		return NULL;
+	}
 	if (len < sizeof what)
 		snprintf(what + len, sizeof what - len, ">'");
 	sub.n = n;
@@ -252,7 +264,7 @@ gen_instance(Sema *S, Node *inst, Node *program)
 			w->name = k->name;
 			copy->attrs = ast_list_append(copy->attrs, w);
 		}
-	copy->name = instance_name(S, inst);
+	copy->name = name;
 	copy->loc = inst->loc;          /* duplicate names are reported at the instance */
 	inst->body = copy;
 	inst->lhs = k;
@@ -594,7 +606,7 @@ gen_check_entries(Sema *S, Node *program)
 		const Node *tp, *d;
 		int j;
 
-		if (k->kind != N_KERNEL || !k->init || !k->kinfo)
+		if (k->kind != N_KERNEL || !k->init || !k->kinfo || k->kinfo->nleft_out)
 			continue;
 		if (!k->kinfo->ninst) {
 			diag_error(k->loc, "generic kernel '%s' has no instance (declare one: 'instance %s<...>;')",

@@ -1490,17 +1490,21 @@ sema_program(Parser *p, Node *program, const FeOptions *opt)
 		if (!kernels)
 			kernels = d;
 		nkernels++;
+		if (!fe_wanted(opt, d->name)) {
+			S.left_out = 1;
+			continue;
+		}
 		S.inl_nodes = 0;
 		check_kernel(&S, d);
 	}
-	if (!nkernels) {
+	if (!nkernels && !S.left_out) {
 		SrcLoc loc = {p->file, 1, 1, 0};   /* the file's start: an empty file has no other */
 
 		diag_error(loc, "no kernel in this file (expected 'kernel name(...) threads(...) { ... }')");
 	}
 	if (diag_errors() == errors)
 		gen_check_entries(&S, program);
-	if (diag_errors() == errors)
+	if (diag_errors() == errors && !S.left_out)   /* a left-out kernel may call them */
 		fn_report_unused(&S, program);
 	sema_scope_pop(&S);
 	free(S.scope);
