@@ -3,8 +3,10 @@
 every kernel in kernels_src/, for one target (the first its targets(...) lists: sm_90a, or
 sm_100a for the Blackwell GEMMs) and for every target the kernel lists (sm_90a, sm_100a and
 sm_103a; sm_90a alone for the wgmma GEMMs) in one run, both at the default -O2; and, for
-information (no budget), one target at -O3. A kernel over the budget in either column is
-flagged.
+information (no budget), one target at -O3. The budget (issue 12: every kernel under 50 ms
+per target) holds the one-target run and the all-targets run divided by its number of
+targets (cakec generates the targets' code on threads of their own, so that run is less
+than the sum of the targets' runs); a kernel over it in either is flagged.
 What it measures is `cakec --emit=ptx`: .cake to PTX text only, with no launchers and no
 ptxas. The budget is for cakec's own work; `--emit=host` also runs ptxas on each target's
 PTX by default (to embed cubins), which takes ptxas's time on top (0.1-0.5 s per kernel
@@ -94,6 +96,15 @@ def units(cakec, files):
     return out
 
 
+def ntargets(cakec, extra, f):
+    """How many targets a unit compiles for when no --target is given: its PTX files."""
+    r = subprocess.run([cakec, "--list-outputs", "--emit=ptx"] + extra + [f], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.exit(f"cakec --list-outputs failed on {f}:\n{r.stderr}")
+    return max(1, sum(1 for w in r.stdout.split() if w.endswith(".ptx")))
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser()
@@ -111,18 +122,20 @@ def main():
     if a.compare:
         return compare(a.compare, a.cakec, files, a.runs, root)
     over = 0
-    print(f"{'kernel file (its first target)':64} {'one target ms':>14} {'all targets ms':>15} {'one target -O3 ms':>18}")
+    print(f"{'kernel file (its first target)':64} {'one target ms':>14} {'all targets ms':>15} "
+          f"{'per target':>11} {'one target -O3 ms':>18}")
     with tempfile.TemporaryDirectory() as tmp:
         for label, extra, f, first in units(a.cakec, files):
             one = median_ms([a.cakec, "--target", first, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
             # every target the kernel lists (sm_90a only for the wgmma GEMMs)
-            three = median_ms([a.cakec, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
+            every = median_ms([a.cakec, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
+            per = every / ntargets(a.cakec, extra, f)
             o3 = median_ms([a.cakec, "-O3", "--target", first, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
-            flag = "" if max(one, three) <= a.budget_ms else "  OVER BUDGET"
-            over += max(one, three) > a.budget_ms
-            print(f"{os.path.relpath(label, root) + ' (' + first + ')':64} {one:14.1f} {three:15.1f} {o3:18.1f}{flag}")
-    print(f"median of {a.runs} runs each; budget {a.budget_ms:.0f} ms per kernel to PTX at -O2 "
-          f"(one target and all targets); {over} over budget")
+            flag = "" if max(one, per) <= a.budget_ms else "  OVER BUDGET"
+            over += max(one, per) > a.budget_ms
+            print(f"{os.path.relpath(label, root) + ' (' + first + ')':64} {one:14.1f} {every:15.1f} {per:11.1f} {o3:18.1f}{flag}")
+    print(f"median of {a.runs} runs each; budget {a.budget_ms:.0f} ms per kernel and target to PTX at -O2 "
+          f"(one target, and all targets over their number); {over} over budget")
     return 1 if over else 0
 
 
