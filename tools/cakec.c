@@ -64,6 +64,7 @@ typedef struct Options {
 	const char *print_after;
 	int print_after_all;
 	int opt_level;
+	int jobs;               /* -j: threads for the backend (0: one per processor) */
 	const char **kernels;   /* --kernel: compile only these (NULL: all) */
 	int nkernels, capkernels;
 	FeDefine *defines;
@@ -133,7 +134,8 @@ usage(FILE *f)
 	      "  --print-after=PASS      print the IR after PASS to stderr\n"
 	      "  --print-after-all       print the IR after every pass to stderr\n"
 	      "  --kernel NAME           compile only kernel NAME of the inputs (repeatable;\n"
-	      "                          an entry point comes with its instances only)\n"
+	      "                          an entry point comes with its instances only); only\n"
+	      "                          the kernels named are checked\n"
 	      "  -D NAME=VALUE           override the compile-time constant NAME\n"
 	      "  -I DIR                  look for imported files in DIR after the importing\n"
 	      "                          file's folder (repeatable, searched in order)\n"
@@ -148,6 +150,8 @@ usage(FILE *f)
 	      "  --check-generated DIR   exit 0 if DIR holds exactly what cakec would write\n"
 	      "                          now (instead of -o), else 1, listing the files\n"
 	      "                          that differ\n"
+	      "  -j N                    generate code (and run ptxas) on N threads (default:\n"
+	      "                          one per processor); the outputs are the same for any N\n"
 	      "  -O0, -O2, -O3           optimization level (default -O2; -O3 also runs LLVM's\n"
 	      "                          instcombine and GVN after unrolling: slower compiles,\n"
 	      "                          sometimes faster fully unrolled kernels)\n"
@@ -334,6 +338,13 @@ parse_args(Options *o, int argc, char **argv)
 			PUSH(o->import_dirs, o->nimport_dirs, o->capimport_dirs, v);
 		} else if ((v = optval(argc, argv, &i, "--depfile"))) {
 			o->depfile = v;
+		} else if ((v = optval(argc, argv, &i, "-j"))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+
+			if (*end || end == v || n < 1 || n > 1024)
+				usage_error("-j takes a number of threads from 1 to 1024, not '%s'", v);
+			o->jobs = (int)n;
 		} else if (strcmp(a, "-O0") == 0) {
 			o->opt_level = 0;
 		} else if (strcmp(a, "-O2") == 0) {
@@ -442,6 +453,20 @@ typedef struct TargetJob {
 	int failed;             /* 1: the backend, 2: ptxas */
 } TargetJob;
 
+/* One kernel's backend work (ptx_build, then its targets): what compile_kernels computes,
+ * on threads, and emit_kernel writes out, in the kernels' order. */
+typedef struct KernelJob {
+	const Options *o;
+	IrKernel *k;
+	char symbol[512];
+	uint64_t hash;
+	TargetJob jobs[TARGET_COUNT];
+	int n;                  /* targets */
+	int parallel;           /* each target on a thread of its own */
+	Buf llvm, err;          /* err: ptx_build's message when it failed */
+	int build_failed;
+} KernelJob;
+
 static void *
 run_target(void *arg)
 {
@@ -461,18 +486,17 @@ run_target(void *arg)
 	return NULL;
 }
 
-/* Runs the jobs, on as many threads as there are processors (one target each). */
+/* Runs the jobs: each on a thread of its own if parallel, else one after another (the
+ * first takes the module itself, so it goes first either way). */
 static void
-run_targets(TargetJob *jobs, int n)
+run_targets(TargetJob *jobs, int n, int parallel)
 {
 	pthread_t th[TARGET_COUNT];
 	int started[TARGET_COUNT] = {0}, i;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (n > 1 && ncpu > 1) {
+	if (parallel)
 		for (i = 1; i < n; i++)
 			started[i] = pthread_create(&th[i], NULL, run_target, &jobs[i]) == 0;
-	}
 	run_target(&jobs[0]);
 	for (i = 1; i < n; i++) {
 		if (started[i])
@@ -480,6 +504,79 @@ run_targets(TargetJob *jobs, int n)
 		else
 			run_target(&jobs[i]);
 	}
+}
+
+/* The kernel's LLVM module, lowered and optimized once (the optimized LLVM IR is the same
+ * for every target), then each target's code generation and ptxas. */
+static void
+compile_kernel(KernelJob *kj)
+{
+	PtxModule *m;
+	int i;
+
+	if (kj->n == 0)
+		return;
+	m = ptx_build(kj->k, kj->jobs[0].target, kj->symbol, kj->o->opt_level, kj->o->lineinfo,
+		      (kj->o->emit & EMIT_LLVM) ? &kj->llvm : NULL, &kj->err);
+	if (!m) {
+		kj->build_failed = 1;
+		return;
+	}
+	if (kj->n > 1)
+		ptx_module_share(m);
+	for (i = 0; i < kj->n; i++)
+		kj->jobs[i].m = m;
+	run_targets(kj->jobs, kj->n, kj->parallel);
+	ptx_module_free(m);
+}
+
+/* The kernels' backend work on -j threads (default: one per processor): a thread takes
+ * the next kernel until none is left. With fewer kernels than processors, each kernel's
+ * targets also run on threads of their own (one kernel, three targets: three threads).
+ * Only emit_kernel, in the kernels' order, writes anything, so the outputs do not depend
+ * on which thread finished first. */
+typedef struct KernelPool {
+	KernelJob *kjs;
+	int n, next;
+	pthread_mutex_t lock;
+} KernelPool;
+
+static void *
+pool_worker(void *arg)
+{
+	KernelPool *p = arg;
+
+	for (;;) {
+		int i;
+
+		pthread_mutex_lock(&p->lock);
+		i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->n)
+			return NULL;
+		compile_kernel(&p->kjs[i]);
+	}
+}
+
+static void
+compile_kernels(KernelJob *kjs, int n, int jobs)
+{
+	KernelPool p = {kjs, n, 0, PTHREAD_MUTEX_INITIALIZER};
+	long ncpu = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	int nth = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, i, started = 0;
+	pthread_t th[64];
+
+	if (nth > n)
+		nth = n;
+	for (i = 0; i < n; i++)
+		kjs[i].parallel = ncpu > 1 && n < ncpu;
+	ptx_init();     /* LLVM's one-time set-up, before any thread uses it */
+	for (i = 1; i < nth; i++)
+		if (pthread_create(&th[started], NULL, pool_worker, &p) == 0)
+			started++;
+	pool_worker(&p);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
 }
 
 /* ptxas assembles wgmma code whose input registers change while a group is in flight by
@@ -501,58 +598,59 @@ warn_serialized(const char *kernel, int target, const char *log)
 		(int)(e ? e - b : (long)strlen(b)), b);
 }
 
-/* Compiles one kernel whose passes have run: backend per target, launcher. */
+/* A kernel whose passes have run, ready for compile_kernels: its symbol (the name and a
+ * hash of its IR) and its targets (none when nothing beyond the IR is emitted); the IR
+ * goes out now, in order. */
 static void
-emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
+prepare_kernel(const Options *o, IrKernel *k, KernelJob *kj)
 {
 	Buf ir = {0};
-	HostImages img;
-	TargetJob jobs[TARGET_COUNT];
-	char symbol[512], name[600];
-	Buf llvm = {0}, err = {0};
-	PtxModule *m;
-	uint64_t hash;
-	double t0;
-	int t, n = 0, i;
+	char name[600];
+	int t;
 
-	memset(&img, 0, sizeof img);
-	memset(jobs, 0, sizeof jobs);
+	memset(kj, 0, sizeof *kj);
+	kj->o = o;
+	kj->k = k;
 	ir_print_kernel(&ir, k);
-	hash = ir_symbol_hash(ir.s, (size_t)ir.len);
-	snprintf(symbol, sizeof symbol, "%s_%012llx", k->name,
-		 (unsigned long long)(hash & 0xffffffffffffull));
+	kj->hash = ir_symbol_hash(ir.s, (size_t)ir.len);
+	snprintf(kj->symbol, sizeof kj->symbol, "%s_%012llx", k->name,
+		 (unsigned long long)(kj->hash & 0xffffffffffffull));
 	if (o->emit & EMIT_IR) {
 		snprintf(name, sizeof name, "%s.ir", k->name);
 		add_output_buf(name, &ir);
 	}
 	buf_free(&ir);
-
 	if (!(o->emit & (EMIT_LLVM | EMIT_PTX | EMIT_CUBIN | EMIT_HOST)))
 		return;
 	for (t = 0; t < TARGET_COUNT; t++) {
 		if (!(k->targets & (1u << t)))
 			continue;
-		jobs[n].o = o;
-		jobs[n].target = t;
-		jobs[n].copy = n > 0;
-		n++;
+		kj->jobs[kj->n].o = o;
+		kj->jobs[kj->n].target = t;
+		kj->jobs[kj->n].copy = kj->n > 0;
+		kj->n++;
 	}
-	if (n == 0)
+}
+
+/* Writes out what compile_kernels made for one kernel: PTX, LLVM IR, cubins, launcher. */
+static void
+emit_kernel(KernelJob *kj, Buf *manifest)
+{
+	const Options *o = kj->o;
+	IrKernel *k = kj->k;
+	HostImages img;
+	char name[600];
+	double t0;
+	int t, i;
+
+	if (kj->n == 0)
 		return;
-	/* lowered and optimized once (the optimized LLVM IR is the same for every target),
-	 * then each target's code generation on a thread */
-	m = ptx_build(k, jobs[0].target, symbol, o->opt_level, o->lineinfo, (o->emit & EMIT_LLVM) ? &llvm : NULL, &err);
-	if (!m)
-		ICE("backend failed on kernel '%s' for %s: %s", k->name, ir_target_name(jobs[0].target),
-		    err.s ? err.s : "?");
-	if (n > 1)
-		ptx_module_share(m);
-	for (i = 0; i < n; i++)
-		jobs[i].m = m;
-	run_targets(jobs, n);
-	ptx_module_free(m);
-	for (i = 0; i < n; i++) {
-		TargetJob *j = &jobs[i];
+	memset(&img, 0, sizeof img);
+	if (kj->build_failed)
+		ICE("backend failed on kernel '%s' for %s: %s", k->name, ir_target_name(kj->jobs[0].target),
+		    kj->err.s ? kj->err.s : "?");
+	for (i = 0; i < kj->n; i++) {
+		TargetJob *j = &kj->jobs[i];
 
 		t = j->target;
 		if (j->failed == 1)
@@ -572,7 +670,7 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		if (o->emit & EMIT_LLVM) {
 			Buf copy = {0};
 
-			buf_puts(&copy, llvm.s ? llvm.s : "");
+			buf_puts(&copy, kj->llvm.s ? kj->llvm.s : "");
 			snprintf(name, sizeof name, "%s.%s.ll", k->name, ir_target_name(t));
 			add_output_buf(name, &copy);
 		}
@@ -602,7 +700,7 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		Buf h = {0}, c = {0}, m = {0};
 
 		t0 = clock_ms();
-		host_emit(k, symbol, hash, &img, &h, &c, &m);
+		host_emit(k, kj->symbol, kj->hash, &img, &h, &c, &m);
 		time_add("host-emit", clock_ms() - t0);
 		snprintf(name, sizeof name, "%s.h", k->name);
 		add_output_buf(name, &h);
@@ -612,14 +710,44 @@ emit_kernel(const Options *o, IrKernel *k, Buf *manifest)
 		buf_puts(manifest, m.s ? m.s : "{}");
 		buf_free(&m);
 	}
-	buf_free(&llvm);
-	buf_free(&err);
-	for (i = 0; i < n; i++) {
-		buf_free(&jobs[i].ptx);
-		buf_free(&jobs[i].cubin);
-		buf_free(&jobs[i].log);
-		buf_free(&jobs[i].err);
+}
+
+static void
+free_kernel_job(KernelJob *kj)
+{
+	int i;
+
+	buf_free(&kj->llvm);
+	buf_free(&kj->err);
+	for (i = 0; i < kj->n; i++) {
+		buf_free(&kj->jobs[i].ptx);
+		buf_free(&kj->jobs[i].cubin);
+		buf_free(&kj->jobs[i].log);
+		buf_free(&kj->jobs[i].err);
 	}
+}
+
+/* Every kernel of the inputs, from IR to outputs: the backend work of all of them on
+ * threads (compile_kernels), then their outputs in order. */
+static void
+emit_kernels(const Options *o, IrModule **mods, Buf *manifest)
+{
+	KernelJob *kjs;
+	int f, i, n = 0;
+
+	for (f = 0; f < o->nfiles; f++)
+		n += mods[f]->nkernels;
+	kjs = xcalloc((size_t)n + 1, sizeof *kjs);
+	n = 0;
+	for (f = 0; f < o->nfiles; f++)
+		for (i = 0; i < mods[f]->nkernels; i++)
+			prepare_kernel(o, mods[f]->kernels[i], &kjs[n++]);
+	compile_kernels(kjs, n, o->jobs);
+	for (i = 0; i < n; i++) {
+		emit_kernel(&kjs[i], manifest);
+		free_kernel_job(&kjs[i]);
+	}
+	free(kjs);
 }
 
 static int
@@ -1158,9 +1286,7 @@ main(int argc, char **argv)
 	decide_cubins(&o);
 	if (o.emit & EMIT_HOST)
 		manifest_header(&o, &manifest);
-	for (f = 0; f < o.nfiles; f++)
-		for (i = 0; i < mods[f]->nkernels; i++)
-			emit_kernel(&o, mods[f]->kernels[i], &manifest);
+	emit_kernels(&o, mods, &manifest);
 	if (diag_errors())
 		return finish(EXIT_USER);
 
