@@ -21,7 +21,11 @@ cake_ice(const char *file, int line, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(EXIT_ICE);
+	/* _exit, not exit: an internal error may come from one of the backend's threads (an
+	 * LLVM fatal error) while others are still in LLVM, whose static destructors exit()
+	 * would run under them. Nothing of cakec's needs exit's clean-up: outputs are only
+	 * written after the last point that can fail, and stdout is flushed above. */
+	_exit(EXIT_ICE);
 }
 
 void *
