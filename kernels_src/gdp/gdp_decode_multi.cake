@@ -26,7 +26,8 @@
 //   D = 0, so makes R zero), for the intermediate states, and at the end.
 //
 // MINB (-D, default 16 / NW) holds the registers to 128 a thread: 16 resident warps.
-// BV a multiple of WC; KD 64 or 128.
+// BV a multiple of WC; KD 64 or 128. TFULL and TPART (-D) set how the token loop unrolls:
+// in full up to TFULL steps (T * NH), else TPART tokens at a time.
 
 import "gdp_math.cake";         // the math the gdp designs share
 
@@ -34,6 +35,8 @@ const KD: i32 = 128;
 const VD: i32 = 128;
 const BV: i32 = 64;
 const L2NORM: i1 = false;
+const TFULL: i32 = 8;
+const TPART: i32 = 1;
 
 const KPT: i32 = 16;                // state rows per thread (s0 .. s15)
 const KL: i32 = KD / KPT;           // lanes along K in a warp
@@ -158,8 +161,11 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
 
     var d: f32 = 1.0;               // S = d R
     // unrolled up to 8 steps (T * NH); past that one step at a time, as unrolling would
-    // pass the kernel's size limit and gains nothing measurable (T = 8: within 2%)
-    for (t in 0 .. T) unroll(T * NH <= 8 ? T : 1) {
+    // pass the kernel's size limit and gains nothing measurable (T = 8: within 2%). The
+    // full unroll is what takes T >= 5 past the 50 ms compile budget; unroll(2) was as fast
+    // at T = 8 (bench/RESULTS.md sections 22 and 43), T = 5 .. 7 are to be timed
+    // (-D TFULL=4 -D TPART=2)
+    for (t in 0 .. T) unroll(T * NH <= TFULL ? T : TPART) {
         d = d * exp2(xgb[t, 0] * LOG2E);
         if (d < DLO || d > 1.0 / DLO) {
             s0 = s0 * f32x4(d);
