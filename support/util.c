@@ -362,6 +362,6 @@ time_report(Buf *out, double total_ms)
 		buf_printf(out, "%-28s %10.2f %6s %6.1f%%\n", "(other)", total_ms - sum, "",
 			   total_ms > 0 ? 100 * (total_ms - sum) / total_ms : 0.0);
 	else
-		buf_printf(out, "(targets ran on threads at the same time: phase times overlap)\n");
+		buf_printf(out, "(the backend ran on threads at the same time: phase times overlap)\n");
 	buf_printf(out, "%-28s %10.2f\n", "total", total_ms);
 }
