@@ -156,7 +156,8 @@ usage(FILE *f)
 	      "                          now (instead of -o), else 1, listing the files\n"
 	      "                          that differ\n"
 	      "  -j N                    generate code (and run ptxas) on N threads (default:\n"
-	      "                          one per processor); the outputs are the same for any N\n"
+	      "                          one per processor, at most 8); the outputs are the\n"
+	      "                          same for any N\n"
 	      "  -O0, -O2, -O3           optimization level (default -O2; -O3 also runs LLVM's\n"
 	      "                          instcombine and GVN after unrolling: slower compiles,\n"
 	      "                          sometimes faster fully unrolled kernels)\n"
@@ -535,7 +536,7 @@ compile_kernel(KernelJob *kj)
 	ptx_module_free(m);
 }
 
-/* The kernels' backend work on -j threads (default: one per processor): a thread takes
+/* The kernels' backend work on -j threads (default: one per processor, at most 8): a thread takes
  * the next kernel until none is left. With fewer kernels than processors, each kernel's
  * targets also run on threads of their own (one kernel, three targets: three threads).
  * Only emit_kernel, in the kernels' order, writes anything, so the outputs do not depend
@@ -563,12 +564,25 @@ pool_worker(void *arg)
 	}
 }
 
+/* The threads -j asks for; by default one per processor, at most 8: a build that runs one
+ * cakec per processor (make -j) would otherwise hold processors squared kernels in memory
+ * at once. */
+static long
+thread_count(int jobs)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (jobs > 0)
+		return jobs;
+	return ncpu < 1 ? 1 : ncpu > 8 ? 8 : ncpu;
+}
+
 static void
 compile_kernels(KernelJob *kjs, int n, int jobs)
 {
 	KernelPool p = {kjs, n, 0, PTHREAD_MUTEX_INITIALIZER};
-	long ncpu = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN);
-	int nth = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, i, started = 0;
+	long ncpu = thread_count(jobs);
+	int nth = ncpu > 64 ? 64 : (int)ncpu, i, started = 0;
 	pthread_t th[64];
 
 	if (nth > n)
