@@ -770,10 +770,11 @@ emit_kernels(const Options *o, IrModule **mods, Buf *manifest)
 }
 
 /* A compile allocates tens of MB (LLVM's analyses and SelectionDAG mostly), each 4 KB page
- * faulted in as it is first touched: a few thousand faults, 5-8% of a kernel's compile. So
- * the heap's first 64 MB are made once, asked to be backed by huge pages where the system
- * gives them on request (transparent huge pages in madvise mode), and kept: glibc then
- * carves every allocation of the main thread's arena from them. */
+ * faulted in as it is first touched: a few thousand faults, 2-5% of a large kernel's
+ * compile (bench/RESULTS.md section 43). So the heap's first 64 MB are made once, asked to
+ * be backed by huge pages where the system gives them on request (transparent huge pages
+ * in madvise mode), and kept: glibc then carves every allocation of the main thread's
+ * arena from them. */
 static void
 huge_heap(void)
 {
