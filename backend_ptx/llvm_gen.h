@@ -44,6 +44,8 @@ typedef struct LlvmGen {
 	LLVMMetadataRef sp;     /* the kernel's DISubprogram */
 	LLVMMetadataRef *scopes;  /* per source file index: its scope in sp, made on first use */
 	int nscopes;
+	int host_math;          /* built for the host's JIT (tests/math/math_cpu.c): exp's
+				   ex2.approx is LLVM's exact exp2 there */
 	Buf *err;
 	int failed;
 } LlvmGen;

@@ -1,20 +1,22 @@
 /* backend_ptx/llvm_math.c: the math library's ops (ir/ops.def, "the math library") as LLVM
- * IR. The one place that holds the algorithms: the accurate f32 functions (exp, log, sin,
- * cos, tanh, erf, pow) are range reductions and polynomials built here from IEEE
- * operations only (fma, add, mul, div, rint, bit operations: no approximate instruction),
- * so that they compute the same bits on any IEEE machine; tests/math/math_cpu.c runs these
+ * IR. The one place that holds the algorithms: the accurate f32 functions (log, sin, cos,
+ * tanh, erf, pow) are range reductions and polynomials built here from IEEE operations
+ * only (fma, add, mul, div, rint, bit operations: no approximate instruction), so that
+ * they compute the same bits on any IEEE machine; exp is a reduction around one
+ * ex2.approx (CUDA's expf contract; exp_f32 says why). tests/math/math_cpu.c runs these
  * very builders on the host through LLVM's JIT and measures their error against the C
  * library. The .approx ops are PTX's approximate instructions; floor .. isinf are one
  * instruction each. docs/language.md, "Math functions", states the bounds the tests check.
  *
  * Coefficients: Taylor series where they converge fast enough on the reduced range (log,
- * sin, cos, tanh near 0, erf near 0); exp's polynomial is minimax (one fma fewer than its
- * Taylor series for the same error) and erf's tail is a Chebyshev interpolant of
+ * sin, cos, tanh near 0, erf near 0); exp_ieee's polynomial is minimax (one fma fewer
+ * than its Taylor series for the same error) and erf's tail is a Chebyshev interpolant of
  * erfc(x) * exp(x^2) on [1, 4] (tools/math_coeffs.py prints both). The constants of the
  * reductions are exact float (or double) values, written in hex.
  *
  * interp/math.c repeats these expansions step by step for the interpreter (the same
- * bits): change both together; tests/interp/math.test (interp_math_bits) compares them.
+ * bits, exp's ex2.approx being exp2f there): change both together; tests/interp/math.test
+ * (interp_math_bits) compares them.
  */
 #include "llvm_gen.h"
 
@@ -150,7 +152,8 @@ pow2i(LlvmGen *g, LLVMValueRef x, LLVMValueRef e)
 
 /* ---- exp ---- */
 
-/* e^x for f32. Cody-Waite: k = rint(x / ln 2), r = x - k ln 2 in two fmas (the first is
+/* e^x for f32 from IEEE operations only, within 1 ulp: what tanh and erf build on (their
+ * bounds and bits hold on the host). Cody-Waite: k = rint(x / ln 2), r = x - k ln 2 in two fmas (the first is
  * exact), |r| <= 0.35, e^r by a degree-6 polynomial (1 + r + ..., the other five
  * coefficients minimax for relative error and rounded to f32 one at a time, each time
  * re-fitting the rest: 2^-27.3; tools/math_coeffs.py), then times 2^k in two exact steps
@@ -160,7 +163,7 @@ pow2i(LlvmGen *g, LLVMValueRef x, LLVMValueRef e)
  * beyond), which keeps k in [-150, 128]; NaN passes through the clamps and the
  * polynomial. 18 instructions on sm_90a. */
 static LLVMValueRef
-exp_f32(LlvmGen *g, LLVMValueRef x)
+exp_ieee(LlvmGen *g, LLVMValueRef x)
 {
 	static const double poly[7] = {1.0, 1.0, 0x1.fffffcp-2, 0x1.55548cp-3, 0x1.555858p-5,
 				       0x1.123714p-7, 0x1.6a7d3cp-10};
@@ -188,6 +191,36 @@ exp_f32(LlvmGen *g, LLVMValueRef x)
 	p = mul(g, p, LLVMBuildBitCast(g->b, scale, ft(g), ""));
 	return mul(g, p, LLVMBuildBitCast(g->b, LLVMBuildXor(g->b, up, lg_c32(g, 0x5f800000), ""),
 					  ft(g), ""));
+}
+
+/* e^x for f32, the language's `exp`: CUDA's expf contract (2 ulp, full range) at about half
+ * the instructions of exp_ieee, since plain code (softmax, silu, softplus) is compared
+ * with CUDA C++ that calls expf. x log2 e = j + f with j = rint(x log2 e) clamped to
+ * [-126, 127] (by a shifter, 1.5 * 2^23 + 127, whose low bits then hold j + 127: min and
+ * max on the sum clamp j, and NaN, which fmin/fmax drop, leaves the sum at a bound), f in
+ * two fmas (x times log2 e in two parts, minus j: |f| <= 0.5 unless j was clamped), then
+ * ex2.approx(f) times 2^j, a normal float built from the sum's bits. Where j is clamped
+ * the result is subnormal or overflows, and 2^f carries the rest: one rounding in the
+ * final multiply (not flushed) makes a subnormal result; inf and overflow come out of
+ * ex2 (f >= 0.5 past 2^128); -inf and f below -126 give 0 (ex2.ftz flushes only results
+ * that the product would round to 0). The error is the ex2's and the reduction's, 2^-25
+ * absolute in f. On the host (math_cpu) ex2 is LLVM's exact exp2. */
+static LLVMValueRef
+exp_f32(LlvmGen *g, LLVMValueRef x)
+{
+	const double sh = 12583039.0;           /* 1.5 * 2^23 + 127 */
+	LLVMTypeRef i32 = lg_i32t(g);
+	LLVMValueRef s, j, f, p, scale;
+
+	s = fma3(g, x, kc(x, 0x1.715476p+0), kc(x, sh));               /* log2(e) */
+	s = bin(g, "llvm.minnum", s, kc(x, sh + 127.0));
+	s = bin(g, "llvm.maxnum", s, kc(x, sh - 126.0));
+	j = sub(g, s, kc(x, sh));
+	f = fma3(g, x, kc(x, 0x1.715476p+0), neg(g, j));
+	f = fma3(g, x, kc(x, 0x1.4ae0c0p-26), f);                      /* log2(e) - its f32 */
+	p = g->host_math ? un(g, "llvm.exp2", f) : un(g, "llvm.nvvm.ex2.approx.ftz", f);
+	scale = LLVMBuildShl(g->b, LLVMBuildBitCast(g->b, s, i32, ""), lg_c32(g, 23), "");
+	return mul(g, p, LLVMBuildBitCast(g->b, scale, ft(g), ""));
 }
 
 /* ---- log ---- */
@@ -390,7 +423,7 @@ sincos_f32(LlvmGen *g, LLVMValueRef x, int shift)
 /* tanh(x) for f32: for |x| < 0.55, x + x^3 P(x^2) with the Taylor series to x^21
  * (truncation 2^-30); for |x| < 1.4, M(|x| - 0.975), a Chebyshev interpolant of tanh on
  * [0.55, 1.4] (relative error 2e-10, tools/math_coeffs.py), where the form below loses
- * most to its cancellation; beyond, 1 - 2 / (e^(2|x|) + 1) with exp_f32 (e^(2|x|)
+ * most to its cancellation; beyond, 1 - 2 / (e^(2|x|) + 1) with exp_ieee (e^(2|x|)
  * overflows to inf past 44: the result is 1); the sign copied from x. */
 static LLVMValueRef
 tanh_f32(LlvmGen *g, LLVMValueRef x)
@@ -409,7 +442,7 @@ tanh_f32(LlvmGen *g, LLVMValueRef x)
 	LLVMValueRef z = mul(g, x, x);
 	LLVMValueRef small = fma3(g, mul(g, x, z), horner(g, z, t, 10), x);
 	LLVMValueRef mid = bin(g, "llvm.copysign", horner(g, sub(g, ax, kc(x, 0.975)), mid_c, 11), x);
-	LLVMValueRef e = exp_f32(g, add(g, ax, ax));
+	LLVMValueRef e = exp_ieee(g, add(g, ax, ax));
 	LLVMValueRef big = sub(g, kc(x, 1.0), LLVMBuildFDiv(g->b, kc(x, 2.0), add(g, e, kc(x, 1.0)), ""));
 
 	big = sel(g, cmp(g, LLVMRealOLT, ax, kc(x, 1.4)), mid, bin(g, "llvm.copysign", big, x));
@@ -441,7 +474,7 @@ erf_f32(LlvmGen *g, LLVMValueRef x)
 	LLVMValueRef a = sel(g, cmp(g, LLVMRealOGT, ax, kc(x, 4.0)), kc(x, 4.0), ax);  /* NaN stays */
 	LLVMValueRef h = mul(g, a, a);
 	LLVMValueRef l = fma3(g, a, a, neg(g, h));
-	LLVMValueRef e = exp_f32(g, neg(g, h));
+	LLVMValueRef e = exp_ieee(g, neg(g, h));
 	LLVMValueRef erfc = mul(g, fma3(g, e, neg(g, l), e), horner(g, sub(g, a, kc(x, 2.5)), gc, 13));
 	LLVMValueRef big = bin(g, "llvm.copysign", sub(g, kc(x, 1.0), erfc), x);
 
@@ -473,7 +506,7 @@ log_f64(LlvmGen *g, LLVMValueRef a)
 	return fma3(g, ef, kc(a, 0x1.62e42fefa39efp-1), fma3(g, ef, kc(a, 0x1.abc9e3b39803fp-56), l1p));
 }
 
-/* e^t for a double t, rounded once to f32: as exp_f32 in double, Taylor to r^12
+/* e^t for a double t, rounded once to f32: as exp_ieee in double, Taylor to r^12
  * (truncation 2^-58); t is clamped to [-200, 200] (beyond, f32 gives 0 or inf). */
 static LLVMValueRef
 exp_f64_to_f32(LlvmGen *g, LLVMValueRef t)

@@ -1,5 +1,6 @@
 /* interp/math.c: the accurate f32 math functions (exp, log, sin, cos, tanh, erf, pow) for the
- * interpreter, computing the bits the GPU computes. backend_ptx/llvm_math.c owns the
+ * interpreter, computing the bits the GPU computes (but exp, whose ex2.approx step is the C
+ * library's exp2f here). backend_ptx/llvm_math.c owns the
  * algorithms (and explains them); each function here repeats its expansion operation for
  * operation, in the same order, with fmaf where it uses llvm.fma, so that on any IEEE
  * machine the results are the same bits. Built with -ffp-contract=off (CMakeLists.txt): a
@@ -100,8 +101,9 @@ hornerd(double x, const double *c, int n)
 
 /* ---- exp, log ---- */
 
-float
-im_exp(float x)
+/* exp_ieee: what tanh and erf build on */
+static float
+im_exp_ieee(float x)
 {
 	static const double poly[7] = {1.0, 1.0, 0x1.fffffcp-2, 0x1.55548cp-3, 0x1.555858p-5,
 				       0x1.123714p-7, 0x1.6a7d3cp-10};
@@ -118,6 +120,23 @@ im_exp(float x)
 	up = x < 0.0f ? 128u << 23 : 0;
 	p = p * bitsf((fbits(s) << 23) + up);
 	return p * bitsf(up ^ 0x5f800000u);
+}
+
+/* the language's exp (llvm_math.c's exp_f32): the reduction step by step, with the C
+ * library's exp2f for ex2.approx (as the backend's host build, math_cpu, has it), so the
+ * GPU differs from these bits by its ex2's error only */
+float
+im_exp(float x)
+{
+	const float sh = 12583039.0f;           /* 1.5 * 2^23 + 127 */
+	float s = fmaf(x, 0x1.715476p+0f, sh), j, f;
+
+	s = fminf(s, sh + 127.0f);
+	s = fmaxf(s, sh - 126.0f);
+	j = s - sh;
+	f = fmaf(x, 0x1.715476p+0f, -j);
+	f = fmaf(x, 0x1.4ae0c0p-26f, f);
+	return exp2f(f) * bitsf(fbits(s) << 23);
 }
 
 float
@@ -264,7 +283,7 @@ im_tanh(float x)
 	float z = x * x;
 	float small = fmaf(x * z, hornerf(z, t, 10), x);
 	float mid = copysignf(hornerf(ax - (float)0.975, mid_c, 11), x);
-	float e = im_exp(ax + ax);
+	float e = im_exp_ieee(ax + ax);
 	float big = 1.0f - 2.0f / (e + 1.0f);
 
 	big = ax < 1.4f ? mid : copysignf(big, x);
@@ -292,7 +311,7 @@ im_erf(float x)
 	float a = ax > 4.0f ? 4.0f : ax;
 	float h = a * a;
 	float l = fmaf(a, a, -h);
-	float e = im_exp(-h);
+	float e = im_exp_ieee(-h);
 	float erfc = fmaf(e, -l, e) * hornerf(a - 2.5f, gc, 13);
 	float big = copysignf(1.0f - erfc, x);
 

@@ -6,7 +6,9 @@
  * or lose accuracy, and the special values. The algorithms use IEEE operations only (fma,
  * add, mul, div, rint, bit operations), so the host computes the bits the GPU computes:
  * this checks the algorithms and the bounds of docs/language.md without a GPU (the GPU
- * check tests/gpu/checks/math.cake checks the same bounds on the device).
+ * check tests/gpu/checks/math.cake checks the same bounds on the device). But exp: its
+ * one approximate step (ex2.approx) is built as LLVM's exact exp2 here (host_math), so
+ * its row checks the reduction, to a tighter bound than the documented one.
  *
  * Prints, per function, `PASS math exp: max_ulp 0.51 <= 1 (n=...)` or FAIL with the worst
  * input; exits 1 on a failure. `math_cpu STRIDE` sweeps every STRIDE-th bit pattern instead
@@ -46,7 +48,7 @@ typedef struct Case {
 } Case;
 
 static Case cases[] = {
-	{"exp", IR_EXP, exp, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
+	{"exp", IR_EXP, exp, NULL, 1.1, INFINITY, NULL, NULL, 0, {0, 0}, 0},  /* here ex2 is exact: the reduction's share of the documented 2 */
 	{"log", IR_LOG, log, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"sin", IR_SIN, sin, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"cos", IR_COS, cos, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
@@ -148,6 +150,7 @@ build(LLVMContextRef ctx)
 		g.b = b;
 		g.fn = fn;
 		g.err = &err;
+		g.host_math = 1;   /* exp's ex2.approx as exp2, which the host runs */
 		a[0] = LLVMGetParam(fn, 0);
 		a[1] = n > 1 ? LLVMGetParam(fn, 1) : NULL;
 		LLVMBuildRet(b, lg_math_scalar(&g, cases[i].opc, a));
