@@ -153,14 +153,14 @@ pow2i(LlvmGen *g, LLVMValueRef x, LLVMValueRef e)
 /* ---- exp ---- */
 
 /* e^x for f32 from IEEE operations only, within 1 ulp: what tanh and erf build on (their
- * bounds and bits hold on the host). Cody-Waite: k = rint(x / ln 2), r = x - k ln 2 in two fmas (the first is
- * exact), |r| <= 0.35, e^r by a degree-6 polynomial (1 + r + ..., the other five
- * coefficients minimax for relative error and rounded to f32 one at a time, each time
- * re-fitting the rest: 2^-27.3; tools/math_coeffs.py), then times 2^k in two exact steps
- * so that one rounding makes a subnormal result: 2^(k + 64) built from k's bits, then
- * 2^-64, for x < 0; 2^(k - 64), then 2^64, for x >= 0 (both steps' factors are normal
- * floats for every k). x is clamped to [-104, 88.8] first (the results round to 0 and inf
- * beyond), which keeps k in [-150, 128]; NaN passes through the clamps and the
+ * bounds and bits hold on the host). Cody-Waite: k = rint(x / ln 2), r = x - k ln 2 in two
+ * fmas (the first is exact), |r| <= 0.35, e^r by a degree-6 polynomial (1 + r + ..., the
+ * other five coefficients minimax for relative error and rounded to f32 one at a time,
+ * each time re-fitting the rest: 2^-27.3; tools/math_coeffs.py), then times 2^k in two
+ * exact steps so that one rounding makes a subnormal result: 2^(k + 64) built from k's
+ * bits, then 2^-64, for x < 0; 2^(k - 64), then 2^64, for x >= 0 (both steps' factors are
+ * normal floats for every k). x is clamped to [-104, 88.8] first (the results round to 0
+ * and inf beyond), which keeps k in [-150, 128]; NaN passes through the clamps and the
  * polynomial. 18 instructions on sm_90a. */
 static LLVMValueRef
 exp_ieee(LlvmGen *g, LLVMValueRef x)
@@ -200,11 +200,12 @@ exp_ieee(LlvmGen *g, LLVMValueRef x)
  * max on the sum clamp j, and NaN, which fmin/fmax drop, leaves the sum at a bound), f in
  * two fmas (x times log2 e in two parts, minus j: |f| <= 0.5 unless j was clamped), then
  * ex2.approx(f) times 2^j, a normal float built from the sum's bits. Where j is clamped
- * the result is subnormal or overflows, and 2^f carries the rest: one rounding in the
- * final multiply (not flushed) makes a subnormal result; inf and overflow come out of
- * ex2 (f >= 0.5 past 2^128); -inf and f below -126 give 0 (ex2.ftz flushes only results
- * that the product would round to 0). The error is the ex2's and the reduction's, 2^-25
- * absolute in f. On the host (math_cpu) ex2 is LLVM's exact exp2. */
+ * 2^f carries the rest: below, the result is subnormal, rounded once by the final
+ * multiply (not flushed); above, f reaches 1 as x nears overflow (x > 88.38) and the
+ * product overflows to inf past 2^128; -inf and f below -126 give 0 (ex2.ftz flushes only
+ * results that the product would round to 0). The error is the ex2's and the reduction's:
+ * 2^-25 absolute in f where |f| <= 0.5, 2^-24 in the clamped top half binade (the host's
+ * worst, 1.03 ulp with an exact ex2). On the host (math_cpu) ex2 is LLVM's exact exp2. */
 static LLVMValueRef
 exp_f32(LlvmGen *g, LLVMValueRef x)
 {
