@@ -14,6 +14,7 @@ typedef struct PassOptions {
 	int print_after_all;
 	Buf *print_out;         /* where --print-after output goes */
 	int no_staging_elision; /* --no-staging-elision: leave staging-elision out of -O2 */
+	int no_fmad;            /* --fmad=false: leave contract out (a * b + c rounds twice) */
 	Buf *staging_report;    /* --report=staging: staging-elision's decisions go here */
 	int need_layout;        /* the outputs need offsets: smem-layout runs last if the
 	                         * passes left the kernel without them */
@@ -33,6 +34,9 @@ int pass_pipeline(IrKernel *k, const PassOptions *o);
 /* The names of all passes, NULL-terminated, for --help and --print-after checks. */
 extern const char *const pass_names[];
 
+/* ---- contract.c ---- */
+/* Floating-point contraction: f32/f64 a * b + c, a * b - c, c - a * b become one fma. */
+void pass_contract(IrKernel *k, PassContext *cx);
 /* ---- canonicalize.c ---- */
 void pass_canonicalize(IrKernel *k, PassContext *cx);
 /* ---- cse.c ---- */

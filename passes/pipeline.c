@@ -248,15 +248,18 @@ pass_pipeline(IrKernel *k, const PassOptions *o)
 	 * Before all of them, schedule-check judges the high-level async ops (roles, pipelines,
 	 * TMA issue) while they still say what the user wrote, and expand-async turns them into
 	 * ifs, mbarrier waits/arrives and wgmma waits, which the backend needs and the -O2
-	 * passes then clean up. -O0 runs those three. staging-elision needs the addresses
+	 * passes then clean up. contract is part of the language's arithmetic, not an
+	 * optimization: it runs at every level (unless --fmad=false), first of the passes that
+	 * change values. -O0 runs those four. staging-elision needs the addresses
 	 * merged by cse (equal addresses are one value) and leaves dead address arithmetic
 	 * for dce; it runs unless --no-staging-elision turned it off. */
 	static const int o2[] = {
-		PASS_SCHEDULE_CHECK, PASS_EXPAND_ASYNC, PASS_CANONICALIZE, PASS_CSE, PASS_CANONICALIZE,
-		PASS_CSE, PASS_STAGING_ELISION, PASS_DCE, PASS_SMEM_LAYOUT,
+		PASS_SCHEDULE_CHECK, PASS_EXPAND_ASYNC, PASS_CONTRACT, PASS_CANONICALIZE, PASS_CSE,
+		PASS_CANONICALIZE, PASS_CSE, PASS_STAGING_ELISION, PASS_DCE, PASS_SMEM_LAYOUT,
 	};
-	static const int o0[] = {PASS_SCHEDULE_CHECK, PASS_EXPAND_ASYNC, PASS_SMEM_LAYOUT};
-	int list[sizeof o2 / sizeof o2[0]], n = 0, i;
+	static const int o0[] = {PASS_SCHEDULE_CHECK, PASS_EXPAND_ASYNC, PASS_CONTRACT, PASS_SMEM_LAYOUT};
+	const int *base;
+	int list[sizeof o2 / sizeof o2[0]], n = 0, nbase, i;
 
 	if (o->print_after && find_pass(o->print_after, strlen(o->print_after)) < 0) {
 		report_unknown(o->print_after, (int)strlen(o->print_after), "--print-after");
@@ -264,10 +267,11 @@ pass_pipeline(IrKernel *k, const PassOptions *o)
 	}
 	if (o->only)
 		return run_named(k, o, o->only);
-	if (o->opt_level < 1)
-		return run_list(k, o, o0, (int)(sizeof o0 / sizeof o0[0]));
-	for (i = 0; i < (int)(sizeof o2 / sizeof o2[0]); i++)
-		if (!(o->no_staging_elision && o2[i] == PASS_STAGING_ELISION))
-			list[n++] = o2[i];
+	base = o->opt_level < 1 ? o0 : o2;
+	nbase = o->opt_level < 1 ? (int)(sizeof o0 / sizeof o0[0]) : (int)(sizeof o2 / sizeof o2[0]);
+	for (i = 0; i < nbase; i++)
+		if (!(o->no_staging_elision && base[i] == PASS_STAGING_ELISION) &&
+		    !(o->no_fmad && base[i] == PASS_CONTRACT))
+			list[n++] = base[i];
 	return run_list(k, o, list, n);
 }

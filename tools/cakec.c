@@ -56,6 +56,7 @@ typedef struct Options {
 	int report_staging;     /* --report=staging */
 	int report_tmem;        /* --report=tmem */
 	int no_staging_elision; /* --no-staging-elision */
+	int no_fmad;            /* --fmad=false */
 	int time_report;        /* --time-report */
 	int lineinfo;           /* --lineinfo: .file/.loc in the PTX, a line table in cubins */
 	int list_outputs;       /* --list-outputs: print the output names, write nothing */
@@ -136,6 +137,8 @@ usage(FILE *f)
 	      "  --report=tmem           print each kernel's tensor-memory column map (tmem:\n"
 	      "                          columns, stages, pipeline, writing and reading roles)\n"
 	      "  --no-staging-elision    keep shared-memory staging as written (on at -O2)\n"
+	      "  --fmad=true|false       fuse f32/f64 a * b + c into one fma (default true,\n"
+	      "                          as nvcc and NVRTC; at every -O level)\n"
 	      "  --print-after=PASS      print the IR after PASS to stderr\n"
 	      "  --print-after-all       print the IR after every pass to stderr\n"
 	      "  --kernel NAME           compile only kernel NAME of the inputs (repeatable;\n"
@@ -205,6 +208,17 @@ parse_emit(Options *o, const char *list)
 	}
 	if (!o->emit)
 		usage_error("--emit needs at least one kind, got '%s'", list);
+}
+
+/* --fmad=true|false (nvcc's spelling): 1 when contraction is off. */
+static int
+parse_fmad(const char *v)
+{
+	if (strcmp(v, "true") == 0)
+		return 0;
+	if (strcmp(v, "false") == 0)
+		return 1;
+	usage_error("--fmad expects true or false, got '%s'", v);
 }
 
 /* --report=LIST: smem, staging, tmem. */
@@ -310,6 +324,8 @@ parse_args(Options *o, int argc, char **argv)
 			parse_report(o, v);
 		} else if (strcmp(a, "--no-staging-elision") == 0) {
 			o->no_staging_elision = 1;
+		} else if ((v = optval(argc, argv, &i, "--fmad"))) {
+			o->no_fmad = parse_fmad(v);
 		} else if ((v = optval(argc, argv, &i, "--kernel"))) {
 			PUSH(o->kernels, o->nkernels, o->capkernels, v);
 		} else if (strcmp(a, "--time-report") == 0) {
@@ -890,6 +906,8 @@ manifest_header(const Options *o, Buf *m)
 	header_opt(m, &first, opt, NULL);
 	if (o->no_staging_elision)
 		header_opt(m, &first, "--no-staging-elision", NULL);
+	if (o->no_fmad)
+		header_opt(m, &first, "--fmad=false", NULL);
 	if (o->ptx_only)
 		header_opt(m, &first, "--ptx-only", NULL);
 	for (i = 0; i < o->nkernels; i++)
@@ -1306,6 +1324,7 @@ main(int argc, char **argv)
 			po.print_after_all = o.print_after_all;
 			po.print_out = &printed;
 			po.no_staging_elision = o.no_staging_elision;
+			po.no_fmad = o.no_fmad;
 			po.staging_report = o.report_staging ? &report : NULL;
 			po.need_layout = (o.emit & ~(EMIT_AST | EMIT_IR)) || o.report_smem;
 			if (o.report_staging && !o.passes && (o.opt_level == 0 || o.no_staging_elision))

@@ -23,6 +23,7 @@ typedef struct Options {
 	int target;             /* -1: the kernel's first */
 	int input_ir;           /* -1: by extension */
 	int opt_level;
+	int no_fmad;            /* --fmad=false */
 	int nseeds;             /* --seeds: runs under seeds seed .. seed + nseeds - 1 */
 	const char *passes;     /* --passes: exactly these passes (smem-layout added if needed) */
 	const char *trace;      /* --trace: the first seed's run writes its timeline there */
@@ -74,6 +75,8 @@ usage(FILE *f)
 		"  -I DIR                  look for imported files in DIR after the importing\n"
 		"                          file's folder (repeatable, searched in order)\n"
 		"  -O0, -O2                the pass pipeline's level (default -O2)\n"
+		"  --fmad=true|false       fuse f32/f64 a * b + c into one fma, as cakec does\n"
+		"                          (default true)\n"
 		"  --passes=LIST           run exactly these passes, as cakec --passes does\n"
 		"                          (smem-layout is added when the list leaves no layout);\n"
 		"                          e.g. to run IR that schedule-check would reject\n"
@@ -214,6 +217,10 @@ parse_args(Options *o, int argc, char **argv)
 			PUSH(o->import_dirs, o->nimport_dirs, o->capimport_dirs, v);
 		} else if (strcmp(a, "-O0") == 0 || strcmp(a, "-O2") == 0) {
 			o->opt_level = a[2] - '0';
+		} else if ((v = optval(argc, argv, &i, "--fmad"))) {
+			if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
+				usage_error("--fmad expects true or false, got '%s'", v);
+			o->no_fmad = strcmp(v, "false") == 0;
 		} else {
 			usage_error("unknown option '%s'", a);
 		}
@@ -291,6 +298,7 @@ compile(Options *o, IrModule **mod)
 		return NULL;
 	memset(&po, 0, sizeof po);
 	po.opt_level = o->opt_level;
+	po.no_fmad = o->no_fmad;
 	po.verify = 1;
 	po.need_layout = 1;
 	po.only = o->passes;

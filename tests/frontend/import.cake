@@ -17,9 +17,8 @@ kernel k(x: in f16[N], y: out f32[N]) threads(32) grid(1) {
 // IR: [[X:%[0-9]+]] = load[1] {{.*}} : f16
 // IR-NEXT: [[F:%[0-9]+]] = cast [[X]] : f32
 // IR-NEXT: [[S:%[0-9]+]] = const 0x1p+1 : f32
-// IR-NEXT: [[M:%[0-9]+]] = mul [[F]], [[S]] : f32
 // IR-NEXT: [[B:%[0-9]+]] = const 0x1p-1 : f32
-// IR-NEXT: [[A:%[0-9]+]] = add [[M]], [[B]] : f32
+// IR-NEXT: [[A:%[0-9]+]] = fma [[F]], [[S]], [[B]] : f32
 // IR-NEXT: [[Q:%[0-9]+]] = mul [[A]], [[A]] : f32
 // IR-NEXT: store {{.*}}, [[Q]]
 // DEF: const 0x1p+2 : f32

@@ -4,12 +4,16 @@
  * subnormals, overflow to infinity, saturation, NaN) and v - v (the canonical NaN of f32
  * arithmetic); the expected bits are what cakec-run computes (tests/interp/ops.cake pins
  * the same ones). warpops: ballot, shuffles, votes, a per-lane while loop, shared and
- * global atomics and cp.async, with the expected values from their definitions. Every
- * element must match exactly. Without a GPU it prints SKIPPED. */
+ * global atomics and cp.async, with the expected values from their definitions. contract:
+ * f32 a * b - c and its other forms (scalar, f32x2, two products, a product used twice)
+ * fused into one fma each, as cakec's contract pass writes them and the interpreter runs
+ * them: 2^-24 where two roundings would give 0. Every element must match exactly. Without
+ * a GPU it prints SKIPPED. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gputest.h"
+#include "contract.h"
 #include "conv.h"
 #include "warpops.h"
 
@@ -126,6 +130,42 @@ run_conv(const GtDev *g, CUstream s)
 }
 
 static int
+run_contract(const GtDev *g, CUstream s)
+{
+	static const int64_t s_x[1] = {3}, s_d[1] = {8};
+	/* 1 + 2^-12, 1 + 2^-11, 1 */
+	const float x[3] = {1.000244140625f, 1.00048828125f, 1.0f};
+	GtBuf bx, bd;
+	contract_args a;
+	CakeError err;
+	const unsigned char *p;
+	int i, ok = 1;
+
+	memset(&a, 0, sizeof a);
+	if (buffer(g, s, &bx, &a.x, x, sizeof x, CAKE_DTYPE_FLOAT, 32, 1, s_x, "contract x") ||
+	    buffer(g, s, &bd, &a.d, NULL, 32, CAKE_DTYPE_FLOAT, 32, 1, s_d, "contract d"))
+		return 1;
+	if (contract_launch(&a, s, &err) != CAKE_OK) {
+		printf("FAIL interp_agree contract: launch: %s\n", err.msg);
+		return 1;
+	}
+	if ((p = gt_fetch(&bd, s, "contract d", &ok)))
+		for (i = 0; i < 8; i++) {
+			uint32_t v;
+
+			memcpy(&v, p + 4 * i, 4);
+			expect("contract", i, v, i == 1 ? 0xb3800000u : 0x33800000u);
+		}
+	if (!ok) {
+		printf("FAIL interp_agree contract: a guard byte changed\n");
+		failures++;
+	}
+	gt_buf_free(&bx);
+	gt_buf_free(&bd);
+	return 0;
+}
+
+static int
 run_warpops(const GtDev *g, CUstream s)
 {
 	static const int64_t s_src[1] = {64}, s_out[2] = {128, 8}, s_total[1] = {1}, s_counts[1] = {4};
@@ -212,6 +252,7 @@ main(void)
 	}
 	failures += run_conv(&g, s);
 	failures += run_warpops(&g, s);
+	failures += run_contract(&g, s);
 	g.cu->stream_destroy(s);
 	gt_fini(&g);
 	printf("%s interp_agree: %d mismatches\n", failures ? "FAIL" : "PASS", failures);

@@ -14,6 +14,17 @@
 // F16: 3c00 3c04 3c0c 7fff 7c00 8000 7c00 0001 0000 7c00 fc00 4100 c100 7bff 3c01 3c00 3c02 3c00 4000 4200 4400 4500 4600 4700 4800 4880 4900 4980 4a00 4a80 4b00 4b80
 // I32: 00000001 00000001 00000001 00000000 7fffffff 00000000 0000fff0 00000000 00000000 7fffffff 80000000 00000002 fffffffe 0000ffe0 00000001 00000001 00000001 00000001 00000002
 // NAN: 00000000 00000000 00000000 7fffffff 7fffffff 00000000 00000000
+// contract: a = 1 + 2^-12, c = 1 + 2^-11; a * a = 1 + 2^-11 + 2^-24 exactly, which rounds to
+// c (a tie, to even), so a * a - c is 2^-24 fused and 0 with --fmad=false.
+// RUN: python3 %srcroot/tests/interp/Inputs/npy.py make %t/cx.npy '<f4' 3 '[1 + 2**-12, 1 + 2**-11, 1.0][i]'
+// RUN: %builddir/cakec-run %s contract x=%t/cx.npy d=%t/cd.npy
+// RUN: python3 %srcroot/tests/interp/Inputs/npy.py bits %t/cd.npy | FileCheck %s --check-prefix=FMA
+// RUN: %builddir/cakec-run -O0 %s contract x=%t/cx.npy d=%t/cd0.npy
+// RUN: python3 %srcroot/tests/interp/Inputs/npy.py bits %t/cd0.npy | FileCheck %s --check-prefix=FMA
+// RUN: %builddir/cakec-run --fmad=false %s contract x=%t/cx.npy d=%t/cdf.npy
+// RUN: python3 %srcroot/tests/interp/Inputs/npy.py bits %t/cdf.npy | FileCheck %s --check-prefix=NOFMA
+// FMA: 33800000 b3800000 33800000 33800000 33800000 33800000 33800000 33800000
+// NOFMA: 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000
 
 kernel conv(x: in f32[32], b: out bf16[32], h: out f16[32], n: out i32[32], d: out f32[32])
     targets(sm_90a, sm_100a, sm_103a)
@@ -25,6 +36,30 @@ kernel conv(x: in f32[32], b: out bf16[32], h: out f16[32], n: out i32[32], d: o
     h[thread.x] = f16(v);
     n[thread.x] = i32(v);
     d[thread.x] = v - v;
+}
+
+// Floating-point contraction (docs/language.md): every form fuses, the interpreter as the GPU.
+kernel contract(x: in f32[3], d: out f32[8])
+    targets(sm_90a, sm_100a, sm_103a)
+    threads(32)
+    grid(1)
+{
+    let a = x[0];
+    let c = x[1];
+    let one = x[2];
+    if (thread.x == 0) {
+        d[0] = a * a - c;                       // fma(a, a, -c)
+        d[1] = c - a * a;                       // fma(-a, a, c)
+        let n = -c;
+        d[2] = a * a + n;                       // fma(a, a, n)
+        d[3] = n + a * a;                       // the product on the right
+        let v = f32x2(a, a) * f32x2(a, a) - f32x2(c, c);
+        d[4] = v[0];                            // lane-wise on vectors
+        d[5] = v[1];
+        d[6] = a * a - c * one;                 // two products: the left one fuses
+        let p = a * a;
+        d[7] = p - c + 0.0 * p;                 // a product used twice fuses in the sub
+    }
 }
 
 kernel warpops(src: in f32[64], out: out i32[128, 8], total: inout f32[1], counts: inout i32[4])
