@@ -193,19 +193,36 @@ exp_ieee(LlvmGen *g, LLVMValueRef x)
 					  ft(g), ""));
 }
 
+/* sh + floor(x c), rounded down once: fma.rm on the GPU. The host build (math_cpu's JIT
+ * has no fma with a rounding mode) computes the same bits in f64, where the product of two
+ * floats is exact and the floor and the sum of integers below 2^24 are too. */
+static LLVMValueRef
+shift_down(LlvmGen *g, LLVMValueRef x, double c, double sh)
+{
+	LLVMValueRef d;
+
+	if (!g->host_math)
+		return lg_intrinsic(g, "llvm.nvvm.fma.rm.f", NULL, 0, (LLVMValueRef[]){x, kc(x, c), kc(x, sh)}, 3, "");
+	d = LLVMBuildFMul(g->b, LLVMBuildFPExt(g->b, x, dt(g), ""), LLVMConstReal(dt(g), c), "");
+	d = add(g, un(g, "llvm.floor", d), LLVMConstReal(dt(g), sh));
+	return LLVMBuildFPTrunc(g->b, d, ft(g), "");
+}
+
 /* e^x for f32, the language's `exp`: CUDA's expf contract (2 ulp, full range) at about half
  * the instructions of exp_ieee, since plain code (softmax, silu, softplus) is compared
- * with CUDA C++ that calls expf. x log2 e = j + f with j = rint(x log2 e) clamped to
- * [-126, 127] (by a shifter, 1.5 * 2^23 + 127, whose low bits then hold j + 127: min and
- * max on the sum clamp j, and NaN, which fmin/fmax drop, leaves the sum at a bound), f in
- * two fmas (x times log2 e in two parts, minus j: |f| <= 0.5 unless j was clamped), then
- * ex2.approx(f) times 2^j, a normal float built from the sum's bits. Where j is clamped
- * 2^f carries the rest: below, the result is subnormal, rounded once by the final
- * multiply (not flushed); above, f reaches 1 as x nears overflow (x > 88.38) and the
- * product overflows to inf past 2^128; -inf and f below -126 give 0 (ex2.ftz flushes only
- * results that the product would round to 0). The error is the ex2's and the reduction's:
- * 2^-25 absolute in f where |f| <= 0.5, 2^-24 in the clamped top half binade (the host's
- * worst, 1.03 ulp with an exact ex2). On the host (math_cpu) ex2 is LLVM's exact exp2. */
+ * with CUDA C++ that calls expf. x log2 e = j + f with j = floor(x log2 e) clamped to
+ * [-126, 127] (by a shifter, 1.5 * 2^23 + 127, added with the product and rounded down in
+ * one fma, whose low bits then hold j + 127: min and max on the sum clamp j, and NaN,
+ * which fmin/fmax drop, leaves the sum at a bound), f in two fmas (x times log2 e in two
+ * parts, minus j: 0 <= f < 1 unless j was clamped), then ex2.approx(f) times 2^j, a normal
+ * float built from the sum's bits. Rounding j down, not to nearest, keeps 2^f in [1, 2),
+ * one binade: with f in [-0.5, 0.5] the results below 1 have half the ulp, and the H100
+ * measured 2.02 ulp there (bench/RESULTS.md section 45). Where j is clamped 2^f carries
+ * the rest: below, the result is subnormal, rounded once by the final multiply (not
+ * flushed); above, the product overflows to inf past 2^128; -inf and f below -126 give 0
+ * (ex2.ftz flushes only results that the product would round to 0). The error is the
+ * ex2's and the reduction's (2^-25 absolute in f, twice that for |x| near 88). On the host
+ * (math_cpu) ex2 is LLVM's exact exp2. */
 static LLVMValueRef
 exp_f32(LlvmGen *g, LLVMValueRef x)
 {
@@ -213,7 +230,7 @@ exp_f32(LlvmGen *g, LLVMValueRef x)
 	LLVMTypeRef i32 = lg_i32t(g);
 	LLVMValueRef s, j, f, p, scale;
 
-	s = fma3(g, x, kc(x, 0x1.715476p+0), kc(x, sh));               /* log2(e) */
+	s = shift_down(g, x, 0x1.715476p+0, sh);                      /* log2(e) */
 	s = bin(g, "llvm.minnum", s, kc(x, sh + 127.0));
 	s = bin(g, "llvm.maxnum", s, kc(x, sh - 126.0));
 	j = sub(g, s, kc(x, sh));

@@ -129,7 +129,8 @@ float
 im_exp(float x)
 {
 	const float sh = 12583039.0f;           /* 1.5 * 2^23 + 127 */
-	float s = fmaf(x, 0x1.715476p+0f, sh), j, f;
+	/* fma.rm's sh + floor(x log2 e): exact in double (a product of two floats, integers) */
+	float s = (float)(floor((double)x * (double)0x1.715476p+0f) + sh), j, f;
 
 	s = fminf(s, sh + 127.0f);
 	s = fmaxf(s, sh - 126.0f);

@@ -48,8 +48,9 @@ typedef struct Case {
 } Case;
 
 static Case cases[] = {
-	/* exp: ex2 is exact here, so the bound is the reduction's share of the documented 2 */
-	{"exp", IR_EXP, exp, NULL, 1.1, INFINITY, NULL, NULL, 0, {0, 0}, 0},
+	/* exp: ex2 is exact here, so the bound is the reduction's share of the documented 2
+	 * (f in [0, 1) is rounded to 2^-25 absolute: 1.15 ulp at worst, where 2^f nears 2) */
+	{"exp", IR_EXP, exp, NULL, 1.2, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"log", IR_LOG, log, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"sin", IR_SIN, sin, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
 	{"cos", IR_COS, cos, NULL, 1.0, INFINITY, NULL, NULL, 0, {0, 0}, 0},
