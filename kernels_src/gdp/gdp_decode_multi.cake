@@ -162,11 +162,12 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
     var d: f32 = 1.0;               // S = d R
     // unrolled up to 8 steps (T * NH); past that one step at a time, as unrolling would
     // pass the kernel's size limit and gains nothing measurable (T = 8: within 2%). The
-    // full unroll is what takes T >= 5 past the 50 ms compile budget; unroll(2) was as fast
-    // at T = 8 (bench/RESULTS.md sections 22 and 43), T = 5 .. 7 are to be timed
-    // (-D TFULL=4 -D TPART=2). TPART applies only where it divides T: a partial unroll of
-    // an odd count keeps a remainder copy of the body, as large to compile as the unroll
-    // (T = 5, 7: 53 and 65 ms with TPART = 2, 35 ms without; section 44)
+    // full unroll is what takes T >= 5 past the 50 ms compile budget, and it pays: with
+    // -D TFULL=4 -D TPART=2 T = 5 .. 8 ran 8% slower on the H100 at 4096 heads (218-221
+    // against 202-206 us, bench/RESULTS.md section 45). TPART applies only where it
+    // divides T: a partial unroll of an odd count keeps a remainder copy of the body, as
+    // large to compile as the unroll (T = 5, 7: 53 and 65 ms with TPART = 2, 35 ms
+    // without; section 44)
     for (t in 0 .. T) unroll(T * NH <= TFULL ? T : T % TPART == 0 ? TPART : 1) {
         d = d * exp2(xgb[t, 0] * LOG2E);
         if (d < DLO || d > 1.0 / DLO) {
