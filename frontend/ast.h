@@ -249,6 +249,8 @@ struct Symbol {
 	int count;            /* SYM_MBARRIER: arrival count; SYM_REGS: elements */
 	int ucon;             /* SYM_ITER, SYM_LET: an i32 known once loops are unrolled
 				   (regarray.c) */
+	int constlet;         /* SYM_LET: its initializer is a compile-time scalar (val): every
+				   use of the name is that constant */
 	int ra_marked;        /* SYM_LET: ra_mark_loops walked its initializer (once: lets
 				   that use a let twice would make the walk exponential) */
 	/* tensor memory (mma_tcgen05.c; stages and pipe as for shared arrays, dims lanes and

@@ -430,7 +430,13 @@ check_name(Sema *S, Node *e)
 		else
 			fe_set_const(e, s->type, s->val);
 		break;
-	case SYM_SCALAR: case SYM_SHAPE: case SYM_LET: case SYM_VAR: case SYM_ITER:
+	case SYM_LET:
+		if (s->constlet) {
+			fe_set_const(e, s->type, s->val);
+			break;
+		}
+		/* fall through */
+	case SYM_SCALAR: case SYM_SHAPE: case SYM_VAR: case SYM_ITER:
 		e->ty = s->type;
 		if (fe_is_error(s->type))
 			e->ty = fe_ty(TY_ERROR);

@@ -62,6 +62,10 @@ check_local(Sema *S, Node *s)
 	sym->slot = new_slot(S);
 	sym->ucon = ok && s->kind == N_LET && sym->type.base == IR_I32 && sym->type.lanes == 1 &&
 		    ra_known(s->init);
+	/* A let of a compile-time scalar is a constant like a `const`: it may size arrays and
+	 * bound unrolled loops (`let NT = 2 * VT;` in a generic kernel). */
+	sym->constlet = ok && s->kind == N_LET && s->init->isconst && sym->type.lanes == 1;
+	sym->val = s->init->cv;
 	s->sym = sym;
 	s->ty = sym->type;
 }

@@ -7,7 +7,7 @@
 kernel loops(o: out f32[1], n: i32) threads(32) {
     var acc: f32 = 0.0;
     var k = 0;
-    let untouched = 7;
+    let untouched = n + 7;       // a run-time value (a let of a constant is one)
     for (i in 0 .. n) {
         acc += 1.0;
     }
@@ -29,7 +29,8 @@ kernel loops(o: out f32[1], n: i32) threads(32) {
 // CHECK:      body([[O:%[0-9]+]]: ptr.global.f32, [[N:%[0-9]+]]: i32) {
 // CHECK-NEXT:   [[ACC0:%[0-9]+]] = const 0x0p+0 : f32 !8:20
 // CHECK-NEXT:   [[K0:%[0-9]+]] = const 0 : i32 !9:13
-// CHECK-NEXT:   [[SEVEN:%[0-9]+]] = const 7 : i32 !10:21
+// CHECK-NEXT:   [[C7:%[0-9]+]] = const 7 : i32 !10:25
+// CHECK-NEXT:   [[SEVEN:%[0-9]+]] = add [[N]], [[C7]] : i32 !10:23
 // CHECK-NEXT:   [[LO:%[0-9]+]] = const 0 : i32 !11:15
 // CHECK-NEXT:   [[ONE:%[0-9]+]] = const 1 : i32 !11:5
 // CHECK-NEXT:   [[ACC1:%[0-9]+]] = for[0] [[LO]], [[N]], [[ONE]], [[ACC0]] : f32 ([[I:%[0-9]+]]: i32, [[ACCA:%[0-9]+]]: f32) {
