@@ -140,7 +140,7 @@ def parse_args(argv=None):
     ap.add_argument("--lists", choices=("padded", "compact"), default="padded",
                     help="cakec's kv_idx: one slot per key block, as FlexAttention's BlockMask "
                          "(padded, the default), or as many as the longest list (compact: "
-                         "top-k lists, which take the short-list design at 64-token blocks)")
+                         "top-k lists)")
     a = ap.parse_args(argv)
     a.shape_list = parse_shapes(a.shapes or (QUICK_SHAPES if a.quick else SHAPES))
     a.density_list = [float(x) for x in

@@ -54,20 +54,17 @@
 
 #include "vsa.h"
 
-/* X(instance, f16 inputs, head dimension D, block size BLK, short lists only), in the
- * declaration order of kernels_src/vsa/vsa.cake (the entry point's order of trial); the
- * short-list designs are chosen only where kv_idx's capacity NK is at most NQ / 4 */
+/* X(instance, f16 inputs, head dimension D, block size BLK), in the
+ * declaration order of kernels_src/vsa/vsa.cake (the entry point's order of trial) */
 #define VSA_INSTANCES(X) \
-	X(vsa_bf16_d128_b64_short, 0, 128, 64, 1) \
-	X(vsa_bf16_d128_b64, 0, 128, 64, 0) \
-	X(vsa_bf16_d128_b128, 0, 128, 128, 0) \
-	X(vsa_bf16_d64_b64, 0, 64, 64, 0) \
-	X(vsa_bf16_d64_b128, 0, 64, 128, 0) \
-	X(vsa_f16_d128_b64_short, 1, 128, 64, 1) \
-	X(vsa_f16_d128_b64, 1, 128, 64, 0) \
-	X(vsa_f16_d128_b128, 1, 128, 128, 0) \
-	X(vsa_f16_d64_b64, 1, 64, 64, 0) \
-	X(vsa_f16_d64_b128, 1, 64, 128, 0)
+	X(vsa_bf16_d128_b64_short, 0, 128, 64) \
+	X(vsa_bf16_d128_b128, 0, 128, 128) \
+	X(vsa_bf16_d64_b64, 0, 64, 64) \
+	X(vsa_bf16_d64_b128, 0, 64, 128) \
+	X(vsa_f16_d128_b64_short, 1, 128, 64) \
+	X(vsa_f16_d128_b128, 1, 128, 128) \
+	X(vsa_f16_d64_b64, 1, 64, 64) \
+	X(vsa_f16_d64_b128, 1, 64, 128)
 
 typedef int (*VsaLaunch)(const vsa_args *a, CUstream s, CakeError *err);
 typedef int (*VsaGrid)(const vsa_args *a, int64_t grid[3], CakeError *err);
@@ -87,7 +84,7 @@ typedef int (*VsaGrid)(const vsa_args *a, int64_t grid[3], CakeError *err);
 		(x).causal = (a)->causal; \
 	} while (0)
 
-#define WRAP(name, F16_, D_, BLK_, SHORT_) \
+#define WRAP(name, F16_, D_, BLK_) \
 	static int \
 	launch_##name(const vsa_args *a, CUstream s, CakeError *err) \
 	{ \
@@ -111,15 +108,15 @@ VSA_INSTANCES(WRAP)
 
 typedef struct VsaInstance {
 	const char *name;
-	int f16, d, blk, short_lists;
+	int f16, d, blk;
 	VsaLaunch launch;
 	VsaGrid grid;
 } VsaInstance;
 
-#define ENTRY(name, F16_, D_, BLK_, SHORT_) {#name, F16_, D_, BLK_, SHORT_, launch_##name, grid_##name},
+#define ENTRY(name, F16_, D_, BLK_) {#name, F16_, D_, BLK_, launch_##name, grid_##name},
 static const VsaInstance instances[] = {VSA_INSTANCES(ENTRY)};
 #define NINSTANCES ((int)(sizeof instances / sizeof instances[0]))
-#define DESC(name, F16_, D_, BLK_, SHORT_) &name##_kernel,
+#define DESC(name, F16_, D_, BLK_) &name##_kernel,
 static const CakertKernel *const descs[] = {VSA_INSTANCES(DESC)};
 
 /* the entry point, clocked like the instances (the instance it chose loads the module) */
@@ -156,7 +153,7 @@ static const VsaShape shapes[] = {
 	{1, 2, 256, 128, 128, 0, 0.7, 1, 1},
 	{1, 1, 60, 128, 128, 0, 1.0, 0, 1},
 	{2, 2, 256, 64, 64, 2, 0.5, 1, 1},
-	{1, 2, 256, 128, 64, 1, 0.5, 1, 1},      /* NK = NQ / 4: the short-list design's choice */
+	{1, 2, 256, 128, 64, 1, 0.5, 1, 1},      /* NK = NQ / 4 */
 	/* the GPU's: many blocks, long lists, ragged and top-k lists (NK < NKB) */
 	{2, 4, 1000, 128, 128, 0, 0.5, 0, 0},
 	{2, 4, 1000, 64, 64, 0, 0.5, 1, 0},
@@ -170,7 +167,7 @@ static const VsaShape shapes[] = {
 	{4, 2, 2048, 128, 128, 4, 0.5, 0, 0},
 	{2, 2, 1024, 64, 64, 19, 1.0, 0, 0},
 	{1, 2, 8192, 128, 128, 0, 0.1, 1, 0},
-	{2, 3, 4000, 128, 64, 9, 0.1, 0, 0},    /* top-k lists of 9 of 63 blocks: short-list design */
+	{2, 3, 4000, 128, 64, 9, 0.1, 0, 0},    /* top-k lists of 9 of 63 blocks */
 };
 #define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
 
@@ -609,9 +606,8 @@ run(VsaCase *c, CUstream st, const char *kname, VsaLaunch launch, const char *ex
 	return !pass;
 }
 
-/* The instance the entry point must choose: the first, in declaration order, with the
- * case's element type and D whose block count cdiv(S, BLK) is NQ (and, for a short-list
- * design, whose lists' capacity NK is at most NQ / 4). */
+/* The instance the entry point must choose: the first of its instances, in declaration
+ * order, with the case's element type and D whose block count cdiv(S, BLK) is NQ. */
 static const VsaInstance *
 expected_instance(const VsaCase *c)
 {
@@ -619,8 +615,7 @@ expected_instance(const VsaCase *c)
 
 	for (i = 0; i < NINSTANCES; i++)
 		if (instances[i].f16 == c->f16 && instances[i].d == c->sh.d &&
-		    cdiv(c->sh.s, instances[i].blk) == c->nq &&
-		    (!instances[i].short_lists || (int64_t)c->nk * 4 <= c->nq))
+		    cdiv(c->sh.s, instances[i].blk) == c->nq)
 			return &instances[i];
 	return NULL;
 }
@@ -745,7 +740,7 @@ run_all(const GtDev *g, CUstream st, int *ran)
 	return failed;
 }
 
-#define NAME(name, F16_, D_, BLK_, SHORT_) #name,
+#define NAME(name, F16_, D_, BLK_) #name,
 static const char *const names[] = {VSA_INSTANCES(NAME)};
 
 int
