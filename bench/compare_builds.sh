@@ -11,6 +11,8 @@
 # (cp_fixup.py --quick, base then new), cspeed
 # (compile_speed.py, new cakec), cscmp (compile_speed.py --compare base new).
 # bench/make_bundle.sh makes the bundles. Environment: BUNDLES (folder of the .tar.xz files, default .device), OUT (default /tmp/out).
+# The logs and reports go to OUT/logs/ and, at the end, into one OUT/logs.tar.xz: a device call
+# brings back only the first few files under OUT, and the stages write dozens.
 set -u
 cd "$(dirname "$0")/.."
 D=/tmp/dev
@@ -19,7 +21,7 @@ mkdir -p $D
 for b in base new; do
   [ -d $D/$b ] || { [ -f "$BUNDLES/$b.tar.xz" ] && tar xJf "$BUNDLES/$b.tar.xz" -C $D; }
 done
-O=${OUT:-/tmp/out}
+O=${OUT:-/tmp/out}/logs
 mkdir -p $O
 for st in "$@"; do
   echo "=== stage $st $(date -u +%H:%M:%S)"
@@ -47,4 +49,5 @@ for st in "$@"; do
   cscmp) timeout 300 python3 bench/compile_speed.py --cakec $D/new/cakec --compare $D/base/cakec --runs 11 > $O/cscmp.txt 2>&1; echo "cscmp rc=$?"; tail -30 $O/cscmp.txt ;;
   esac
 done
-echo "=== done $(date -u +%H:%M:%S)"
+tar cJf "$O.tar.xz" -C "$(dirname "$O")" logs && rm -rf "$O"
+echo "=== done $(date -u +%H:%M:%S) (logs in ${OUT:-/tmp/out}/logs.tar.xz)"
