@@ -1,6 +1,6 @@
 // A `let` of a compile-time scalar is a constant, as a `const` is: in a generic kernel
 // `let NT = 2 * VT;` sizes shared and register arrays, bounds loops that index register
-// arrays, and folds into arithmetic. A let of a run-time value stays a value (the errors
+// arrays, folds into arithmetic, and makes an if constant (it keeps only the branch taken). A let of a run-time value stays a value (the errors
 // are in tests/errors/err-let-const.cake).
 // RUN: %cakec --emit=ir --passes= %s | FileCheck %s
 // RUN: %cakec --emit=ir --passes= -D VT=8 %s | FileCheck %s --check-prefix=SET
@@ -19,6 +19,10 @@ kernel letc<W: i32>(x: in f32[N], y: out f32[N]) threads(32) {
         acc[2 * u + 1] = x[t + u + NT] * HALF;
     }
     sb[t % NW, 0] = acc[NT - 1];
+    let WIDE = NT > 8;            // false here: the if keeps no branch (true with -D VT=8)
+    if (WIDE) {
+        acc[0] = acc[0] * 2.0;
+    }
     y[t] = acc[0] + acc[NT - 2] + f32(NW);
 }
 instance letc<3> as letc3;
@@ -34,6 +38,9 @@ instance letc<3> as letc3;
 // CHECK:      const 0x1p-1 : f32 !19:42
 // sb[t % NW, 0] and f32(NW)
 // CHECK:      const 24 : i32 !21:12
-// CHECK:      const 0x1.8p+4 : f32 !22:35
+// CHECK-NOT:  if
 // CHECK-NOT:  for
+// CHECK:      const 0x1.8p+4 : f32 !26:35
 // SET:        shared sb : f32 [48, 2] align 16
+// SET-NOT:    if
+// SET:        const 0x1p+1 : f32 !24:27
