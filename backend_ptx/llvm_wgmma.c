@@ -690,29 +690,47 @@ shared_elem(LlvmGen *g, const IrOp *op, int at, LLVMValueRef r, LLVMValueRef c)
 }
 
 /* The thread's row (i = 0, 1) and column (j-th group of 8, + e) of a fragment at (row0,
- * col0) (operands at and at + 1), as i32: wgmma.store's layout. */
+ * col0) (operands at and at + 1), as i32: wgmma.store's layout (with paired rows the
+ * thread's second row is the next one). */
 static void
 shared_rc(LlvmGen *g, const IrOp *op, int at, int i, int j, int e, LLVMValueRef *r, LLVMValueRef *c)
 {
 	LLVMValueRef rb, cb;
+	int paired = (op->imm & IR_TILE_PAIRED) != 0;
 
 	frag_thread(g, &rb, &cb);
+	if (paired)
+		rb = paired_row(g, rb);
 	*r = LLVMBuildAdd(g->b, LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, at), lg_i32t(g), ""),
-			  LLVMBuildAdd(g->b, rb, lg_c32(g, 8 * i), ""), "");
+			  LLVMBuildAdd(g->b, rb, lg_c32(g, paired ? i : 8 * i), ""), "");
 	*c = LLVMBuildAdd(g->b, LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, at + 1), lg_i32t(g), ""),
 			  LLVMBuildAdd(g->b, cb, lg_c32(g, 8 * j + e), ""), "");
 }
 
-/* Whether a shared tile's lanes go in pairs (columns 2 (t % 4) + 8 j and the next, one 8-
- * or 4-byte access): untransposed, with a first column (operand at) known to be even, so a
- * pair never straddles a 16-byte chunk and the swizzle keeps it together; else one access
- * per element. */
+/* Whether a shared tile's lanes go in pairs, one 8- or 4-byte access each: untransposed,
+ * columns 2 (t % 4) + 8 j and the next, with a first column (operand at) known to be even;
+ * transposed with paired rows, rows r and r + 1 of one column (stored side by side), with a
+ * first row (operand at - 1) known to be even and, unswizzled, an even row length of the
+ * stored matrix (the tile's rows, operand at - 3). A pair then never straddles a 16-byte
+ * chunk and the swizzle keeps it together; else one access per element. */
 static int
 shared_pairs(LlvmGen *g, const IrOp *op, int at)
 {
-	LLVMValueRef c0 = lg_arg(g, op, at);
+	LLVMValueRef c0 = lg_arg(g, op, at), r0 = lg_arg(g, op, at - 1), len = lg_arg(g, op, at - 3);
 
-	return !(op->imm & IR_TILE_TRANSPOSED) && LLVMIsAConstantInt(c0) && LLVMConstIntGetSExtValue(c0) % 2 == 0;
+	if (!(op->imm & IR_TILE_TRANSPOSED))
+		return LLVMIsAConstantInt(c0) && LLVMConstIntGetSExtValue(c0) % 2 == 0;
+	return (op->imm & IR_TILE_PAIRED) && LLVMIsAConstantInt(r0) && LLVMConstIntGetSExtValue(r0) % 2 == 0 &&
+	       (IR_TILE_SWIZZLE(op->imm) || (LLVMIsAConstantInt(len) && LLVMConstIntGetSExtValue(len) % 2 == 0));
+}
+
+/* The lanes of a pair access (shared_pairs) for lane l0 = 4 j + e (i = 0, column 8 j + e
+ * untransposed: lanes l0 and l0 + 1; transposed: rows i = 0, 1, lanes l0 and l0 + 2), and the
+ * loop bounds that visit each pair once: (i, e) over (2, 1) untransposed, (1, 2) transposed. */
+static int
+pair_step(const IrOp *op)
+{
+	return op->imm & IR_TILE_TRANSPOSED ? 2 : 1;
 }
 
 /* wgmma.store into shared memory: every element inside (sema checks constant
@@ -722,11 +740,11 @@ shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
-	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 5), i, j, e;
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 5), ps = pair_step(op), i, j, e;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < (one || ps == 1 ? 2 : 1); i++)
 		for (j = 0; j < nl / 4; j++)
-			for (e = 0; e < (one ? 2 : 1); e++) {
+			for (e = 0; e < (one || ps == 2 ? 2 : 1); e++) {
 				LLVMValueRef r, c, v, st;
 				int l = 4 * j + 2 * i + e;
 
@@ -734,7 +752,7 @@ shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 				if (one) {
 					v = eb == 4 ? acc[l] : LLVMBuildFPTrunc(g->b, acc[l], ety, "");
 				} else {
-					v = lg_pair(g, acc[l], acc[l + 1]);
+					v = lg_pair(g, acc[l], acc[l + ps]);
 					if (eb == 2)
 						v = LLVMBuildFPTrunc(g->b, v, LLVMVectorType(ety, 2), "");
 				}
@@ -751,13 +769,13 @@ shared_tile_load(LlvmGen *g, const IrOp *op)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), rt = ir_vtype(g->k, op->res[0]);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem)), fty = LLVMFloatTypeInContext(g->ctx);
-	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 4);
+	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 4), ps = pair_step(op);
 	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, i, j, e;
 	LLVMValueRef *lanes = xcalloc((size_t)nl, sizeof *lanes);
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < (one || ps == 1 ? 2 : 1); i++)
 		for (j = 0; j < nl / 4; j++)
-			for (e = 0; e < (one ? 2 : 1); e++) {
+			for (e = 0; e < (one || ps == 2 ? 2 : 1); e++) {
 				LLVMValueRef r, c, v, ld;
 				int l = 4 * j + 2 * i + e;
 
@@ -772,7 +790,7 @@ shared_tile_load(LlvmGen *g, const IrOp *op)
 				}
 				v = eb == 4 ? ld : LLVMBuildFPExt(g->b, ld, LLVMVectorType(fty, 2), "");
 				lanes[l] = LLVMBuildExtractElement(g->b, v, lg_c32(g, 0), "");
-				lanes[l + 1] = LLVMBuildExtractElement(g->b, v, lg_c32(g, 1), "");
+				lanes[l + ps] = LLVMBuildExtractElement(g->b, v, lg_c32(g, 1), "");
 			}
 	bind_fragment(g, op, lanes, nl);
 	free(lanes);

@@ -199,6 +199,18 @@ to_index(IrGen *G, IrValue v)
 	return G->info->index64 ? irb_op1(&G->b, IR_CAST, index_type(G), v) : v;
 }
 
+/* IR_TILE_PAIRED where call e says `paired: true` (mma_wgmma.c's paired_arg checked it). */
+static int64_t
+tile_paired(const Node *e)
+{
+	const Node *a;
+
+	for (a = e->list.head; a; a = a->next)
+		if (a->kind == N_NAMED && strcmp(a->name, "paired") == 0 && a->lhs->cv.i)
+			return IR_TILE_PAIRED;
+	return 0;
+}
+
 /* The place of a 2-dimensional tile, as store.row, wgmma.store and wgmma.load take it: the
  * matrix's pointer, rows and columns, then row and col in the index type (evaluated first,
  * as written); the result is IR_TILE_TRANSPOSED for a `.T` tile (rows and columns are then
@@ -216,19 +228,7 @@ shared_place(IrGen *G, Node *e, Node *base, Node *cn, int tr, IrValue *out)
 	G->b.loc = e->loc;
 	out[1 + tr] = irb_const_int(&G->b, index_type(G), base->ival);
 	out[2 - tr] = irb_const_int(&G->b, index_type(G), cols);
-	return (tr ? IR_TILE_TRANSPOSED : 0) | IR_TILE_SWIZZLE_BITS(b->swizzle);
-}
-
-/* IR_TILE_PAIRED where call e says `paired: true` (mma_wgmma.c's paired_arg checked it). */
-static int64_t
-tile_paired(const Node *e)
-{
-	const Node *a;
-
-	for (a = e->list.head; a; a = a->next)
-		if (a->kind == N_NAMED && strcmp(a->name, "paired") == 0 && a->lhs->cv.i)
-			return IR_TILE_PAIRED;
-	return 0;
+	return (tr ? IR_TILE_TRANSPOSED | tile_paired(e) : 0) | IR_TILE_SWIZZLE_BITS(b->swizzle);
 }
 
 static int64_t

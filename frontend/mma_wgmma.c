@@ -587,8 +587,8 @@ shared_tile_fits(Node *a, Node *cn, int64_t n)
 
 /* `paired: c` (named, possibly NULL) of store and fragment on tile argument a: c a
  * constant i1; true pairs the fragment's rows (IR_TILE_PAIRED, irgen_wgmma.c's tile_paired
- * reads it again), which only a transposed tile of a tensor takes: there a thread's two
- * elements of a column are adjacent in memory. 0 after an error. */
+ * reads it again), which only a transposed tile takes (of a tensor or a shared array): there
+ * a thread's two elements of a column are adjacent in memory. 0 after an error. */
 static int
 paired_arg(Sema *S, Node *named, Node *a)
 {
@@ -606,9 +606,9 @@ paired_arg(Sema *S, Node *named, Node *a)
 		diag_error(c->loc, "'paired:' takes a constant (true, false or a condition on generic parameters), not a value known only at run time");
 		return 0;
 	}
-	if (c->cv.i && (a->kind != N_MEMBER || a->sym->kind != SYM_TENSOR)) {
-		diag_error(named->loc, "'paired: true' is for a transposed tile of a tensor (t.T), whose two elements of a column a thread holds are adjacent; '%s' is %s",
-			   a->sym->name, a->sym->kind == SYM_TENSOR ? "not transposed" : "a shared array");
+	if (c->cv.i && a->kind != N_MEMBER) {
+		diag_error(named->loc, "'paired: true' is for a transposed tile (t.T, buf.T), whose two elements of a column a thread holds are adjacent; '%s' is not transposed",
+			   a->sym->name);
 		return 0;
 	}
 	return 1;

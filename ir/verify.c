@@ -389,13 +389,13 @@ tile_ptr_ok(Verifier *v, const IrOp *op, IrType p)
 	return p.space == IR_SHARED || (p.space == IR_GLOBAL && !IR_TILE_SWIZZLE(op->imm));
 }
 
-/* Paired rows (IR_TILE_PAIRED) are for transposed tiles of a global tensor only: there a
- * thread's two elements of a column are adjacent. */
+/* Paired rows (IR_TILE_PAIRED) are for transposed tiles only (of a global tensor or a
+ * shared array): there a thread's two elements of a column are adjacent. */
 static void
-check_paired(Verifier *v, const IrOp *op, IrType p)
+check_paired(Verifier *v, const IrOp *op)
 {
-	if ((op->imm & IR_TILE_PAIRED) && (!(op->imm & IR_TILE_TRANSPOSED) || p.space != IR_GLOBAL))
-		vf_error(v, op->loc, "%s[%" PRId64 "]: paired rows (%d) need a transposed tile (%d) of a global tensor",
+	if ((op->imm & IR_TILE_PAIRED) && !(op->imm & IR_TILE_TRANSPOSED))
+		vf_error(v, op->loc, "%s[%" PRId64 "]: paired rows (%d) need a transposed tile (%d)",
 			 ir_opinfo[op->opc].name, op->imm, IR_TILE_PAIRED, IR_TILE_TRANSPOSED);
 }
 
@@ -414,7 +414,7 @@ check_wgmma_load(Verifier *v, const IrOp *op)
 		return;
 	}
 	p = vt(v, op->args[0]);
-	check_paired(v, op, p);
+	check_paired(v, op);
 	if (!tile_ptr_ok(v, op, p))
 		vf_error(v, op->loc, "wgmma.load reads through a global or shared pointer to f32, bf16 or f16 (a swizzle only for shared), not %s",
 			 vf_tname(p));
@@ -504,7 +504,7 @@ check_memory(Verifier *v, const IrOp *op)
 			vf_error(v, op->loc, "wgmma.store[%" PRId64 "]: the attribute is transposed (%d) | swizzle << 18 | paired (%d)",
 				 op->imm, IR_TILE_TRANSPOSED, IR_TILE_PAIRED);
 		p = vt(v, op->args[0]);
-		check_paired(v, op, p);
+		check_paired(v, op);
 		t = vt(v, op->args[1]);
 		if (!tile_ptr_ok(v, op, p))
 			vf_error(v, op->loc, "wgmma.store writes through a global or shared pointer to f32, bf16 or f16 (a swizzle only for shared), not %s",

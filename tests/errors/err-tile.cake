@@ -26,7 +26,7 @@ kernel tile_err(x: in f32[B, R, C], y: in f32[R, C], v: in f32[C], o: out f32[B,
     store(o[0], f, [0, 0], paired: true);
     let u = fragment(x[0].T, [0, 0], 64, paired: block.x == 0);
     let u2 = fragment(x[0].T, [0, 0], 64, paired: 1);
-    let u3 = fragment(sb.rows(0, 64).T, [0, 0], 64, paired: true);
+    let u3 = fragment(sb.rows(0, 64), [0, 0], 64, paired: true);
     let u4 = fragment(x[0].T, [0, 0], 64, paired: false, part: 1);
 }
 
@@ -45,8 +45,8 @@ kernel tile_err(x: in f32[B, R, C], y: in f32[R, C], v: in f32[C], o: out f32[B,
 // CHECK: err-tile.cake:23:41: error: rows(68, 64) of 'sb': the first row must be a multiple of 8 (a swizzle atom) and the rows inside its 128
 // CHECK: err-tile.cake:24:20: error: f32acc(a) widens a register A fragment (bf16a[64, K] or f16a[64, K]), found f32acc[64, 64]
 // CHECK: err-tile.cake:25:15: error: '.cols(start, k)' selects columns of a register A fragment as operand A of wgmma; it is not a value
-// CHECK: err-tile.cake:26:28: error: 'paired: true' is for a transposed tile of a tensor (t.T), whose two elements of a column a thread holds are adjacent; 'o' is not transposed
+// CHECK: err-tile.cake:26:28: error: 'paired: true' is for a transposed tile (t.T, buf.T), whose two elements of a column a thread holds are adjacent; 'o' is not transposed
 // CHECK: err-tile.cake:27:58: error: 'paired:' takes a constant (true, false or a condition on generic parameters), not a value known only at run time
 // CHECK: err-tile.cake:28:51: error: 'paired:' takes true or false, found untyped int
-// CHECK: err-tile.cake:29:53: error: 'paired: true' is for a transposed tile of a tensor (t.T), whose two elements of a column a thread holds are adjacent; 'sb' is a shared array
+// CHECK: err-tile.cake:29:51: error: 'paired: true' is for a transposed tile (t.T, buf.T), whose two elements of a column a thread holds are adjacent; 'sb' is not transposed
 // CHECK: err-tile.cake:30:58: error: 'fragment' takes the named argument 'paired:' last, found 'part:'

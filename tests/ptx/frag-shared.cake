@@ -44,3 +44,30 @@ kernel odd(x: in f32[128, 128], o: out f32[64, 64], c0: i32)
     barrier();
     store(o, fragment(sf, [0, 0], 64), [0, 0]);
 }
+
+// Paired rows on transposed shared tiles: a thread's two rows are one column's adjacent
+// elements, so each pair of lanes is one access: 16 8-byte stores and loads for the plain
+// f32 array (a 64-column fragment's 32 lanes), 16 4-byte ones for the swizzled bf16 panels
+// (the loads as a pair of b16); without `paired` each element is an access of its own.
+// RUN: FileCheck %s --check-prefix=PAIR < %t/paired.sm_90a.ptx
+// RUN: %ptxas -arch=sm_90a %t/paired.sm_90a.ptx -o %t/paired.cubin
+// PAIR-LABEL:    .entry paired
+// PAIR-COUNT-16: st.shared.v2.b32
+// PAIR-COUNT-16: st.shared.b32
+// PAIR-NOT:      ld.shared.b32
+// PAIR-NOT:      st.shared.b16
+// PAIR-COUNT-16: ld.shared.v2.b32
+// PAIR-COUNT-16: ld.shared.v2.b16
+// PAIR-NOT:      ld.shared.b16
+kernel paired(x: in f32[128, 128], o: out f32[64, 64], p: out f32[64, 64])
+    targets(sm_90a) threads(128)
+{
+    shared sf: f32[64, 64];
+    shared sx: bf16[128, 64] swizzle(128);
+    let f = fragment(x.T, [0, 0], 64, paired: true);
+    store(sf.T, f, [0, 0], paired: true);
+    store(sx.rows(0, 64).T, f, [0, 0], paired: true);
+    barrier();
+    store(o.T, fragment(sf.T, [0, 0], 64, paired: true), [0, 0], paired: true);
+    store(p.T, fragment(sx.rows(0, 64).T, [0, 0], 64, paired: true), [0, 0], paired: true);
+}

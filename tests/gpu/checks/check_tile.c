@@ -12,7 +12,9 @@
  * Paired rows (`paired: true`, f32 and bf16): o2, o3 (a paired read stored plain) and p2,
  * p3 (a plain fragment stored paired) hold the tile's rows permuted, bit for bit; a third
  * placement at an odd row misaligns the pairs (the backend's element-by-element path; the
- * first two take the pairs path, the second only where a thread's rows are inside). */
+ * first two take the pairs path, the second only where a thread's rows are inside). o4, o5:
+ * those paired fragments through transposed shared tiles (an f32 array, swizzled bf16
+ * panels), stored and read with paired rows: o2 and o3 again, bit for bit. */
 #include "gputest.h"
 #include "tile_ops.h"
 
@@ -26,7 +28,7 @@
 #define XC 136
 
 typedef struct Bufs {
-	GtBuf x, w, o, p, q, e, o2, p2, xh, o3, p3;
+	GtBuf x, w, o, p, q, e, o2, p2, xh, o3, p3, o4, o5;
 } Bufs;
 
 /* The tile row that fragment row R holds when paired (ir_frag_row): thread t's rows
@@ -55,6 +57,8 @@ launch(const GtDev *g, Bufs *b, int r0, int c0, CUstream s, CakeError *err)
 	gt_tensor(&a.xh, g, &b->xh, CAKE_DTYPE_BFLOAT, 16, 3, xs);
 	gt_tensor(&a.o3, g, &b->o3, CAKE_DTYPE_FLOAT, 32, 3, os);
 	gt_tensor(&a.p3, g, &b->p3, CAKE_DTYPE_BFLOAT, 16, 3, xs);
+	gt_tensor(&a.o4, g, &b->o4, CAKE_DTYPE_FLOAT, 32, 3, os);
+	gt_tensor(&a.o5, g, &b->o5, CAKE_DTYPE_FLOAT, 32, 3, os);
 	a.r0 = r0;
 	a.c0 = c0;
 	return tile_ops_launch(&a, s, err);
@@ -177,7 +181,8 @@ run(const GtDev *g, CUstream s, int place)
 	    gt_buf_alloc(&b.x, nx * 4, "x") || gt_buf_alloc(&b.w, sizeof wb, "w") ||
 	    gt_buf_alloc(&b.o, no * 4, "o") || gt_buf_alloc(&b.p, nx * 4, "p") || gt_buf_alloc(&b.q, no * 4, "q") ||
 	    gt_buf_alloc(&b.e, ne * 4, "e") || gt_buf_alloc(&b.o2, no * 4, "o2") || gt_buf_alloc(&b.p2, nx * 4, "p2") ||
-	    gt_buf_alloc(&b.xh, nx * 2, "xh") || gt_buf_alloc(&b.o3, no * 4, "o3") || gt_buf_alloc(&b.p3, nx * 2, "p3")) {
+	    gt_buf_alloc(&b.xh, nx * 2, "xh") || gt_buf_alloc(&b.o3, no * 4, "o3") || gt_buf_alloc(&b.p3, nx * 2, "p3") ||
+	    gt_buf_alloc(&b.o4, no * 4, "o4") || gt_buf_alloc(&b.o5, no * 4, "o5")) {
 		printf("FAIL tile_ops: set-up failed\n");
 		failed = 1;
 		goto out;
@@ -202,7 +207,8 @@ run(const GtDev *g, CUstream s, int place)
 	    gt_buf_poison(&b.o, s, "o") || gt_buf_poison(&b.q, s, "q") || gt_buf_poison(&b.e, s, "e") ||
 	    gt_buf_poison(&b.p2, s, "p2") || gt_buf_upload(&b.p2, bg2, s, "p2") || gt_buf_poison(&b.xh, s, "xh") ||
 	    gt_buf_upload(&b.xh, xh, s, "xh") || gt_buf_poison(&b.p3, s, "p3") || gt_buf_upload(&b.p3, bg3, s, "p3") ||
-	    gt_buf_poison(&b.o2, s, "o2") || gt_buf_poison(&b.o3, s, "o3")) {
+	    gt_buf_poison(&b.o2, s, "o2") || gt_buf_poison(&b.o3, s, "o3") || gt_buf_poison(&b.o4, s, "o4") ||
+	    gt_buf_poison(&b.o5, s, "o5")) {
 		failed = 1;
 		goto out;
 	}
@@ -218,6 +224,8 @@ run(const GtDev *g, CUstream s, int place)
 	failed += same(&b.p2, s, "p2", labels[place], "stored to p2[b].T paired", p2, nx, 4);
 	failed += same(&b.o3, s, "o3", labels[place], "bf16 xh[b].T read paired", o3, no, 4);
 	failed += same(&b.p3, s, "p3", labels[place], "bf16, stored to p3[b].T paired", p3, nx, 2);
+	failed += same(&b.o4, s, "o4", labels[place], "o2 through shared sf.T, paired", o2, no, 4);
+	failed += same(&b.o5, s, "o5", labels[place], "o3 through swizzled sz.T, paired", o3, no, 4);
 	if (!(out = gt_fetch(&b.x, s, "x", &guards)))
 		failed = 1;
 	else
@@ -242,6 +250,8 @@ out:
 	gt_buf_free(&b.xh);
 	gt_buf_free(&b.o3);
 	gt_buf_free(&b.p3);
+	gt_buf_free(&b.o4);
+	gt_buf_free(&b.o5);
 	free(xhv);
 	free(bg2);
 	free(p2);

@@ -8,6 +8,9 @@
 //   o2[b]    = the tile of x[b]^T read with paired rows, stored plain: its rows permuted
 //   p2[b]^T <- the plain tile stored with paired rows (the inverse permutation)
 //   o3[b], p3[b]: the same two of the bf16 tensor xh (16-bit pairs)
+//   o4[b], o5[b]: o2's and o3's paired fragments stored paired into a transposed shared
+//            tile (a plain f32 array; swizzled bf16 panels), read back paired and stored
+//            plain: o2 and o3 again, bit for bit (the shared tiles' paired accesses)
 // Here (lit, no GPU): the kernel compiles, ptxas assembles it with no spills.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && %cakec --emit=ptx,ir -o %t %s
@@ -21,18 +24,25 @@
 
 kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], p: inout f32[B, R, C],
                 q: out f32[B, 64, 64], e: out f32[B, 64, 128], o2: out f32[B, 64, 64], p2: inout f32[B, R, C],
-                xh: in bf16[B, R, C], o3: out f32[B, 64, 64], p3: inout bf16[B, R, C], r0: i32, c0: i32)
+                xh: in bf16[B, R, C], o3: out f32[B, 64, 64], p3: inout bf16[B, R, C], o4: out f32[B, 64, 64],
+                o5: out f32[B, 64, 64], r0: i32, c0: i32)
     targets(sm_90a) threads(128) grid(B)
 {
     shared sb: bf16[128, 64] swizzle(128);
+    shared sf: f32[64, 64];
+    shared sz: bf16[128, 64] swizzle(128);
     let b = block.x;
     let f = fragment(x[b].T, [r0, c0], 64);
     store(o[b], f, [0, 0]);
     store(p[b].T, f, [r0, c0]);
-    store(o2[b], fragment(x[b].T, [r0, c0], 64, paired: true), [0, 0]);
+    let f2 = fragment(x[b].T, [r0, c0], 64, paired: true);
+    store(o2[b], f2, [0, 0]);
     store(p2[b].T, f, [r0, c0], paired: true);
     let fh = fragment(xh[b].T, [r0, c0], 64);
-    store(o3[b], fragment(xh[b].T, [r0, c0], 64, paired: true), [0, 0]);
+    let f3 = fragment(xh[b].T, [r0, c0], 64, paired: true);
+    store(o3[b], f3, [0, 0]);
+    store(sf.T, f2, [0, 0], paired: true);
+    store(sz.rows(0, 64).T, f3, [0, 0], paired: true);
     store(p3[b].T, fh, [r0, c0], paired: true);
     // w into the swizzled operand array (128-byte swizzle: 16-byte chunk ^ row % 8)
     for (k in thread.x .. 128 * 64 step 128) {
@@ -50,4 +60,6 @@ kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], 
     }
     store(q[b], d, [0, 0]);
     store(e[b], t - f32acc(a), [0, 0]);
+    store(o4[b], fragment(sf.T, [0, 0], 64, paired: true), [0, 0]);
+    store(o5[b], fragment(sz.rows(0, 64).T, [0, 0], 64, paired: true), [0, 0]);
 }
