@@ -1,6 +1,7 @@
 // Session 46 (bench/RESULTS.md section 46): an experiment, not a shipped kernel. A copy of
-// kernels_src/cp_fixup/cp_fixup.cake's MMA design as `cpx` with DBG ablations, and `cpy`, its f32
-// transfers in three stages converted in place; bench/sessions/46/make_cpx.sh builds it.
+// kernels_src/cp_fixup/cp_fixup.cake's MMA design as `cpx` with DBG ablations; `cpy`, its f32
+// transfers in three stages converted in place; `cpt`, L by TMA into shared memory, read back
+// transposed with paired rows. bench/sessions/46/make_cpx.sh builds it.
 const PAD: i32 = 4;
 
 kernel cpx<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32, DBG: i32>(
@@ -214,3 +215,104 @@ kernel cpy<KT: i32, VT: i32, DBG: i32>(
 }
 instance cpy<128, 128, 0> as cpx_f32_inplace3;
 instance cpy<128, 128, 0> as cpx_f32_inplace3m;
+
+// Experiment (session 46): L_c by TMA into shared memory (one stage, read back transposed
+// with paired rows) instead of every thread's register loads; M in two stages converted in
+// place into its f16 parts.
+kernel cpt<KT: i32, VT: i32>(
+        l: in f32[B, H, C, KT, VT], m: in f32[B, H, C, KT, KT], init: in f32[BI, H, KT, VT],
+        nvalid: in i32[B], s: out f32[B, H, C, KT, VT])
+    targets(sm_90a)
+    threads(2 * VT)
+    min_blocks(1)
+    grid(B * H)
+{
+    tensormap tl = tma(l, box[1, 1, 1, KT, 32], swizzle(128));
+    mbarrier lfull(count: 1);
+    shared sl: f32[VT / 32 * KT, 32] swizzle(128);    // L_c, panel q at rows q KT
+    shared mst: f32[KT, KT];                          // M_{c+1} as copied
+    shared m1: f16[KT / 64 * KT, 64] swizzle(128);    // f16(M_c)
+    shared m2: f16[KT / 64 * KT, 64] swizzle(128);    // f16(M_c - m1)
+    let h = block.x % H;
+    let b = block.x / H;
+    let wg = thread.x / 128;
+    let v0 = wg * 64;
+    let n = min(max(nvalid[b], 0), C);
+    let NT = 2 * VT;
+
+    var d: f32acc[64, KT] = 0.0;
+    if (n > 0) {
+        if (b < BI) {
+            d = fragment(init[b, h].T, [v0, 0], KT, paired: true);
+        } else {
+            d = fragment(l[b, h, 0].T, [v0, 0], KT, paired: true);
+        }
+        store(s[b, h, 0].T, d, [v0, 0], paired: true);
+    }
+    if (n > 1) {
+        for (u in 0 .. KT * KT / (4 * NT)) unroll {
+            let e = 4 * thread.x + 4 * NT * u;
+            cp_async(mst[e / KT, e % KT : 4], m[b, h, 1, e / KT, e % KT : 4]);
+        }
+    }
+    cp_async_commit();
+    if (n > 1 && warp == 0) {
+        elect {
+            mbar_expect_tx(lfull, KT * VT * 4);
+            for (q in 0 .. VT / 32) unroll {
+                tma_load(sl, tl, [b, h, 1, 0, 32 * q], lfull, part: q);
+            }
+            mbar_arrive(lfull);
+        }
+    }
+    for (c in 1 .. n) {
+        cp_async_wait(0);            // this thread's part of M_c (the elements it converts)
+        barrier();                   // every warpgroup's products of chunk c - 1 are done
+        for (u in 0 .. KT * KT / (4 * NT)) unroll {
+            let e = 4 * thread.x + 4 * NT * u;
+            let i = e / KT;
+            let j = e % KT;
+            let r = j / 64 * KT + i;
+            let col = ((j % 64 / 8) ^ (i % 8)) * 8 + j % 8;
+            let x = f32x4(mst[i, j : 4]);
+            let hi = f16x4(x);
+            m1[r, col : 4] = hi;
+            m2[r, col : 4] = f16x4(x - f32x4(hi));
+        }
+        if (c + 1 < n) {             // M_{c+1} over the elements this thread has converted
+            for (u in 0 .. KT * KT / (4 * NT)) unroll {
+                let e = 4 * thread.x + 4 * NT * u;
+                cp_async(mst[e / KT, e % KT : 4], m[b, h, c + 1, e / KT, e % KT : 4]);
+            }
+        }
+        cp_async_commit();
+        mbar_wait(lfull, (c - 1) % 2);
+        let lc = fragment(sl.rows(2 * wg * KT, KT).T, [0, 0], KT, paired: true);
+        fence_proxy_async();
+        barrier();                   // the parts written, L_c read by all
+        if (c + 1 < n && warp == 0) {
+            elect {
+                mbar_expect_tx(lfull, KT * VT * 4);
+                for (q in 0 .. VT / 32) unroll {
+                    tma_load(sl, tl, [b, h, c + 1, 0, 32 * q], lfull, part: q);
+                }
+                mbar_arrive(lfull);
+            }
+        }
+        let a1 = f16a(d);
+        let a2 = f16a(d - f32acc(a1));
+        d = lc;
+        for (p in 0 .. KT / 64) unroll {
+            d = wgmma(d, a1.cols(64 * p, 64), m1.rows(p * KT, KT));
+            d = wgmma(d, a2.cols(64 * p, 64), m1.rows(p * KT, KT));
+            d = wgmma(d, a1.cols(64 * p, 64), m2.rows(p * KT, KT));
+        }
+        store(s[b, h, c].T, d, [v0, 0], paired: true);
+    }
+    cp_async_wait(0);
+    var z: f32acc[64, KT] = 0.0;
+    for (c in n .. C) {
+        store(s[b, h, c].T, z, [v0, 0], paired: true);
+    }
+}
+instance cpt<128, 128> as cpx_f32_tmal;
