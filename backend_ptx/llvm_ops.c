@@ -408,21 +408,25 @@ approx(LlvmGen *g, const IrOp *op, LLVMValueRef v, IrType t, const char *nm)
 }
 
 /* ---- Element addresses ----
- * An element's index is a sum of terms: the linear index's own additions (add[1]) and, in
- * the last index, the user's + and -, which an index computes exactly (docs/language.md).
- * Terms that are constants, or become constants when LLVM fully unrolls the loops with
- * constant bounds (`x[i + k - R]`, `x[r, v0 + 4 * q]`), go into a last address offset:
+ * An element's index is a sum of terms: the linear index's own additions (add[1]) and the
+ * user's + and - in each index, which an index computes exactly (docs/language.md); a
+ * term of an index other than the last is a term of the linear index times the
+ * dimensions after it (mul[1]), when those are constants. Terms that are constants, or
+ * become constants when LLVM fully unrolls the loops with constant bounds (`x[i + k - R]`,
+ * `x[r, v0 + 4 * q]`, `x[b, k0 + 3, v]` of constant rows), go into a last address offset:
  * the accesses of one row share one 64-bit base and differ in the immediate offset of the
  * address, as NVVM's code for the same C. Summed into the index instead, each access
  * would have its own 64-bit address, which ptxas does not merge and LLVM's strength
  * reductions (SLSR, LSR) work hard to (a third of cp_fixup's compile). Not inbounds: the
  * IR lets a pointer step outside its tensor and back. */
-enum { INDEX_TERMS = 8 };
+enum { INDEX_TERMS = 8, INDEX_SCALES = 4 };
 
 typedef struct IndexTerm {
 	IrValue v;
 	int neg;        /* subtracted */
 	int fixed;      /* a constant, or one once constant-bound loops are unrolled */
+	int nscale;     /* the term is v times scale[0 .. nscale): constant dimensions */
+	IrValue scale[INDEX_SCALES];
 } IndexTerm;
 
 /* Whether v is a constant or becomes one when LLVM fully unrolls the loops with constant
@@ -443,24 +447,65 @@ unrolls_to_const(const LlvmGen *g, IrValue v, int depth)
 	return unrolls_to_const(g, d->args[0], depth + 1) && unrolls_to_const(g, d->args[1], depth + 1);
 }
 
-/* Appends the terms of v (subtracted when neg) to t[0..n); last: v is (part of) the last
- * index, whose + and - are split too. Returns the new count. */
+/* Whether the sum v (add[1], or the user's + and - when index) holds a term that
+ * unrolls to a constant. */
 static int
-index_terms(const LlvmGen *g, IrValue v, int neg, int last, IndexTerm *t, int n)
+has_fixed_term(const LlvmGen *g, IrValue v, int index, int depth)
+{
+	const IrOp *d = g->def[v];
+
+	if (!d || depth > 6)
+		return 0;
+	if ((d->opc == IR_ADD && d->imm) || (index && (d->opc == IR_ADD || d->opc == IR_SUB) && !d->imm))
+		return unrolls_to_const(g, d->args[0], 0) || unrolls_to_const(g, d->args[1], 0) ||
+		       has_fixed_term(g, d->args[0], index, depth + 1) ||
+		       has_fixed_term(g, d->args[1], index, depth + 1);
+	return 0;
+}
+
+/* The scaled sum x * dim inside a linear index (mul[1] by a dimension that is a constant),
+ * when x holds a constant term to take out: x, else 0; *dim the dimension. */
+static IrValue
+scaled_sum(const LlvmGen *g, const IrOp *d, IrValue *dim)
+{
+	int i;
+
+	if (!d || d->opc != IR_MUL || !d->imm)
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (unrolls_to_const(g, d->args[1 - i], 0) && has_fixed_term(g, d->args[i], 1, 0)) {
+			*dim = d->args[1 - i];
+			return d->args[i];
+		}
+	return 0;
+}
+
+/* Appends the terms of v (subtracted when neg) to t[0..n), each times the sc[0..nsc);
+ * index: v is (part of) one index, whose + and - are split too. Returns the new count. */
+static int
+index_terms(const LlvmGen *g, IrValue v, int neg, int index, const IrValue *sc, int nsc, IndexTerm *t, int n)
 {
 	const IrOp *d = g->def[v];
 	int lin = d && d->opc == IR_ADD && d->imm;
-	int user = d && last && (d->opc == IR_ADD || d->opc == IR_SUB) && !d->imm;
+	int user = d && index && (d->opc == IR_ADD || d->opc == IR_SUB) && !d->imm;
+	IrValue x, dim, sc2[INDEX_SCALES];
 
 	if ((lin || user) && n + 2 <= INDEX_TERMS
 	    && ir_vtype(g->k, d->args[0]).base == ir_vtype(g->k, v).base
 	    && ir_vtype(g->k, d->args[1]).base == ir_vtype(g->k, v).base) {
-		n = index_terms(g, d->args[0], neg, user, t, n);
-		return index_terms(g, d->args[1], d->opc == IR_SUB ? !neg : neg, last, t, n);
+		n = index_terms(g, d->args[0], neg, user, sc, nsc, t, n);
+		return index_terms(g, d->args[1], d->opc == IR_SUB ? !neg : neg, index || lin, sc, nsc, t, n);
+	}
+	if (nsc < INDEX_SCALES && (x = scaled_sum(g, d, &dim)) != 0) {
+		memcpy(sc2, sc, (size_t)nsc * sizeof *sc);
+		sc2[nsc] = dim;
+		return index_terms(g, x, neg, 1, sc2, nsc + 1, t, n);
 	}
 	t[n].v = v;
 	t[n].neg = neg;
 	t[n].fixed = unrolls_to_const(g, v, 0);
+	t[n].nscale = nsc;
+	memcpy(t[n].scale, sc, (size_t)nsc * sizeof *sc);
 	return n + 1;
 }
 
@@ -471,6 +516,19 @@ static LLVMValueRef
 wide(LlvmGen *g, const IrOp *op, IrValue v)
 {
 	return LLVMBuildSExtOrBitCast(g->b, val(g, op, v), LLVMInt64TypeInContext(g->ctx), "");
+}
+
+/* Term t's value (without its sign), in the index's type or in 64 bits when widen. */
+static LLVMValueRef
+term_val(LlvmGen *g, const IrOp *op, const IndexTerm *t, int widen)
+{
+	LLVMValueRef x = widen ? wide(g, op, t->v) : val(g, op, t->v);
+	int j;
+
+	for (j = 0; j < t->nscale; j++)
+		x = widen ? LLVMBuildNSWMul(g->b, x, wide(g, op, t->scale[j]), "")
+			  : LLVMBuildMul(g->b, x, val(g, op, t->scale[j]), "");
+	return x;
 }
 
 /* The sum of the terms whose fixed is `fixed`, in the index's type, or in 64 bits when
@@ -486,7 +544,7 @@ sum_terms(LlvmGen *g, const IrOp *op, const IndexTerm *t, int n, int fixed, int 
 
 		if (t[i].fixed != fixed)
 			continue;
-		x = widen ? wide(g, op, t[i].v) : val(g, op, t[i].v);
+		x = term_val(g, op, &t[i], widen);
 		if (!s)
 			s = t[i].neg ? LLVMBuildNeg(g->b, x, "") : x;
 		else if (t[i].neg)
@@ -515,7 +573,7 @@ elemptr(LlvmGen *g, const IrOp *op, const char *nm)
 
 	if (pt.space != IR_GLOBAL)
 		return LLVMBuildGEP2(g->b, et, p, (LLVMValueRef[]){val(g, op, op->args[1])}, 1, nm);
-	n = index_terms(g, op->args[1], 0, 1, t, 0);
+	n = index_terms(g, op->args[1], 0, 1, NULL, 0, t, 0);
 	for (i = 0; i < n; i++)
 		nfixed += t[i].fixed;
 	if (nfixed == n || (nfixed == 0 && !g->in_plain_loop))
@@ -524,7 +582,7 @@ elemptr(LlvmGen *g, const IrOp *op, const char *nm)
 		for (i = 0; i < n; i++) {
 			if (t[i].fixed)
 				continue;
-			vary = wide(g, op, t[i].v);
+			vary = term_val(g, op, &t[i], 1);
 			if (t[i].neg)
 				vary = LLVMBuildNSWNeg(g->b, vary, "");
 			p = LLVMBuildGEP2(g->b, et, p, &vary, 1, "");
