@@ -707,6 +707,96 @@ shared_rc(LlvmGen *g, const IrOp *op, int at, int i, int j, int e, LLVMValueRef 
 			  LLVMBuildAdd(g->b, cb, lg_c32(g, 8 * j + e), ""), "");
 }
 
+/* A shared tile's element addresses as one part per thread plus a constant per element,
+ * where that is exact: untransposed, the first row and column (and, swizzled, the tile's
+ * rows) constants, and swizzled, the first row and column multiples of 8. Element (i, j, e)
+ * of the thread then lies at
+ *   unswizzled: tile + (rb ncols + cb) eb + ((row0 + 8 i) ncols + col0 + 8 j + e) eb
+ *   swizzled:   tile + rb span + (panel nrows + row0 + 8 i) span + ((cb eb ^ X) ^ (8 jm + e) eb)
+ * with jj = col0 / 8 + j, panel = jj / (w / 8), jm = jj % (w / 8), w = span / eb and X the
+ * swizzle of the thread's rows, ((rb span >> 7) & (span / 16 - 1)) << 4: the constant rows
+ * are whole swizzle atoms (8 rows), so they leave X alone, and the column bytes (cb eb and
+ * (8 jm + e) eb in disjoint bits, below span) are xored by X as ir_swizzle does. Each access
+ * is then a constant offset, or one xor with a constant, from a few values per thread,
+ * where shared_elem's per-element arithmetic left LLVM's passes (and code generation's
+ * strength reduction) a thousand instructions to fold in ssd's and vsa's kernels. */
+typedef struct TileAddr {
+	int split;              /* the form above applies */
+	int bcast;              /* every row is row0 (a broadcast load) */
+	LLVMValueRef tile;      /* i32: the tile's address */
+	LLVMValueRef thr;       /* i32: the thread's row part (its rows' offset) */
+	LLVMValueRef tcol;      /* i32: the thread's column part (swizzled: cb eb ^ X) */
+	int64_t r0, c0, nrows, ncols;
+	int eb, span;
+} TileAddr;
+
+static int
+const_arg(LlvmGen *g, const IrOp *op, int at, int64_t *v)
+{
+	LLVMValueRef x = lg_arg(g, op, at);
+
+	if (!LLVMIsAConstantInt(x))
+		return 0;
+	*v = LLVMConstIntGetSExtValue(x);
+	return 1;
+}
+
+/* dims: the operand of nrows (ncols follows); rc: that of row0 (col0 follows). */
+static void
+tile_addr_init(LlvmGen *g, const IrOp *op, int dims, int rc, int bcast, TileAddr *ta)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef rb, cb, rows;
+
+	memset(ta, 0, sizeof *ta);
+	ta->eb = ir_type_bytes(ir_scalar((IrBase)pt.elem));
+	ta->span = IR_TILE_SWIZZLE(op->imm);
+	ta->bcast = bcast;
+	if ((op->imm & IR_TILE_TRANSPOSED) || !const_arg(g, op, rc, &ta->r0) || !const_arg(g, op, rc + 1, &ta->c0) ||
+	    !const_arg(g, op, dims, &ta->nrows) || !const_arg(g, op, dims + 1, &ta->ncols))
+		return;
+	if (ta->span && (ta->r0 % 8 || ta->c0 % 8 || ta->nrows % 8 || ta->span / ta->eb < 8))
+		return;
+	ta->split = 1;
+	frag_thread(g, &rb, &cb);
+	if (bcast)
+		rb = lg_c32(g, 0);
+	ta->tile = LLVMBuildPtrToInt(g->b, lg_arg(g, op, 0), lg_i32t(g), "");
+	if (!ta->span) {
+		rows = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, rb, lg_c32(g, ta->ncols), ""), cb, "");
+		ta->thr = LLVMBuildMul(g->b, rows, lg_c32(g, ta->eb), "");
+		return;
+	}
+	rows = LLVMBuildMul(g->b, rb, lg_c32(g, ta->span), "");
+	ta->thr = rows;
+	ta->tcol = LLVMBuildXor(g->b, LLVMBuildMul(g->b, cb, lg_c32(g, ta->eb), ""),
+				LLVMBuildShl(g->b, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, rows, lg_c32(g, 7), ""),
+								lg_c32(g, ta->span / 16 - 1), ""), lg_c32(g, 4), ""), "");
+}
+
+/* The shared address of the thread's element (i, j, e) under TileAddr's split form. */
+static LLVMValueRef
+tile_addr(LlvmGen *g, const TileAddr *ta, int i, int j, int e)
+{
+	int64_t r = ta->r0 + (ta->bcast ? 0 : 8 * i), a;
+	LLVMValueRef x;
+
+	/* the thread's offset first, then the tile: the offset's arithmetic stays out of a loop
+	 * around a staged buffer, whose stage moves the tile */
+	if (!ta->span) {
+		a = (r * ta->ncols + ta->c0 + 8 * j + e) * ta->eb;
+		x = LLVMBuildAdd(g->b, ta->thr, lg_c32(g, a), "");
+	} else {
+		int64_t w8 = ta->span / ta->eb / 8, jj = ta->c0 / 8 + j;
+
+		a = (jj / w8 * ta->nrows + r) * ta->span;
+		x = LLVMBuildXor(g->b, ta->tcol, lg_c32(g, (8 * (jj % w8) + e) * ta->eb), "");
+		x = LLVMBuildAdd(g->b, LLVMBuildAdd(g->b, ta->thr, x, ""), lg_c32(g, a), "");
+	}
+	x = LLVMBuildAdd(g->b, ta->tile, x, "");
+	return LLVMBuildIntToPtr(g->b, x, LLVMPointerTypeInContext(g->ctx, 3), "");
+}
+
 /* Whether a shared tile's lanes go in pairs, one 8- or 4-byte access each: untransposed,
  * columns 2 (t % 4) + 8 j and the next, with a first column (operand at) known to be even;
  * transposed with paired rows, rows r and r + 1 of one column (stored side by side), with a
@@ -741,14 +831,17 @@ shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 	IrType pt = ir_vtype(g->k, op->args[0]);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
 	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 5), ps = pair_step(op), i, j, e;
+	TileAddr ta;
 
+	tile_addr_init(g, op, 2, 4, 0, &ta);
 	for (i = 0; i < (one || ps == 1 ? 2 : 1); i++)
 		for (j = 0; j < nl / 4; j++)
 			for (e = 0; e < (one || ps == 2 ? 2 : 1); e++) {
 				LLVMValueRef r, c, v, st;
 				int l = 4 * j + 2 * i + e;
 
-				shared_rc(g, op, 4, i, j, e, &r, &c);
+				if (!ta.split)
+					shared_rc(g, op, 4, i, j, e, &r, &c);
 				if (one) {
 					v = eb == 4 ? acc[l] : LLVMBuildFPTrunc(g->b, acc[l], ety, "");
 				} else {
@@ -756,7 +849,7 @@ shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 					if (eb == 2)
 						v = LLVMBuildFPTrunc(g->b, v, LLVMVectorType(ety, 2), "");
 				}
-				st = LLVMBuildStore(g->b, v, shared_elem(g, op, 2, r, c));
+				st = LLVMBuildStore(g->b, v, ta.split ? tile_addr(g, &ta, i, j, e) : shared_elem(g, op, 2, r, c));
 				LLVMSetAlignment(st, (unsigned)(one ? eb : 2 * eb));
 			}
 }
@@ -772,17 +865,23 @@ shared_tile_load(LlvmGen *g, const IrOp *op)
 	int eb = ir_type_bytes(ir_scalar((IrBase)pt.elem)), one = !shared_pairs(g, op, 4), ps = pair_step(op);
 	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, i, j, e;
 	LLVMValueRef *lanes = xcalloc((size_t)nl, sizeof *lanes);
+	TileAddr ta;
 
+	tile_addr_init(g, op, 1, 3, bcast, &ta);
 	for (i = 0; i < (one || ps == 1 ? 2 : 1); i++)
 		for (j = 0; j < nl / 4; j++)
 			for (e = 0; e < (one || ps == 2 ? 2 : 1); e++) {
 				LLVMValueRef r, c, v, ld;
 				int l = 4 * j + 2 * i + e;
 
-				shared_rc(g, op, 3, bcast ? 0 : i, j, e, &r, &c);
-				if (bcast)
-					r = LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
-				ld = LLVMBuildLoad2(g->b, one ? ety : LLVMVectorType(ety, 2), shared_elem(g, op, 1, r, c), "");
+				if (ta.split) {
+					ld = LLVMBuildLoad2(g->b, one ? ety : LLVMVectorType(ety, 2), tile_addr(g, &ta, i, j, e), "");
+				} else {
+					shared_rc(g, op, 3, bcast ? 0 : i, j, e, &r, &c);
+					if (bcast)
+						r = LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
+					ld = LLVMBuildLoad2(g->b, one ? ety : LLVMVectorType(ety, 2), shared_elem(g, op, 1, r, c), "");
+				}
 				LLVMSetAlignment(ld, (unsigned)(one ? eb : 2 * eb));
 				if (one) {
 					lanes[l] = eb == 4 ? ld : LLVMBuildFPExt(g->b, ld, fty, "");

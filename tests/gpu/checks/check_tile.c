@@ -14,7 +14,10 @@
  * placement at an odd row misaligns the pairs (the backend's element-by-element path; the
  * first two take the pairs path, the second only where a thread's rows are inside). o4, o5:
  * those paired fragments through transposed shared tiles (an f32 array, swizzled bf16
- * panels), stored and read with paired rows: o2 and o3 again, bit for bit. */
+ * panels), stored and read with paired rows: o2 and o3 again, bit for bit. o6, o7: the plain
+ * fragments of x and xh through untransposed shared tiles at constant corners (an f32
+ * array at an odd row; the second panel of a swizzled bf16 tile): o and xh's tile, bit for
+ * bit. */
 #include "gputest.h"
 #include "tile_ops.h"
 
@@ -28,7 +31,7 @@
 #define XC 136
 
 typedef struct Bufs {
-	GtBuf x, w, o, p, q, e, o2, p2, xh, o3, p3, o4, o5;
+	GtBuf x, w, o, p, q, e, o2, p2, xh, o3, p3, o4, o5, o6, o7;
 } Bufs;
 
 /* The tile row that fragment row R holds when paired (ir_frag_row): thread t's rows
@@ -59,6 +62,8 @@ launch(const GtDev *g, Bufs *b, int r0, int c0, CUstream s, CakeError *err)
 	gt_tensor(&a.p3, g, &b->p3, CAKE_DTYPE_BFLOAT, 16, 3, xs);
 	gt_tensor(&a.o4, g, &b->o4, CAKE_DTYPE_FLOAT, 32, 3, os);
 	gt_tensor(&a.o5, g, &b->o5, CAKE_DTYPE_FLOAT, 32, 3, os);
+	gt_tensor(&a.o6, g, &b->o6, CAKE_DTYPE_FLOAT, 32, 3, os);
+	gt_tensor(&a.o7, g, &b->o7, CAKE_DTYPE_FLOAT, 32, 3, os);
 	a.r0 = r0;
 	a.c0 = c0;
 	return tile_ops_launch(&a, s, err);
@@ -80,6 +85,22 @@ reference_paired(const float *xb, int r0, int c0, float *o2, float *p2)
 				p2[(size_t)(c0 + j) * XC + (size_t)(r0 + P)] =
 					rin ? xb[(size_t)(c0 + j) * XC + (size_t)(r0 + R)] : 0.0f;
 		}
+}
+
+/* The 64 x 64 tile at (r0, c0) of each block's x[b]^T, 0 outside (o's reference). */
+static void
+plain_tiles(const float *x, int r0, int c0, float *o)
+{
+	int b, i, j;
+
+	for (b = 0; b < NB; b++)
+		for (i = 0; i < 64; i++)
+			for (j = 0; j < 64; j++) {
+				int inside = r0 + i < XC && c0 + j < XR;
+
+				o[((size_t)b * 64 + i) * 64 + j] =
+					inside ? x[(size_t)b * XR * XC + (size_t)(c0 + j) * XC + (size_t)(r0 + i)] : 0.0f;
+			}
 }
 
 /* The references: o, p (from background bg), q (float64), e. */
@@ -164,6 +185,7 @@ run(const GtDev *g, CUstream s, int place)
 	float *x = malloc(nx * 4), *bg = malloc(nx * 4), *p = malloc(nx * 4), *o = malloc(no * 4);
 	float *e = malloc(ne * 4), wv[128 * 64];
 	float *xhv = malloc(nx * 4), *bg2 = malloc(nx * 4), *p2 = malloc(nx * 4), *o2 = malloc(no * 4), *o3 = malloc(no * 4);
+	float *o7 = malloc(no * 4);
 	uint16_t *xh = malloc(nx * 2), *bg3 = malloc(nx * 2), *p3 = malloc(nx * 2);
 	double *q = malloc(no * sizeof *q);
 	uint16_t wb[128 * 64];
@@ -177,12 +199,13 @@ run(const GtDev *g, CUstream s, int place)
 	size_t i;
 
 	memset(&b, 0, sizeof b);
-	if (!x || !bg || !p || !o || !e || !q || !xhv || !bg2 || !p2 || !o2 || !o3 || !xh || !bg3 || !p3 ||
+	if (!x || !bg || !p || !o || !e || !q || !xhv || !bg2 || !p2 || !o2 || !o3 || !o7 || !xh || !bg3 || !p3 ||
 	    gt_buf_alloc(&b.x, nx * 4, "x") || gt_buf_alloc(&b.w, sizeof wb, "w") ||
 	    gt_buf_alloc(&b.o, no * 4, "o") || gt_buf_alloc(&b.p, nx * 4, "p") || gt_buf_alloc(&b.q, no * 4, "q") ||
 	    gt_buf_alloc(&b.e, ne * 4, "e") || gt_buf_alloc(&b.o2, no * 4, "o2") || gt_buf_alloc(&b.p2, nx * 4, "p2") ||
 	    gt_buf_alloc(&b.xh, nx * 2, "xh") || gt_buf_alloc(&b.o3, no * 4, "o3") || gt_buf_alloc(&b.p3, nx * 2, "p3") ||
-	    gt_buf_alloc(&b.o4, no * 4, "o4") || gt_buf_alloc(&b.o5, no * 4, "o5")) {
+	    gt_buf_alloc(&b.o4, no * 4, "o4") || gt_buf_alloc(&b.o5, no * 4, "o5") ||
+	    gt_buf_alloc(&b.o6, no * 4, "o6") || gt_buf_alloc(&b.o7, no * 4, "o7")) {
 		printf("FAIL tile_ops: set-up failed\n");
 		failed = 1;
 		goto out;
@@ -202,13 +225,14 @@ run(const GtDev *g, CUstream s, int place)
 	}
 	reference(x, wv, bg, places[place][0], places[place][1], o, p, q, e);
 	references_paired(x, xhv, bg2, bg3, places[place][0], places[place][1], o2, p2, o3, p3);
+	plain_tiles(xhv, places[place][0], places[place][1], o7);
 	if (gt_buf_poison(&b.x, s, "x") || gt_buf_upload(&b.x, x, s, "x") || gt_buf_poison(&b.w, s, "w") ||
 	    gt_buf_upload(&b.w, wb, s, "w") || gt_buf_poison(&b.p, s, "p") || gt_buf_upload(&b.p, bg, s, "p") ||
 	    gt_buf_poison(&b.o, s, "o") || gt_buf_poison(&b.q, s, "q") || gt_buf_poison(&b.e, s, "e") ||
 	    gt_buf_poison(&b.p2, s, "p2") || gt_buf_upload(&b.p2, bg2, s, "p2") || gt_buf_poison(&b.xh, s, "xh") ||
 	    gt_buf_upload(&b.xh, xh, s, "xh") || gt_buf_poison(&b.p3, s, "p3") || gt_buf_upload(&b.p3, bg3, s, "p3") ||
 	    gt_buf_poison(&b.o2, s, "o2") || gt_buf_poison(&b.o3, s, "o3") || gt_buf_poison(&b.o4, s, "o4") ||
-	    gt_buf_poison(&b.o5, s, "o5")) {
+	    gt_buf_poison(&b.o5, s, "o5") || gt_buf_poison(&b.o6, s, "o6") || gt_buf_poison(&b.o7, s, "o7")) {
 		failed = 1;
 		goto out;
 	}
@@ -226,6 +250,8 @@ run(const GtDev *g, CUstream s, int place)
 	failed += same(&b.p3, s, "p3", labels[place], "bf16, stored to p3[b].T paired", p3, nx, 2);
 	failed += same(&b.o4, s, "o4", labels[place], "o2 through shared sf.T, paired", o2, no, 4);
 	failed += same(&b.o5, s, "o5", labels[place], "o3 through swizzled sz.T, paired", o3, no, 4);
+	failed += same(&b.o6, s, "o6", labels[place], "o through shared sg at [3, 6]", o, no, 4);
+	failed += same(&b.o7, s, "o7", labels[place], "xh's tile through swizzled sw at [8, 64]", o7, no, 4);
 	if (!(out = gt_fetch(&b.x, s, "x", &guards)))
 		failed = 1;
 	else
@@ -252,11 +278,14 @@ out:
 	gt_buf_free(&b.p3);
 	gt_buf_free(&b.o4);
 	gt_buf_free(&b.o5);
+	gt_buf_free(&b.o6);
+	gt_buf_free(&b.o7);
 	free(xhv);
 	free(bg2);
 	free(p2);
 	free(o2);
 	free(o3);
+	free(o7);
 	free(xh);
 	free(bg3);
 	free(p3);
