@@ -497,7 +497,8 @@ index_terms(const LlvmGen *g, IrValue v, int neg, int index, const IrValue *sc, 
 		return index_terms(g, d->args[1], d->opc == IR_SUB ? !neg : neg, index || lin, sc, nsc, t, n);
 	}
 	if (nsc < INDEX_SCALES && (x = scaled_sum(g, d, &dim)) != 0) {
-		memcpy(sc2, sc, (size_t)nsc * sizeof *sc);
+		if (nsc)
+			memcpy(sc2, sc, (size_t)nsc * sizeof *sc);
 		sc2[nsc] = dim;
 		return index_terms(g, x, neg, 1, sc2, nsc + 1, t, n);
 	}
@@ -505,7 +506,8 @@ index_terms(const LlvmGen *g, IrValue v, int neg, int index, const IrValue *sc, 
 	t[n].neg = neg;
 	t[n].fixed = unrolls_to_const(g, v, 0);
 	t[n].nscale = nsc;
-	memcpy(t[n].scale, sc, (size_t)nsc * sizeof *sc);
+	if (nsc)
+		memcpy(t[n].scale, sc, (size_t)nsc * sizeof *sc);
 	return n + 1;
 }
 
