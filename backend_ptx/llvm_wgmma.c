@@ -708,9 +708,10 @@ shared_rc(LlvmGen *g, const IrOp *op, int at, int i, int j, int e, LLVMValueRef 
 }
 
 /* A shared tile's element addresses as one part per thread plus a constant per element,
- * where that is exact: untransposed, the first row and column (and, swizzled, the tile's
- * rows) constants, and swizzled, the first row and column multiples of 8. Element (i, j, e)
- * of the thread then lies at
+ * where that is exact: untransposed, the first column and the dimensions constants, and
+ * swizzled, the first row and column multiples of 8 (a first row known only at run time
+ * is added to the thread's rows rb, below; row0 is then 0). Element (i, j, e) of the thread
+ * then lies at
  *   unswizzled: tile + (rb ncols + cb) eb + ((row0 + 8 i) ncols + col0 + 8 j + e) eb
  *   swizzled:   tile + rb span + (panel nrows + row0 + 8 i) span + ((cb eb ^ X) ^ (8 jm + e) eb)
  * with jj = col0 / 8 + j, panel = jj / (w / 8), jm = jj % (w / 8), w = span / eb and X the
@@ -719,7 +720,7 @@ shared_rc(LlvmGen *g, const IrOp *op, int at, int i, int j, int e, LLVMValueRef 
  * (8 jm + e) eb in disjoint bits, below span) are xored by X as ir_swizzle does. Each access
  * is then a constant offset, or one xor with a constant, from a few values per thread,
  * where shared_elem's per-element arithmetic left LLVM's passes (and code generation's
- * strength reduction) a thousand instructions to fold in ssd's and vsa's kernels. */
+ * strength reduction) a thousand instructions to fold in ssd's kernels. */
 typedef struct TileAddr {
 	int split;              /* the form above applies */
 	int bcast;              /* every row is row0 (a broadcast load) */
@@ -741,19 +742,49 @@ const_arg(LlvmGen *g, const IrOp *op, int at, int64_t *v)
 	return 1;
 }
 
+/* How many low bits of the i32 IR value v are known zero (at most 20): constants, and
+ * products, shifts and sums of them (`wg * 64`). */
+static int
+low_zeros(const LlvmGen *g, IrValue v, int depth)
+{
+	const IrOp *d = g->def[v];
+	int a, b;
+
+	if (!d || depth > 6)
+		return 0;
+	if (d->opc == IR_CONST)
+		return d->imm ? __builtin_ctzll((unsigned long long)d->imm) : 20;
+	if (d->opc != IR_MUL && d->opc != IR_SHL && d->opc != IR_ADD && d->opc != IR_SUB)
+		return 0;
+	a = low_zeros(g, d->args[0], depth + 1);
+	if (d->opc == IR_SHL) {
+		const IrOp *c = g->def[d->args[1]];
+
+		b = c && c->opc == IR_CONST && c->imm >= 0 && c->imm < 20 ? (int)c->imm : -1;
+		return b < 0 ? 0 : a + b > 20 ? 20 : a + b;
+	}
+	b = low_zeros(g, d->args[1], depth + 1);
+	if (d->opc == IR_MUL)
+		return a + b > 20 ? 20 : a + b;
+	return a < b ? a : b;
+}
+
 /* dims: the operand of nrows (ncols follows); rc: that of row0 (col0 follows). */
 static void
 tile_addr_init(LlvmGen *g, const IrOp *op, int dims, int rc, int bcast, TileAddr *ta)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]);
 	LLVMValueRef rb, cb, rows;
+	int run_row;
 
 	memset(ta, 0, sizeof *ta);
 	ta->eb = ir_type_bytes(ir_scalar((IrBase)pt.elem));
 	ta->span = IR_TILE_SWIZZLE(op->imm);
 	ta->bcast = bcast;
-	if ((op->imm & IR_TILE_TRANSPOSED) || !const_arg(g, op, rc, &ta->r0) || !const_arg(g, op, rc + 1, &ta->c0) ||
-	    !const_arg(g, op, dims, &ta->nrows) || !const_arg(g, op, dims + 1, &ta->ncols))
+	run_row = !const_arg(g, op, rc, &ta->r0);
+	if ((op->imm & IR_TILE_TRANSPOSED) || !const_arg(g, op, rc + 1, &ta->c0) ||
+	    !const_arg(g, op, dims, &ta->nrows) || !const_arg(g, op, dims + 1, &ta->ncols) ||
+	    (run_row && ta->span && low_zeros(g, op->args[rc], 0) < 3))
 		return;
 	if (ta->span && (ta->r0 % 8 || ta->c0 % 8 || ta->nrows % 8 || ta->span / ta->eb < 8))
 		return;
@@ -761,6 +792,10 @@ tile_addr_init(LlvmGen *g, const IrOp *op, int dims, int rc, int bcast, TileAddr
 	frag_thread(g, &rb, &cb);
 	if (bcast)
 		rb = lg_c32(g, 0);
+	if (run_row) {
+		ta->r0 = 0;
+		rb = LLVMBuildAdd(g->b, rb, LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, rc), lg_i32t(g), ""), "");
+	}
 	ta->tile = LLVMBuildPtrToInt(g->b, lg_arg(g, op, 0), lg_i32t(g), "");
 	if (!ta->span) {
 		rows = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, rb, lg_c32(g, ta->ncols), ""), cb, "");

@@ -17,7 +17,7 @@
  * panels), stored and read with paired rows: o2 and o3 again, bit for bit. o6, o7: the plain
  * fragments of x and xh through untransposed shared tiles at constant corners (an f32
  * array at an odd row; the second panel of a swizzled bf16 tile): o and xh's tile, bit for
- * bit. */
+ * bit; o8 as o7 at a first row known only at run time (a multiple of 8). */
 #include "gputest.h"
 #include "tile_ops.h"
 
@@ -31,7 +31,7 @@
 #define XC 136
 
 typedef struct Bufs {
-	GtBuf x, w, o, p, q, e, o2, p2, xh, o3, p3, o4, o5, o6, o7;
+	GtBuf x, w, o, p, q, e, o2, p2, xh, o3, p3, o4, o5, o6, o7, o8;
 } Bufs;
 
 /* The tile row that fragment row R holds when paired (ir_frag_row): thread t's rows
@@ -64,6 +64,7 @@ launch(const GtDev *g, Bufs *b, int r0, int c0, CUstream s, CakeError *err)
 	gt_tensor(&a.o5, g, &b->o5, CAKE_DTYPE_FLOAT, 32, 3, os);
 	gt_tensor(&a.o6, g, &b->o6, CAKE_DTYPE_FLOAT, 32, 3, os);
 	gt_tensor(&a.o7, g, &b->o7, CAKE_DTYPE_FLOAT, 32, 3, os);
+	gt_tensor(&a.o8, g, &b->o8, CAKE_DTYPE_FLOAT, 32, 3, os);
 	a.r0 = r0;
 	a.c0 = c0;
 	return tile_ops_launch(&a, s, err);
@@ -205,7 +206,8 @@ run(const GtDev *g, CUstream s, int place)
 	    gt_buf_alloc(&b.e, ne * 4, "e") || gt_buf_alloc(&b.o2, no * 4, "o2") || gt_buf_alloc(&b.p2, nx * 4, "p2") ||
 	    gt_buf_alloc(&b.xh, nx * 2, "xh") || gt_buf_alloc(&b.o3, no * 4, "o3") || gt_buf_alloc(&b.p3, nx * 2, "p3") ||
 	    gt_buf_alloc(&b.o4, no * 4, "o4") || gt_buf_alloc(&b.o5, no * 4, "o5") ||
-	    gt_buf_alloc(&b.o6, no * 4, "o6") || gt_buf_alloc(&b.o7, no * 4, "o7")) {
+	    gt_buf_alloc(&b.o6, no * 4, "o6") || gt_buf_alloc(&b.o7, no * 4, "o7") ||
+	    gt_buf_alloc(&b.o8, no * 4, "o8")) {
 		printf("FAIL tile_ops: set-up failed\n");
 		failed = 1;
 		goto out;
@@ -232,7 +234,8 @@ run(const GtDev *g, CUstream s, int place)
 	    gt_buf_poison(&b.p2, s, "p2") || gt_buf_upload(&b.p2, bg2, s, "p2") || gt_buf_poison(&b.xh, s, "xh") ||
 	    gt_buf_upload(&b.xh, xh, s, "xh") || gt_buf_poison(&b.p3, s, "p3") || gt_buf_upload(&b.p3, bg3, s, "p3") ||
 	    gt_buf_poison(&b.o2, s, "o2") || gt_buf_poison(&b.o3, s, "o3") || gt_buf_poison(&b.o4, s, "o4") ||
-	    gt_buf_poison(&b.o5, s, "o5") || gt_buf_poison(&b.o6, s, "o6") || gt_buf_poison(&b.o7, s, "o7")) {
+	    gt_buf_poison(&b.o5, s, "o5") || gt_buf_poison(&b.o6, s, "o6") || gt_buf_poison(&b.o7, s, "o7") ||
+	    gt_buf_poison(&b.o8, s, "o8")) {
 		failed = 1;
 		goto out;
 	}
@@ -252,6 +255,7 @@ run(const GtDev *g, CUstream s, int place)
 	failed += same(&b.o5, s, "o5", labels[place], "o3 through swizzled sz.T, paired", o3, no, 4);
 	failed += same(&b.o6, s, "o6", labels[place], "o through shared sg at [3, 6]", o, no, 4);
 	failed += same(&b.o7, s, "o7", labels[place], "xh's tile through swizzled sw at [8, 64]", o7, no, 4);
+	failed += same(&b.o8, s, "o8", labels[place], "xh's tile through swizzled sv at a run-time row", o7, no, 4);
 	if (!(out = gt_fetch(&b.x, s, "x", &guards)))
 		failed = 1;
 	else
@@ -280,6 +284,7 @@ out:
 	gt_buf_free(&b.o5);
 	gt_buf_free(&b.o6);
 	gt_buf_free(&b.o7);
+	gt_buf_free(&b.o8);
 	free(xhv);
 	free(bg2);
 	free(p2);

@@ -16,6 +16,7 @@
 //            (the second panel), stored and read back untransposed: the tiles of x[b]^T and
 //            xh[b]^T again, bit for bit (constant corners: one address per thread plus a
 //            constant, or an xor with one, per element)
+//   o8[b]:   as o7 at rows r8.., r8 = (r0 % 16) / 8 * 8 a run-time multiple of 8 (0 or 8)
 // Here (lit, no GPU): the kernel compiles, ptxas assembles it with no spills.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && %cakec --emit=ptx,ir -o %t %s
@@ -30,7 +31,7 @@
 kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], p: inout f32[B, R, C],
                 q: out f32[B, 64, 64], e: out f32[B, 64, 128], o2: out f32[B, 64, 64], p2: inout f32[B, R, C],
                 xh: in bf16[B, R, C], o3: out f32[B, 64, 64], p3: inout bf16[B, R, C], o4: out f32[B, 64, 64],
-                o5: out f32[B, 64, 64], o6: out f32[B, 64, 64], o7: out f32[B, 64, 64], r0: i32, c0: i32)
+                o5: out f32[B, 64, 64], o6: out f32[B, 64, 64], o7: out f32[B, 64, 64], o8: out f32[B, 64, 64], r0: i32, c0: i32)
     targets(sm_90a) threads(128) grid(B)
 {
     shared sb: bf16[128, 64] swizzle(128);
@@ -38,6 +39,7 @@ kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], 
     shared sz: bf16[128, 64] swizzle(128);
     shared sg: f32[72, 80];
     shared sw: bf16[256, 64] swizzle(128);
+    shared sv: bf16[256, 64] swizzle(128);
     let b = block.x;
     let f = fragment(x[b].T, [r0, c0], 64);
     store(o[b], f, [0, 0]);
@@ -53,6 +55,8 @@ kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], 
     store(p3[b].T, fh, [r0, c0], paired: true);
     store(sg, f, [3, 6]);
     store(sw.rows(0, 128), fh, [8, 64]);
+    let r8 = (r0 % 16) / 8 * 8;
+    store(sv.rows(0, 128), fh, [r8, 64]);
     // w into the swizzled operand array (128-byte swizzle: 16-byte chunk ^ row % 8)
     for (k in thread.x .. 128 * 64 step 128) {
         let rr = k / 64;
@@ -73,4 +77,5 @@ kernel tile_ops(x: in f32[B, R, C], w: in bf16[128, 64], o: out f32[B, 64, 64], 
     store(o5[b], fragment(sz.rows(0, 64).T, [0, 0], 64, paired: true), [0, 0]);
     store(o6[b], fragment(sg, [3, 6], 64), [0, 0]);
     store(o7[b], fragment(sw.rows(0, 128), [8, 64], 64), [0, 0]);
+    store(o8[b], fragment(sv.rows(0, 128), [r8, 64], 64), [0, 0]);
 }
