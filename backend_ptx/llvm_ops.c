@@ -447,8 +447,15 @@ unrolls_to_const(const LlvmGen *g, IrValue v, int depth)
 	return unrolls_to_const(g, d->args[0], depth + 1) && unrolls_to_const(g, d->args[1], depth + 1);
 }
 
-/* Whether the sum v (add[1], or the user's + and - when index) holds a term that
- * unrolls to a constant. */
+/* Whether index_terms splits d's sum: the linear index's own (add[1]) or, when index, the
+ * user's + and - in an index. */
+static int
+splits(const IrOp *d, int index)
+{
+	return d && ((d->opc == IR_ADD && d->imm) || (index && (d->opc == IR_ADD || d->opc == IR_SUB) && !d->imm));
+}
+
+/* Whether the sum v (as splits says) holds a term that unrolls to a constant. */
 static int
 has_fixed_term(const LlvmGen *g, IrValue v, int index, int depth)
 {
@@ -456,7 +463,7 @@ has_fixed_term(const LlvmGen *g, IrValue v, int index, int depth)
 
 	if (!d || depth > 6)
 		return 0;
-	if ((d->opc == IR_ADD && d->imm) || (index && (d->opc == IR_ADD || d->opc == IR_SUB) && !d->imm))
+	if (splits(d, index))
 		return unrolls_to_const(g, d->args[0], 0) || unrolls_to_const(g, d->args[1], 0) ||
 		       has_fixed_term(g, d->args[0], index, depth + 1) ||
 		       has_fixed_term(g, d->args[1], index, depth + 1);
@@ -486,11 +493,10 @@ static int
 index_terms(const LlvmGen *g, IrValue v, int neg, int index, const IrValue *sc, int nsc, IndexTerm *t, int n)
 {
 	const IrOp *d = g->def[v];
-	int lin = d && d->opc == IR_ADD && d->imm;
-	int user = d && index && (d->opc == IR_ADD || d->opc == IR_SUB) && !d->imm;
+	int lin = splits(d, 0), user = !lin && splits(d, index);
 	IrValue x, dim, sc2[INDEX_SCALES];
 
-	if ((lin || user) && n + 2 <= INDEX_TERMS
+	if (splits(d, index) && n + 2 <= INDEX_TERMS
 	    && ir_vtype(g->k, d->args[0]).base == ir_vtype(g->k, v).base
 	    && ir_vtype(g->k, d->args[1]).base == ir_vtype(g->k, v).base) {
 		n = index_terms(g, d->args[0], neg, user, sc, nsc, t, n);

@@ -725,7 +725,7 @@ typedef struct TileAddr {
 	int split;              /* the form above applies */
 	int bcast;              /* every row is row0 (a broadcast load) */
 	LLVMValueRef tile;      /* i32: the tile's address */
-	LLVMValueRef thr;       /* i32: the thread's row part (its rows' offset) */
+	LLVMValueRef thr;       /* i32: the thread's offset (its rows; unswizzled, its column too) */
 	LLVMValueRef tcol;      /* i32: the thread's column part (swizzled: cb eb ^ X) */
 	int64_t r0, c0, nrows, ncols;
 	int eb, span;
@@ -832,6 +832,22 @@ tile_addr(LlvmGen *g, const TileAddr *ta, int i, int j, int e)
 	return LLVMBuildIntToPtr(g->b, x, LLVMPointerTypeInContext(g->ctx, 3), "");
 }
 
+/* The shared address of the thread's element (i, j, e): TileAddr's split form where it
+ * applies, else each element's own row and column (shared_rc, shared_elem; dims and rc as
+ * for tile_addr_init). */
+static LLVMValueRef
+tile_elem(LlvmGen *g, const IrOp *op, const TileAddr *ta, int dims, int rc, int i, int j, int e)
+{
+	LLVMValueRef r, c;
+
+	if (ta->split)
+		return tile_addr(g, ta, i, j, e);
+	shared_rc(g, op, rc, ta->bcast ? 0 : i, j, e, &r, &c);
+	if (ta->bcast)
+		r = LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, rc), lg_i32t(g), "");
+	return shared_elem(g, op, dims, r, c);
+}
+
 /* Whether a shared tile's lanes go in pairs, one 8- or 4-byte access each: untransposed,
  * columns 2 (t % 4) + 8 j and the next, with a first column (operand at) known to be even;
  * transposed with paired rows, rows r and r + 1 of one column (stored side by side), with a
@@ -841,12 +857,12 @@ tile_addr(LlvmGen *g, const TileAddr *ta, int i, int j, int e)
 static int
 shared_pairs(LlvmGen *g, const IrOp *op, int at)
 {
-	LLVMValueRef c0 = lg_arg(g, op, at), r0 = lg_arg(g, op, at - 1), len = lg_arg(g, op, at - 3);
+	int64_t c0, r0, len;
 
 	if (!(op->imm & IR_TILE_TRANSPOSED))
-		return LLVMIsAConstantInt(c0) && LLVMConstIntGetSExtValue(c0) % 2 == 0;
-	return (op->imm & IR_TILE_PAIRED) && LLVMIsAConstantInt(r0) && LLVMConstIntGetSExtValue(r0) % 2 == 0 &&
-	       (IR_TILE_SWIZZLE(op->imm) || (LLVMIsAConstantInt(len) && LLVMConstIntGetSExtValue(len) % 2 == 0));
+		return const_arg(g, op, at, &c0) && c0 % 2 == 0;
+	return (op->imm & IR_TILE_PAIRED) && const_arg(g, op, at - 1, &r0) && r0 % 2 == 0 &&
+	       (IR_TILE_SWIZZLE(op->imm) || (const_arg(g, op, at - 3, &len) && len % 2 == 0));
 }
 
 /* The lanes of a pair access (shared_pairs) for lane l0 = 4 j + e (i = 0, column 8 j + e
@@ -872,11 +888,9 @@ shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 	for (i = 0; i < (one || ps == 1 ? 2 : 1); i++)
 		for (j = 0; j < nl / 4; j++)
 			for (e = 0; e < (one || ps == 2 ? 2 : 1); e++) {
-				LLVMValueRef r, c, v, st;
+				LLVMValueRef v, st;
 				int l = 4 * j + 2 * i + e;
 
-				if (!ta.split)
-					shared_rc(g, op, 4, i, j, e, &r, &c);
 				if (one) {
 					v = eb == 4 ? acc[l] : LLVMBuildFPTrunc(g->b, acc[l], ety, "");
 				} else {
@@ -884,7 +898,7 @@ shared_tile_store(LlvmGen *g, const IrOp *op, LLVMValueRef *acc, int nl)
 					if (eb == 2)
 						v = LLVMBuildFPTrunc(g->b, v, LLVMVectorType(ety, 2), "");
 				}
-				st = LLVMBuildStore(g->b, v, ta.split ? tile_addr(g, &ta, i, j, e) : shared_elem(g, op, 2, r, c));
+				st = LLVMBuildStore(g->b, v, tile_elem(g, op, &ta, 2, 4, i, j, e));
 				LLVMSetAlignment(st, (unsigned)(one ? eb : 2 * eb));
 			}
 }
@@ -906,17 +920,10 @@ shared_tile_load(LlvmGen *g, const IrOp *op)
 	for (i = 0; i < (one || ps == 1 ? 2 : 1); i++)
 		for (j = 0; j < nl / 4; j++)
 			for (e = 0; e < (one || ps == 2 ? 2 : 1); e++) {
-				LLVMValueRef r, c, v, ld;
+				LLVMValueRef v, ld;
 				int l = 4 * j + 2 * i + e;
 
-				if (ta.split) {
-					ld = LLVMBuildLoad2(g->b, one ? ety : LLVMVectorType(ety, 2), tile_addr(g, &ta, i, j, e), "");
-				} else {
-					shared_rc(g, op, 3, bcast ? 0 : i, j, e, &r, &c);
-					if (bcast)
-						r = LLVMBuildTruncOrBitCast(g->b, lg_arg(g, op, 3), lg_i32t(g), "");
-					ld = LLVMBuildLoad2(g->b, one ? ety : LLVMVectorType(ety, 2), shared_elem(g, op, 1, r, c), "");
-				}
+				ld = LLVMBuildLoad2(g->b, one ? ety : LLVMVectorType(ety, 2), tile_elem(g, op, &ta, 1, 3, i, j, e), "");
 				LLVMSetAlignment(ld, (unsigned)(one ? eb : 2 * eb));
 				if (one) {
 					lanes[l] = eb == 4 ? ld : LLVMBuildFPExt(g->b, ld, fty, "");
