@@ -816,6 +816,16 @@ make_target(int target, int opt_level, Buf *err)
  * would merge nothing, so codegen's own run of it stays off (ptx_init). */
 #define VECTORIZE_PASSES ",infer-alignment,load-store-vectorizer"
 
+/* At code generation, for a target without packed f32x2 arithmetic (FEAT_F32X2): vector
+ * arithmetic split into scalars in the IR, where it is cheap, rather than by instruction
+ * selection's type legalizer, which splits every <4 x float> op in two, then each half
+ * again: the same PTX instructions (in another order, which ptxas schedules anyway), 7%
+ * of gdp_decode_multi_8_1's compile (bench/RESULTS.md section 48). Loads and stores stay
+ * vectors. Where f32x2 is native the legalizer keeps <2 x float> whole, and splitting
+ * there would lose those packed instructions. Per target, as the optimized module is
+ * shared by every target's code generation. */
+#define SCALARIZE_PIPELINE "function(scalarizer<min-bits=32>)"
+
 /* Whether the pipeline runs VECTORIZE_PASSES: where alignments are known (shared memory, a
  * tensor checked beyond its element size), and only in plain code: a kernel with vector
  * accesses was tuned by hand, and its access widths stay as written (merging gdp's two
@@ -832,16 +842,10 @@ vectorizes(const LlvmGen *g)
 }
 
 static int
-optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, int plain_loops, int vectorize,
-	 Buf *err)
+run_pipeline(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char *pipeline, Buf *err)
 {
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef e;
-	char pipeline[512];
-
-	snprintf(pipeline, sizeof pipeline, "function(%s%s%s)", opt_level >= 3 ? OPT_PIPELINE_O3 : OPT_PIPELINE,
-		 plain_loops ? PLAIN_LOOP_PASSES : "", vectorize ? VECTORIZE_PASSES : "");
-	e = LLVMRunPasses(mod, pipeline, tm, po);
+	LLVMErrorRef e = LLVMRunPasses(mod, pipeline, tm, po);
 
 	LLVMDisposePassBuilderOptions(po);
 	if (e) {
@@ -852,6 +856,17 @@ optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, int plain_lo
 		return -1;
 	}
 	return 0;
+}
+
+static int
+optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, int plain_loops, int vectorize,
+	 Buf *err)
+{
+	char pipeline[512];
+
+	snprintf(pipeline, sizeof pipeline, "function(%s%s%s)", opt_level >= 3 ? OPT_PIPELINE_O3 : OPT_PIPELINE,
+		 plain_loops ? PLAIN_LOOP_PASSES : "", vectorize ? VECTORIZE_PASSES : "");
+	return run_pipeline(mod, tm, pipeline, err);
 }
 
 static int
@@ -1002,6 +1017,9 @@ ptx_codegen(PtxModule *m, int target, int copy, Buf *ptx_out, Buf *err)
 				     : "ptx_codegen: the module was already generated");
 		goto out;
 	}
+	if (m->opt_level > 0 && !(ir_targets[target].features & FEAT_F32X2) &&
+	    run_pipeline(mod, tm, SCALARIZE_PIPELINE, err) != 0)
+		goto out;
 	if (emit_ptx(mod, tm, ptx_out, err) != 0)
 		goto out;
 	time_add("llvm-codegen", clock_ms() - t0);

@@ -242,7 +242,8 @@ enum {
 	FEAT_WGMMA = 1 << 3,        /* wgmma.mma_async, accumulators in registers */
 	FEAT_TCGEN05 = 1 << 4,      /* tcgen05.mma, accumulators in tensor memory */
 	FEAT_TMEM = 1 << 5,         /* tensor memory (tcgen05.alloc/ld/st) */
-	FEAT_COUNT = 6
+	FEAT_F32X2 = 1 << 6,        /* packed f32x2 add, mul and fma (LLVM keeps <2 x float>) */
+	FEAT_COUNT = 7
 };
 const char *ir_feature_name(unsigned bit);  /* "wgmma" for FEAT_WGMMA */
 

@@ -14,7 +14,7 @@ const IrTargetInfo ir_targets[TARGET_COUNT] = {
 };
 
 static const char *const feature_names[FEAT_COUNT] = {
-	"tma", "cluster", "setmaxnreg", "wgmma", "tcgen05", "tmem",
+	"tma", "cluster", "setmaxnreg", "wgmma", "tcgen05", "tmem", "f32x2",
 };
 
 const char *
