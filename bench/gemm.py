@@ -136,7 +136,9 @@ def main():
         if k.get("entry_instances"):
             continue
         name = k["kernel"]
-        ps = {p["name"]: p for p in k["params"]}
+        # the tensors only: the manifest lists the launcher's symbols (M, K, N) and tensor
+        # maps (ta, tb) among the parameters too
+        ps = {p["name"]: p for p in k["params"] if p.get("kind", "tensor") == "tensor"}
         if set(ps) != {"a", "b", "c"}:
             continue        # gemm_scaled's take scales too: bench/gemm_fp8.py
         if keep and ps["a"]["dtype"] not in keep and "%s:%s" % (ps["a"]["dtype"], ps["c"]["dtype"]) not in keep:
