@@ -26,8 +26,9 @@
 //   D = 0, so makes R zero), for the intermediate states, and at the end.
 //
 // MINB (-D, default 16 / NW) holds the registers to 128 a thread: 16 resident warps.
-// BV a multiple of WC; KD 64 or 128. TFULL and TPART (-D) set how the token loop unrolls:
-// in full up to TFULL steps (T * NH), else TPART tokens at a time.
+// BV a multiple of WC; KD 64 or 128. TFULL, TPART and TFUSE (-D) set how the token loop
+// unrolls: with one step a token (NH 1) and T > TFUSE, not at all, pipelined by hand
+// (below); else in full up to TFULL steps (T * NH), else TPART tokens at a time.
 
 import "gdp_math.cake";         // the math the gdp designs share
 
@@ -36,6 +37,7 @@ const VD: i32 = 128;
 const BV: i32 = 64;
 const L2NORM: i1 = false;
 const TFULL: i32 = 8;
+const TFUSE: i32 = 4;
 const TPART: i32 = 1;
 
 const KPT: i32 = 16;                // state rows per thread (s0 .. s15)
@@ -159,17 +161,21 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
     var s14 = stage[k0 + 14, vc : 4];
     var s15 = stage[k0 + 15, vc : 4];
 
+    // With NH = 1 and T > TFUSE the token loop is rolled and pipelined by hand (fuse): a
+    // token's o = S^T q and the next token's S^T k read the same state, so they are
+    // computed together, two independent chains of fmas and shuffles that the scheduler
+    // interleaves, as it does across the tokens of a full unroll; the next token's decay
+    // is taken with them, at the end of the loop (at its top, the loop ran 7% slower on
+    // the H100), and the last token, which has no next, follows the loop. It runs within
+    // 1% of the full unroll and compiles in 35-45 ms instead of 50-70 (T = 5 .. 8,
+    // bench/RESULTS.md section 48). Elsewhere each step takes its own S^T k: fused, the
+    // next token's k stays in registers with q, past sm_100a's 128 at T = 4 and NH > 1
+    // (spills). An S^T k taken before R takes D is multiplied by D with it.
+    let fuse = NH == 1 && T > TFUSE;
     var d: f32 = 1.0;               // S = d R
-    // unrolled up to 8 steps (T * NH); past that one step at a time, as unrolling would
-    // pass the kernel's size limit and gains nothing measurable (T = 8: within 2%). The
-    // full unroll is what takes T >= 5 past the 50 ms compile budget, and it pays: with
-    // -D TFULL=4 -D TPART=2 T = 5 .. 8 ran 8% slower on the H100 at 4096 heads (218-221
-    // against 202-206 us, bench/RESULTS.md section 45). TPART applies only where it
-    // divides T: a partial unroll of an odd count keeps a remainder copy of the body, as
-    // large to compile as the unroll (T = 5, 7: 53 and 65 ms with TPART = 2, 35 ms
-    // without; section 44)
-    for (t in 0 .. T) unroll(T * NH <= TFULL ? T : T % TPART == 0 ? TPART : 1) {
-        d = d * exp2(xgb[t, 0] * LOG2E);
+    var kacc = f32x4(0.0);          // fused: S^T k for the next step, taken with the last o
+    if (fuse) {
+        d = exp2(xgb[0, 0] * LOG2E);
         if (d < DLO || d > 1.0 / DLO) {
             s0 = s0 * f32x4(d);
             s1 = s1 * f32x4(d);
@@ -189,13 +195,43 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
             s15 = s15 * f32x4(d);
             d = 1.0;
         }
+        kacc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, fk[0, 0, kp : 4], fk[0, 0, kp + 4 : 4], fk[0, 0, kp + 8 : 4], fk[0, 0, kp + 12 : 4]), VL, LOGKL);
+    }
+    // TPART applies only where it divides T (a partial unroll of an odd count keeps a
+    // remainder copy of the body, as large to compile as the unroll)
+    for (t in 0 .. (fuse ? T - 1 : T)) unroll(fuse ? 1 : T * NH <= TFULL ? T : T % TPART == 0 ? TPART : 1) {
+        if (!fuse) {
+            d = d * exp2(xgb[t, 0] * LOG2E);
+            if (d < DLO || d > 1.0 / DLO) {
+                s0 = s0 * f32x4(d);
+                s1 = s1 * f32x4(d);
+                s2 = s2 * f32x4(d);
+                s3 = s3 * f32x4(d);
+                s4 = s4 * f32x4(d);
+                s5 = s5 * f32x4(d);
+                s6 = s6 * f32x4(d);
+                s7 = s7 * f32x4(d);
+                s8 = s8 * f32x4(d);
+                s9 = s9 * f32x4(d);
+                s10 = s10 * f32x4(d);
+                s11 = s11 * f32x4(d);
+                s12 = s12 * f32x4(d);
+                s13 = s13 * f32x4(d);
+                s14 = s14 * f32x4(d);
+                s15 = s15 * f32x4(d);
+                d = 1.0;
+            }
+        }
         for (j in 0 .. NH) unroll {
             let ka = fk[t, j, kp : 4];
             let kb = fk[t, j, kp + 4 : 4];
             let kc = fk[t, j, kp + 8 : 4];
             let kd = fk[t, j, kp + 12 : 4];
             // u = (v - S^T k) beta: this thread's 16 rows, then the sum over the KL lanes
-            let acc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, ka, kb, kc, kd), VL, LOGKL);
+            var acc = kacc;
+            if (j > 0 || !fuse) {
+                acc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, ka, kb, kc, kd), VL, LOGKL);
+            }
             let u = (f32x4(xv[t, j, vc : 4]) - acc * f32x4(d)) * f32x4(xgb[t, j + 1] / d);
             s0 = fma(f32x4(ka.x), u, s0);
             s1 = fma(f32x4(ka.y), u, s1);
@@ -214,18 +250,75 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
             s14 = fma(f32x4(kd.z), u, s14);
             s15 = fma(f32x4(kd.w), u, s15);
         }
-        let qa = fq[t, kp : 4];
-        let qb = fq[t, kp + 4 : 4];
-        let qc = fq[t, kp + 8 : 4];
-        let qd = fq[t, kp + 12 : 4];
-        // o = S^T q * scale
-        let oacc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, qa, qb, qc, qd), VL, LOGKL);
+        // o = S^T q * scale; fused, with the next token's S^T k and decay
+        let oacc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, fq[t, kp : 4], fq[t, kp + 4 : 4], fq[t, kp + 8 : 4], fq[t, kp + 12 : 4]), VL, LOGKL);
+        var dn = d;
+        if (fuse) {
+            kacc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, fk[t + 1, 0, kp : 4], fk[t + 1, 0, kp + 4 : 4], fk[t + 1, 0, kp + 8 : 4], fk[t + 1, 0, kp + 12 : 4]), VL, LOGKL);
+            dn = d * exp2(xgb[t + 1, 0] * LOG2E);
+        }
         if (kl == 0) {
             o[b, t, h, vg : 4] = bf16x4(oacc * f32x4(d * scale));
         }
         if (t < TI) {
             let dv = f32x4(d);
             store_rows16_t(inter, b, t, h, k0, vg, s0 * dv, s1 * dv, s2 * dv, s3 * dv, s4 * dv, s5 * dv, s6 * dv, s7 * dv, s8 * dv, s9 * dv, s10 * dv, s11 * dv, s12 * dv, s13 * dv, s14 * dv, s15 * dv);
+        }
+        if (fuse) {
+            d = dn;
+            if (d < DLO || d > 1.0 / DLO) {
+                s0 = s0 * f32x4(d);
+                s1 = s1 * f32x4(d);
+                s2 = s2 * f32x4(d);
+                s3 = s3 * f32x4(d);
+                s4 = s4 * f32x4(d);
+                s5 = s5 * f32x4(d);
+                s6 = s6 * f32x4(d);
+                s7 = s7 * f32x4(d);
+                s8 = s8 * f32x4(d);
+                s9 = s9 * f32x4(d);
+                s10 = s10 * f32x4(d);
+                s11 = s11 * f32x4(d);
+                s12 = s12 * f32x4(d);
+                s13 = s13 * f32x4(d);
+                s14 = s14 * f32x4(d);
+                s15 = s15 * f32x4(d);
+                kacc = kacc * f32x4(d);
+                d = 1.0;
+            }
+        }
+    }
+    // fused: the last token, its one step's S^T k and decay taken in the loop
+    if (fuse) {
+        let tl = T - 1;
+        let ka = fk[tl, 0, kp : 4];
+        let kb = fk[tl, 0, kp + 4 : 4];
+        let kc = fk[tl, 0, kp + 8 : 4];
+        let kd = fk[tl, 0, kp + 12 : 4];
+        let u = (f32x4(xv[tl, 0, vc : 4]) - kacc * f32x4(d)) * f32x4(xgb[tl, 1] / d);
+        s0 = fma(f32x4(ka.x), u, s0);
+        s1 = fma(f32x4(ka.y), u, s1);
+        s2 = fma(f32x4(ka.z), u, s2);
+        s3 = fma(f32x4(ka.w), u, s3);
+        s4 = fma(f32x4(kb.x), u, s4);
+        s5 = fma(f32x4(kb.y), u, s5);
+        s6 = fma(f32x4(kb.z), u, s6);
+        s7 = fma(f32x4(kb.w), u, s7);
+        s8 = fma(f32x4(kc.x), u, s8);
+        s9 = fma(f32x4(kc.y), u, s9);
+        s10 = fma(f32x4(kc.z), u, s10);
+        s11 = fma(f32x4(kc.w), u, s11);
+        s12 = fma(f32x4(kd.x), u, s12);
+        s13 = fma(f32x4(kd.y), u, s13);
+        s14 = fma(f32x4(kd.z), u, s14);
+        s15 = fma(f32x4(kd.w), u, s15);
+        let oacc = xor_sum4(rows16_dot(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, fq[tl, kp : 4], fq[tl, kp + 4 : 4], fq[tl, kp + 8 : 4], fq[tl, kp + 12 : 4]), VL, LOGKL);
+        if (kl == 0) {
+            o[b, tl, h, vg : 4] = bf16x4(oacc * f32x4(d * scale));
+        }
+        if (tl < TI) {
+            let dv = f32x4(d);
+            store_rows16_t(inter, b, tl, h, k0, vg, s0 * dv, s1 * dv, s2 * dv, s3 * dv, s4 * dv, s5 * dv, s6 * dv, s7 * dv, s8 * dv, s9 * dv, s10 * dv, s11 * dv, s12 * dv, s13 * dv, s14 * dv, s15 * dv);
         }
     }
     s0 = s0 * f32x4(d);

@@ -1,0 +1,17 @@
+#!/bin/bash
+# session 48 call B: test_gdp of the new build; gdp_decode_multi old against new
+# (make_gdp_pipe.sh: T = 4 .. 8 with NH = 1, and 8_2), twice in turn, 4096 heads; then the
+# scalarizer's A/B (base = 18041b1, new = this build): bandwidth.py, gemm.py --quick,
+# cp_fixup.py --quick, base then new
+D=/tmp/dev; mkdir -p $D && for b in base new gdpp; do tar xJf .device/$b.tar.xz -C $D; done
+nvidia-smi --query-gpu=name,clocks.sm,driver_version --format=csv,noheader; date -u
+CAKE_GPU_TEST_REQUIRE=1 timeout 200 $D/new/build/tests/gpu/test_gdp > $OUT/test_gdp.log 2>&1; echo "test_gdp rc=$? $(grep -c '^PASS' $OUT/test_gdp.log) PASS $(grep -c '^FAIL' $OUT/test_gdp.log) FAIL"; grep -E "t5_h1|t8_h1.*multi" $OUT/test_gdp.log | head -12; tail -1 $OUT/test_gdp.log
+date -u
+M="4,1;5,1;6,1;7,1;8,1;8,2"
+for b in old new old new; do
+  CAKEC_COMMIT="$b" timeout 100 python3 bench/gdp.py --build $D/$b/build --only-multi --designs multi --multi "$M" --multi-batches 128 --reps 5 --out $OUT/gdp_$b.md > $OUT/gdp_$b.log 2>&1; echo "gdp $b rc=$?"
+  grep '^| T' $OUT/gdp_$b.md | cut -d'|' -f2,5,6,8,17
+done
+date -u
+OUT=$OUT BUNDLES=.device bash bench/compare_builds.sh bw gemm cpf2 2>&1 | cut -c1-160
+date -u
