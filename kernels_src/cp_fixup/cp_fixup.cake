@@ -398,9 +398,16 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
     }
     // M_1 and L_1^T, ahead of the loop
     if (n > 1) {
-        for (u in 0 .. KT * KT / (4 * NT)) unroll {  // unrolled: as loops, these copies
-            let e = 4 * thread.x + 4 * NT * u;        // cost LLVM's strength reduction 5 ms
-            cp_async(mst[1, e / KT, e % KT : 4], m[b, h, 1, e / KT, e % KT : 4]);
+        // unrolled (as loops, these copies cost LLVM's strength reduction 5 ms), each copy
+        // at row i, column j of M: element e = 4 thread.x + 4 NT u of the row-major KT x KT,
+        // its row and column written apart, as 4 NT is a multiple of KT (VT, KT in {64,
+        // 128}): as e / KT and e % KT, LLVM recomputed both for every copy (a third of the
+        // kernel's PTX) and its strength reduction searched them for 10 ms of a 50 ms
+        // compile (bench/RESULTS.md section 48)
+        for (u in 0 .. KT * KT / (4 * NT)) unroll {
+            let i = 4 * thread.x / KT + 4 * NT / KT * u;
+            let j = 4 * thread.x % KT;
+            cp_async(mst[1, i, j : 4], m[b, h, 1, i, j : 4]);
         }
     }
     cp_async_commit();
@@ -415,8 +422,9 @@ kernel cp_fixup_mma<T: f32 | bf16, P: bf16 | f16, KT: i32, VT: i32, MP: i32>(
         // barrier after the conversion of the previous chunk
         if (c + 1 < n) {
             for (u in 0 .. KT * KT / (4 * NT)) unroll {
-                let e = 4 * thread.x + 4 * NT * u;
-                cp_async(mst[1 - cur, e / KT, e % KT : 4], m[b, h, c + 1, e / KT, e % KT : 4]);
+                let i = 4 * thread.x / KT + 4 * NT / KT * u;
+                let j = 4 * thread.x % KT;
+                cp_async(mst[1 - cur, i, j : 4], m[b, h, c + 1, i, j : 4]);
             }
         }
         cp_async_commit();
