@@ -49,8 +49,8 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv64_fused_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|fused"
   # multi: several tokens or steps a call; warp's mapping, inputs fetched up front, the decay kept apart
   "gdp_t8_h1_k128v128_bv64_multi_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|test|multi"
-  # T > 4 with NH = 1: the rolled, hand-pipelined token loop (an odd count as well)
-  "gdp_t5_h1_k64v64_bv32_multi_l2_f16|T=5,NH=1,KD=64,VD=64,BV=32,L2NORM=true|f16|test|multi"
+  # -D TFUSE=4: the rolled, hand-pipelined token loop (an option; an odd count of tokens)
+  "gdp_t5_h1_k64v64_bv32_multi_l2_f16|T=5,NH=1,KD=64,VD=64,BV=32,L2NORM=true,TFUSE=4|f16|test|multi"
   "gdp_t3_h2_k128v128_bv32_multi_l2_bf16|T=3,NH=2,KD=128,VD=128,BV=32,L2NORM=true|bf16|test|multi"
   "gdp_t2_h3_k64v64_bv32_multi_l2_f16|T=2,NH=3,KD=64,VD=64,BV=32,L2NORM=true|f16|test|multi"
   "gdp_t2_h1_k128v128_bv32_multi_l2_bf16|T=2,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
