@@ -15,6 +15,8 @@ find "$build/tests/gpu" -maxdepth 1 -type f -perm -u+x \( -name 'test_*' -o -nam
 	-exec cp {} "$tmp/$name/build/tests/gpu/" \;
 cp "$build/cakec" "$tmp/$name/cakec"
 strip "$tmp/$name/cakec" "$tmp/$name/build/tests/gpu/"*
-git describe --always --dirty > "$tmp/$name/COMMIT"
+# the commit of the sources the build was made from (a worktree's, for an older build)
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+git -C "${src:-.}" describe --always --dirty > "$tmp/$name/COMMIT"
 tar cJf ".device/$name.tar.xz" -C "$tmp" "$name"
 ls -la ".device/$name.tar.xz"
