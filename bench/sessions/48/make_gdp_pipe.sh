@@ -9,6 +9,10 @@ R=/tmp/gdpp; rm -rf $R
 mkdir -p $R/srcs
 git show 18041b1:kernels_src/gdp/gdp_decode_multi.cake > $R/srcs/old.cake
 cp kernels_src/gdp/gdp_decode_multi.cake $R/srcs/new.cake
+# (call A built the fourteen T,NH pairs 1,1 2,1 4,1 5,1 6,1 7,1 8,1 2,2 3,2 4,2 8,2 2,3 3,3 8,3;
+# calls B-D the six below). new was the working tree of each call: calls A-C versions of the
+# pipelined loop that were not committed (RESULTS 48 describes them), call D 217818b's kernel;
+# from a later tree, add -D TFUSE=4 to the cakec line for the pipelined loop)
 for b in old new; do
   G=$R/$b/build/gen/gdp; mkdir -p $G/src
   echo "[" > $G/variants.json; first=1
