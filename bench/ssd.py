@@ -283,12 +283,16 @@ def run_shape(torch, a, lib, mamba, timer, notes, cakec, dt_t, dtn, B, L, H, N, 
     empty_states = torch.empty((0, 1, H, P, N), device=dev, dtype=torch.float32)
     y = torch.empty_like(x)
     final = torch.empty((B, H, P, N), device=dev, dtype=torch.float32)
+    # the workspace (docs/ssd.md): made once, as a layer would; sync zero, left zero by every call
+    sync = torch.zeros(2 + 128 * B * H, device=dev, dtype=torch.int32)
+    hand = torch.empty((B, H, P, N), device=dev, dtype=torch.float32)
     inst = "ssd_%s_n%d" % (dtn, N)
     row = {"label": label, "wrong": False, "inst": inst}
 
     def cake(i=0):
         lib.ssd(x=x, dt=dt, a=A, bm=Bm, cm=Cm, d=D, dt_bias=dt_bias, z=z if a.z else empty_z,
-                init=empty_init, y=y, final=final, states=empty_states, softplus=1, chunk=a.chunk)
+                init=empty_init, y=y, final=final, states=empty_states, softplus=1, chunk=a.chunk,
+                sync=sync, hand=hand)
 
     def mam(i=0):
         return mamba(x, dt, A, Bm, Cm, a.chunk, D=D, z=z, dt_bias=dt_bias, dt_softplus=True,

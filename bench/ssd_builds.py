@@ -42,6 +42,15 @@ def inputs(torch, dev, B, L, H, N):
                 states=torch.empty((0, 1, H, P, N), device=dev, dtype=torch.float32))
 
 
+def workspace(lib, torch, dev, B, H, N):
+    """ssd's workspace (sync, hand: docs/ssd.md) for builds whose ssd takes one (since
+    session 49), none for older builds."""
+    if "sync" not in lib.ssd.params():
+        return {}
+    return dict(sync=torch.zeros(2 + 128 * B * H, device=dev, dtype=torch.int32),
+                hand=torch.empty((B, H, 64, N), device=dev, dtype=torch.float32))
+
+
 def main():
     import torch
     import cakec_torch
@@ -59,7 +68,7 @@ def main():
             fin = torch.full((B, H, 64, N), float("nan"), device=dev)
 
             def f(lib=lib, y=y, fin=fin):
-                lib.ssd(y=y, final=fin, softplus=1, chunk=256, **a)
+                lib.ssd(y=y, final=fin, softplus=1, chunk=256, **a, **workspace(lib, torch, dev, B, H, N))
             f()
             torch.cuda.synchronize()
             outs.append((y.clone(), fin.clone()))

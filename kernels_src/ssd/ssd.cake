@@ -32,12 +32,16 @@ kernel ssd<T: bf16 | f16, N: i32>(
     bm: in T[B, L, G, N], cm: in T[B, L, G, N],
     d: in f32[DH], dt_bias: in f32[BH], z: in T[ZB, L, H, 64], init: in f32[IB, H, 64, N],
     y: out T[B, L, H, 64], final: out f32[FB, H, 64, N], states: out f32[SB, NC, H, 64, N],
-    softplus: i32, chunk: i32)
+    softplus: i32, chunk: i32, sync: inout i32[SY], hand: inout f32[HB, H, 64, N])
     targets(sm_90a) threads(384) min_blocks(1)
-    grid(B * H)
+    // two segments a head where that takes a wave off (workspace given, L > 448, more
+    // heads than SMs, and 2 cdiv(B H, SMs) > cdiv(2 B H, SMs)); else one
+    grid(B * H * (1 + min(HB, 1) * min(max(L - 448, 0), 1) * min(max(cdiv(B * H, num_sms) - 1, 0), 1) *
+                  min(max(2 * cdiv(B * H, num_sms) - cdiv(2 * B * H, num_sms), 0), 1)))
     requires(H % G == 0 && (DH == 0 || DH == H) && (BH == 0 || BH == H) && (ZB == 0 || ZB == B) &&
              (IB == 0 || IB == B) && (FB == 0 || FB == B) &&
-             (chunk == 64 || chunk == 128 || chunk == 256) && (SB == 0 || (SB == B && NC == cdiv(L, chunk))))
+             (chunk == 64 || chunk == 128 || chunk == 256) && (SB == 0 || (SB == B && NC == cdiv(L, chunk))) &&
+             (HB == 0 || (HB == B && SY >= 2 + 128 * B * H)))
 {
     tensormap tx = tma(x, box[1, 64, 1, 64], swizzle(128));
     tensormap tb = tma(bm, box[1, 64, 1, 64], swizzle(128));
@@ -60,15 +64,41 @@ kernel ssd<T: bf16 | f16, N: i32>(
     shared sh: T[N, 64] in hp swizzle(128);
     pipeline yp(stages: 2, full: warpgroup, empty: thread);
     shared sy: T[64, 64] in yp swizzle(128);
-    let b = block.x / H;
-    let h = block.x % H;
+    // the work: a (b, h) a CTA, or with two segments a head (grid(...)) its first and its
+    // second half of the chunks, the second starting from the state the first hands over:
+    // thread t of the states warpgroup writes its part of hand[b, h] and then sets its flag
+    // sync[2 + 128 (b H + h) + t], which thread t of the second half (the same part of the
+    // fragment) waits for and clears. A CTA takes the next unit from a counter (sync[0]),
+    // first halves first: a second half then waits only for a first half that some running
+    // CTA holds. The last CTA to start resets the counters, so sync is 0 after the call.
+    shared su: i32[1];
+    let nseg = grid_dim.x / (B * H);
+    if (thread.x == 0) {
+        if (nseg > 1) {
+            su[0] = atomic_add(sync[0], 1);
+            fence_acq_rel(scope: gpu);
+            if (atomic_add(sync[1], 1) == grid_dim.x - 1) {
+                atomic_xchg(sync[0], 0);
+                atomic_xchg(sync[1], 0);
+            }
+        } else {
+            su[0] = block.x;
+        }
+    }
+    barrier();
+    let unit = su[0];
+    let bh = unit % (B * H);
+    let b = bh / H;
+    let h = bh % H;
     let g = h / (H / G);
     let nch = cdiv(L, 64);
+    let c0 = min(unit / (B * H) * cdiv(nch, nseg), nch);     // chunks c0 .. c1 - 1
+    let c1 = min(c0 + cdiv(nch, nseg), nch);
 
     role producer(warpgroup 0) regs(56) {
         if (warp == 0) {
             elect {
-                for (c in 0 .. nch) {
+                for (c in c0 .. c1) {
                     produce ip {
                         tma_load(sx, tx, [b, c * 64, h, 0]);
                         tma_load(sb, tb, [b, c * 64, g, 0], part: 0);
@@ -97,13 +127,13 @@ kernel ssd<T: bf16 | f16, N: i32>(
             // this one's stage is waited for, so their latency is off the loop's path
             var n0: f32 = 0.0;
             var n1: f32 = 0.0;
-            if (2 * lane < L) {
-                n0 = f32(dt[b, 2 * lane, h]);
+            if (c0 * 64 + 2 * lane < L) {
+                n0 = f32(dt[b, c0 * 64 + 2 * lane, h]);
             }
-            if (2 * lane + 1 < L) {
-                n1 = f32(dt[b, 2 * lane + 1, h]);
+            if (c0 * 64 + 2 * lane + 1 < L) {
+                n1 = f32(dt[b, c0 * 64 + 2 * lane + 1, h]);
             }
-            for (c in 0 .. nch) {
+            for (c in c0 .. c1) {
                 let t0 = c * 64 + 2 * lane;
                 let r0 = n0;
                 let r1 = n1;
@@ -144,7 +174,7 @@ kernel ssd<T: bf16 | f16, N: i32>(
             }
         } else if (warp == 2) {
             elect {
-                for (c in 0 .. nch) {
+                for (c in c0 .. c1) {
                     consume yp {
                         tma_store(ty, [b, c * 64, h, 0], sy);
                         tma_store_wait();
@@ -159,7 +189,7 @@ kernel ssd<T: bf16 | f16, N: i32>(
         if (DH > 0) {
             dh = d[h];
         }
-        for (c in 0 .. nch) {
+        for (c in c0 .. c1) {
             var o: f32acc[64, 64] = 0.0;
             consume ip {
                 consume ap {
@@ -198,14 +228,22 @@ kernel ssd<T: bf16 | f16, N: i32>(
     }
     role states(warpgroup 2) regs(224) {
         var hs: f32acc[64, N] = 0.0;
-        if (IB > 0) {
+        if (c0 > 0) {
+            // a second half: the first half's state, each thread's part once it is written
+            // (a first half that never came would leave the wait after 4 s: a wrong y,
+            // never a hang)
+            let f = 2 + 128 * bh + thread.x % 128;
+            wait_ge(sync[f], 1, 4000000000);
+            hs = fragment(hand[b, h], [0, 0], N);
+            atomic_xchg(sync[f], 0);
+        } else if (IB > 0) {
             hs = fragment(init[b, h], [0, 0], N);
         }
         produce hp {
             store(sh.rows(0, 64), hs, [0, 0]);
             fence_proxy_async();
         }
-        for (c in 0 .. nch) {
+        for (c in c0 .. c1) {
             consume ip {
                 consume ap {
                     let end = sdec[63];
@@ -217,14 +255,18 @@ kernel ssd<T: bf16 | f16, N: i32>(
             if (SB > 0 && ((c + 1) % (chunk / 64) == 0 || c == nch - 1)) {
                 store(states[b, c * 64 / chunk, h], hs, [0, 0]);
             }
-            if (c + 1 < nch) {
+            if (c + 1 < c1) {
                 produce hp {
                     store(sh.rows(0, 64), hs, [0, 0]);
                     fence_proxy_async();
                 }
             }
         }
-        if (FB > 0) {
+        if (c1 < nch) {
+            // a first half: its state for the second, each thread's part, then its flag
+            store(hand[b, h], hs, [0, 0]);
+            store_release(sync[2 + 128 * bh + thread.x % 128], 1);
+        } else if (FB > 0) {
             store(final[b, h], hs, [0, 0]);
         }
     }

@@ -69,6 +69,8 @@ typedef int (*SsdLaunch)(const ssd_args *a, CUstream s, CakeError *err);
 		(x).states = (a)->states; \
 		(x).softplus = (a)->softplus; \
 		(x).chunk = (a)->chunk; \
+		(x).sync = (a)->sync; \
+		(x).hand = (a)->hand; \
 	} while (0)
 
 #define WRAP(name, F16_, N_) \
@@ -127,6 +129,9 @@ static const SsdShape shapes[] = {
 	{1, 130, 3, 3, 64, "sbf", 128, 1},
 	{1, 300, 2, 1, 128, "dz", 256, 1},
 	{1, 257, 2, 1, 128, "zif", 128, 1},
+	/* each head in two halves on the emulated driver's 3 SMs (4 heads: 2 waves whole, 3 as
+	 * 8 halves), the chunk states' boundary inside the second half */
+	{1, 520, 4, 1, 64, "dzisbf", 256, 1},
 	/* the GPU's: long sequences (many chunks through both stages), G = 8 */
 	{2, 1000, 8, 1, 128, "dzisbf", 256, 0},
 	{1, 4096, 4, 2, 128, "dsbf", 0, 0},
@@ -134,6 +139,8 @@ static const SsdShape shapes[] = {
 	{1, 8192, 2, 1, 128, "dzsbf", 256, 0},
 	{3, 333, 16, 8, 128, "dizf", 64, 0},
 	{16, 384, 8, 1, 128, "dzsbf", 256, 0},
+	/* 160 heads on 132 SMs: in two halves (5 waves of halves, not 2 of 3 whole) */
+	{2, 600, 80, 1, 64, "disbf", 128, 0},
 };
 #define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
 
@@ -173,6 +180,10 @@ typedef struct SsdCase {
 	SsdTensor t[NTENSORS];
 	double *ry, *rfinal, *rstates;  /* the reference */
 	unsigned char *inst_y, *inst_final, *inst_states;
+	/* the workspace that lets a head run in two halves: sync (zero before and after
+	 * every call) and hand; the *_none shapes give the same tensors with no elements */
+	GtBuf sync, hand;
+	int64_t sync_shape[1], hand_shape[4], sync_none[1], hand_none[4];
 	ssd_args args;
 } SsdCase;
 
@@ -187,6 +198,8 @@ destroy(SsdCase *c)
 		free(c->t[i].f);
 		free(c->t[i].val);
 	}
+	gt_buf_free(&c->sync);
+	gt_buf_free(&c->hand);
 	free(c->ry);
 	free(c->rfinal);
 	free(c->rstates);
@@ -284,6 +297,35 @@ reference(SsdCase *c, int b, int h, double *s)
 	memcpy(c->rfinal + bh * P * n, s, (size_t)P * n * sizeof *s);
 }
 
+/* sync: 2 + 128 B H zeros; hand: B x H x P x N, poisoned (every value read is written first) */
+static int
+workspace(SsdCase *c, const GtDev *g, CUstream st)
+{
+	const SsdShape *sh = &c->sh;
+	size_t nsync = 2 + (size_t)128 * sh->b * sh->h;
+	int32_t *zeros = calloc(nsync, sizeof *zeros);
+	int bad;
+
+	c->sync_shape[0] = (int64_t)nsync;
+	c->hand_shape[0] = sh->b;
+	c->hand_shape[1] = sh->h;
+	c->hand_shape[2] = P;
+	c->hand_shape[3] = sh->n;
+	memcpy(c->hand_none, c->hand_shape, sizeof c->hand_none);
+	c->hand_none[0] = 0;
+	c->sync_none[0] = 0;
+	bad = !zeros || gt_buf_alloc(&c->sync, nsync * 4, "ssd sync") ||
+	      gt_buf_alloc(&c->hand, (size_t)sh->b * sh->h * P * sh->n * 4, "ssd hand") ||
+	      gt_buf_poison(&c->sync, st, "ssd sync") || gt_buf_upload(&c->sync, zeros, st, "ssd sync") ||
+	      gt_buf_poison(&c->hand, st, "ssd hand");
+	free(zeros);
+	if (bad)
+		return 1;
+	gt_tensor(&c->args.sync, g, &c->sync, CAKE_DTYPE_INT, 32, 1, c->sync_shape);
+	gt_tensor(&c->args.hand, g, &c->hand, CAKE_DTYPE_FLOAT, 32, 4, c->hand_shape);
+	return 0;
+}
+
 static int
 create(SsdCase *c, const GtDev *g, const SsdShape *sh, int f16, uint64_t seed, CUstream st)
 {
@@ -360,7 +402,7 @@ create(SsdCase *c, const GtDev *g, const SsdShape *sh, int f16, uint64_t seed, C
 	}
 	c->args.softplus = has(sh, 's');
 	c->args.chunk = sh->chunk ? sh->chunk : 64;
-	return 0;
+	return workspace(c, g, st);
 }
 
 static void
@@ -450,7 +492,7 @@ run(SsdCase *c, CUstream st, const char *kname, SsdLaunch launch, const char *ex
 	size_t poison, worst;
 	char label[256], detail[768] = "";
 	size_t at = 0;
-	int guards = 1, inputs = 1, pass = 1, differ = 0, i, o;
+	int guards = 1, inputs = 1, pass = 1, differ = 0, synced = 1, i, o;
 	CakeError err;
 	int rc;
 
@@ -497,10 +539,20 @@ run(SsdCase *c, CUstream st, const char *kname, SsdLaunch launch, const char *ex
 		if (poison && at < sizeof detail)
 			at += (size_t)snprintf(detail + at, sizeof detail - at, ", %zu still poisoned", poison);
 	}
-	pass &= guards && inputs && !differ;
-	printf("%s %s %s%s:%s%s%s%s\n", pass ? "PASS" : "FAIL", kname, label, extra, detail,
+	if (c->args.sync.shape[0]) {
+		const unsigned char *p = gt_fetch(&c->sync, st, "ssd sync", &guards);
+		size_t k;
+
+		if (!p)
+			return 1;
+		for (k = 0; k < (size_t)c->sync_shape[0] * 4; k++)
+			synced &= p[k] == 0;
+	}
+	pass &= guards && inputs && !differ && synced;
+	printf("%s %s %s%s:%s%s%s%s%s\n", pass ? "PASS" : "FAIL", kname, label, extra, detail,
 	       guards ? "" : "; a guard byte changed", inputs ? "" : "; an input changed",
-	       differ ? "; differs from the instance's output bit for bit" : "");
+	       differ ? "; differs from the instance's output bit for bit" : "",
+	       synced ? "" : "; sync not left at zero");
 	return !pass;
 }
 
@@ -652,6 +704,13 @@ run_all(const GtDev *g, CUstream st, int *ran)
 			snprintf(extra, sizeof extra, " (as %s, bit for bit)", in->name);
 			(*ran)++;
 			failed += run(&c, st, "ssd", launch_entry, extra, 0, 1);
+			if (sh->l > 448) {
+				/* without the workspace every head runs whole: the same bits */
+				c.args.sync.shape = c.sync_none;
+				c.args.hand.shape = c.hand_none;
+				(*ran)++;
+				failed += run(&c, st, "ssd", launch_entry, " (no workspace, bit for bit)", 0, 1);
+			}
 			destroy(&c);
 		}
 	}
