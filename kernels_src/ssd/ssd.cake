@@ -27,21 +27,18 @@
 
 const LOG2E: f32 = 1.4426950408889634;
 
-kernel ssd<T: bf16 | f16, N: i32>(
+kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
     x: in T[B, L, H, 64], dt: in T[B, L, H], a: in f32[H],
     bm: in T[B, L, G, N], cm: in T[B, L, G, N],
     d: in f32[DH], dt_bias: in f32[BH], z: in T[ZB, L, H, 64], init: in f32[IB, H, 64, N],
     y: out T[B, L, H, 64], final: out f32[FB, H, 64, N], states: out f32[SB, NC, H, 64, N],
     softplus: i32, chunk: i32, sync: inout i32[SY], hand: inout f32[HB, H, 64, N])
     targets(sm_90a) threads(384) min_blocks(1)
-    // two segments a head where that takes a wave off (workspace given, L > 448, more
-    // heads than SMs, and 2 cdiv(B H, SMs) > cdiv(2 B H, SMs)); else one
-    grid(B * H * (1 + min(HB, 1) * min(max(L - 448, 0), 1) * min(max(cdiv(B * H, num_sms) - 1, 0), 1) *
-                  min(max(2 * cdiv(B * H, num_sms) - cdiv(2 * B * H, num_sms), 0), 1)))
+    grid(B * H * (1 + SPLIT))
     requires(H % G == 0 && (DH == 0 || DH == H) && (BH == 0 || BH == H) && (ZB == 0 || ZB == B) &&
              (IB == 0 || IB == B) && (FB == 0 || FB == B) &&
              (chunk == 64 || chunk == 128 || chunk == 256) && (SB == 0 || (SB == B && NC == cdiv(L, chunk))) &&
-             (HB == 0 || (HB == B && SY >= 2 + 128 * B * H)))
+             (SPLIT == 0 || (HB == B && SY >= 2 + 128 * B * H)))
 {
     tensormap tx = tma(x, box[1, 64, 1, 64], swizzle(128));
     tensormap tb = tma(bm, box[1, 64, 1, 64], swizzle(128));
@@ -64,36 +61,34 @@ kernel ssd<T: bf16 | f16, N: i32>(
     shared sh: T[N, 64] in hp swizzle(128);
     pipeline yp(stages: 2, full: warpgroup, empty: thread);
     shared sy: T[64, 64] in yp swizzle(128);
-    // the work: a (b, h) a CTA, or with two segments a head (grid(...)) its first and its
-    // second half of the chunks, the second starting from the state the first hands over:
+    // the work: a (b, h) a CTA, or with SPLIT (the instances' `when`, at the end) its first
+    // and its second half of the chunks, the second starting from the state the first hands over:
     // thread t of the states warpgroup writes its part of hand[b, h] and then sets its flag
     // sync[2 + 128 (b H + h) + t], which thread t of the second half (the same part of the
     // fragment) waits for and clears. A CTA takes the next unit from a counter (sync[0]),
     // first halves first: a second half then waits only for a first half that some running
     // CTA holds. The last CTA to start resets the counters, so sync is 0 after the call.
     shared su: i32[1];
-    let nseg = grid_dim.x / (B * H);
-    if (thread.x == 0) {
-        if (nseg > 1) {
+    var unit = block.x;
+    if (SPLIT != 0) {
+        if (thread.x == 0) {
             su[0] = atomic_add(sync[0], 1);
             fence_acq_rel(scope: gpu);
             if (atomic_add(sync[1], 1) == grid_dim.x - 1) {
                 atomic_xchg(sync[0], 0);
                 atomic_xchg(sync[1], 0);
             }
-        } else {
-            su[0] = block.x;
         }
+        barrier();
+        unit = su[0];
     }
-    barrier();
-    let unit = su[0];
-    let bh = unit % (B * H);
+    let bh = SPLIT != 0 ? unit % (B * H) : unit;
     let b = bh / H;
     let h = bh % H;
     let g = h / (H / G);
     let nch = cdiv(L, 64);
-    let c0 = min(unit / (B * H) * cdiv(nch, nseg), nch);     // chunks c0 .. c1 - 1
-    let c1 = min(c0 + cdiv(nch, nseg), nch);
+    let c0 = SPLIT != 0 ? min(unit / (B * H) * cdiv(nch, 2), nch) : 0;    // chunks c0 .. c1 - 1
+    let c1 = SPLIT != 0 ? min(c0 + cdiv(nch, 2), nch) : nch;
 
     role producer(warpgroup 0) regs(56) {
         if (warp == 0) {
@@ -228,7 +223,7 @@ kernel ssd<T: bf16 | f16, N: i32>(
     }
     role states(warpgroup 2) regs(224) {
         var hs: f32acc[64, N] = 0.0;
-        if (c0 > 0) {
+        if (SPLIT != 0 && c0 > 0) {
             // a second half: the first half's state, each thread's part once it is written
             // (a first half that never came would leave the wait after 4 s: a wrong y,
             // never a hang)
@@ -262,7 +257,7 @@ kernel ssd<T: bf16 | f16, N: i32>(
                 }
             }
         }
-        if (c1 < nch) {
+        if (SPLIT != 0 && c1 < nch) {
             // a first half: its state for the second, each thread's part, then its flag
             store(hand[b, h], hs, [0, 0]);
             store_release(sync[2 + 128 * bh + thread.x % 128], 1);
@@ -280,7 +275,18 @@ fn dtp(v: f32, softplus: i32) -> f32 {
     return log(1.0 + exp(v));
 }
 
+// SPLIT where the workspace is given and halves take a wave off: L > 448 (four chunks a
+// half at least), more heads than SMs, and cdiv(2 B H, SMs) < 2 cdiv(B H, SMs) (320
+// heads on 132 SMs: 5 waves of halves, not 3 of heads)
+instance ssd<bf16, 128, 1> as ssd_bf16_n128_split
+    when (HB > 0 && L > 448 && B * H > num_sms && cdiv(2 * B * H, num_sms) < 2 * cdiv(B * H, num_sms));
 instance ssd<bf16, 128> as ssd_bf16_n128;
+instance ssd<bf16, 64, 1> as ssd_bf16_n64_split
+    when (HB > 0 && L > 448 && B * H > num_sms && cdiv(2 * B * H, num_sms) < 2 * cdiv(B * H, num_sms));
 instance ssd<bf16, 64> as ssd_bf16_n64;
+instance ssd<f16, 128, 1> as ssd_f16_n128_split
+    when (HB > 0 && L > 448 && B * H > num_sms && cdiv(2 * B * H, num_sms) < 2 * cdiv(B * H, num_sms));
 instance ssd<f16, 128> as ssd_f16_n128;
+instance ssd<f16, 64, 1> as ssd_f16_n64_split
+    when (HB > 0 && L > 448 && B * H > num_sms && cdiv(2 * B * H, num_sms) < 2 * cdiv(B * H, num_sms));
 instance ssd<f16, 64> as ssd_f16_n64;

@@ -41,12 +41,18 @@
 
 #include "ssd.h"
 
-/* X(instance, f16 inputs, d_state N), in the declaration order of kernels_src/ssd/ssd.cake */
+/* X(instance, f16 inputs, d_state N): the whole-head instances first (expected_instance
+ * takes the first of a case's type and N), then those that split heads in two halves,
+ * which the entry point takes where its rule says (kernels_src/ssd/ssd.cake) */
 #define SSD_INSTANCES(X) \
 	X(ssd_bf16_n128, 0, 128) \
 	X(ssd_bf16_n64, 0, 64) \
 	X(ssd_f16_n128, 1, 128) \
-	X(ssd_f16_n64, 1, 64)
+	X(ssd_f16_n64, 1, 64) \
+	X(ssd_bf16_n128_split, 0, 128) \
+	X(ssd_bf16_n64_split, 0, 64) \
+	X(ssd_f16_n128_split, 1, 128) \
+	X(ssd_f16_n64_split, 1, 64)
 
 #define P 64
 
