@@ -48,6 +48,8 @@ irgen_assigned_vars(const Node *s, int base, int *out, int *n)
 		return;
 	switch (s->kind) {
 	case N_ASSIGN:
+		if (!s->lhs->sym)       /* a name sema could not resolve (reported there) */
+			return;
 		if (s->lhs->kind == N_INDEX && s->lhs->indexkind == IDX_REGS) {
 			/* any element: the index is known only as irgen unrolls */
 			int i;
