@@ -25,6 +25,9 @@ config.substitutions.append(("%not", config.not_exe))
 # C test programs linked with cakec's static libraries need the flags they were built with.
 sanitized = str(getattr(config, "sanitize", "")).upper() in ("ON", "1", "TRUE", "YES")
 config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized else ""))
+# cakec laid out by a profile after linking (CAKEC_BOLT, cmake/bolt.sh)
+if str(getattr(config, "bolt", "")).upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("bolt")
 
 ptxas = os.environ.get("CAKEC_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):

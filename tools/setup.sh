@@ -16,6 +16,7 @@ command -v bison >/dev/null || need+=(bison)
 command -v python3 >/dev/null || need+=(python3)
 [ -f /usr/lib/llvm-22/lib/cmake/llvm/LLVMConfig.cmake ] || need+=(llvm-22-dev)
 [ -x /usr/lib/llvm-22/bin/FileCheck ] || need+=(llvm-22-tools)
+[ -x /usr/lib/llvm-22/bin/llvm-bolt ] || need+=(bolt-22)   # lays cakec out by a profile (cmake/bolt.sh)
 command -v groff >/dev/null || need+=(groff-base)   # the man page test renders docs/cakec.1
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
