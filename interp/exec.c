@@ -791,6 +791,25 @@ ex_wait_ge(Warp *w, const IrOp *op, uint32_t mask)
 	}
 }
 
+/* fence.acq_rel: at gpu or system scope, a release point for the race check (the warp's
+ * relaxed atomic writes after it publish what it wrote before it) and the acquire of the
+ * releases its relaxed atomics read since the last fence (memory.c). A cta or cluster
+ * fence orders nothing between blocks that the check would follow. */
+static void
+ex_fence(Warp *w, const IrOp *op, uint32_t mask)
+{
+	int i;
+
+	(void)mask;
+	if (op->imm < IR_SCOPE_GPU)
+		return;
+	w->nrel++;
+	w->fenced = 1;
+	for (i = 0; i < w->npend && i < MAX_PENDING; i++)
+		mem_acquire(w, &w->pend[i]);
+	w->npend = 0;
+}
+
 static void
 ex_nothing(Warp *w, const IrOp *op, uint32_t mask)
 {
@@ -1140,7 +1159,7 @@ static const ExecRow exec_rows[] = {
 	{IR_ATOM_AND, ex_atom, NULL, NULL}, {IR_ATOM_OR, ex_atom, NULL, NULL}, {IR_ATOM_XCHG, ex_atom, NULL, NULL},
 	{IR_ATOM_CAS, ex_atom, NULL, NULL},
 	{IR_LOAD_ACQ, ex_load, NULL, NULL}, {IR_STORE_REL, ex_store, NULL, NULL},
-	{IR_FENCE, ex_nothing, NULL, NULL}, {IR_WAIT_GE, ex_wait_ge, NULL, NULL},
+	{IR_FENCE, ex_fence, NULL, NULL}, {IR_WAIT_GE, ex_wait_ge, NULL, NULL},
 
 	{IR_BARRIER, ex_barrier, NULL, NULL},
 	{IR_BAR_SYNC, ex_bar_named, NULL, NULL},

@@ -54,13 +54,19 @@ enum {
 	SH_READING      /* a TMA store in flight still reads it */
 };
 
-/* A store.release that a warp's load.acquire or wait.ge read: the warp's accesses after it
- * are ordered after the releasing warp's accesses before it (memory.c). */
+/* A release that a warp acquired (memory.c): a store.release, or a relaxed atomic write
+ * after a gpu-scope fence, read by a load.acquire or wait.ge, or by a relaxed atomic that
+ * a gpu-scope fence then followed. The acquiring warp's later accesses, and its CTA's after
+ * a barrier (epoch past `at`), are ordered after the releasing warp's accesses before it
+ * (release number below `rel`) and its CTA's before a barrier (epoch below `epoch`). */
 typedef struct Acquired {
 	uint32_t run, rel;
-	uint16_t warp;
+	uint32_t epoch;         /* the releasing CTA's barrier interval at the release */
+	uint32_t at;            /* the acquiring CTA's barrier interval at the acquire */
+	uint16_t warp;          /* the releasing warp (Warp.gid) */
 } Acquired;
 #define MAX_ACQUIRED 16
+#define MAX_PENDING 4
 
 struct Warp {
 	Interp *it;
@@ -80,9 +86,12 @@ struct Warp {
 	uint32_t wgmma_retired;         /* groups below this retired (wgmma.wait) */
 	uint16_t csyncs;                /* cluster barriers passed in this block */
 	int poll_timeout;               /* W_POLL: time ran out (nothing else could move) */
-	uint32_t nrel;                  /* store.release ops run in this block */
+	uint32_t nrel;                  /* store.release and gpu-scope fences run in this block */
+	int fenced;                     /* a gpu-scope fence ran: its atomic writes release */
 	Acquired acq[MAX_ACQUIRED];     /* the releases it acquired, the newest kept */
 	int nacq;
+	Acquired pend[MAX_PENDING];     /* read by relaxed atomics: acquired at its next fence */
+	int npend;
 	TcWarp tc;                      /* tcgen05 and tensor memory (tmem.c) */
 	/* per value: 1 + the wgmma group whose accumulator (or A fragment) it is, passed on
 	 * by copies, wgmma.fence and wgmma.wait; in flight while that group has not retired
@@ -189,6 +198,8 @@ struct Block {
 	int nreads, capreads;
 	struct Tmem *tm;        /* tensor memory, once a warp allocates it (tmem.c) */
 	int named[16];          /* per named barrier (bar.sync id): threads arrived this phase */
+	Acquired acq[MAX_ACQUIRED];     /* releases its warps acquired, for its other warps */
+	int nacq;
 };
 
 /* One access to an element of a global tensor, for the global race check (memory.c). */
@@ -200,8 +211,9 @@ typedef struct GlobalAcc {
 	uint16_t warp;          /* Warp.gid */
 	uint16_t csync;         /* cluster barriers the warp had passed */
 	uint8_t lane, atomic;
-	uint32_t rel;           /* the warp's store.release count then (the op's own number
-	                         * for a store.release) */
+	uint8_t rls;            /* a release: a store.release, or an atomic after a fence */
+	uint32_t rel;           /* the warp's release count then (Warp.nrel; the op's own
+	                         * number for a store.release) */
 } GlobalAcc;
 
 /* A memory object a pointer can point into. */
@@ -444,6 +456,7 @@ int mem_setup(Interp *it, Buf *err);
 void mem_block_start(Interp *it, Block *b);
 /* The block's warps passed a barrier: accesses before it are ordered before those after. */
 void mem_barrier(Interp *it);
+void mem_acquire(Warp *w, const Acquired *e);
 void mem_free(Interp *it);
 
 /* ---- numeric.c: float formats ---- */

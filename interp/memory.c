@@ -195,13 +195,27 @@ gacc_now(const Warp *w, const IrOp *op, int l, int atomic, GlobalAcc *a)
 	a->csync = w->csyncs;
 	a->lane = (uint8_t)l;
 	a->atomic = (uint8_t)atomic;
+	a->rls = op->opc == IR_STORE_REL || (atomic && w->fenced);
 	a->rel = w->nrel;
 }
 
-/* Whether warp c's access comes after a release by a's warp that followed a, which c's
- * warp acquired (a load.acquire or wait.ge read that store.release's value). One hop, not
- * transitive: a chain of hand-offs through a third warp is not followed (a race there may
- * be reported that is none). */
+/* Whether release q follows access a: a by the releasing warp before it, or by a warp of
+ * its CTA before a barrier that came before it (a barrier orders the CTA's accesses, and
+ * a release passes on what its thread observed: PTX's cumulativity). */
+static int
+released(const Interp *it, const Acquired *q, const GlobalAcc *a)
+{
+	if (q->run != a->run)
+		return 0;
+	if (q->warp == a->warp)
+		return q->rel > a->rel;
+	return q->warp / it->nwarps == a->warp / it->nwarps && a->epoch < q->epoch;
+}
+
+/* Whether access c comes after a release that followed a and that c's warp acquired
+ * before it, or another warp of c's CTA acquired before a barrier that came before c.
+ * One hop, not transitive: a chain of hand-offs through a third CTA is not followed (a
+ * race there may be reported that is none). */
 static int
 gacc_acquired(const Interp *it, const GlobalAcc *a, const GlobalAcc *c)
 {
@@ -209,23 +223,44 @@ gacc_acquired(const Interp *it, const GlobalAcc *a, const GlobalAcc *c)
 	int i;
 
 	for (i = 0; i < w->nacq && i < MAX_ACQUIRED; i++)
-		if (w->acq[i].run == a->run && w->acq[i].warp == a->warp && w->acq[i].rel > a->rel)
+		if (released(it, &w->acq[i], a))
+			return 1;
+	for (i = 0; i < w->b->nacq && i < MAX_ACQUIRED; i++)
+		if (w->b->acq[i].at < c->epoch && released(it, &w->b->acq[i], a))
 			return 1;
 	return 0;
 }
 
-/* Warp w's op read element entry e: if its last write is a store.release, w acquired it. */
+/* Release e acquired by warp w now: for w's later accesses, and its CTA's after a barrier. */
+void
+mem_acquire(Warp *w, const Acquired *e)
+{
+	Acquired q = *e;
+
+	q.at = w->b->epoch;
+	w->acq[w->nacq++ % MAX_ACQUIRED] = q;
+	w->b->acq[w->b->nacq++ % MAX_ACQUIRED] = q;
+}
+
+/* Warp w's op read element entry e. If its last write is a release, w acquires it: at
+ * once by a load.acquire or wait.ge, at its next gpu-scope fence by a relaxed atomic
+ * (exec.c, ex_fence). */
 static void
 gacc_acquire(Warp *w, const IrOp *op, const GlobalAcc *e)
 {
-	Acquired *q;
+	Acquired q;
 
-	if ((op->opc != IR_LOAD_ACQ && op->opc != IR_WAIT_GE) || !e->op || e->op->opc != IR_STORE_REL)
+	if (!e->op || !e->rls || !ir_is_atomic(op->opc))
 		return;
-	q = &w->acq[w->nacq++ % MAX_ACQUIRED];
-	q->run = e->run;
-	q->warp = e->warp;
-	q->rel = e->rel;
+	q.run = e->run;
+	q.warp = e->warp;
+	q.rel = e->rel;
+	q.epoch = e->epoch;
+	q.at = 0;
+	if (op->opc == IR_LOAD_ACQ || op->opc == IR_WAIT_GE)
+		mem_acquire(w, &q);
+	else
+		w->pend[w->npend++ % MAX_PENDING] = q;
 }
 
 /* Whether recorded access a and the access now (c) may happen in either order. */
@@ -553,6 +588,7 @@ mem_block_start(Interp *it, Block *b)
 	memset(b->shadow, 0, (size_t)it->k->smem_bytes);
 	memset(b->gen, 0, (size_t)it->k->smem_bytes * sizeof *b->gen);
 	b->epoch++;
+	b->nacq = 0;
 }
 
 void

@@ -392,6 +392,8 @@ run_cluster(Interp *it)
 		w->poll_timeout = 0;
 		w->nrel = 0;
 		w->nacq = 0;
+		w->npend = 0;
+		w->fenced = 0;
 	}
 	it->poll_round = 0;
 	while (!it->failed) {
