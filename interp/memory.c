@@ -231,6 +231,20 @@ gacc_acquired(const Interp *it, const GlobalAcc *a, const GlobalAcc *c)
 	return 0;
 }
 
+/* Adds q to the ring list (n entries so far, of size max) unless it holds it already: the
+ * lanes of one wait acquire the same release, and must not push out older ones. */
+static void
+acq_add(Acquired *list, int *n, int max, const Acquired *q)
+{
+	int i;
+
+	for (i = 0; i < *n && i < max; i++)
+		if (list[i].run == q->run && list[i].warp == q->warp && list[i].rel == q->rel &&
+		    list[i].epoch == q->epoch && list[i].at == q->at)
+			return;
+	list[(*n)++ % max] = *q;
+}
+
 /* Release e acquired by warp w now: for w's later accesses, and its CTA's after a barrier. */
 void
 mem_acquire(Warp *w, const Acquired *e)
@@ -238,8 +252,8 @@ mem_acquire(Warp *w, const Acquired *e)
 	Acquired q = *e;
 
 	q.at = w->b->epoch;
-	w->acq[w->nacq++ % MAX_ACQUIRED] = q;
-	w->b->acq[w->b->nacq++ % MAX_ACQUIRED] = q;
+	acq_add(w->acq, &w->nacq, MAX_ACQUIRED, &q);
+	acq_add(w->b->acq, &w->b->nacq, MAX_ACQUIRED, &q);
 }
 
 /* Warp w's op read element entry e. If its last write is a release, w acquires it: at
@@ -260,7 +274,7 @@ gacc_acquire(Warp *w, const IrOp *op, const GlobalAcc *e)
 	if (op->opc == IR_LOAD_ACQ || op->opc == IR_WAIT_GE)
 		mem_acquire(w, &q);
 	else
-		w->pend[w->npend++ % MAX_PENDING] = q;
+		acq_add(w->pend, &w->npend, MAX_PENDING, &q);
 }
 
 /* Whether recorded access a and the access now (c) may happen in either order. */
