@@ -89,40 +89,57 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
 
     // this thread's part of the state, then every token's inputs while it is on its way
     stage_rows16(stage, s, b, h, k0, vc, vg);
-    // (the copies' trip counts are known: unrolled, with the last round guarded)
-    for (i in 0 .. cdiv(T * KD / 4, 32 * NW)) unroll {
-        let c = tid + 32 * NW * i;
-        if (c < T * KD / 4) {
+    // Where every thread makes the same number of copies, they are unrolled: as a loop,
+    // LLVM's loop passes cost the compile more than the copies (T = 8: 51 -> 47 ms), and
+    // T = 8 runs 2-9% faster so. Where the last round is partial, the loop: unrolled with
+    // the last round guarded, T = 3, NH = 3 ran 6% slower (bench/RESULTS.md section 50).
+    if (T * KD / 4 % (32 * NW) == 0) {
+        for (i in 0 .. T * KD / 4 / (32 * NW)) unroll {
+            let c = tid + 32 * NW * i;
+            let t = c / (KD / 4);
+            cp_async(xq[t, c % (KD / 4) * 4 : 4], q[b, t, hq, c % (KD / 4) * 4 : 4]);
+        }
+    } else {
+        for (c in tid .. T * KD / 4 step 32 * NW) {
             let t = c / (KD / 4);
             cp_async(xq[t, c % (KD / 4) * 4 : 4], q[b, t, hq, c % (KD / 4) * 4 : 4]);
         }
     }
-    for (i in 0 .. cdiv(T * NH * KD / 4, 32 * NW)) unroll {
-        let c = tid + 32 * NW * i;
-        if (c < T * NH * KD / 4) {
+    if (T * NH * KD / 4 % (32 * NW) == 0) {
+        for (i in 0 .. T * NH * KD / 4 / (32 * NW)) unroll {
+            let c = tid + 32 * NW * i;
+            let t = c / (NH * KD / 4);
+            let j = c / (KD / 4) % NH;
+            cp_async(xk[t, j, c % (KD / 4) * 4 : 4], k[b, t, j, hq, c % (KD / 4) * 4 : 4]);
+        }
+    } else {
+        for (c in tid .. T * NH * KD / 4 step 32 * NW) {
             let t = c / (NH * KD / 4);
             let j = c / (KD / 4) % NH;
             cp_async(xk[t, j, c % (KD / 4) * 4 : 4], k[b, t, j, hq, c % (KD / 4) * 4 : 4]);
         }
     }
-    for (i in 0 .. cdiv(T * NH * BV / 4, 32 * NW)) unroll {
-        let c = tid + 32 * NW * i;
-        if (c < T * NH * BV / 4) {
+    if (T * NH * BV / 4 % (32 * NW) == 0) {
+        for (i in 0 .. T * NH * BV / 4 / (32 * NW)) unroll {
+            let c = tid + 32 * NW * i;
+            let t = c / (NH * BV / 4);
+            let j = c / (BV / 4) % NH;
+            cp_async(xv[t, j, c % (BV / 4) * 4 : 4], v[b, t, j, h, vb * BV + c % (BV / 4) * 4 : 4]);
+        }
+    } else {
+        for (c in tid .. T * NH * BV / 4 step 32 * NW) {
             let t = c / (NH * BV / 4);
             let j = c / (BV / 4) % NH;
             cp_async(xv[t, j, c % (BV / 4) * 4 : 4], v[b, t, j, h, vb * BV + c % (BV / 4) * 4 : 4]);
         }
     }
-    for (i in 0 .. cdiv(T * (NH + 1), 32 * NW)) unroll {
-        let c = tid + 32 * NW * i;
-        if (c < T * (NH + 1)) {
-            let t = c / (NH + 1);
-            let j = c % (NH + 1);
-            if (j == 0) {
-                xgb[t, 0] = g[b, t, h];
-            } else {
-                xgb[t, j] = f32(beta[b, t, j - 1, h]);
-            }
+    for (c in tid .. T * (NH + 1) step 32 * NW) {
+        let t = c / (NH + 1);
+        let j = c % (NH + 1);
+        if (j == 0) {
+            xgb[t, 0] = g[b, t, h];
+        } else {
+            xgb[t, j] = f32(beta[b, t, j - 1, h]);
         }
     }
     cp_async_commit();
@@ -131,33 +148,27 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
 
     // the prologue: warp thread.y takes tokens thread.y, thread.y + NW, ...; lane l holds
     // elements l, l + 32, ... of q and of each k
-    // (unrolled where a warp takes at most two tokens, as the copies above: a loop costs
-    // LLVM's loop passes more than the copy of its body; past two, the unrolled kernel
-    // would pass the size limit at T = 8)
-    for (i in 0 .. cdiv(T, NW)) unroll(cdiv(T, NW) <= 2 ? cdiv(T, NW) : 1) {
-        let t = thread.y + NW * i;
-        if (t < T) {
-            var x: f32[KD / 32] = 0.0;
-            for (j in 0 .. NH + 1) unroll {
-                var ss: f32 = 0.0;
-                for (e in 0 .. KD / 32) unroll {
-                    if (j == 0) {
-                        x[e] = f32(xq[t, thread.x + 32 * e]);
-                    } else {
-                        x[e] = f32(xk[t, j - 1, thread.x + 32 * e]);
-                    }
-                    ss += x[e] * x[e];
+    for (t in thread.y .. T step NW) {
+        var x: f32[KD / 32] = 0.0;
+        for (j in 0 .. NH + 1) unroll {
+            var ss: f32 = 0.0;
+            for (e in 0 .. KD / 32) unroll {
+                if (j == 0) {
+                    x[e] = f32(xq[t, thread.x + 32 * e]);
+                } else {
+                    x[e] = f32(xk[t, j - 1, thread.x + 32 * e]);
                 }
-                var inv: f32 = 1.0;
-                if (L2NORM) {
-                    inv = l2_inv(ss, 1, 5);
-                }
-                for (e in 0 .. KD / 32) unroll {
-                    if (j == 0) {
-                        fq[t, padded(thread.x + 32 * e)] = x[e] * inv;
-                    } else {
-                        fk[t, j - 1, padded(thread.x + 32 * e)] = x[e] * inv;
-                    }
+                ss += x[e] * x[e];
+            }
+            var inv: f32 = 1.0;
+            if (L2NORM) {
+                inv = l2_inv(ss, 1, 5);
+            }
+            for (e in 0 .. KD / 32) unroll {
+                if (j == 0) {
+                    fq[t, padded(thread.x + 32 * e)] = x[e] * inv;
+                } else {
+                    fk[t, j - 1, padded(thread.x + 32 * e)] = x[e] * inv;
                 }
             }
         }
