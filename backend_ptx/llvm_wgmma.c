@@ -937,6 +937,23 @@ shared_tile_load(LlvmGen *g, const IrOp *op)
 	free(lanes);
 }
 
+/* wgmma_store's straight path: word j (lanes 2 j, 2 j + 1) is row j % 2, columns 8 (j /
+ * 2) and 8 (j / 2) + 1, one 2-wide store at a constant offset from its row's address. */
+static void
+store_pairs(LlvmGen *g, LLVMValueRef *p, LLVMValueRef *words, int npair, LLVMTypeRef ety, int ebytes)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < npair / 2; j++) {
+			LLVMValueRef off = LLVMConstInt(lg_i64t(g), (unsigned long long)(8 * j), 0);
+			LLVMValueRef q = j ? LLVMBuildInBoundsGEP2(g->b, ety, p[i], &off, 1, "") : p[i];
+			LLVMValueRef st = LLVMBuildStore(g->b, words[2 * j + i], q);
+
+			LLVMSetAlignment(st, (unsigned)(2 * ebytes));
+		}
+}
+
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
  * (4 j + 2 i, +1) is converted once, up front, into one word: a b32 of two bf16/f16, or a
  * <2 x float>. Then two straight runs of code: where the whole 64 x N block lies inside
@@ -999,21 +1016,20 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	full = LLVMBuildAnd(g->b, full, LLVMBuildICmp(g->b, LLVMIntEQ,
 						       LLVMBuildAnd(g->b, LLVMBuildOr(g->b, ncols, col0, ""), LLVMConstInt(ity, 1, 0), ""),
 						       LLVMConstInt(ity, 0, 0), ""), "");
+	/* a block known to be inside (constant corner and dimensions: folded to true) takes
+	 * the straight path alone, without the dead predicated one */
+	if (LLVMIsAConstantInt(full) && LLVMConstIntGetZExtValue(full)) {
+		store_pairs(g, p, words, npair, ety, ebytes);
+		free(words);
+		return;
+	}
 	fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.full");
 	slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.part");
 	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "store.done");
 	LLVMBuildCondBr(g->b, full, fast, slow);
 
-	/* word j is lanes 2 j, 2 j + 1: j = 2 jj + i, i.e. row i, columns 8 jj, 8 jj + 1 */
 	LLVMPositionBuilderAtEnd(g->b, fast);
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < npair / 2; j++) {
-			LLVMValueRef off = LLVMConstInt(lg_i64t(g), (unsigned long long)(8 * j), 0);
-			LLVMValueRef q = j ? LLVMBuildInBoundsGEP2(g->b, ety, p[i], &off, 1, "") : p[i];
-			LLVMValueRef st = LLVMBuildStore(g->b, words[2 * j + i], q);
-
-			LLVMSetAlignment(st, (unsigned)(2 * ebytes));
-		}
+	store_pairs(g, p, words, npair, ety, ebytes);
 	LLVMBuildBr(g->b, join);
 
 	LLVMPositionBuilderAtEnd(g->b, slow);
@@ -1149,6 +1165,54 @@ wgmma_load_transposed(LlvmGen *g, const IrOp *op)
 	free(lanes);
 }
 
+/* Whether [start, start + span) is known, at compile time, to lie in [0, size): the
+ * tile's rows (span 64) or columns (span N) are then all inside. */
+static int
+frag_inside(LLVMValueRef start, LLVMValueRef size, int span)
+{
+	long long s, n;
+
+	if (!LLVMIsAConstantInt(start) || !LLVMIsAConstantInt(size))
+		return 0;
+	s = LLVMConstIntGetSExtValue(start);
+	n = LLVMConstIntGetSExtValue(size);
+	return s >= 0 && s + span <= n;
+}
+
+/* wgmma_load of a tile known to lie inside its tensor (constant corner and dimensions:
+ * a state of [.., 64, N]): two row addresses, each lane a constant offset from its row's,
+ * no bounds tests. The general path's per-column index arithmetic (an add, an extension,
+ * an address a lane) costs LLVM's passes more than the loads: ssd's fragments of its
+ * initial and handed-over states were 128 lanes of it. */
+static void
+frag_load_inside(LlvmGen *g, const IrOp *op, LLVMValueRef base, LLVMValueRef row0, LLVMValueRef col0,
+		 LLVMValueRef ncols, LLVMTypeRef ety, int nl)
+{
+	LLVMTypeRef ity = LLVMTypeOf(ncols), fty = LLVMFloatTypeInContext(g->ctx), i64 = lg_i64t(g);
+	IrType pt = ir_vtype(g->k, op->args[0]);
+	LLVMValueRef rb, cb, prow[2], *lanes;
+	int i, l;
+
+	frag_thread(g, &rb, &cb);
+	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
+	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
+	for (i = 0; i < 2; i++) {
+		LLVMValueRef r = i ? LLVMBuildNSWAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "") : rb;
+		LLVMValueRef off = LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, r, ncols, ""), cb, "");
+
+		prow[i] = LLVMBuildInBoundsGEP2(g->b, ety, base, &off, 1, "");
+	}
+	lanes = xcalloc((size_t)nl, sizeof *lanes);
+	for (l = 0; l < nl; l++) {      /* lane l: row l / 2 % 2, column 8 (l / 4) + l % 2 */
+		LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)(8 * (l / 4) + l % 2), 0);
+		LLVMValueRef v = LLVMBuildLoad2(g->b, ety, LLVMBuildInBoundsGEP2(g->b, ety, prow[l / 2 % 2], &off, 1, ""), "");
+
+		lanes[l] = pt.elem != IR_F32 ? LLVMBuildFPExt(g->b, v, fty, "") : v;
+	}
+	bind_fragment(g, op, lanes, nl);
+	free(lanes);
+}
+
 /* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 (a
  * transposed tile reads element (r, c) at c * nrows + r): the fragment lanes of
  * thread t = linear tid & 127 (wgmma.store's layout), each a load of the element at its
@@ -1178,6 +1242,10 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 		return;
 	}
 
+	if (!bcast && frag_inside(row0, nrows, 64) && frag_inside(col0, ncols, 8 * (nl / 4))) {
+		frag_load_inside(g, op, base, row0, col0, ncols, ety, nl);
+		return;
+	}
 	any = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, nrows, zero, ""),
 			   LLVMBuildICmp(g->b, LLVMIntSGT, ncols, zero, ""), "");
 	body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.load");
