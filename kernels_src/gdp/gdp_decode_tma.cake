@@ -97,12 +97,13 @@ kernel gdp_decode_tma(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
         let kl = lane / VL;
         let k0 = kl * KPT;                      // rows k0 .. k0+15
         let vc = (warp - 1) * WC + vq * 4;      // columns vc .. vc+3 of the slice
-        // g and beta of the first token, one item ahead
+        // g and beta of the first token, one item ahead; beta kept in bf16 until it is
+        // used (converted right after its load, the conversion would wait for the load)
         var gn: f32 = 0.0;
-        var bn: f32 = 0.0;
+        var bn: bf16 = 0.0;
         if (block.x < items) {
             gn = g[block.x / NSLICE / HV, 0, block.x / NSLICE % HV];
-            bn = f32(beta[block.x / NSLICE / HV, 0, 0, block.x / NSLICE % HV]);
+            bn = beta[block.x / NSLICE / HV, 0, 0, block.x / NSLICE % HV];
         }
         for (it in block.x .. items step grid_dim.x) {
             let vb = it % NSLICE;
@@ -110,11 +111,11 @@ kernel gdp_decode_tma(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
             let b = it / NSLICE / HV;
             let vg = vb * BV + vc;              // the same columns in V
             let g0 = gn;
-            let be0 = bn;
+            let be0 = f32(bn);
             let nx = it + grid_dim.x;
             if (nx < items) {
                 gn = g[nx / NSLICE / HV, 0, nx / NSLICE % HV];
-                bn = f32(beta[nx / NSLICE / HV, 0, 0, nx / NSLICE % HV]);
+                bn = beta[nx / NSLICE / HV, 0, 0, nx / NSLICE % HV];
             }
             consume ld {
                 var s0 = stt[k0 + 0, vc : 4];

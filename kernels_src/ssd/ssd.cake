@@ -119,24 +119,28 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
                 bias = dt_bias[h];
             }
             // lane i: steps 2 i and 2 i + 1 of a chunk; the next chunk's are loaded before
-            // this one's stage is waited for, so their latency is off the loop's path
-            var n0: f32 = 0.0;
-            var n1: f32 = 0.0;
+            // this one's stage is waited for, so their latency is off the loop's path. They
+            // stay in T until the next chunk uses them: converted right after the load, the
+            // conversion waited for the load there, and warp 1 took a memory latency a chunk
+            // (the strided dt reads come from DRAM), which made it the scan's slowest role
+            // (1.17-1.30x faster so, bench/RESULTS.md section 51)
+            var n0: T = 0.0;
+            var n1: T = 0.0;
             if (c0 * 64 + 2 * lane < L) {
-                n0 = f32(dt[b, c0 * 64 + 2 * lane, h]);
+                n0 = dt[b, c0 * 64 + 2 * lane, h];
             }
             if (c0 * 64 + 2 * lane + 1 < L) {
-                n1 = f32(dt[b, c0 * 64 + 2 * lane + 1, h]);
+                n1 = dt[b, c0 * 64 + 2 * lane + 1, h];
             }
             for (c in c0 .. c1) {
                 let t0 = c * 64 + 2 * lane;
-                let r0 = n0;
-                let r1 = n1;
+                let r0 = f32(n0);
+                let r1 = f32(n1);
                 if (t0 + 64 < L) {
-                    n0 = f32(dt[b, t0 + 64, h]);
+                    n0 = dt[b, t0 + 64, h];
                 }
                 if (t0 + 65 < L) {
-                    n1 = f32(dt[b, t0 + 65, h]);
+                    n1 = dt[b, t0 + 65, h];
                 }
                 produce ap {
                     var d0: f32 = 0.0;
