@@ -120,9 +120,9 @@ round_format(double x, const FloatFormat *f)
 	return r;
 }
 
-/* x rounded to the float type b, as the GPU would hold it. */
-static double
-round_to(IrBase b, double x)
+/* x rounded to the float type b, as the GPU would hold it (passes.h). */
+double
+pass_round_float(IrBase b, double x)
 {
 	switch (b) {
 	case IR_F16: return round_format(x, &fmt_f16);
@@ -342,7 +342,7 @@ fold_float_arith(Canon *c, IrOp *op, IrType t)
 	/* f64 is exact already. f32 operands are floats, so the double result of add, sub,
 	 * mul, div and sqrt rounds once more to the correctly rounded float (53 >= 2*24+2);
 	 * the same argument covers f16 and bf16. */
-	r = round_to(base, r);
+	r = pass_round_float(base, r);
 	if (isnan(r))
 		return 0;
 	make_float(c, op, r);
@@ -413,7 +413,7 @@ fold_cast(Canon *c, IrOp *op, IrType from, IrType to)
 		else if (to.base == IR_F64)
 			d = sgn ? (double)as_signed(a) : (double)a;
 		else if (sgn ? as_signed(a) >= -(1ll << 53) && as_signed(a) <= (1ll << 53) : a <= (1ull << 53))
-			d = round_to((IrBase)to.base, sgn ? (double)as_signed(a) : (double)a);
+			d = pass_round_float((IrBase)to.base, sgn ? (double)as_signed(a) : (double)a);
 		else
 			return 0;
 		make_float(c, op, d);
@@ -440,7 +440,7 @@ fold_cast(Canon *c, IrOp *op, IrType from, IrType to)
 		make_int(c, op, r);
 		return 1;
 	}
-	make_float(c, op, round_to((IrBase)to.base, x));
+	make_float(c, op, pass_round_float((IrBase)to.base, x));
 	return 1;
 }
 
@@ -736,8 +736,8 @@ canon_op(IrRegion *out, IrOp *op, void *ctx)
 			op->imm = as_signed(int_norm(t, (uint64_t)op->imm));
 			c->changed = 1;
 		} else if (t.lanes == 1 && ir_is_float(t) && !isnan(op->fimm)
-			   && float_bits(IR_F64, round_to((IrBase)t.base, op->fimm)) != float_bits(IR_F64, op->fimm)) {
-			op->fimm = round_to((IrBase)t.base, op->fimm);
+			   && float_bits(IR_F64, pass_round_float((IrBase)t.base, op->fimm)) != float_bits(IR_F64, op->fimm)) {
+			op->fimm = pass_round_float((IrBase)t.base, op->fimm);
 			c->changed = 1;
 		}
 	}

@@ -39,6 +39,13 @@ extern const char *const pass_names[];
 void pass_contract(IrKernel *k, PassContext *cx);
 /* ---- canonicalize.c ---- */
 void pass_canonicalize(IrKernel *k, PassContext *cx);
+/* x rounded to the float type b (f16, bf16, f32; others unchanged), ties to even, as the
+ * GPU would hold it: a constant of type b holds x exactly when this returns x. */
+double pass_round_float(IrBase b, double x);
+/* ---- narrow_carry.c ---- */
+/* A value a loop loads one iteration ahead in a narrow float type and carries converted
+ * is carried as loaded and converted where the loop uses it (the file says which). */
+void pass_narrow_carry(IrKernel *k, PassContext *cx);
 /* ---- cse.c ---- */
 void pass_cse(IrKernel *k, PassContext *cx);
 /* ---- dce.c ---- */

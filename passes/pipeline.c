@@ -252,10 +252,11 @@ pass_pipeline(IrKernel *k, const PassOptions *o)
 	 * optimization: it runs at every level (unless --fmad=false), first of the passes that
 	 * change values. -O0 runs those four. staging-elision needs the addresses
 	 * merged by cse (equal addresses are one value) and leaves dead address arithmetic
-	 * for dce; it runs unless --no-staging-elision turned it off. */
+	 * for dce; it runs unless --no-staging-elision turned it off. narrow-carry, like
+	 * staging-elision, leaves the ops it replaces for dce. */
 	static const int o2[] = {
 		PASS_SCHEDULE_CHECK, PASS_EXPAND_ASYNC, PASS_CONTRACT, PASS_CANONICALIZE, PASS_CSE,
-		PASS_CANONICALIZE, PASS_CSE, PASS_STAGING_ELISION, PASS_DCE, PASS_SMEM_LAYOUT,
+		PASS_CANONICALIZE, PASS_CSE, PASS_STAGING_ELISION, PASS_NARROW_CARRY, PASS_DCE, PASS_SMEM_LAYOUT,
 	};
 	static const int o0[] = {PASS_SCHEDULE_CHECK, PASS_EXPAND_ASYNC, PASS_CONTRACT, PASS_SMEM_LAYOUT};
 	const int *base;
