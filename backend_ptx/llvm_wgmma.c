@@ -489,6 +489,31 @@ frag_thread(LlvmGen *g, LLVMValueRef *row, LLVMValueRef *col)
 	*col = LLVMBuildShl(g->b, LLVMBuildAnd(g->b, t, lg_c32(g, 3), ""), lg_c32(g, 1), "");
 }
 
+/* The thread's two rows of a 64 x N tile at (row0, col0) of a row-major tensor of ncols
+ * columns: p[i], the address of its first element of row i (rows 8 apart), and with nrows
+ * given, rowin[i], whether that row is inside. Returns the thread's first column. */
+static LLVMValueRef
+frag_rows(LlvmGen *g, LLVMValueRef base, LLVMTypeRef ety, LLVMValueRef row0, LLVMValueRef col0, LLVMValueRef ncols,
+	  LLVMValueRef *p, LLVMValueRef *rowin, LLVMValueRef nrows)
+{
+	LLVMTypeRef ity = LLVMTypeOf(ncols);
+	LLVMValueRef rb, cb;
+	int i;
+
+	frag_thread(g, &rb, &cb);
+	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
+	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
+	for (i = 0; i < 2; i++) {
+		LLVMValueRef r = i ? LLVMBuildNSWAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "") : rb;
+		LLVMValueRef off = LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, r, ncols, ""), cb, "");
+
+		if (rowin)
+			rowin[i] = LLVMBuildICmp(g->b, LLVMIntSLT, r, nrows, "");
+		p[i] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");
+	}
+	return cb;
+}
+
 /* frag_thread's row with paired rows (IR_TILE_PAIRED, ir_frag_row): 16 (t / 32) + 2 ((t %
  * 32) / 4), twice frag_thread's less 16 (t / 32); the thread's second row is the next. */
 static LLVMValueRef
@@ -969,7 +994,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
 	LLVMValueRef base = lg_arg(g, op, 0), *acc;
 	LLVMValueRef nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3), row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5);
-	LLVMValueRef rb, cb, p[2], rowin[2], full, left, *words, *sw;
+	LLVMValueRef cb, p[2], rowin[2], full, left, *words, *sw;
 	LLVMBasicBlockRef fast, slow, join, rows[2], next[2];
 	int n = at.lanes * 2, npair = at.lanes / 2, ebytes = ir_type_bytes(ir_scalar((IrBase)pt.elem)), *sc, i, j, e;
 
@@ -990,16 +1015,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 		wgmma_store_transposed(g, op, acc, at.lanes);
 		return;
 	}
-	frag_thread(g, &rb, &cb);
-	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
-	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
-	for (i = 0; i < 2; i++) {
-		LLVMValueRef r = i ? LLVMBuildNSWAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "") : rb;
-		LLVMValueRef off = LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, r, ncols, ""), cb, "");
-
-		rowin[i] = LLVMBuildICmp(g->b, LLVMIntSLT, r, nrows, "");
-		p[i] = LLVMBuildGEP2(g->b, ety, base, &off, 1, "");
-	}
+	cb = frag_rows(g, base, ety, row0, col0, ncols, p, rowin, nrows);
 	words = xcalloc((size_t)npair, sizeof *words);
 	for (j = 0; j < npair; j++) {
 		LLVMValueRef v = lg_pair(g, acc[2 * j], acc[2 * j + 1]);
@@ -1188,20 +1204,12 @@ static void
 frag_load_inside(LlvmGen *g, const IrOp *op, LLVMValueRef base, LLVMValueRef row0, LLVMValueRef col0,
 		 LLVMValueRef ncols, LLVMTypeRef ety, int nl)
 {
-	LLVMTypeRef ity = LLVMTypeOf(ncols), fty = LLVMFloatTypeInContext(g->ctx), i64 = lg_i64t(g);
+	LLVMTypeRef fty = LLVMFloatTypeInContext(g->ctx), i64 = lg_i64t(g);
 	IrType pt = ir_vtype(g->k, op->args[0]);
-	LLVMValueRef rb, cb, prow[2], *lanes;
-	int i, l;
+	LLVMValueRef prow[2], *lanes;
+	int l;
 
-	frag_thread(g, &rb, &cb);
-	rb = LLVMBuildNSWAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
-	cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
-	for (i = 0; i < 2; i++) {
-		LLVMValueRef r = i ? LLVMBuildNSWAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "") : rb;
-		LLVMValueRef off = LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, r, ncols, ""), cb, "");
-
-		prow[i] = LLVMBuildInBoundsGEP2(g->b, ety, base, &off, 1, "");
-	}
+	frag_rows(g, base, ety, row0, col0, ncols, prow, NULL, NULL);
 	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++) {      /* lane l: row l / 2 % 2, column 8 (l / 4) + l % 2 */
 		LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)(8 * (l / 4) + l % 2), 0);
