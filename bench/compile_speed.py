@@ -6,7 +6,9 @@ sm_103a; sm_90a alone for the wgmma GEMMs) in one run, both at the default -O2; 
 information (no budget), one target at -O3. The budget (issue 12: every kernel under 50 ms
 per target) holds the one-target run and the all-targets run divided by its number of
 targets (cakec generates the targets' code on threads of their own, so that run is less
-than the sum of the targets' runs); a kernel over it in either is flagged.
+than the sum of the targets' runs); a kernel over it in either is flagged. The runs go in
+rounds over every kernel (each round compiles every kernel once in each way), so that a
+short burst of other load on the machine reaches few samples of any one kernel.
 What it measures is `cakec --emit=ptx`: .cake to PTX text only, with no launchers and no
 ptxas. The budget is for cakec's own work; `--emit=host` also runs ptxas on each target's
 PTX by default (to embed cubins), which takes ptxas's time on top (0.1-0.5 s per kernel
@@ -125,12 +127,25 @@ def main():
     print(f"{'kernel file (its first target)':64} {'one target ms':>14} {'all targets ms':>15} "
           f"{'per target':>11} {'one target -O3 ms':>18}")
     with tempfile.TemporaryDirectory() as tmp:
-        for label, extra, f, first in units(a.cakec, files):
-            one = median_ms([a.cakec, "--target", first, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
-            # every target the kernel lists (sm_90a only for the wgmma GEMMs)
-            every = median_ms([a.cakec, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
+        us = units(a.cakec, files)
+        # three commands a unit: one target, every target the kernel lists (sm_90a only for
+        # the wgmma GEMMs), one target at -O3
+        cmds = [[[a.cakec, "--target", first, "--emit=ptx", "-o", tmp] + extra + [f],
+                 [a.cakec, "--emit=ptx", "-o", tmp] + extra + [f],
+                 [a.cakec, "-O3", "--target", first, "--emit=ptx", "-o", tmp] + extra + [f]]
+                for _, extra, f, first in us]
+        # rounds over every unit, not a unit's runs in a row: a burst of load on the machine
+        # (a second or so of another process) then costs a few units one sample each, not one
+        # unit the majority of its samples (which moved a median from 43 to 70 ms)
+        times = [[[] for _ in c] for c in cmds]
+        for r in range(a.runs):
+            print(f"round {r + 1} of {a.runs}", file=sys.stderr, flush=True)
+            for u, c in enumerate(cmds):
+                for m, cmd in enumerate(c):
+                    times[u][m].append(median_ms(cmd, 1))
+        for (label, extra, f, first), t in zip(us, times):
+            one, every, o3 = (statistics.median(x) for x in t)
             per = every / ntargets(a.cakec, extra, f)
-            o3 = median_ms([a.cakec, "-O3", "--target", first, "--emit=ptx", "-o", tmp] + extra + [f], a.runs)
             flag = "" if max(one, per) <= a.budget_ms else "  OVER BUDGET"
             over += max(one, per) > a.budget_ms
             print(f"{os.path.relpath(label, root) + ' (' + first + ')':64} {one:14.1f} {every:15.1f} {per:11.1f} {o3:18.1f}{flag}")
