@@ -601,12 +601,15 @@ gen_check_entries(Sema *S, Node *program)
 {
 	Node *k;
 
-	(void)S;
 	for (k = program->list.head; k; k = k->next) {
 		const Node *tp, *d;
 		int j;
 
 		if (k->kind != N_KERNEL || !k->init || !k->kinfo || k->kinfo->nleft_out)
+			continue;
+		/* an imported design is the importer's to use or not; the rules below are for
+		 * its entry point, where the importer makes one */
+		if (k->loc.file != S->p->file && !k->kinfo->nentry)
 			continue;
 		if (!k->kinfo->ninst) {
 			diag_error(k->loc, "generic kernel '%s' has no instance (declare one: 'instance %s<...>;')",

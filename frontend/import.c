@@ -1,9 +1,11 @@
 /* import.c: `import "x.cake";` at file scope. The named file is looked up relative to the
  * importing file's directory, then in each -I directory in order; it is read into a
  * diag source of its own (so its nodes' SrcLocs name it), parsed into the program arena,
- * its own imports resolved the same way, and its fn and const declarations take the
- * import's place in the importing file's declaration list. Sema then sees one program:
- * a name defined twice is the usual redefinition error and -D reaches every constant.
+ * its own imports resolved the same way, and its fn, const and generic kernel declarations
+ * take the import's place in the importing file's declaration list (its plain kernels and
+ * its instances are compiled with it, not with its importers). Sema then sees one program:
+ * a name defined twice is the usual redefinition error (but for a constant of the same type
+ * and value in two files, sema.c's check_const) and -D reaches every constant.
  *
  * Each file is read once per compile however often it is imported (identity: device and
  * inode, so that two spellings of one path are one file); a file that imports itself,
@@ -163,12 +165,11 @@ import_one(Importer *im, const Node *imp, const char *from)
 	im->nchain--;
 	for (d = decls.head; d; d = next) {
 		next = d->next;
-		if (d->kind == N_KERNEL || d->kind == N_INSTANCE) {
-			diag_error(d->loc, "an imported file holds only 'fn' and 'const' declarations: %s '%s' cannot be imported",
-				   d->kind == N_KERNEL ? "kernel" : "instance", d->name);
-			diag_note(imp->loc, "'%s' is imported here", path);
+		/* what the file compiles of its own (its plain kernels, its instances and so its
+		 * entry points) stays its own; a generic kernel is a design the importer may
+		 * instantiate, into an entry point of its own */
+		if ((d->kind == N_KERNEL && !d->init) || d->kind == N_INSTANCE)
 			continue;
-		}
 		out = ast_list_append(out, d);
 	}
 	return out;

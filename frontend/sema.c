@@ -618,13 +618,74 @@ int_range(int base)
 	}
 }
 
+/* Applies the -D definitions of constant c (of type t, valid when ok) to *v, marking them
+ * used. */
+static void
+apply_defines(Sema *S, Node *c, IrType t, int ok, ConstVal *v, int *used)
+{
+	ConstVal dv;
+	int i;
+
+	for (i = 0; i < S->opt->ndefines; i++) {
+		const FeDefine *d = &S->opt->defines[i];
+
+		if (strcmp(d->name, c->name) != 0)
+			continue;
+		used[i] = 1;
+		if (!ok)
+			continue;
+		switch (parse_define(d->value, t, &dv)) {
+		case 0:
+			diag_error(c->loc, "-D %s=%s: expected %s for the %s constant '%s'",
+				   d->name, d->value, ir_is_float(t) ? "a number" :
+				   t.base == IR_I1 ? "true or false" : "an integer",
+				   fe_tname(t), c->name);
+			continue;
+		case -1:
+			if (ir_is_float(t))
+				diag_error(c->loc, "-D %s=%s: the value overflows %s", d->name, d->value,
+					   fe_tname(t));
+			else
+				diag_error(c->loc, "-D %s=%s: the value is out of range for %s (%s)",
+					   d->name, d->value, fe_tname(t), int_range(t.base));
+			continue;
+		default:
+			break;
+		}
+		*v = dv;
+	}
+}
+
+/* A constant already declared in another file (two imported designs that derive the same
+ * layout constants): the same constant when its type and value (after -D) are the same,
+ * else an error. Returns 1 when c was handled so. */
+static int
+merge_const(Sema *S, Node *c, IrType t, ConstVal v, int ok)
+{
+	Symbol *old = sema_lookup(S, c->name);
+
+	if (!old || old->kind != SYM_CONST || old->loc.file == c->loc.file || !ok ||
+	    fe_is_error(old->type))
+		return 0;
+	if (!ir_type_eq(old->type, t) || old->val.i != v.i || memcmp(&old->val.f, &v.f, sizeof v.f) != 0) {
+		diag_error(c->loc, "constant '%s' is declared in two files with a different %s: the same name must be the same constant",
+			   c->name, ir_type_eq(old->type, t) ? "value" : "type");
+		diag_note(old->loc, "'%s' is first declared here", c->name);
+	}
+	c->sym = old;
+	c->ty = old->type;
+	c->isconst = 1;
+	c->cv = old->val;
+	return 1;
+}
+
 static void
 check_const(Sema *S, Node *c, int *used)
 {
 	Symbol *sym;
 	IrType t = fe_ty(TY_ERROR);
 	ConstVal v;
-	int ok = 1, i;
+	int ok = 1;
 	char what[96];
 
 	snprintf(what, sizeof what, "the value of constant '%s'", c->name);
@@ -654,41 +715,18 @@ check_const(Sema *S, Node *c, int *used)
 			ok = 0;
 		}
 	}
+	t = ok ? c->init->ty : fe_ty(TY_ERROR);
+	v = c->init->cv;
+	apply_defines(S, c, t, ok, &v, used);
+	if (merge_const(S, c, t, v, ok))
+		return;
 	sym = sema_declare(S, SYM_CONST, c->name, c->loc, c);
-	sym->type = ok ? c->init->ty : fe_ty(TY_ERROR);
-	sym->val = c->init->cv;
+	sym->type = t;
+	sym->val = v;
 	c->sym = sym;
 	c->ty = sym->type;
 	c->isconst = ok;
 	c->cv = sym->val;
-	for (i = 0; i < S->opt->ndefines; i++) {
-		const FeDefine *d = &S->opt->defines[i];
-
-		if (strcmp(d->name, c->name) != 0)
-			continue;
-		used[i] = 1;
-		if (!ok)
-			continue;
-		switch (parse_define(d->value, sym->type, &v)) {
-		case 0:
-			diag_error(c->loc, "-D %s=%s: expected %s for the %s constant '%s'",
-				   d->name, d->value, ir_is_float(sym->type) ? "a number" :
-				   sym->type.base == IR_I1 ? "true or false" : "an integer",
-				   fe_tname(sym->type), c->name);
-			continue;
-		case -1:
-			if (ir_is_float(sym->type))
-				diag_error(c->loc, "-D %s=%s: the value overflows %s", d->name, d->value,
-					   fe_tname(sym->type));
-			else
-				diag_error(c->loc, "-D %s=%s: the value is out of range for %s (%s)",
-					   d->name, d->value, fe_tname(sym->type), int_range(sym->type.base));
-			continue;
-		default:
-			break;
-		}
-		sym->val = c->cv = v;
-	}
 }
 
 /* ---- kernels ---- */
