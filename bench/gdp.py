@@ -9,9 +9,11 @@
 Runs on a GPU machine with PyTorch; the kernels are the variants tests/gpu/gdp.cmake built
 into build/gen/gdp/<kernel>/ (listed in build/gen/gdp/variants.json), loaded with
 python/cakec_torch.py. The family has several designs of one kernel (docs/gdp.md): base
-(gdp_decode.cake), rows, fused, warp and tma (gdp_decode_<design>.cake), each built for
-some V slice widths (BV) and, for tma, pipeline depths and blocks per SM; a "config" is
-one such build. In one run it measures
+(gdp_decode.cake), rows, fused, warp, tma and multi (gdp_decode_<design>.cake), each built
+for some V slice widths (BV) and, for tma, pipeline depths and blocks per SM; a "config"
+is one such build. The design "entry" is the shipped entry point gdp_decode_multi as a
+user calls it (at T = NH = 1 it launches tma below 2048 heads, multi above), so that its
+choice shows beside the designs it chooses from. In one run it measures
 
 - device-to-device copy bandwidth (torch copy_, cuMemcpyDtoDAsync, a copy kernel; the best
   is the reference, bytes read + written);
@@ -58,7 +60,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from bandwidth import Timer, copy_bandwidth, driver_version, git_rev  # noqa: E402
 
 MiB = 1 << 20
-DESIGNS = ("base", "rows", "fused", "warp", "tma", "multi")      # report order
+DESIGNS = ("base", "rows", "fused", "warp", "tma", "multi", "entry")      # report order
 
 
 def parse_args(argv=None):

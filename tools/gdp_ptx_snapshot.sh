@@ -26,7 +26,16 @@ sed -n 's/^ *"\(gdp_[^|]*\)|\([^|]*\)|\([^|]*\)|\([^|"]*\)|\{0,1\}\([a-z]*\)".*/
     "$root/tests/gpu/gdp.cmake" |
 while read -r name consts dtype use design; do
     [ -n "$design" ] || design=base
+    [ "$design" = entry ] && continue       # gdp_decode_multi.cake's entry point: multi's and tma's code
     defs=$(echo "$consts" | sed 's/\([^,]*\)/-D,\1/g')
+    case $design in multi|tma)
+        # generic over T and NH: the instance, not -D, fixes them (the tma file declares
+        # <1, 1> only, the test's T = 2, NH = 2 variant is left out)
+        t=$(echo "$consts" | sed -n 's/.*\bT=\([0-9]*\).*/\1/p')
+        nh=$(echo "$consts" | sed -n 's/.*\bNH=\([0-9]*\).*/\1/p')
+        [ "$design" = tma ] && [ "$t,$nh" != 1,1 ] && continue
+        defs=$(echo "$defs" | sed -E 's/-D,(T|NH)=[0-9]+,?//g; s/,$//')",--kernel,gdp_decode_${design}_${t}_${nh}" ;;
+    esac
     o3=
     if [ "$design" = base ] || [ "$design" = warp ]; then o3=,-O3; fi
     add "$name" "$design" "$dtype" "$defs$o3"

@@ -3,8 +3,10 @@
 // arithmetic: while the consumer warps update one slice, the next STAGES - 1 slices are
 // already on their way.
 //
-// Same parameters, layouts and semantics as gdp_decode, and its -D constants (T, NH, KD,
-// VD, BV, L2NORM), plus STAGES (pipeline depth) and CPS (blocks per SM). A work item is
+// Same parameters, layouts and semantics as gdp_decode, and its -D constants (KD, VD, BV,
+// L2NORM), plus STAGES (pipeline depth) and CPS (blocks per SM); T and NH are generic, as
+// in gdp_decode_multi, which imports this file and launches gdp_decode_tma<1, 1> from its
+// entry point at small batch (docs/gdp.md). A work item is
 // one BV-column slice of one head's state, item = (b * HV + h) * (VD / BV) + vb, so
 // consecutive items are consecutive memory; block x takes items x, x + grid, ... with
 // grid = min(CPS * num_sms, items).
@@ -34,8 +36,6 @@
 
 import "gdp_math.cake";         // the math the gdp designs share
 
-const T: i32 = 1;
-const NH: i32 = 1;
 const KD: i32 = 128;
 const VD: i32 = 128;
 const BV: i32 = 64;
@@ -52,7 +52,7 @@ const NW: i32 = BV / WC;            // consumer warps
 const NSLICE: i32 = VD / BV;        // items per head
 const CHECK: i32 = 1 / (KL * KPT == KD && KL * VL == 32 && NW * WC == BV ? 1 : 0);
 
-kernel gdp_decode_tma(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
+kernel gdp_decode_tma<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
                       v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
                       s: inout f32[B, HV, KD, VD], o: out bf16[B, T, HV, VD],
                       inter: out f32[B, TI, HV, KD, VD], scale: f32)
@@ -217,3 +217,9 @@ kernel gdp_decode_tma(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
         }
     }
 }
+
+// The entry point gdp_decode_tma: one token and one step, and two tokens of two steps (what
+// the tests run: tests/interp, tests/gpu/gdp.cmake); gdp_decode_multi is the design for
+// several tokens or steps, and its entry point is the one to call (docs/gdp.md).
+instance gdp_decode_tma<1, 1>;
+instance gdp_decode_tma<2, 2>;

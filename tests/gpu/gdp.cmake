@@ -1,7 +1,8 @@
 # gdp.cmake: the gated delta product decode family (kernels_src/gdp, docs/gdp.md), included
 # by tests/gpu/CMakeLists.txt. Several designs of one computation, each a source with the
-# same parameters and -D constants: base (gdp_decode.cake), rows, fused, warp and tma
-# (gdp_decode_<design>.cake). Each variant below is its design's source compiled with its
+# same parameters and -D constants: base (gdp_decode.cake), rows, fused, warp, tma and multi
+# (gdp_decode_<design>.cake), and entry, the entry point of gdp_decode_multi.cake as shipped
+# (multi's instance for T and NH, and at T = NH = 1 tma's ahead of it). Each variant below is its design's source compiled with its
 # -D constants (and, for f16, its type respelled by gdp_variant.cmake) under its own name;
 # the base design's variants, and the test variants of the designs that stage the state
 # through shared memory (all but tma), are compiled twice: NAME with staging elision (the
@@ -77,6 +78,10 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv32_tma_c3s4_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=4,CPS=3|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv32_tma_c2s6_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=6,CPS=2|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
+  # entry: the shipped entry point (gdp_decode_multi.cake) over the instances for T and NH:
+  # at T = NH = 1 tma's below 2048 heads, multi's above (other T and NH: multi's alone)
+  "gdp_t1_h1_k128v128_bv64_entry_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|bench|entry"
+  "gdp_t1_h1_k128v128_bv64_entry_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|entry"
 )
 
 set(gdp_gen ${CMAKE_BINARY_DIR}/gen/gdp)
@@ -102,6 +107,8 @@ foreach(entry ${gdp_variants})
   endif()
   if(design STREQUAL "base")
     set(kname gdp_decode)
+  elseif(design STREQUAL "entry")
+    set(kname gdp_decode_multi)
   else()
     set(kname gdp_decode_${design})
   endif()
@@ -115,14 +122,21 @@ foreach(entry ${gdp_variants})
     list(GET kv 0 cname)
     list(GET kv 1 cval)
     set(gdp_${cname} ${cval})
-    # multi is generic over T and NH: its instance, not -D, fixes them
-    if(NOT (design STREQUAL "multi" AND (cname STREQUAL "T" OR cname STREQUAL "NH")))
+    # multi and tma are generic over T and NH: their instance, not -D, fixes them
+    if(NOT ((design MATCHES "^(multi|tma|entry)$") AND (cname STREQUAL "T" OR cname STREQUAL "NH")))
       list(APPEND defs -D ${c})
     endif()
   endforeach()
-  if(design STREQUAL "multi")
+  set(extra_insts)
+  if(design MATCHES "^(multi|tma)$")
     set(keep "-DKEEP=${gdp_T}, ${gdp_NH}")
     set(isuffix _${gdp_T}_${gdp_NH})
+  elseif(design STREQUAL "entry")
+    set(keep "-DKEEP=${gdp_T}, ${gdp_NH}" -DKEEPALL=1)
+    set(isuffix _${gdp_T}_${gdp_NH})
+    if(gdp_T EQUAL 1 AND gdp_NH EQUAL 1)
+      set(extra_insts _tma)
+    endif()
   else()
     set(keep)
     set(isuffix)
@@ -178,6 +192,9 @@ foreach(entry ${gdp_variants})
     if(isuffix)
       list(APPEND outs ${out}/${k}${isuffix}.c ${out}/${k}${isuffix}.h)
     endif()
+    foreach(x ${extra_insts})
+      list(APPEND outs ${out}/${k}${x}.c ${out}/${k}${x}.h)
+    endforeach()
     # the staged twin needs a source of its own, to carry its own kernel name
     if(staged)
       set(ksrc ${gdp_gen}/src/${k}.cake)
