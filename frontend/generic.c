@@ -611,12 +611,15 @@ gen_check_entries(Sema *S, Node *program)
 		 * its entry point, where the importer makes one */
 		if (k->loc.file != S->p->file && !k->kinfo->nentry)
 			continue;
-		if (!k->kinfo->ninst) {
+		/* a kernel whose entry point only other kernels' instances join (designs imported
+		 * from other files) is that entry's declaration: it needs no instance itself, and
+		 * its types' coverage is theirs */
+		if (!k->kinfo->ninst && !k->kinfo->nentry) {
 			diag_error(k->loc, "generic kernel '%s' has no instance (declare one: 'instance %s<...>;')",
 				   k->name, k->name);
 			continue;
 		}
-		for (tp = k->init->list.head, j = 0; tp; tp = tp->next, j++) {
+		for (tp = k->init->list.head, j = 0; tp && k->kinfo->ninst; tp = tp->next, j++) {
 			if (is_const_param(tp))
 				continue;
 			for (d = tp->list.head; d; d = d->next)

@@ -28,12 +28,12 @@ while read -r name consts dtype use design; do
     [ -n "$design" ] || design=base
     [ "$design" = entry ] && continue       # gdp_decode_multi.cake's entry point: multi's and tma's code
     defs=$(echo "$consts" | sed 's/\([^,]*\)/-D,\1/g')
-    case $design in multi|tma)
-        # generic over T and NH: the instance, not -D, fixes them (the tma file declares
-        # <1, 1> only, the test's T = 2, NH = 2 variant is left out)
+    case $design in multi|tma|fused)
+        # generic over T and NH: the instance, not -D, fixes them (variants of an instance
+        # the file does not declare are left out: tma's and fused's files declare <1, 1>)
         t=$(echo "$consts" | sed -n 's/.*\bT=\([0-9]*\).*/\1/p')
         nh=$(echo "$consts" | sed -n 's/.*\bNH=\([0-9]*\).*/\1/p')
-        [ "$design" = tma ] && [ "$t,$nh" != 1,1 ] && continue
+        grep -q "^instance gdp_decode_$design<$t, $nh>;" "$src/gdp_decode_$design.cake" || continue
         defs=$(echo "$defs" | sed -E 's/-D,(T|NH)=[0-9]+,?//g; s/,$//')",--kernel,gdp_decode_${design}_${t}_${nh}" ;;
     esac
     o3=
@@ -47,7 +47,7 @@ for d in base rows fused warp tma; do
     add "default_$d" "$d" bf16 "-O2"
     add "default_${d}_O0" "$d" bf16 "-O0"
 done
-add designs_fused_l2 fused bf16 "-D,BV=32,-D,T=2,-D,NH=2,-D,L2NORM=true"
+add designs_fused_l2 fused bf16 "-D,BV=32,-D,L2NORM=true"
 add designs_rows32 rows bf16 "-D,BV=32"
 add designs_rows16 rows bf16 "-D,BV=16"
 add designs_warp32_l2 warp bf16 "-D,BV=32,-D,L2NORM=true"

@@ -3,7 +3,10 @@
 // S^T q is summed in the same pass (the same shuffles and the same barrier) as S^T k of
 // the first Householder step, so a token costs NH barriers instead of NH + 1.
 //
-// Same parameters, layouts, -D constants, grid and block size as gdp_decode. With S the
+// Same parameters, layouts, -D constants (but T and NH: generic, as in gdp_decode_multi,
+// whose entry point launches gdp_decode_fused<1, 1> at large batch), grid and block size as
+// gdp_decode. The layout constants carry an F (FKPT, FVL, ...): the warp-mapping designs'
+// KPT, VL, ... have other values, and gdp_decode_multi imports this file too. With S the
 // decayed state and S_j the state after Householder step j,
 //     S_j^T q = S_{j-1}^T q + u_j (k_j . q)        (S_j = S_{j-1} + k_j u_j^T)
 // so o = (S^T q + sum_j u_j (k_j . q)) * scale: the threads that write o carry
@@ -13,10 +16,10 @@
 // it by f32 rounding (far below the bf16 output's), the state not at all in exact
 // arithmetic (it is computed as in gdp_decode_rows).
 //
-// Mapping (as gdp_decode_rows): thread x holds rows k0 .. k0+7 (k0 = x / VL * 8) of the
-// column quad x % VL, VL = BV / 4 lanes along V, so a warp instruction reads KL = 32 / VL
-// whole row segments of BV * 4 bytes; NW = KD / (KL * 8) warps cover K. Shared memory:
-// `red` (the S^T k partials of the NW warps, two halves used by alternate passes) and
+// Mapping (as gdp_decode_rows): thread x holds rows k0 .. k0+7 (k0 = x / FVL * 8) of the
+// column quad x % FVL, FVL = BV / 4 lanes along V, so a warp instruction reads FKL = 32 / FVL
+// whole row segments of BV * 4 bytes; FNW = KD / (FKL * 8) warps cover K. Shared memory:
+// `red` (the S^T k partials of the FNW warps, two halves used by alternate passes) and
 // `redq` (the S^T q partials, two halves used by alternate tokens: the passes of the
 // token in between order the reuse).
 //
@@ -25,24 +28,22 @@
 
 import "gdp_math.cake";         // the math the gdp designs share
 
-const T: i32 = 1;
-const NH: i32 = 1;
 const KD: i32 = 128;
 const VD: i32 = 128;
 const BV: i32 = 64;
 const L2NORM: i1 = false;
 
-const KPT: i32 = 8;                 // state rows per thread (s0 .. s7)
-const VL: i32 = BV / 4;             // lanes along V (one column quad each)
-const KL: i32 = 32 / VL;            // lanes along K within a warp
-const LOGKL: i32 = KL == 1 ? 0 : KL == 2 ? 1 : KL == 4 ? 2 : KL == 8 ? 3 : KL == 16 ? 4 : 5;
-const NW: i32 = KD / (KL * KPT);    // warps along K
-const NTHREADS: i32 = 32 * NW;
+const FKPT: i32 = 8;                 // state rows per thread (s0 .. s7)
+const FVL: i32 = BV / 4;             // lanes along V (one column quad each)
+const FKL: i32 = 32 / FVL;            // lanes along K within a warp
+const FLOGKL: i32 = FKL == 1 ? 0 : FKL == 2 ? 1 : FKL == 4 ? 2 : FKL == 8 ? 3 : FKL == 16 ? 4 : 5;
+const FNW: i32 = KD / (FKL * FKPT);    // warps along K
+const NTHREADS: i32 = 32 * FNW;
 const NC: i32 = KD / 8;             // lanes of a warp that compute a dot product (8 elements each)
 const LOGNC: i32 = NC == 4 ? 2 : NC == 8 ? 3 : NC == 16 ? 4 : 5;
-const CHECK: i32 = 1 / (VL * 4 == BV && KL * VL == 32 && NW * KL * KPT == KD && NC <= 32 ? 1 : 0);
+const CHECK: i32 = 1 / (FVL * 4 == BV && FKL * FVL == 32 && FNW * FKL * FKPT == KD && NC <= 32 ? 1 : 0);
 
-kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
+kernel gdp_decode_fused<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
                         v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
                         s: inout f32[B, HV, KD, VD], o: out bf16[B, T, HV, VD],
                         inter: out f32[B, TI, HV, KD, VD], scale: f32)
@@ -51,15 +52,15 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
     grid(VD / BV, HV, B)
 {
     shared stage: f32[KD, BV];
-    shared red: f32[2, NW, BV];     // warp partials of S^T k, halves alternating by pass
-    shared redq: f32[2, NW, BV];    // warp partials of S^T q, halves alternating by token
+    shared red: f32[2, FNW, BV];     // warp partials of S^T k, halves alternating by pass
+    shared redq: f32[2, FNW, BV];    // warp partials of S^T q, halves alternating by token
 
     let vb = block.x;
     let h = block.y;
     let b = block.z;
-    let vq = thread.x % VL;         // columns vc .. vc+3 of the slice
-    let k0 = thread.x / VL * KPT;   // rows k0 .. k0+7
-    let kl = thread.x / VL % KL;    // this lane's place along K in its warp
+    let vq = thread.x % FVL;         // columns vc .. vc+3 of the slice
+    let k0 = thread.x / FVL * FKPT;   // rows k0 .. k0+7
+    let kl = thread.x / FVL % FKL;    // this lane's place along K in its warp
     let w = thread.x / 32;
     let nc = thread.x % NC * 8;     // the 8 elements this lane adds to a dot product
     let vc = vq * 4;
@@ -116,21 +117,21 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
                 kb = kb * f32x4(inv);
                 kq = kq * inv * invq;
             }
-            // S_{j-1}^T k: this thread's 8 rows, the KL lanes of the warp, the NW warps
-            let acc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, ka, kb), VL, LOGKL);
+            // S_{j-1}^T k: this thread's 8 rows, the FKL lanes of the warp, the FNW warps
+            let acc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, ka, kb), FVL, FLOGKL);
             if (kl == 0) {
                 red[pu, w, vc : 4] = acc;
             }
             if (j == 0) {
                 // S^T q of the decayed state, in the same pass
-                let oacc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, qa, qb), VL, LOGKL);
+                let oacc = xor_sum4(rows8_dot(s0, s1, s2, s3, s4, s5, s6, s7, qa, qb), FVL, FLOGKL);
                 if (kl == 0) {
                     redq[t % 2, w, vc : 4] = oacc;
                 }
             }
             barrier();
             var tot = red[pu, 0, vc : 4];
-            for (i in 1 .. NW) unroll {
+            for (i in 1 .. FNW) unroll {
                 tot = tot + red[pu, i, vc : 4];
             }
             let u = (f32x4(v[b, t, j, h, vg : 4]) - tot) * f32x4(f32(beta[b, t, j, h]));
@@ -142,17 +143,17 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
             s5 = fma(f32x4(kb.y), u, s5);
             s6 = fma(f32x4(kb.z), u, s6);
             s7 = fma(f32x4(kb.w), u, s7);
-            if (thread.x < VL) {
+            if (thread.x < FVL) {
                 if (j == 0) {
                     p = redq[t % 2, 0, vc : 4];
-                    for (i in 1 .. NW) unroll {
+                    for (i in 1 .. FNW) unroll {
                         p = p + redq[t % 2, i, vc : 4];
                     }
                 }
                 p = fma(u, f32x4(kq), p);
             }
         }
-        if (thread.x < VL) {
+        if (thread.x < FVL) {
             o[b, t, h, vg : 4] = bf16x4(p * f32x4(scale));
         }
         if (t < TI) {
@@ -162,3 +163,8 @@ kernel gdp_decode_fused(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD]
 
     store_rows8(s, b, h, k0, vg, s0, s1, s2, s3, s4, s5, s6, s7);
 }
+
+// One token and one step (gdp_decode_multi's entry point, which takes this design for them at
+// large batch, is the one to call: docs/gdp.md); a file that imports this one can make
+// other instances (tests/interp/Inputs/gdp_generic.cake makes <2, 2>).
+instance gdp_decode_fused<1, 1>;

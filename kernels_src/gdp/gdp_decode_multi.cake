@@ -32,7 +32,8 @@
 // else TPART tokens at a time.
 
 import "gdp_math.cake";         // the math the gdp designs share
-import "gdp_decode_tma.cake";   // the tma design, which the entry point takes at small batch
+import "gdp_decode_tma.cake";   // the designs the entry point takes for one token and one
+import "gdp_decode_fused.cake"; // step: tma at small batch, fused above
 
 const KD: i32 = 128;
 const VD: i32 = 128;
@@ -376,11 +377,13 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
 // One entry point, gdp_decode_multi(q, k, v, g, beta, s, o, inter, scale), over T = 1 .. 8
 // tokens and NH = 1 .. 3 steps: it launches the instance compiled for the T and NH of q's
 // and k's shapes (docs/language.md, "Choosing by constant dimensions"); other T or NH get
-// CAKE_ERR_SHAPE. With one token and one step at small batch it launches the tma design
-// (gdp_decode_tma.cake: persistent blocks fed by a TMA pipeline, so that a few hundred heads
-// still keep loads in flight on every SM; docs/gdp.md, "Other designs").
-instance gdp_decode_tma<1, 1> as gdp_decode_multi_tma entry gdp_decode_multi when (B * HV < 2048);
-instance gdp_decode_multi<1, 1>;
+// CAKE_ERR_SHAPE. One token and one step is the designs' of gdp_decode_tma.cake and
+// gdp_decode_fused.cake, which this file imports: tma below 1024 heads (persistent blocks fed
+// by a TMA pipeline, so that a few hundred heads still keep loads in flight on every SM),
+// fused from there (96-98% of copy bandwidth at large batch, where this design's <1, 1> ran
+// 6% slower on the H200: docs/gdp.md, "Other designs").
+instance gdp_decode_tma<1, 1> as gdp_decode_multi_tma entry gdp_decode_multi when (B * HV < 1024);
+instance gdp_decode_fused<1, 1> as gdp_decode_multi_fused entry gdp_decode_multi;
 instance gdp_decode_multi<2, 1>;
 instance gdp_decode_multi<3, 1>;
 instance gdp_decode_multi<4, 1>;

@@ -218,8 +218,7 @@ kernel gdp_decode_tma<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B, 
     }
 }
 
-// The entry point gdp_decode_tma: one token and one step, and two tokens of two steps (what
-// the tests run: tests/interp, tests/gpu/gdp.cmake); gdp_decode_multi is the design for
-// several tokens or steps, and its entry point is the one to call (docs/gdp.md).
+// One token and one step (gdp_decode_multi's entry point, which takes this design for them at
+// small batch, is the one to call: docs/gdp.md); a file that imports this one can make
+// other instances (tests/interp/Inputs/gdp_generic.cake makes <2, 2>).
 instance gdp_decode_tma<1, 1>;
-instance gdp_decode_tma<2, 2>;

@@ -2,7 +2,7 @@
 # by tests/gpu/CMakeLists.txt. Several designs of one computation, each a source with the
 # same parameters and -D constants: base (gdp_decode.cake), rows, fused, warp, tma and multi
 # (gdp_decode_<design>.cake), and entry, the entry point of gdp_decode_multi.cake as shipped
-# (multi's instance for T and NH, and at T = NH = 1 tma's ahead of it). Each variant below is its design's source compiled with its
+# (multi's instance for T and NH; at T = NH = 1 tma's and fused's). Each variant below is its design's source compiled with its
 # -D constants (and, for f16, its type respelled by gdp_variant.cmake) under its own name;
 # the base design's variants, and the test variants of the designs that stage the state
 # through shared memory (all but tma), are compiled twice: NAME with staging elision (the
@@ -79,7 +79,7 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv32_tma_c2s6_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=6,CPS=2|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
   # entry: the shipped entry point (gdp_decode_multi.cake) over the instances for T and NH:
-  # at T = NH = 1 tma's below 2048 heads, multi's above (other T and NH: multi's alone)
+  # at T = NH = 1 tma's below 1024 heads, fused's above (other T and NH: multi's alone)
   "gdp_t1_h1_k128v128_bv64_entry_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|bench|entry"
   "gdp_t1_h1_k128v128_bv64_entry_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|entry"
 )
@@ -123,18 +123,20 @@ foreach(entry ${gdp_variants})
     list(GET kv 1 cval)
     set(gdp_${cname} ${cval})
     # multi and tma are generic over T and NH: their instance, not -D, fixes them
-    if(NOT ((design MATCHES "^(multi|tma|entry)$") AND (cname STREQUAL "T" OR cname STREQUAL "NH")))
+    if(NOT ((design MATCHES "^(multi|tma|fused|entry)$") AND (cname STREQUAL "T" OR cname STREQUAL "NH")))
       list(APPEND defs -D ${c})
     endif()
   endforeach()
   set(extra_insts)
-  if(design MATCHES "^(multi|tma)$")
+  if(design MATCHES "^(multi|tma|fused)$")
     set(keep "-DKEEP=${gdp_T}, ${gdp_NH}")
     set(isuffix _${gdp_T}_${gdp_NH})
   elseif(design STREQUAL "entry")
     set(keep "-DKEEP=${gdp_T}, ${gdp_NH}" -DKEEPALL=1)
     set(isuffix _${gdp_T}_${gdp_NH})
     if(gdp_T EQUAL 1 AND gdp_NH EQUAL 1)
+      # gdp_decode_multi.cake's own names for the imported designs' instances
+      set(isuffix _fused)
       set(extra_insts _tma)
     endif()
   else()

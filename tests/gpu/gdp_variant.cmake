@@ -4,7 +4,7 @@
 # several variants link into one program, and for DTYPE f16 every bf16 (the inputs, the
 # output, their conversions) spelled f16. The constants (T, NH, KD, VD, BV, L2NORM, and a
 # design's own) are set by cakec -D; only the type needs the text (docs/gdp.md). A
-# generic design (multi and tma: kernel KERNEL<T, NH>) gets the instance KEEP (its generic
+# generic design (multi, tma and fused: kernel KERNEL<T, NH>) gets the instance KEEP (its generic
 # arguments) alone, whatever instances the file declares: the entry point NAME then
 # launches NAME_<T>_<NH>, and the variant compiles one kernel, not every instance. With
 # -DKEEPALL=1 (the design `entry`: the shipped entry point as the user gets it, for T and NH

@@ -719,8 +719,9 @@ test_gdp(const char *file, const char *name, int T, int NH, int staged, int B, i
 	char what[160];
 	size_t nq, nk, nv, ng, ns, no, ni, i;
 	double *got, scale;
-	/* tma is generic over T and NH (its name gives the instance), the others take -D */
-	int d = strstr(name, "_tma_") || (T == 1 && NH == 1) ? 0 : 1;
+	/* tma and fused are generic over T and NH (the name gives the instance), the others
+	 * take -D */
+	int d = strstr(name, "_tma_") || strstr(name, "_fused_") || (T == 1 && NH == 1) ? 0 : 1;
 
 	/* one defines array per (T, NH) in use, so the kernel cache can tell them apart */
 	static FeDefine keep[4][2];
@@ -849,7 +850,7 @@ sweep(uint64_t n)
 		test_gdp("gdp/gdp_decode.cake", "gdp_decode", 1, 1, 1, 1, 2, 1, 1, seed);
 		test_gdp("gdp/gdp_decode_rows.cake", "gdp_decode_rows", 1, 1, 0, 1, 2, 1, 1, seed);
 		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 1, 1, 0, 1, 2, 1, 1, seed);
-		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, seed);
+		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused_1_1", 1, 1, 0, 1, 2, 1, 1, seed);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma_1_1", 1, 1, 0, 1, 2, 1, 1, seed);
 		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 136, 264, 72, seed);
 		test_gemm("gemm/gemm.cake", "gemm_f16", 1, 0, 128, 256, 64, seed);
@@ -940,8 +941,8 @@ main(int argc, char **argv)
 		test_gdp("gdp/gdp_decode_rows.cake", "gdp_decode_rows", 2, 2, 0, 2, 4, 2, 2, 4 + s * 1000);
 		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 1, 1, 0, 1, 2, 1, 1, 5 + s * 1000);
 		test_gdp("gdp/gdp_decode_warp.cake", "gdp_decode_warp", 2, 2, 0, 2, 4, 2, 0, 6 + s * 1000);
-		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 1, 1, 0, 1, 2, 1, 1, 7 + s * 1000);
-		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused", 2, 2, 0, 2, 4, 2, 2, 8 + s * 1000);
+		test_gdp("gdp/gdp_decode_fused.cake", "gdp_decode_fused_1_1", 1, 1, 0, 1, 2, 1, 1, 7 + s * 1000);
+		test_gdp("../tests/interp/Inputs/gdp_generic.cake", "gdp_decode_fused_2_2", 2, 2, 0, 2, 4, 2, 2, 8 + s * 1000);
 		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 128, 256, 128, 1 + s * 1000);
 		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 200, 256, 192, 2 + s * 1000);
 		test_gemm("gemm/gemm.cake", "gemm_bf16", 0, 0, 256, 512, 64, 3 + s * 1000);
@@ -987,7 +988,7 @@ main(int argc, char **argv)
 		test_bw2gemm("gemm_sm100_2cta_mc_e4m3", 2, 0, 300, 264, 272, 4, 35 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma_1_1", 1, 1, 0, 1, 2, 1, 1, 9 + s * 1000);
 		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma_1_1", 1, 1, 0, 3, 4, 2, 0, 10 + s * 1000);
-		test_gdp("gdp/gdp_decode_tma.cake", "gdp_decode_tma_2_2", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);
+		test_gdp("../tests/interp/Inputs/gdp_generic.cake", "gdp_decode_tma_2_2", 2, 2, 0, 2, 4, 2, 2, 11 + s * 1000);
 	}
 	free_kernels();
 	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
