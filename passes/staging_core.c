@@ -59,17 +59,21 @@ stg_def(const Stg *s, IrValue v)
 	return s->nodes[s->def[v]].op;
 }
 
+/* line:col, with the file's path when it is not the compiled file (source 0) but one it
+ * imports, whose line numbers would otherwise read as the compiled file's */
 const char *
 stg_where(SrcLoc loc)
 {
-	static char bufs[8][32];
+	static char bufs[8][288];
 	static int next;
 	char *b = bufs[next++ & 7];
 
-	if (loc.line > 0)
-		snprintf(b, 32, "%d:%d", loc.line, loc.col);
+	if (loc.line > 0 && loc.file > 0 && diag_source_path(loc.file))
+		snprintf(b, sizeof bufs[0], "%.255s:%d:%d", diag_source_path(loc.file), loc.line, loc.col);
+	else if (loc.line > 0)
+		snprintf(b, sizeof bufs[0], "%d:%d", loc.line, loc.col);
 	else
-		snprintf(b, 32, "?");
+		snprintf(b, sizeof bufs[0], "?");
 	return b;
 }
 
