@@ -68,7 +68,7 @@ stg_where(SrcLoc loc)
 	static int next;
 	char *b = bufs[next++ & 7];
 
-	if (loc.line > 0 && loc.file > 0 && diag_source_path(loc.file))
+	if (loc.line > 0 && loc.file > 0)
 		snprintf(b, sizeof bufs[0], "%.255s:%d:%d", diag_source_path(loc.file), loc.line, loc.col);
 	else if (loc.line > 0)
 		snprintf(b, sizeof bufs[0], "%d:%d", loc.line, loc.col);

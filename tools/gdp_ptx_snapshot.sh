@@ -26,7 +26,7 @@ sed -n 's/^ *"\(gdp_[^|]*\)|\([^|]*\)|\([^|]*\)|\([^|"]*\)|\{0,1\}\([a-z]*\)".*/
     "$root/tests/gpu/gdp.cmake" |
 while read -r name consts dtype use design; do
     [ -n "$design" ] || design=base
-    [ "$design" = entry ] && continue       # gdp_decode_multi.cake's entry point: multi's and tma's code
+    [ "$design" = entry ] && continue       # gdp_decode_multi.cake's entry point: multi's, tma's and fused's code
     defs=$(echo "$consts" | sed 's/\([^,]*\)/-D,\1/g')
     case $design in multi|tma|fused)
         # generic over T and NH: the instance, not -D, fixes them (variants of an instance

@@ -2,8 +2,8 @@
 # by tests/gpu/CMakeLists.txt. Several designs of one computation, each a source with the
 # same parameters and -D constants: base (gdp_decode.cake), rows, fused, warp, tma and multi
 # (gdp_decode_<design>.cake), and entry, the entry point of gdp_decode_multi.cake as shipped
-# (multi's instance for T and NH; at T = NH = 1 tma's and fused's). Each variant below is its design's source compiled with its
-# -D constants (and, for f16, its type respelled by gdp_variant.cmake) under its own name;
+# (multi's instance for T and NH; at T = NH = 1 tma's and fused's). Each variant below is
+# its design's source compiled with its -D constants (and, for f16, its type respelled by gdp_variant.cmake) under its own name;
 # the base design's variants, and the test variants of the designs that stage the state
 # through shared memory (all but tma), are compiled twice: NAME with staging elision (the
 # -O2 default) and NAME_staged with --no-staging-elision, the shared-memory staging as
@@ -84,6 +84,8 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv64_entry_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|entry"
 )
 
+# the designs generic over T and NH (their instance, not -D, fixes them)
+set(gdp_generic "^(multi|tma|fused)$")
 set(gdp_gen ${CMAKE_BINARY_DIR}/gen/gdp)
 set(gdp_outputs)
 set(gdp_test_c)
@@ -122,13 +124,12 @@ foreach(entry ${gdp_variants})
     list(GET kv 0 cname)
     list(GET kv 1 cval)
     set(gdp_${cname} ${cval})
-    # multi and tma are generic over T and NH: their instance, not -D, fixes them
-    if(NOT ((design MATCHES "^(multi|tma|fused|entry)$") AND (cname STREQUAL "T" OR cname STREQUAL "NH")))
+    if(NOT ((design MATCHES "${gdp_generic}" OR design STREQUAL "entry") AND (cname STREQUAL "T" OR cname STREQUAL "NH")))
       list(APPEND defs -D ${c})
     endif()
   endforeach()
   set(extra_insts)
-  if(design MATCHES "^(multi|tma|fused)$")
+  if(design MATCHES "${gdp_generic}")
     set(keep "-DKEEP=${gdp_T}, ${gdp_NH}")
     set(isuffix _${gdp_T}_${gdp_NH})
   elseif(design STREQUAL "entry")
