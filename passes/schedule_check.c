@@ -151,12 +151,6 @@ any_flag(const Check *c, const unsigned char *flag, const IrValue *vals, int n)
 }
 
 static int
-any_varies(const Check *c, const IrValue *vals, int n)
-{
-	return any_flag(c, c->varies, vals, n);
-}
-
-static int
 set_flag(Check *c, unsigned char *flag, const IrValue *vals, int n)
 {
 	int i, grew = 0;
@@ -198,9 +192,41 @@ source_tdep(int opc)
 	}
 }
 
+static int propagate(Check *c, const IrRegion *r, unsigned char *flag);
+
+/* propagate for a for loop, value by value: the induction variable varies only with the
+ * bounds; a carried value with its initial value or what the body passes on, or with the
+ * trip count (threads that leave early keep an older value), and the result it becomes
+ * likewise. Marking all of them when one varies made the iv of a loop that carries a
+ * loaded value vary, so a barrier under `if (iv > 0)` read as reached by only some threads. */
+static int
+propagate_for(Check *c, const IrOp *op, unsigned char *flag)
+{
+	const IrRegion *body = &op->regions[0];
+	const IrOp *yield = body->nops ? &body->ops[body->nops - 1] : NULL;
+	int bounds = any_flag(c, flag, op->args, op->nargs < 3 ? op->nargs : 3);
+	int i, grew = propagate(c, body, flag);
+
+	if (bounds && body->nargs > 0)
+		grew |= set_flag(c, flag, &body->args[0], 1);
+	for (i = 1; i < body->nargs; i++) {
+		int v = bounds || (2 + i < op->nargs && any_flag(c, flag, &op->args[2 + i], 1)) ||
+			!yield || yield->opc != IR_YIELD || i - 1 >= yield->nargs ||
+			any_flag(c, flag, &yield->args[i - 1], 1);
+
+		if (v) {
+			grew |= set_flag(c, flag, &body->args[i], 1);
+			if (i - 1 < op->nres)
+				grew |= set_flag(c, flag, &op->res[i - 1], 1);
+		}
+	}
+	return grew;
+}
+
 /* One sweep of a "may differ between threads" propagation over r into flag (c->varies
  * from source_varies, c->tdep from source_tdep); returns whether anything new was marked.
- * Region results and arguments are marked when an operand or a value passed to them is. */
+ * Region results and arguments are marked when an operand or a value passed to them is
+ * (for loops value by value: propagate_for). */
 static int
 propagate(Check *c, const IrRegion *r, unsigned char *flag)
 {
@@ -210,6 +236,11 @@ propagate(Check *c, const IrRegion *r, unsigned char *flag)
 	for (i = 0; i < r->nops; i++) {
 		const IrOp *op = &r->ops[i];
 		int v = source(op->opc) || any_flag(c, flag, op->args, op->nargs);
+
+		if (op->opc == IR_FOR && op->nregions == 1) {
+			grew |= propagate_for(c, op, flag);
+			continue;
+		}
 
 		for (j = 0; j < op->nregions; j++) {
 			const IrRegion *sub = &op->regions[j];
@@ -642,19 +673,23 @@ note_uses(Check *c, const IrOp *op)
 	}
 }
 
+/* Whether a loop's trip count may differ between threads (flag: c->varies), or does
+ * because it depends on the thread index (c->tdep). */
 static int
-loop_varies(const Check *c, const IrOp *op)
+loop_flagged(const Check *c, const IrOp *op, const unsigned char *flag)
 {
 	const IrRegion *before;
 	const IrOp *cond;
 
 	if (op->opc == IR_FOR)
-		return any_varies(c, op->args, op->nargs < 3 ? op->nargs : 3);
+		return any_flag(c, flag, op->args, op->nargs < 3 ? op->nargs : 3);
 	before = &op->regions[0];
 	if (!before->nops)
-		return 1;
+		return flag == c->varies;
 	cond = &before->ops[before->nops - 1];
-	return cond->opc != IR_CONDITION || cond->nargs < 1 || any_varies(c, cond->args, 1);
+	if (cond->opc != IR_CONDITION || cond->nargs < 1)
+		return flag == c->varies;
+	return any_flag(c, flag, cond->args, 1);
 }
 
 static void
@@ -713,11 +748,17 @@ walk(Check *c, const IrRegion *r, const Mask *m, int depth)
 			break;
 		case IR_FOR: case IR_WHILE: {
 			Mask sub = mask_copy(c, m);
+			const IrOp *msaved = c->maysplit;
 
-			/* A trip count that differs between threads runs the body on fewer. */
-			if (loop_varies(c, op))
+			/* A trip count that differs between threads runs the body on fewer; one
+			 * that follows the thread index parts them for sure, as an if would. */
+			if (loop_flagged(c, op, c->varies)) {
 				sub.known = 0;
+				if (m->known && loop_flagged(c, op, c->tdep))
+					c->maysplit = op;
+			}
 			walk_regions(c, op, &sub, depth);
+			c->maysplit = msaved;
 			free(sub.in);
 			break;
 		}
