@@ -111,10 +111,12 @@ class Shape(object):
 
 def config_label(v):
     """A config's short name: design, slice width and, for a design with them (tma), blocks
-    per SM and stages."""
+    per SM and stages; multi's TFUSE where a variant sets it."""
     label = "%s BV%d" % (v.get("design", "base"), v["BV"])
     if v.get("cps"):
         label += " c%ds%d" % (v.get("cps", 0), v.get("stages", 0))
+    if v.get("tfuse"):
+        label += " fuse%d" % v["tfuse"]
     return label
 
 

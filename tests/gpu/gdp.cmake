@@ -13,7 +13,8 @@
 # gpu_first_gen, Python3.
 #
 # Names: gdp_t<T>_h<NH>_k<KD>v<VD>_bv<BV>[_<design>][_l2]_<type>, the tma design's tag
-# being tma_c<CPS>s<STAGES> (blocks per SM, pipeline stages). Each folder also gets the
+# being tma_c<CPS>s<STAGES> (blocks per SM, pipeline stages), multi's multi_f<TFUSE> where a
+# variant sets TFUSE (and multi_c<MINB> where it sets the blocks per SM). Each folder also gets the
 # kernel's optimized IR (<kernel>.ir), which the emulated driver runs.
 
 # name | -D constants | dtype | use (test: test_gdp and the benchmark; bench: benchmark only)
@@ -60,6 +61,7 @@ set(gdp_variants
   "gdp_t4_h1_k128v128_bv64_multi_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
   "gdp_t8_h1_k128v128_bv32_multi_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
   "gdp_t8_h1_k128v128_bv64_multi_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
+  "gdp_t8_h1_k128v128_bv64_multi_f4_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true,TFUSE=4|bf16|bench|multi"
   "gdp_t1_h2_k128v128_bv32_multi_l2_bf16|T=1,NH=2,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
   "gdp_t1_h2_k128v128_bv64_multi_l2_bf16|T=1,NH=2,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
   "gdp_t1_h3_k128v128_bv32_multi_l2_bf16|T=1,NH=3,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
@@ -78,6 +80,9 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv32_tma_c3s4_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=4,CPS=3|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv32_tma_c2s6_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=6,CPS=2|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
+  "gdp_t8_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
+  "gdp_t8_h1_k128v128_bv32_tma_c3s4_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=32,L2NORM=true,STAGES=4,CPS=3|bf16|bench|tma"
+  "gdp_t4_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
   # entry: the shipped entry point (gdp_decode_multi.cake) over the instances for T and NH:
   # at T = NH = 1 tma's below 1024 heads, fused's above (other T and NH: multi's alone)
   "gdp_t1_h1_k128v128_bv64_entry_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|bench|entry"
@@ -119,11 +124,15 @@ foreach(entry ${gdp_variants})
   set(defs)
   set(gdp_STAGES 0)
   set(gdp_CPS 0)
+  set(gdp_TFUSE 0)
   foreach(c ${consts})
     string(REPLACE "=" ";" kv "${c}")
     list(GET kv 0 cname)
     list(GET kv 1 cval)
     set(gdp_${cname} ${cval})
+    if(cname STREQUAL "MINB")
+      set(gdp_CPS ${cval})   # multi: blocks per SM, as tma's CPS
+    endif()
     if(NOT ((design MATCHES "${gdp_generic}" OR design STREQUAL "entry") AND (cname STREQUAL "T" OR cname STREQUAL "NH")))
       list(APPEND defs -D ${c})
     endif()
@@ -228,7 +237,7 @@ foreach(entry ${gdp_variants})
       string(APPEND gdp_header "#include \"${k}.h\"\n")
       string(APPEND gdp_xmacro "\tX(${k}, ${k}${isuffix}, ${gdp_T}, ${gdp_NH}, ${gdp_KD}, ${gdp_VD}, ${gdp_BV}, ${l2}, ${f16}, ${staged}, ${twin}) \\\n")
     endif()
-    string(APPEND gdp_json "${gdp_sep}  {\"name\": \"${k}\", \"dir\": \"${k}\", \"design\": \"${design}\", \"T\": ${gdp_T}, \"NH\": ${gdp_NH}, \"KD\": ${gdp_KD}, \"VD\": ${gdp_VD}, \"BV\": ${gdp_BV}, \"stages\": ${gdp_STAGES}, \"cps\": ${gdp_CPS}, \"l2norm\": ${gdp_L2NORM}, \"dtype\": \"${dtype}\", \"staged\": ${staged}, \"test\": ${use_is_test}}")
+    string(APPEND gdp_json "${gdp_sep}  {\"name\": \"${k}\", \"dir\": \"${k}\", \"design\": \"${design}\", \"T\": ${gdp_T}, \"NH\": ${gdp_NH}, \"KD\": ${gdp_KD}, \"VD\": ${gdp_VD}, \"BV\": ${gdp_BV}, \"stages\": ${gdp_STAGES}, \"cps\": ${gdp_CPS}, \"tfuse\": ${gdp_TFUSE}, \"l2norm\": ${gdp_L2NORM}, \"dtype\": \"${dtype}\", \"staged\": ${staged}, \"test\": ${use_is_test}}")
     set(gdp_sep ",\n")
   endforeach()
 endforeach()
