@@ -3,7 +3,9 @@
 # COMMIT}): cur = this session's sources (gdp_decode_multi as shipped, plus bench variants:
 # multi T = 8 with TFUSE = 4, tma at T = 4 and 8), per = gdp_decode_multi made persistent
 # (bench/sessions/53/multi_persistent.patch: the next item's state and inputs fetched while
-# this one's tokens run; MINB 4 and 3), py. test_gdp of per (with TESTS=1), then bench/gdp.py's
+# this one's tokens run; MINB 4 and 3: build it with the patch applied and the variants
+# gdp_t8_h1_k128v128_bv64_multi_c3_l2_bf16 and gdp_t4_..._multi_c3_l2_bf16, ...,MINB=3,
+# added to tests/gpu/gdp.cmake), py. test_gdp of per (with TESTS=1), then bench/gdp.py's
 # T > 1 shapes (PAIRS, default T = 8 only; HV 32, batches 128 and 512, L2 norm) with each.
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 D=/tmp/dev; mkdir -p $D $OUT
