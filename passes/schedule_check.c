@@ -36,7 +36,11 @@
  * functions of the thread index (tid, laneid, warpid, constants), as for `if (warp == 0)`;
  * a condition that does not depend on the thread (a loop bound, a parameter) changes no
  * count; any other thread-dependent condition makes the set unknown, and the checks that
- * need it are skipped rather than guessed. A round_robin loop's if[1] is known: its body
+ * need it are skipped rather than guessed, except that a barrier after a condition or a
+ * loop trip count on the thread index is reported as one that may be reached by only some
+ * threads. Whether a value depends on the thread is followed through a for loop value by
+ * value (propagate_for: its induction variable by its bounds, each carried value by its
+ * start and what the body passes on). A round_robin loop's if[1] is known: its body
  * runs in one warpgroup of the role per iteration;
  *   - round_robin loops: the pipelines of their blocks have a multiple of the loop's
  *     warpgroups as stages, and their role uses them only inside such loops.
