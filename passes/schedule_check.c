@@ -198,6 +198,25 @@ source_tdep(int opc)
 
 static int propagate(Check *c, const IrRegion *r, unsigned char *flag);
 
+/* Whether a loop's trip count may differ between threads (flag: c->varies), or does
+ * because it depends on the thread index (c->tdep). */
+static int
+loop_flagged(const Check *c, const IrOp *op, const unsigned char *flag)
+{
+	const IrRegion *before;
+	const IrOp *cond;
+
+	if (op->opc == IR_FOR)
+		return any_flag(c, flag, op->args, op->nargs < 3 ? op->nargs : 3);
+	before = &op->regions[0];
+	if (!before->nops)
+		return flag == c->varies;
+	cond = &before->ops[before->nops - 1];
+	if (cond->opc != IR_CONDITION || cond->nargs < 1)
+		return flag == c->varies;
+	return any_flag(c, flag, cond->args, 1);
+}
+
 /* propagate for a for loop, value by value: the induction variable varies only with the
  * bounds; a carried value with its initial value or what the body passes on, or with the
  * trip count (threads that leave early keep an older value), and the result it becomes
@@ -208,7 +227,7 @@ propagate_for(Check *c, const IrOp *op, unsigned char *flag)
 {
 	const IrRegion *body = &op->regions[0];
 	const IrOp *yield = body->nops ? &body->ops[body->nops - 1] : NULL;
-	int bounds = any_flag(c, flag, op->args, op->nargs < 3 ? op->nargs : 3);
+	int bounds = loop_flagged(c, op, flag);
 	int i, grew = propagate(c, body, flag);
 
 	if (bounds && body->nargs > 0)
@@ -675,25 +694,6 @@ note_uses(Check *c, const IrOp *op)
 		else
 			note_use(c, b, op);
 	}
-}
-
-/* Whether a loop's trip count may differ between threads (flag: c->varies), or does
- * because it depends on the thread index (c->tdep). */
-static int
-loop_flagged(const Check *c, const IrOp *op, const unsigned char *flag)
-{
-	const IrRegion *before;
-	const IrOp *cond;
-
-	if (op->opc == IR_FOR)
-		return any_flag(c, flag, op->args, op->nargs < 3 ? op->nargs : 3);
-	before = &op->regions[0];
-	if (!before->nops)
-		return flag == c->varies;
-	cond = &before->ops[before->nops - 1];
-	if (cond->opc != IR_CONDITION || cond->nargs < 1)
-		return flag == c->varies;
-	return any_flag(c, flag, cond->args, 1);
 }
 
 static void
