@@ -105,7 +105,7 @@ enum { ACCESS_NONE = -1, ACCESS_SHARED = -2 };
 enum { PARAM_PER_RANK = 1 };
 
 /* N_FUNC.ival: the function was called; a call's copy of its body had errors. */
-enum { FN_CALLED = 1, FN_FAILED = 2 };
+enum { FN_CALLED = 1, FN_FAILED = 2, FN_NAMED = 4 };
 
 /* The early exits a statement may take out of itself (Node.exits): a return, or a break or
  * continue of the innermost loop around it. */

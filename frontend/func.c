@@ -29,14 +29,59 @@ fn_declare_all(Sema *S, Node *program)
 	}
 }
 
+static void mark_named(Sema *S, const Node *n);
+
+static void
+mark_named_list(Sema *S, NodeList l)
+{
+	const Node *c;
+
+	for (c = l.head; c; c = c->next)
+		mark_named(S, c);
+}
+
+/* Marks FN_NAMED on the functions that n calls, and on those their bodies call. */
+static void
+mark_named(Sema *S, const Node *n)
+{
+	if (!n)
+		return;
+	if (n->kind == N_CALL && !n->lhs) {
+		Symbol *s = sema_lookup(S, n->name);
+
+		if (s && s->kind == SYM_FUNC && s->decl && !(s->decl->ival & FN_NAMED)) {
+			s->decl->ival |= FN_NAMED;
+			mark_named(S, s->decl->body);
+		}
+	}
+	mark_named(S, n->lhs);
+	mark_named(S, n->rhs);
+	mark_named(S, n->cond);
+	mark_named(S, n->init);
+	mark_named(S, n->body);
+	mark_named(S, n->els);
+	mark_named(S, n->lo);
+	mark_named(S, n->hi);
+	mark_named(S, n->step);
+	mark_named(S, n->width);
+	mark_named(S, n->unroll_n);
+	mark_named_list(S, n->list);
+}
+
 void
 fn_report_unused(Sema *S, Node *program)
 {
 	Node *d;
 
+	/* A generic kernel without an instance here is a template: its body is checked only
+	 * in instances, so what it calls counts as used (a file may keep a generic kernel
+	 * whose instances another file makes). */
+	for (d = program->list.head; d; d = d->next)
+		if (d->kind == N_KERNEL && d->init && d->kinfo && !d->kinfo->ninst)
+			mark_named(S, d->body);
 	/* an imported file is a library: the importer uses what it needs */
 	for (d = program->list.head; d; d = d->next)
-		if (d->kind == N_FUNC && !(d->ival & FN_CALLED) && d->loc.file == S->p->file)
+		if (d->kind == N_FUNC && !(d->ival & (FN_CALLED | FN_NAMED)) && d->loc.file == S->p->file)
 			diag_warning(d->loc, "function '%s' is never called (a function's body is checked where it is called)",
 				     d->name);
 }
