@@ -149,28 +149,34 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
     barrier();
 
     // the prologue: warp thread.y takes tokens thread.y, thread.y + NW, ...; lane l holds
-    // elements l, l + 32, ... of q and of each k
-    for (t in thread.y .. T step NW) {
-        var x: f32[KD / 32] = 0.0;
-        for (j in 0 .. NH + 1) unroll {
-            var ss: f32 = 0.0;
-            for (e in 0 .. KD / 32) unroll {
-                if (j == 0) {
-                    x[e] = f32(xq[t, thread.x + 32 * e]);
-                } else {
-                    x[e] = f32(xk[t, j - 1, thread.x + 32 * e]);
+    // elements l, l + 32, ... of q and of each k. Unrolled with a guard where that makes
+    // few copies, for the reason the copies are: as a loop, codegen's loop strength
+    // reduction alone took 6% of T = 8's compile (with fewer warps, eight copies would
+    // take a T = 8 kernel past the limit on operations).
+    for (i in 0 .. (T + NW - 1) / NW) unroll(NW >= 4 ? (T + NW - 1) / NW : 1) {
+        let t = thread.y + NW * i;
+        if (t < T) {
+            var x: f32[KD / 32] = 0.0;
+            for (j in 0 .. NH + 1) unroll {
+                var ss: f32 = 0.0;
+                for (e in 0 .. KD / 32) unroll {
+                    if (j == 0) {
+                        x[e] = f32(xq[t, thread.x + 32 * e]);
+                    } else {
+                        x[e] = f32(xk[t, j - 1, thread.x + 32 * e]);
+                    }
+                    ss += x[e] * x[e];
                 }
-                ss += x[e] * x[e];
-            }
-            var inv: f32 = 1.0;
-            if (L2NORM) {
-                inv = l2_inv(ss, 1, 5);
-            }
-            for (e in 0 .. KD / 32) unroll {
-                if (j == 0) {
-                    fq[t, padded(thread.x + 32 * e)] = x[e] * inv;
-                } else {
-                    fk[t, j - 1, padded(thread.x + 32 * e)] = x[e] * inv;
+                var inv: f32 = 1.0;
+                if (L2NORM) {
+                    inv = l2_inv(ss, 1, 5);
+                }
+                for (e in 0 .. KD / 32) unroll {
+                    if (j == 0) {
+                        fq[t, padded(thread.x + 32 * e)] = x[e] * inv;
+                    } else {
+                        fk[t, j - 1, padded(thread.x + 32 * e)] = x[e] * inv;
+                    }
                 }
             }
         }
