@@ -25,6 +25,9 @@ for (B, L, H, N) in SHAPES:
         ws = workspace(lib, torch, dev, B, H, N)
         f = lambda lib=lib, y=y, fin=fin, ws=ws: lib.ssd(y=y, final=fin, softplus=1, chunk=256, **a, **ws)
         g = torch.cuda.CUDAGraph()
+        # the inputs, outputs and workspace were written on the default stream: st waits for
+        # them (without it, the eager call below raced their fills; section 54)
+        st.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(st):
             f(); torch.cuda.synchronize()
             outs.append((y.clone(), fin.clone()))
