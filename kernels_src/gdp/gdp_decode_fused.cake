@@ -25,6 +25,12 @@
 //
 // The state is staged through shared memory as gdp_decode stages it; staging elision
 // turns that into eight 16-byte loads per thread (red, redq and their barriers stay).
+//
+// launch(dependent): at 1024 heads (2048 blocks, about two waves) the next call's blocks
+// take the SMs the last wave leaves, so back-to-back calls run 35.2 -> 34.5 us on the H200
+// (90 -> 92% of copy bandwidth; 4096 heads 132.7 -> 132.1: bench/RESULTS.md section 54).
+// Where the grid fits the GPU at once (64 heads) it cost 10% instead (section 22): the
+// entry point takes tma there.
 
 import "gdp_math.cake";         // the math the gdp designs share
 
@@ -50,6 +56,7 @@ kernel gdp_decode_fused<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
     targets(sm_90a, sm_100a, sm_103a)
     threads(NTHREADS)
     grid(VD / BV, HV, B)
+    launch(dependent)
 {
     shared stage: f32[KD, BV];
     shared red: f32[2, FNW, BV];     // warp partials of S^T k, halves alternating by pass
