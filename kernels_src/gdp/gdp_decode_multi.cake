@@ -28,8 +28,8 @@
 // MINB (-D, default 16 / NW) holds the registers to 128 a thread: 16 resident warps.
 // BV a multiple of WC; KD 64 or 128. TFULL, TPART and TFUSE (-D) set how the token loop
 // unrolls: with one step a token (NH 1) and T > TFUSE, not at all, pipelined by hand
-// (below; TFUSE 8, the default, leaves it off); else in full up to TFULL steps (T * NH),
-// else TPART tokens at a time.
+// (below; TFUSE 7, the default: T = 8); else in full up to TFULL steps (T * NH), else
+// TPART tokens at a time.
 
 import "gdp_math.cake";         // the math the gdp designs share
 import "gdp_decode_tma.cake";   // the designs the entry point takes for one token and one
@@ -40,7 +40,7 @@ const VD: i32 = 128;
 const BV: i32 = 64;
 const L2NORM: i1 = false;
 const TFULL: i32 = 8;
-const TFUSE: i32 = 8;
+const TFUSE: i32 = 7;
 const TPART: i32 = 1;
 
 const KPT: i32 = 16;                // state rows per thread (s0 .. s15)
@@ -206,9 +206,11 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
     // interleaves, as it does across the tokens of a full unroll; the next token's decay
     // is taken with them, at the end of the loop (at its top, the loop ran 7% slower on
     // the H100), and the last token, which has no next, follows the loop. T = 5 .. 8 then
-    // compile in 35-45 ms instead of 50-70 but run 0.5-2% slower than the full unroll on
-    // the H100 (a plain rolled loop: 8%), so it is an option (-D TFUSE=4), not the default
-    // (bench/RESULTS.md section 48). Elsewhere each step takes its own S^T k: fused, the
+    // compile in 35-45 ms instead of 50-70. On the H200 T = 8 runs 3-4% faster so than
+    // fully unrolled (673-680 against 697-700 us at 16384 heads, bench/RESULTS.md section
+    // 54): the default there; on the H100 T = 5 .. 8 ran 0.5-2% slower (a plain rolled
+    // loop: 8%; section 48), and T < 8 is not measured on the H200 yet, so they keep the
+    // full unroll (-D TFUSE=4 takes the loop from T = 5). Elsewhere each step takes its own S^T k: fused, the
     // next token's k stays in registers with q, past sm_100a's 128 at T = 4 and NH > 1
     // (spills). An S^T k taken before R takes D is multiplied by D with it.
     let fuse = NH == 1 && T > TFUSE;
