@@ -115,8 +115,8 @@ def config_label(v):
     label = "%s BV%d" % (v.get("design", "base"), v["BV"])
     if v.get("cps"):
         label += " c%ds%d" % (v.get("cps", 0), v.get("stages", 0))
-    if v.get("tfuse"):
-        label += " fuse%d" % v["tfuse"]
+    if v.get("tfuse"):     # TFUSE at or above T: the token loop fully unrolled
+        label += " unrolled" if v["tfuse"] >= v["T"] else " fuse%d" % v["tfuse"]
     return label
 
 

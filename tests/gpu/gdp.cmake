@@ -61,7 +61,8 @@ set(gdp_variants
   "gdp_t4_h1_k128v128_bv64_multi_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
   "gdp_t8_h1_k128v128_bv32_multi_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
   "gdp_t8_h1_k128v128_bv64_multi_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
-  "gdp_t8_h1_k128v128_bv64_multi_f4_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true,TFUSE=4|bf16|bench|multi"
+  # T = 8 fully unrolled (the default pipelines it since bench/RESULTS.md section 54)
+  "gdp_t8_h1_k128v128_bv64_multi_u_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true,TFUSE=8|bf16|bench|multi"
   "gdp_t1_h2_k128v128_bv32_multi_l2_bf16|T=1,NH=2,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
   "gdp_t1_h2_k128v128_bv64_multi_l2_bf16|T=1,NH=2,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|multi"
   "gdp_t1_h3_k128v128_bv32_multi_l2_bf16|T=1,NH=3,KD=128,VD=128,BV=32,L2NORM=true|bf16|bench|multi"
