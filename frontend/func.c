@@ -29,21 +29,12 @@ fn_declare_all(Sema *S, Node *program)
 	}
 }
 
-static void mark_named(Sema *S, const Node *n);
-
-static void
-mark_named_list(Sema *S, NodeList l)
-{
-	const Node *c;
-
-	for (c = l.head; c; c = c->next)
-		mark_named(S, c);
-}
-
 /* Marks FN_NAMED on the functions that n calls, and on those their bodies call. */
 static void
 mark_named(Sema *S, const Node *n)
 {
+	const Node *c;
+
 	if (!n)
 		return;
 	if (n->kind == N_CALL && !n->lhs) {
@@ -65,7 +56,8 @@ mark_named(Sema *S, const Node *n)
 	mark_named(S, n->step);
 	mark_named(S, n->width);
 	mark_named(S, n->unroll_n);
-	mark_named_list(S, n->list);
+	for (c = n->list.head; c; c = c->next)
+		mark_named(S, c);
 }
 
 void

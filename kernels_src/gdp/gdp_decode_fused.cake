@@ -28,7 +28,7 @@
 //
 // launch(dependent): at 1024 heads (2048 blocks, about two waves) the next call's blocks
 // take the SMs the last wave leaves, so back-to-back calls run 35.2 -> 34.5 us on the H200
-// (90 -> 92% of copy bandwidth; 4096 heads 132.7 -> 132.1: bench/RESULTS.md section 54).
+// (90.0 -> 91.8% of copy bandwidth; 4096 heads 132.7 -> 132.1: bench/RESULTS.md section 54).
 // Where the grid fits the GPU at once (64 heads) it cost 10% instead (section 22): the
 // entry point takes tma there.
 

@@ -210,9 +210,9 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
     // fully unrolled (673-680 against 697-700 us at 16384 heads, bench/RESULTS.md section
     // 54): the default there; on the H100 T = 5 .. 8 ran 0.5-2% slower (a plain rolled
     // loop: 8%; section 48), and T < 8 is not measured on the H200 yet, so they keep the
-    // full unroll (-D TFUSE=4 takes the loop from T = 5). Elsewhere each step takes its own S^T k: fused, the
-    // next token's k stays in registers with q, past sm_100a's 128 at T = 4 and NH > 1
-    // (spills). An S^T k taken before R takes D is multiplied by D with it.
+    // full unroll (-D TFUSE=4 takes the loop from T = 5). Elsewhere each step takes its
+    // own S^T k: fused, the next token's k stays in registers with q, past sm_100a's 128
+    // at T = 4 and NH > 1 (spills). An S^T k taken before R takes D is multiplied by D with it.
     let fuse = NH == 1 && T > TFUSE;
     var d: f32 = 1.0;               // S = d R
     var kacc = f32x4(0.0);          // fused: S^T k for the next step, taken with the last o
