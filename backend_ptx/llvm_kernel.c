@@ -792,8 +792,9 @@ make_target(int target, int opt_level, Buf *err)
 
 /* -O3: instcombine and GVN after the unroller too. On fully unrolled code they expose the
  * address arithmetic that codegen's straight-line strength reduction then rewrites, which
- * makes gdp_decode_warp 9% faster on the H200 (bench/RESULTS.md) and its compile 1.6x
- * slower (most of it in that strength reduction). Codegen at the aggressive level. */
+ * made gdp_decode_warp 9% faster on the H200 (bench/RESULTS.md; no longer since its rows
+ * share one address, section 55) and its compile 1.6x slower (most of it in that strength
+ * reduction). Codegen at the aggressive level. */
 #define OPT_PIPELINE_O3 \
 	"nvvm-intr-range,sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate)," \
 	"loop-mssa(licm),loop-unroll<O3>,instcombine<no-verify-fixpoint>,gvn,simplifycfg,dce"

@@ -23,7 +23,7 @@
 //   update, store the state and the outputs straight from registers to global memory
 //   (16-byte stores, whole 64-byte row segments per 4 lanes) and release the stage when
 //   the item is done. g and beta (too small for TMA boxes) are plain loads; the first
-//   token's are fetched one item ahead.
+//   token's g is fetched one item ahead.
 //
 // launch(dependent): a call starts while the call before it finishes (its blocks resident
 // and waiting), which at small batch, where a call is a few microseconds, is a tenth of
@@ -97,13 +97,11 @@ kernel gdp_decode_tma<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B, 
         let kl = lane / VL;
         let k0 = kl * KPT;                      // rows k0 .. k0+15
         let vc = (warp - 1) * WC + vq * 4;      // columns vc .. vc+3 of the slice
-        // g and beta of the first token, one item ahead; beta kept in bf16 until it is
-        // used (converted right after its load, the conversion would wait for the load)
+        // g of the first token, one item ahead; beta loaded in the item that uses it
+        // (bench/RESULTS.md section 55)
         var gn: f32 = 0.0;
-        var bn: bf16 = 0.0;
         if (block.x < items) {
             gn = g[block.x / NSLICE / HV, 0, block.x / NSLICE % HV];
-            bn = beta[block.x / NSLICE / HV, 0, 0, block.x / NSLICE % HV];
         }
         for (it in block.x .. items step grid_dim.x) {
             let vb = it % NSLICE;
@@ -111,11 +109,10 @@ kernel gdp_decode_tma<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B, 
             let b = it / NSLICE / HV;
             let vg = vb * BV + vc;              // the same columns in V
             let g0 = gn;
-            let be0 = f32(bn);
+            let be0 = f32(beta[b, 0, 0, h]);
             let nx = it + grid_dim.x;
             if (nx < items) {
                 gn = g[nx / NSLICE / HV, 0, nx / NSLICE % HV];
-                bn = beta[nx / NSLICE / HV, 0, 0, nx / NSLICE % HV];
             }
             consume ld {
                 var s0 = stt[k0 + 0, vc : 4];
