@@ -9,9 +9,9 @@ set -- warp.O=$A/O/$W warp.H=$A/H/$W warp.O2=$A/O2/$W warp.F=$A/F/$W tma.O=$A/O/
 timeout 200 python3 bench/sessions/55/gdp_ab.py --heads ${HEADS:-32768} "$@" 2>&1
 rev=(); for x in "$@"; do rev=("$x" "${rev[@]}"); done
 timeout 150 python3 bench/sessions/55/gdp_ab.py --heads 32768 --rounds 7 "${rev[@]}" 2>&1
-# then the fix in the working tree (make_fix.sh: warp at -O2, tma's beta loaded in its own
-# item) against 550a03e's build (base, section 52's) in bench/gdp.py --quick, base fix fix
-# base, and fix's test_gdp
+# then the fix (bundle: bench/sessions/54/make_cur.sh build-fast fix; warp at -O2, tma's
+# beta loaded in its own item) against 550a03e's build (base, section 52's) in
+# bench/gdp.py --quick, in the order GQ (default: base fix), and fix's test_gdp
 D=/tmp/dev; mkdir -p $D; tar xJf .device/fix.tar.xz -C $D; [ -d $D/base ] || tar xJf .device/base.tar.xz -C $D
 CAKE_GPU_TEST_REQUIRE=1 timeout 60 $D/fix/build/tests/gpu/test_gdp > /tmp/tg.log 2>&1; echo "test_gdp fix rc=$? $(grep -c '^PASS' /tmp/tg.log) PASS $(grep -c '^FAIL' /tmp/tg.log) FAIL | $(tail -1 /tmp/tg.log)"
 i=0; for b in ${GQ:-base fix}; do i=$((i + 1))
