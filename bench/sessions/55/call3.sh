@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 55, call 3: gdp_ab.py on bundle ab56 (make in the session's notes: O = 550a03e's
+# session 55, call 3: gdp_ab.py on bundle ab56 (make_ab56.sh: O = 550a03e's
 # build; O3 = HEAD before the fix, as shipped; H = warp at -O2 (the fix); P = tma with beta
 # loaded in its own item (the fix); OB = O's PTX with the 16 state loads from one base and
 # immediate offsets, as 4dd01a4 emits them, assembled by ptxas), forward then reversed.

@@ -1,5 +1,6 @@
 #!/bin/bash
-# session 55: the bundle of call1.sh, issue 12's acceptance 3 question (section 54: gdp's
+# session 55, the bundle of call1.sh (made at a364e94, before the fix): issue 12's
+# acceptance 3 question (section 54: gdp's
 # warp BV64 and tma BV64 c1s6 8-12% slower at 32768 heads than in 550a03e's build).
 # Section 52's O build (550a03e, its sources, /tmp/bis/O) beside HEAD's sources compiled
 # by HEAD's cakec (build-fast), as shipped and as variants:
@@ -38,6 +39,7 @@ PY
 comp P/$T $A/src/tma_p.cake $DT
 # warp F: H's PTX with the state loads in address order, its cubin by ptxas, into H's launcher
 mkdir -p $A/F; cp -r $A/H/$W $A/F/$W
-python3 $ROOT/bench/sessions/55/sort_loads.py $A/F/$W/$W.c $A/F/$W/$W.sm_90a.ptx
+python3 $ROOT/bench/sessions/55/sort_loads.py $A/F/$W/$W.sm_90a.ptx
+python3 $ROOT/bench/sessions/46/embed.py $A/F/$W/$W.c $A/F/$W/$W.sm_90a.ptx; rm -f $A/F/$W/*.cubin
 for d in $A/*/; do n=$(basename $d); [ $n = src ] || echo "$n: $(ls $d | tr '\n' ' ')"; done
 rm -rf $A/src; tar cJf $ROOT/.device/ab.tar.xz -C /tmp ab55; ls -la $ROOT/.device/ab.tar.xz

@@ -1,6 +1,6 @@
 #!/bin/bash
-# session 55: the bundle of call5.sh (.device/ab57.tar.xz), made after make_ab.sh and the
-# ab56 folders of call3.sh (/tmp/ab56: O = 550a03e's build, H = warp at -O2, P = tma's fix):
+# session 55: the bundle of call5.sh (.device/ab57.tar.xz), made after make_ab56.sh
+# (/tmp/ab56: O = 550a03e's build, H = warp at -O2, P = tma's fix):
 # C = H's warp with its state rows read through chain_loads.py's chain of addresses;
 # S = warp_strided.cake (lane rows kl + 8 i: a warp instruction reads 8 consecutive rows;
 # the same results up to the order of the sums over K: 7e-8 relative on cakec-run).
