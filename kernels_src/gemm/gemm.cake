@@ -254,6 +254,127 @@ kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32, CW: i32 = 1>(
     }
 }
 
+// gemm_sw: decode-sized M (at most MN rows of A per tile, MN = 8 or 16) with the operands'
+// roles swapped, as C^T = B . A^T: each consumer warpgroup multiplies 64 rows of B (the
+// wgmma's M side, from shared memory) by the tile's MN rows of A (its N side), so no MMA
+// work and no shared memory go to rows of A past M (gemm_sk's 64-row A tiles are mostly
+// TMA's zeros at M = 1: a third of each stage). A stage holds 64 CW x BK of B and MN x BK
+// of A (10 or 18 KiB at MN = 16), so a CTA keeps more of B in flight for the same shared
+// memory; that is what a weight-streaming product is bound by. A cluster of S CTAs splits
+// the K blocks as gemm_sk does. The accumulator is C^T's: thread t holds B rows 16 (t / 32)
+// + (t % 32) / 4 + 8 i and A rows 8 j + 2 (t % 4) + e; every CTA writes it transposed into
+// its `part` (A's rows as rows; padded by 4 floats, so that a warp's writes, 8 B rows x 4
+// A-row pairs, fall in different banks), and CTA r sums rows r, r + S, ... over the S
+// partials in rank order and stores them: the same bits on every run.
+kernel gemm_sw<T: bf16 | f16, O: bf16 | f16, MN: i32, S: i32, CW: i32 = 1, ST: i32 = 10>(
+        a: in T[M, K], b: in T[N, K], c: out O[M, N])
+    targets(sm_90a)
+    threads(128 * (CW + 1))
+    min_blocks(1)
+    cluster(S)
+    grid(S * cdiv(M, MN) * cdiv(N, 64 * CW))
+{
+    tensormap ta = tma(a, box[MN, BK], swizzle(128));
+    tensormap tb = tma(b, box[64 * CW, BK], swizzle(128));
+    pipeline ld(stages: ST, full: tma, empty: warpgroup * CW);
+    shared sa: T[MN, BK] in ld swizzle(128);
+    shared sb: T[64 * CW, BK] in ld swizzle(128);
+    shared part: f32[MN, 64 * CW + SK_PAD];
+
+    let tiles_n = cdiv(N, 64 * CW);
+    let tile = block.x / S;
+    let m0 = tile / tiles_n * MN;
+    let n0 = tile % tiles_n * (64 * CW);
+    let r = cluster_rank;
+    let kblocks = cdiv(K, BK);
+    let run = cdiv(kblocks, S);
+    let kb0 = min(r * run, kblocks);
+    let kb1 = min(kb0 + run, kblocks);
+
+    role producer(warpgroup 0) {
+        if (warp == 0) {
+            elect {
+                for (kb in kb0 .. kb1) {
+                    produce ld {
+                        tma_load(sa, ta, [m0, kb * BK]);
+                        tma_load(sb, tb, [n0, kb * BK]);
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. CW) {
+        let wg = warpgroup - 1;         // which 64 rows of B
+        var acc: f32acc[64, MN] = 0.0;
+        for (kb in kb0 .. kb1) {
+            consume ld {
+                acc = wgmma(acc, sb.rows(wg * 64, 64), sa);
+            }
+        }
+        let t = thread.x % 128;
+        let brow = wg * 64 + 16 * (t / 32) + t % 32 / 4;
+        let arow = 2 * (t % 4);
+        for (j in 0 .. MN / 8) unroll {
+            for (i in 0 .. 2) unroll {
+                for (e in 0 .. 2) unroll {
+                    part[8 * j + arow + e, brow + 8 * i] = acc[j * 4 + i * 2 + e];
+                }
+            }
+        }
+    }
+
+    if (S > 1) {
+        cluster_sync();
+    } else {
+        barrier();
+    }
+    let chunks = 8 * CW;                // 8 columns a thread
+    let threads = 128 * (CW + 1);
+    let rows = min(MN, M - m0);
+    let cc = thread.x % chunks * 8;
+    for (row in r + S * (thread.x / chunks) .. rows step S * (threads / chunks)) {
+        var v: f32x4[2] = f32x4(0.0);
+        for (h in 0 .. 2) unroll {
+            if (S > 1) {
+                for (q in 0 .. S) unroll {
+                    v[h] += remote(part, q)[row, cc + 4 * h : 4];
+                }
+            } else {
+                v[h] = part[row, cc + 4 * h : 4];
+            }
+        }
+        var w: f32[8] = 0.0;
+        for (e in 0 .. 8) unroll {
+            w[e] = v[e / 4][e % 4];
+        }
+        store(c, w, [m0 + row, n0 + cc]);
+    }
+    if (S > 1) {
+        cluster_sync();
+    }
+}
+
+// The entry point's rule for gemm_sw, from bench/gemm.py on an H100 (bench/RESULTS.md,
+// section 56), ahead of gemm_sk's: M <= 16 in tiles of 16 rows of A, M <= 32 in tiles of 32
+// (wider tiles of A cost a CTA its stages: 10 at 16 rows, 8 at 32); one CTA per 64 rows of
+// B, two CTAs an SM (about 105 KiB of shared memory each), so the grid streams B with no
+// cluster to wait for; split in two only where the tiles would fill at most a third of
+// the SMs (N = 2560: 40 tiles), since at N = 4096 (64 tiles) two-way splits ran 5-8%
+// slower than whole tiles.
+instance gemm_sw<bf16, bf16, 16, 2> as gemm_sw16s2_bf16 entry gemm
+    when (M <= 16 && cdiv(N, 64) * 3 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sw<f16, f16, 16, 2> as gemm_sw16s2_f16 entry gemm
+    when (M <= 16 && cdiv(N, 64) * 3 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sw<bf16, bf16, 16, 1> as gemm_sw16_bf16 entry gemm when (M <= 16);
+instance gemm_sw<f16, f16, 16, 1> as gemm_sw16_f16 entry gemm when (M <= 16);
+instance gemm_sw<bf16, bf16, 32, 2, 1, 8> as gemm_sw32s2_bf16 entry gemm
+    when (M <= 32 && cdiv(N, 64) * 3 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sw<f16, f16, 32, 2, 1, 8> as gemm_sw32s2_f16 entry gemm
+    when (M <= 32 && cdiv(N, 64) * 3 <= num_sms && cdiv(K, BK) >= 4);
+instance gemm_sw<bf16, bf16, 32, 1, 1, 8> as gemm_sw32_bf16 entry gemm when (M <= 32);
+instance gemm_sw<f16, f16, 32, 1, 1, 8> as gemm_sw32_f16 entry gemm when (M <= 32);
+
 // The entry point's rule for gemm_sk, from bench/gemm.py on the H200 (bench/RESULTS.md,
 // section 24), in order: tiles of 64 rows (tiles = cdiv(M, 64) * cdiv(N, 128)) split
 // by the most CTAs that still run in one wave, where clusters of 3 and 4 filled only about
