@@ -254,7 +254,7 @@ kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32, CW: i32 = 1>(
     }
 }
 
-// gemm_sw: decode-sized M (at most MN rows of A per tile, MN = 8 or 16) with the operands'
+// gemm_sw: decode-sized M (at most MN rows of A per tile, MN = 16, 32 or 64) with the operands'
 // roles swapped, as C^T = B . A^T: each consumer warpgroup multiplies 64 rows of B (the
 // wgmma's M side, from shared memory) by the tile's MN rows of A (its N side), so no MMA
 // work and no shared memory go to rows of A past M (gemm_sk's 64-row A tiles are mostly
@@ -361,7 +361,10 @@ kernel gemm_sw<T: bf16 | f16, O: bf16 | f16, MN: i32, S: i32, CW: i32 = 1, ST: i
 // B, two CTAs an SM (about 105 KiB of shared memory each), so the grid streams B with no
 // cluster to wait for; split in two only where the tiles would fill at most a third of
 // the SMs (N = 2560: 40 tiles), since at N = 4096 (64 tiles) two-way splits ran 5-8%
-// slower than whole tiles.
+// slower than whole tiles. M <= 64 takes tiles of 32 while both tile-rows still run at
+// once (N = 4096, 8192: 129 against gemm_sk's 124 TFLOP/s at 64 x 4096 x 4096), and
+// 64 x 128 tiles (two consumer warpgroups, one CTA an SM) where N gives more than
+// two tiles of 128 rows per two SMs (N = 11008, 28672: 3-5% ahead of gemm_sk1).
 instance gemm_sw<bf16, bf16, 16, 2> as gemm_sw16s2_bf16 entry gemm
     when (M <= 16 && cdiv(N, 64) * 3 <= num_sms && cdiv(K, BK) >= 4);
 instance gemm_sw<f16, f16, 16, 2> as gemm_sw16s2_f16 entry gemm
@@ -372,8 +375,14 @@ instance gemm_sw<bf16, bf16, 32, 2, 1, 8> as gemm_sw32s2_bf16 entry gemm
     when (M <= 32 && cdiv(N, 64) * 3 <= num_sms && cdiv(K, BK) >= 4);
 instance gemm_sw<f16, f16, 32, 2, 1, 8> as gemm_sw32s2_f16 entry gemm
     when (M <= 32 && cdiv(N, 64) * 3 <= num_sms && cdiv(K, BK) >= 4);
-instance gemm_sw<bf16, bf16, 32, 1, 1, 8> as gemm_sw32_bf16 entry gemm when (M <= 32);
-instance gemm_sw<f16, f16, 32, 1, 1, 8> as gemm_sw32_f16 entry gemm when (M <= 32);
+instance gemm_sw<bf16, bf16, 32, 1, 1, 8> as gemm_sw32_bf16 entry gemm
+    when (M <= 32 || (M <= 64 && cdiv(M, 32) * cdiv(N, 64) <= 2 * num_sms && cdiv(N, 64) * 3 > num_sms));
+instance gemm_sw<f16, f16, 32, 1, 1, 8> as gemm_sw32_f16 entry gemm
+    when (M <= 32 || (M <= 64 && cdiv(M, 32) * cdiv(N, 64) <= 2 * num_sms && cdiv(N, 64) * 3 > num_sms));
+instance gemm_sw<bf16, bf16, 64, 1, 2, 5> as gemm_sw64_bf16 entry gemm
+    when (M <= 64 && cdiv(N, 128) * 2 > num_sms);
+instance gemm_sw<f16, f16, 64, 1, 2, 5> as gemm_sw64_f16 entry gemm
+    when (M <= 64 && cdiv(N, 128) * 2 > num_sms);
 
 // The entry point's rule for gemm_sk, from bench/gemm.py on the H200 (bench/RESULTS.md,
 // section 24), in order: tiles of 64 rows (tiles = cdiv(M, 64) * cdiv(N, 128)) split

@@ -1,0 +1,4 @@
+/* test_gemm_sw64_bf16.c: gemm_sw64_bf16 on the GPU, with test_gemm_sw.c's sizes. */
+#define KNAME gemm_sw64_bf16
+
+#include "test_gemm_sw.c"
