@@ -281,10 +281,13 @@ kernel gemm_sw<T: bf16 | f16, O: bf16 | f16, MN: i32, S: i32, CW: i32 = 1, ST: i
     shared sb: T[64 * CW, BK] in ld swizzle(128);
     shared part: f32[MN, 64 * CW + SK_PAD];
 
-    let tiles_n = cdiv(N, 64 * CW);
+    // A's tile-rows fastest: the CTAs that read the same rows of B run side by side, so the
+    // second reads them from L2 (at M = 64 in tiles of 32 rows, B's tile-rows far apart
+    // read B twice from memory once K is long: 64 x 8192 x 28672 at 0.88 of cuBLAS)
+    let tiles_m = cdiv(M, MN);
     let tile = block.x / S;
-    let m0 = tile / tiles_n * MN;
-    let n0 = tile % tiles_n * (64 * CW);
+    let m0 = tile % tiles_m * MN;
+    let n0 = tile / tiles_m * (64 * CW);
     let r = cluster_rank;
     let kblocks = cdiv(K, BK);
     let run = cdiv(kblocks, S);
