@@ -170,7 +170,7 @@ instance gemm_mc<f16, f32> as gemm_mc_f16_f32;
 const SK_STAGES: i32 = 8;          // CW = 1 (4 with two consumer warpgroups)
 const SK_PAD: i32 = 4;
 
-kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32, CW: i32 = 1>(
+kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32, CW: i32 = 1, ST: i32 = 0>(
         a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_90a)
     threads(128 * (CW + 1))
@@ -180,7 +180,7 @@ kernel gemm_sk<T: bf16 | f16, O: bf16 | f16, BN: i32, S: i32, CW: i32 = 1>(
 {
     tensormap ta = tma(a, box[64 * CW, BK], swizzle(128));
     tensormap tb = tma(b, box[BN, BK], swizzle(128));
-    pipeline ld(stages: CW == 1 ? SK_STAGES : 4, full: tma, empty: warpgroup * CW);
+    pipeline ld(stages: ST > 0 ? ST : (CW == 1 ? SK_STAGES : 4), full: tma, empty: warpgroup * CW);
     shared sa: T[64 * CW, BK] in ld swizzle(128);
     shared sb: T[BN, BK] in ld swizzle(128);
     shared part: f32[S > 1 ? 64 * CW : 1, BN + SK_PAD];   // one row for S = 1 (unused there)
@@ -419,6 +419,15 @@ instance gemm_sk<bf16, bf16, 128, 1, 2> as gemm_sk1_m128_bf16 entry gemm
     when (M > 64 && cdiv(M, 128) * cdiv(N, 128) <= num_sms);
 instance gemm_sk<f16, f16, 128, 1, 2> as gemm_sk1_m128_f16 entry gemm
     when (M > 64 && cdiv(M, 128) * cdiv(N, 128) <= num_sms);
+
+// Candidates for M = 128 .. 512 with few tiles (bench/RESULTS.md, section 56: 0.67-0.83 of
+// cuBLAS there on an H100), not in the entry point until bench/gemm.py has timed them:
+// 128 x 128 tiles in six stages (gemm_sk1_m128 has four), 64 x 256 tiles with one
+// consumer warpgroup, and 128 x 256 tiles split in two over a cluster (two stages: `part`
+// takes 130 KiB).
+instance gemm_sk<bf16, bf16, 128, 1, 2, 6> as gemm_sk1_m128s6_bf16;
+instance gemm_sk<bf16, bf16, 256, 1, 1, 5> as gemm_sk1_n256_bf16;
+instance gemm_sk<bf16, bf16, 256, 2, 2, 2> as gemm_sk2_m128n256_bf16;
 
 // gemm_bias: gemm's kernel with a Linear layer's epilogue fused: C = A . B^T + bias + res,
 // the bias (N) added to every row and the residual res (M x N, e.g. the residual stream)
