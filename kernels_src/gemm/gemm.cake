@@ -155,6 +155,90 @@ kernel gemm_mc<T: bf16 | f16, O: bf16 | f32>(a: in T[M, K], b: in T[N, K], c: ou
 instance gemm_mc<bf16, bf16> as gemm_mc_bf16;
 instance gemm_mc<f16, f32> as gemm_mc_f16_f32;
 
+// gemm_ts: gemm with the epilogue through shared memory and TMA stores (issue 13's
+// epilogue): each consumer warpgroup writes its 64 x 256 fragment, rounded to O, into its
+// rows of `so` (four 128-row panels of 64 columns, each a 128-byte swizzle span, the
+// layout of four TMA boxes) and goes on with its next tile's K loop; warp 1 of the
+// producer warpgroup stores the four boxes (TMA clips them at C's edges) and waits only
+// until TMA has read `so` before handing it back, so the tile's writes to C overlap the
+// next tile's loads and wgmmas instead of holding the consumers. `so` takes 64 KiB, so
+// `ld` has three stages where gemm has four. TMA needs C's rows a multiple of 16 bytes
+// (N a multiple of 8); the launcher checks it.
+kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    tensormap tc = tma(c, box[BM, 64], swizzle(128));
+    pipeline ld(stages: ST, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+    // full: both consumer warpgroups wrote their rows; empty: the storing thread
+    pipeline op(stages: 1, full: warpgroup * 2, empty: thread);
+    shared so: O[BN / 64 * BM, 64] in op swizzle(128);
+
+    let tiles_m = cdiv(M, BM);
+    let tiles_n = cdiv(N, BN);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let group = tile / (GROUP_M * tiles_n);
+                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        } else if (warp == 1) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let group = tile / (GROUP_M * tiles_n);
+                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
+                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
+                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    consume op {
+                        for (p in 0 .. BN / 64) unroll {
+                            tma_store(tc, [m0, n0 + 64 * p], so, part: p);
+                        }
+                        tma_store_wait();
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;     // which 64 rows of the tile
+        for (tile in block.x .. tiles step grid_dim.x) {
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            produce op {
+                store(so.rows(0, BM), acc, [wg * 64, 0]);
+                fence_proxy_async();
+            }
+        }
+    }
+}
+
+instance gemm_ts<bf16, bf16> as gemm_ts_bf16;
+instance gemm_ts<f16, f16> as gemm_ts_f16;
+
 // gemm_sk: the same product for few tiles (decode-sized M, or M and N that give fewer
 // tiles than the GPU has SMs), where one CTA per tile would leave most SMs idle and the
 // time is that of streaming B once. A cluster of S CTAs shares one 64 CW x BN tile of C

@@ -478,7 +478,14 @@ const GtKernel CAT(gt_, KNAME) = {NAME, 3, create, fill, launch, check, destroy}
 /* The launcher refuses K that is not a multiple of 8 (A's and B's rows would not be a
  * multiple of 16 bytes, which TMA needs) with CAKE_ERR_STRIDE and a message that says so;
  * K = 104 passes that check. Argument checks need no driver: the tensors' addresses are
- * 16-byte aligned stand-ins that nothing reads. */
+ * 16-byte aligned stand-ins that nothing reads. N is 5, or 8 for the kernels that store C
+ * by TMA (GEMM_TMA_C), which need it a multiple of 8 too: for them the last case, N = 5
+ * and K = 104, must be refused for C's rows. */
+#ifdef GEMM_TMA_C
+#define CHECK_N 8
+#else
+#define CHECK_N 5
+#endif
 static int
 check_k_rejected(void)
 {
@@ -486,7 +493,7 @@ check_k_rejected(void)
 	int i, failed = 0;
 
 	for (i = 0; i < (int)(sizeof ks / sizeof ks[0]); i++) {
-		int64_t ash[2] = {3, ks[i]}, bsh[2] = {5, ks[i]}, csh[2] = {3, 5}, grid[3];
+		int64_t ash[2] = {3, ks[i]}, bsh[2] = {CHECK_N, ks[i]}, csh[2] = {3, CHECK_N}, grid[3];
 		int bad_k = ks[i] % K_MULTIPLE != 0, rc, ok;
 		CAT(KNAME, _args) args;
 		CakeError err;
@@ -545,6 +552,37 @@ check_k_rejected(void)
 		}
 		failed += !ok;
 	}
+#ifdef GEMM_TMA_C
+	{
+		int64_t ash[2] = {3, 104}, bsh[2] = {5, 104}, csh[2] = {3, 5}, grid[3];
+		CAT(KNAME, _args) args;
+		CakeError err;
+		int rc, ok;
+
+		memset(&args, 0, sizeof args);
+		args.a.data = (void *)(uintptr_t)0x100000;
+		args.b.data = (void *)(uintptr_t)0x200000;
+		args.c.data = (void *)(uintptr_t)0x300000;
+		args.a.shape = ash;
+		args.b.shape = bsh;
+		args.c.shape = csh;
+		args.a.dtype.code = args.b.dtype.code = IN_CODE;
+		args.a.dtype.bits = args.b.dtype.bits = IN_BYTES * 8;
+		args.c.dtype.code = OUT_CODE;
+		args.c.dtype.bits = OUT_BYTES * 8;
+		args.a.ndim = args.b.ndim = args.c.ndim = 2;
+		args.a.dtype.lanes = args.b.dtype.lanes = args.c.dtype.lanes = 1;
+		args.a.device.device_type = args.b.device.device_type = args.c.device.device_type =
+			CAKE_DEVICE_CUDA;
+		rc = CAT(KNAME, _grid)(&args, grid, &err);
+		ok = rc == CAKE_ERR_STRIDE && strstr(err.msg, "parameter 'c'") != NULL &&
+		     strstr(err.msg, "N must be a multiple of 8") != NULL;
+		printf("%s %s N=5: %s: %s: %s\n", ok ? "PASS" : "FAIL", NAME,
+		       ok ? "rejected" : "expected CAKE_ERR_STRIDE for c saying N must be a multiple of 8, got",
+		       cakert_status_name(rc), err.msg);
+		failed += !ok;
+	}
+#endif
 	return failed;
 }
 
