@@ -475,6 +475,53 @@ check(GtCase *c, CUstream s, const char *label)
 
 const GtKernel CAT(gt_, KNAME) = {NAME, 3, create, fill, launch, check, destroy};
 
+/* Arguments for a launcher's argument checks: A (ash), B (bsh) and C (csh) at 16-byte
+ * aligned stand-in addresses that nothing reads, with the kernel's dtypes. */
+static void
+stand_in_args(CAT(KNAME, _args) *args, int64_t *ash, int64_t *bsh, int64_t *csh)
+{
+	memset(args, 0, sizeof *args);
+	args->a.data = (void *)(uintptr_t)0x100000;
+	args->b.data = (void *)(uintptr_t)0x200000;
+	args->c.data = (void *)(uintptr_t)0x300000;
+	args->a.shape = ash;
+	args->b.shape = bsh;
+	args->c.shape = csh;
+	args->a.dtype.code = args->b.dtype.code = IN_CODE;
+	args->a.dtype.bits = args->b.dtype.bits = IN_BYTES * 8;
+	args->c.dtype.code = OUT_CODE;
+	args->c.dtype.bits = OUT_BYTES * 8;
+#ifdef GEMM_EPI
+	args->bias.data = (void *)(uintptr_t)0x400000;
+	args->res.data = (void *)(uintptr_t)0x500000;
+	args->bias.shape = bsh;
+	args->res.shape = csh;
+	args->bias.ndim = 1;
+	args->res.ndim = 2;
+	args->bias.dtype = args->res.dtype = args->a.dtype;
+	args->bias.dtype.lanes = args->res.dtype.lanes = 1;
+	args->bias.device.device_type = args->res.device.device_type = CAKE_DEVICE_CUDA;
+#endif
+#ifdef GEMM_SCALED
+	{
+		static int64_t one[1] = {1};
+
+		args->scale_a.data = (void *)(uintptr_t)0x400000;
+		args->scale_b.data = (void *)(uintptr_t)0x500000;
+		args->scale_a.shape = args->scale_b.shape = one;
+		args->scale_a.ndim = args->scale_b.ndim = 1;
+		args->scale_a.dtype.code = args->scale_b.dtype.code = CAKE_DTYPE_FLOAT;
+		args->scale_a.dtype.bits = args->scale_b.dtype.bits = 32;
+		args->scale_a.dtype.lanes = args->scale_b.dtype.lanes = 1;
+		args->scale_a.device.device_type = args->scale_b.device.device_type = CAKE_DEVICE_CUDA;
+	}
+#endif
+	args->a.ndim = args->b.ndim = args->c.ndim = 2;
+	args->a.dtype.lanes = args->b.dtype.lanes = args->c.dtype.lanes = 1;
+	args->a.device.device_type = args->b.device.device_type = args->c.device.device_type =
+		CAKE_DEVICE_CUDA;
+}
+
 /* The launcher refuses K that is not a multiple of 8 (A's and B's rows would not be a
  * multiple of 16 bytes, which TMA needs) with CAKE_ERR_STRIDE and a message that says so;
  * K = 104 passes that check. Argument checks need no driver: the tensors' addresses are
@@ -498,46 +545,7 @@ check_k_rejected(void)
 		CAT(KNAME, _args) args;
 		CakeError err;
 
-		memset(&args, 0, sizeof args);
-		args.a.data = (void *)(uintptr_t)0x100000;
-		args.b.data = (void *)(uintptr_t)0x200000;
-		args.c.data = (void *)(uintptr_t)0x300000;
-		args.a.shape = ash;
-		args.b.shape = bsh;
-		args.c.shape = csh;
-		args.a.dtype.code = args.b.dtype.code = IN_CODE;
-		args.a.dtype.bits = args.b.dtype.bits = IN_BYTES * 8;
-		args.c.dtype.code = OUT_CODE;
-		args.c.dtype.bits = OUT_BYTES * 8;
-#ifdef GEMM_EPI
-		args.bias.data = (void *)(uintptr_t)0x400000;
-		args.res.data = (void *)(uintptr_t)0x500000;
-		args.bias.shape = bsh;
-		args.res.shape = csh;
-		args.bias.ndim = 1;
-		args.res.ndim = 2;
-		args.bias.dtype = args.res.dtype = args.a.dtype;
-		args.bias.dtype.lanes = args.res.dtype.lanes = 1;
-		args.bias.device.device_type = args.res.device.device_type = CAKE_DEVICE_CUDA;
-#endif
-#ifdef GEMM_SCALED
-		{
-			static int64_t one[1] = {1};
-
-			args.scale_a.data = (void *)(uintptr_t)0x400000;
-			args.scale_b.data = (void *)(uintptr_t)0x500000;
-			args.scale_a.shape = args.scale_b.shape = one;
-			args.scale_a.ndim = args.scale_b.ndim = 1;
-			args.scale_a.dtype.code = args.scale_b.dtype.code = CAKE_DTYPE_FLOAT;
-			args.scale_a.dtype.bits = args.scale_b.dtype.bits = 32;
-			args.scale_a.dtype.lanes = args.scale_b.dtype.lanes = 1;
-			args.scale_a.device.device_type = args.scale_b.device.device_type = CAKE_DEVICE_CUDA;
-		}
-#endif
-		args.a.ndim = args.b.ndim = args.c.ndim = 2;
-		args.a.dtype.lanes = args.b.dtype.lanes = args.c.dtype.lanes = 1;
-		args.a.device.device_type = args.b.device.device_type = args.c.device.device_type =
-			CAKE_DEVICE_CUDA;
+		stand_in_args(&args, ash, bsh, csh);
 		rc = CAT(KNAME, _grid)(&args, grid, &err);
 		if (bad_k) {
 			ok = rc == CAKE_ERR_STRIDE &&
@@ -559,21 +567,7 @@ check_k_rejected(void)
 		CakeError err;
 		int rc, ok;
 
-		memset(&args, 0, sizeof args);
-		args.a.data = (void *)(uintptr_t)0x100000;
-		args.b.data = (void *)(uintptr_t)0x200000;
-		args.c.data = (void *)(uintptr_t)0x300000;
-		args.a.shape = ash;
-		args.b.shape = bsh;
-		args.c.shape = csh;
-		args.a.dtype.code = args.b.dtype.code = IN_CODE;
-		args.a.dtype.bits = args.b.dtype.bits = IN_BYTES * 8;
-		args.c.dtype.code = OUT_CODE;
-		args.c.dtype.bits = OUT_BYTES * 8;
-		args.a.ndim = args.b.ndim = args.c.ndim = 2;
-		args.a.dtype.lanes = args.b.dtype.lanes = args.c.dtype.lanes = 1;
-		args.a.device.device_type = args.b.device.device_type = args.c.device.device_type =
-			CAKE_DEVICE_CUDA;
+		stand_in_args(&args, ash, bsh, csh);
 		rc = CAT(KNAME, _grid)(&args, grid, &err);
 		ok = rc == CAKE_ERR_STRIDE && strstr(err.msg, "parameter 'c'") != NULL &&
 		     strstr(err.msg, "N must be a multiple of 8") != NULL;
