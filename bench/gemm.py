@@ -41,7 +41,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from bandwidth import Timer  # noqa: E402
+from bandwidth import Timer, git_rev  # noqa: E402
 
 # issue 13's set: M x (N, K) (M = 8192 with (8192, 8192) is 8192^3), the cubes, ragged ones
 LAYERS = ((2560, 8192), (8192, 8192), (28672, 8192), (8192, 28672), (4096, 4096), (11008, 4096))
@@ -312,7 +312,7 @@ def main():
                     "- commit: %s\n- command: `python3 bench/gemm.py %s`\n\n" % (
                         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), props.name,
                         props.multi_processor_count, torch.__version__,
-                        os.environ.get("CAKEC_COMMIT", "unknown"),
+                        git_rev(a.build),
                         " ".join(sys.argv[1:])))
             if copy_gbs:
                 f.write("- copy bandwidth (1 GiB device-to-device, read + write): %.0f GB/s; "

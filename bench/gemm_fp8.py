@@ -30,7 +30,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from bandwidth import Timer  # noqa: E402
+from bandwidth import Timer, git_rev  # noqa: E402
 from gemm import SHAPES, QUICK_SHAPES  # noqa: E402
 
 # max |c - ref| / max |ref| of an e4m3 GEMM into bf16: the output's rounding (2^-8) and the
@@ -151,7 +151,7 @@ def main():
                     "replays, median of %d; A, B and C rotated over >= 256 MiB\n\n" % (
                         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), props.name,
                         props.multi_processor_count, torch.__version__,
-                        os.environ.get("CAKEC_COMMIT", "unknown"), " ".join(sys.argv[1:]), reps))
+                        git_rev(a.build), " ".join(sys.argv[1:]), reps))
             f.write("| M | N | K | kernel | cakec TFLOP/s | fast TFLOP/s | ratio | default TFLOP/s | ratio | "
                     "err | fast err | default err | each |\n|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
             for r in rows:
