@@ -26,11 +26,12 @@
 // store() skips the rows and columns outside C. TMA needs the rows of A and B to be a
 // multiple of 16 bytes (K a multiple of 8); the launcher checks it.
 
+import "gemm_tiles.cake";       // the tile order the persistent GEMMs share (GROUP_M)
+
 const BM: i32 = 128;
 const BN: i32 = 256;
 const BK: i32 = 64;
 const STAGES: i32 = 4;
-const GROUP_M: i32 = 8;     // tiles walk GROUP_M tile-rows at a time (L2 reuse of B)
 
 kernel gemm<T: bf16 | f16, O: bf16 | f16 | f32>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_90a)
@@ -54,10 +55,8 @@ kernel gemm<T: bf16 | f16, O: bf16 | f16 | f32>(a: in T[M, K], b: in T[N, K], c:
         if (warp == 0) {
             elect {
                 for (tile in block.x .. tiles step grid_dim.x) {
-                    let group = tile / (GROUP_M * tiles_n);
-                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
-                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                     for (kb in 0 .. kblocks) {
                         produce ld {
                             tma_load(sa, ta, [m0, kb * BK]);
@@ -72,10 +71,8 @@ kernel gemm<T: bf16 | f16, O: bf16 | f16 | f32>(a: in T[M, K], b: in T[N, K], c:
     role consumer(warpgroups 1 .. 2) regs(232) {
         let wg = warpgroup - 1;     // which 64 rows of the tile
         for (tile in block.x .. tiles step grid_dim.x) {
-            let group = tile / (GROUP_M * tiles_n);
-            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
-            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             var acc: f32acc[64, BN] = 0.0;
             for (kb in 0 .. kblocks) {
                 consume ld {
@@ -119,10 +116,8 @@ kernel gemm_mc<T: bf16 | f16, O: bf16 | f32>(a: in T[M, K], b: in T[N, K], c: ou
         if (warp == 0) {
             elect {
                 for (tile in cl .. tiles step clusters) {
-                    let group = tile / (GROUP_M * tiles_n);
-                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 2 * BM;
-                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * 2 * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                     for (kb in 0 .. kblocks) {
                         produce ld {
                             tma_load(sa, ta, [m0 + r * BM, kb * BK]);
@@ -137,10 +132,8 @@ kernel gemm_mc<T: bf16 | f16, O: bf16 | f32>(a: in T[M, K], b: in T[N, K], c: ou
     role consumer(warpgroups 1 .. 2) regs(232) {
         let wg = warpgroup - 1;
         for (tile in cl .. tiles step clusters) {
-            let group = tile / (GROUP_M * tiles_n);
-            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 2 * BM;
-            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let m0 = tile_row(tile, tiles_m, tiles_n) * 2 * BM;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             var acc: f32acc[64, BN] = 0.0;
             for (kb in 0 .. kblocks) {
                 consume ld {
@@ -189,10 +182,8 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T
         if (warp == 0) {
             elect {
                 for (tile in block.x .. tiles step grid_dim.x) {
-                    let group = tile / (GROUP_M * tiles_n);
-                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
-                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                     for (kb in 0 .. kblocks) {
                         produce ld {
                             tma_load(sa, ta, [m0, kb * BK]);
@@ -204,10 +195,8 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T
         } else if (warp == 1) {
             elect {
                 for (tile in block.x .. tiles step grid_dim.x) {
-                    let group = tile / (GROUP_M * tiles_n);
-                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
-                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                     consume op {
                         for (p in 0 .. BN / 64) unroll {
                             tma_store(tc, [m0, n0 + 64 * p], so, part: p);
@@ -541,10 +530,8 @@ kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: 
         if (warp == 0) {
             elect {
                 for (tile in block.x .. tiles step grid_dim.x) {
-                    let group = tile / (GROUP_M * tiles_n);
-                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
-                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                     for (kb in 0 .. kblocks) {
                         produce ld {
                             tma_load(sa, ta, [m0, kb * BK]);
@@ -559,10 +546,8 @@ kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: 
     role consumer(warpgroups 1 .. 2) regs(232) {
         let wg = warpgroup - 1;
         for (tile in block.x .. tiles step grid_dim.x) {
-            let group = tile / (GROUP_M * tiles_n);
-            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM + wg * 64;
-            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let m0 = tile_row(tile, tiles_m, tiles_n) * BM + wg * 64;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             var acc: f32acc[64, BN] = 0.0;
             for (kb in 0 .. kblocks) {
                 consume ld {

@@ -27,9 +27,10 @@
 // sqrt(K). TMA needs the rows of A and B to be a multiple of 16 bytes: K a multiple of
 // 16, which the launcher checks.
 
+import "gemm_tiles.cake";       // the tile order the persistent GEMMs share (GROUP_M)
+
 const BM: i32 = 128;
 const BK: i32 = 128;
-const GROUP_M: i32 = 8;
 
 kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4, CL: i32 = 1>(
         a: in T[M, K], b: in T[N, K], c: out O[M, N], scale_a: in f32[1], scale_b: in f32[1])
@@ -57,10 +58,8 @@ kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4, CL: i
         if (warp == 0) {
             elect {
                 for (tile in cl .. tiles step clusters) {
-                    let group = tile / (GROUP_M * tiles_n);
-                    let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                    let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * CL * BM;
-                    let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * CL * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                     for (kb in 0 .. kblocks) {
                         produce ld {
                             tma_load(sa, ta, [m0 + r * BM, kb * BK]);
@@ -80,10 +79,8 @@ kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4, CL: i
         let wg = warpgroup - 1;
         let scale = scale_a[0] * scale_b[0];
         for (tile in cl .. tiles step clusters) {
-            let group = tile / (GROUP_M * tiles_n);
-            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * CL * BM;
-            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let m0 = tile_row(tile, tiles_m, tiles_n) * CL * BM;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             var acc: f32acc[64, BN] = 0.0;
             for (kb in 0 .. kblocks) {
                 consume ld {

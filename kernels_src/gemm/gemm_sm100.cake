@@ -25,10 +25,11 @@
 // 16 bytes (K a multiple of 8, 16 for e4m3; the launcher checks it); K = 0 is not
 // supported (no MMA writes the tile).
 
+import "gemm_tiles.cake";       // the tile order the persistent GEMMs share (GROUP_M)
+
 const BM: i32 = 128;
 const BN: i32 = 256;
 const STAGES: i32 = 4;
-const GROUP_M: i32 = 8;
 
 kernel gemm_sm100<T: bf16 | f16 | e4m3, O: bf16 | f16 | f32, BK: i32 = 64>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_100a, sm_103a)
@@ -54,10 +55,8 @@ kernel gemm_sm100<T: bf16 | f16 | e4m3, O: bf16 | f16 | f32, BK: i32 = 64>(a: in
     role producer(warp 0) {
         elect {
             for (tile in block.x .. tiles step grid_dim.x) {
-                let group = tile / (GROUP_M * tiles_n);
-                let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
-                let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                 for (kb in 0 .. kblocks) {
                     produce ld {
                         tma_load(sa, ta, [m0, kb * BK]);
@@ -85,10 +84,8 @@ kernel gemm_sm100<T: bf16 | f16 | e4m3, O: bf16 | f16 | f32, BK: i32 = 64>(a: in
     role epilogue(warpgroup 1) {
         let q = warp % 4;           // the lane quarter this warp may read: rows 32q .. 32q + 31
         for (tile in block.x .. tiles step grid_dim.x) {
-            let group = tile / (GROUP_M * tiles_n);
-            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * BM;
-            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             let row = m0 + 32 * q + lane;
             consume accp {
                 for (c0 in 0 .. BN step 32) {

@@ -29,10 +29,11 @@
 // epilogue skips rows and columns outside C. The grid is an even number of CTAs (whole
 // clusters); K = 0 is not supported.
 
+import "gemm_tiles.cake";       // the tile order the persistent GEMMs share (GROUP_M)
+
 const BM: i32 = 128;        // rows of A per CTA; the pair's tile is 2 * BM
 const BN: i32 = 256;        // the pair's N; each CTA loads BN / 2 rows of B
 const STAGES: i32 = 6;
-const GROUP_M: i32 = 8;
 
 kernel gemm_sm100_2cta<T: bf16 | f16 | e4m3, O: bf16 | f16 | f32, BK: i32 = 64>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_100a, sm_103a)
@@ -65,10 +66,8 @@ kernel gemm_sm100_2cta<T: bf16 | f16 | e4m3, O: bf16 | f16 | f32, BK: i32 = 64>(
     role producer(warp 0) {
         elect {
             for (tile in pair .. tiles step pairs) {
-                let group = tile / (GROUP_M * tiles_n);
-                let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 2 * BM;
-                let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                let m0 = tile_row(tile, tiles_m, tiles_n) * 2 * BM;
+                let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                 for (kb in 0 .. kblocks) {
                     produce ld {
                         tma_load(sa, ta, [m0 + half * BM, kb * BK]);
@@ -96,10 +95,8 @@ kernel gemm_sm100_2cta<T: bf16 | f16 | e4m3, O: bf16 | f16 | f32, BK: i32 = 64>(
     role epilogue(warpgroup 1) {
         let q = warp % 4;           // the lane quarter this warp may read: rows 32q .. 32q + 31
         for (tile in pair .. tiles step pairs) {
-            let group = tile / (GROUP_M * tiles_n);
-            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 2 * BM;
-            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let m0 = tile_row(tile, tiles_m, tiles_n) * 2 * BM;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             let row = m0 + half * BM + 32 * q + lane;
             consume accp {
                 for (c0 in 0 .. BN step 32) {
@@ -153,10 +150,8 @@ kernel gemm_sm100_2cta_mc<T: bf16 | f16 | e4m3, O: bf16 | f32, BK: i32 = 64>(a: 
     role producer(warp 0) {
         elect {
             for (tile in cl .. tiles step clusters) {
-                let group = tile / (GROUP_M * tiles_n);
-                let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-                let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 4 * BM;
-                let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+                let m0 = tile_row(tile, tiles_m, tiles_n) * 4 * BM;
+                let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
                 for (kb in 0 .. kblocks) {
                     produce ld {
                         tma_load(sa, ta, [m0 + cluster_rank * BM, kb * BK]);
@@ -185,10 +180,8 @@ kernel gemm_sm100_2cta_mc<T: bf16 | f16 | e4m3, O: bf16 | f32, BK: i32 = 64>(a: 
     role epilogue(warpgroup 1) {
         let q = warp % 4;
         for (tile in cl .. tiles step clusters) {
-            let group = tile / (GROUP_M * tiles_n);
-            let gm = min(tiles_m - group * GROUP_M, GROUP_M);
-            let m0 = (group * GROUP_M + tile % (GROUP_M * tiles_n) % gm) * 4 * BM;
-            let n0 = tile % (GROUP_M * tiles_n) / gm * BN;
+            let m0 = tile_row(tile, tiles_m, tiles_n) * 4 * BM;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             let row = m0 + cluster_rank * BM + 32 * q + lane;
             consume accp {
                 for (c0 in 0 .. BN step 32) {
