@@ -156,25 +156,27 @@ instance gemm_mc<f16, f32> as gemm_mc_f16_f32;
 // until TMA has read `so` before handing it back, so the tile's writes to C overlap the
 // next tile's loads and wgmmas instead of holding the consumers. `so` takes 64 KiB, so
 // `ld` has three stages where gemm has four. TMA needs C's rows a multiple of 16 bytes
-// (N a multiple of 8); the launcher checks it.
-kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
+// (N a multiple of 8); the launcher checks it. W is the tile's width (256, BN, by default; 128
+// and 192 leave fewer SMs idle in the last wave where N / 256 tiles fit the GPU badly,
+// and leave room for more stages).
+kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
     targets(sm_90a)
     threads(384)
     min_blocks(1)
-    grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, W)))
 {
     tensormap ta = tma(a, box[BM, BK], swizzle(128));
-    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    tensormap tb = tma(b, box[W, BK], swizzle(128));
     tensormap tc = tma(c, box[BM, 64], swizzle(128));
     pipeline ld(stages: ST, full: tma, empty: warpgroup * 2);
     shared sa: T[BM, BK] in ld swizzle(128);
-    shared sb: T[BN, BK] in ld swizzle(128);
+    shared sb: T[W, BK] in ld swizzle(128);
     // full: both consumer warpgroups wrote their rows; empty: the storing thread
     pipeline op(stages: 1, full: warpgroup * 2, empty: thread);
-    shared so: O[BN / 64 * BM, 64] in op swizzle(128);
+    shared so: O[W / 64 * BM, 64] in op swizzle(128);
 
     let tiles_m = cdiv(M, BM);
-    let tiles_n = cdiv(N, BN);
+    let tiles_n = cdiv(N, W);
     let tiles = tiles_m * tiles_n;
     let kblocks = cdiv(K, BK);
 
@@ -183,7 +185,7 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T
             elect {
                 for (tile in block.x .. tiles step grid_dim.x) {
                     let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
-                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * W;
                     for (kb in 0 .. kblocks) {
                         produce ld {
                             tma_load(sa, ta, [m0, kb * BK]);
@@ -196,9 +198,9 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T
             elect {
                 for (tile in block.x .. tiles step grid_dim.x) {
                     let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
-                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * W;
                     consume op {
-                        for (p in 0 .. BN / 64) unroll {
+                        for (p in 0 .. W / 64) unroll {
                             tma_store(tc, [m0, n0 + 64 * p], so, part: p);
                         }
                         tma_store_wait();
@@ -211,7 +213,7 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T
     role consumer(warpgroups 1 .. 2) regs(232) {
         let wg = warpgroup - 1;     // which 64 rows of the tile
         for (tile in block.x .. tiles step grid_dim.x) {
-            var acc: f32acc[64, BN] = 0.0;
+            var acc: f32acc[64, W] = 0.0;
             for (kb in 0 .. kblocks) {
                 consume ld {
                     acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
@@ -227,6 +229,86 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T
 
 instance gemm_ts<bf16, bf16> as gemm_ts_bf16;
 instance gemm_ts<f16, f16> as gemm_ts_f16;
+instance gemm_ts<bf16, bf16, 4, 192> as gemm_ts192_bf16;
+instance gemm_ts<bf16, bf16, 5, 128> as gemm_ts128_bf16;
+
+// gemm_mts: gemm_ts's epilogue on gemm_mc's clusters: two CTAs on tiles one above the
+// other multicast the halves of their shared B tile to each other (3/4 of the bytes per
+// tile), and each stores its fragments through `so` by TMA while its next tile's K loop
+// runs. For the largest products, where L2 traffic and the stores both show.
+kernel gemm_mts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in T[N, K], c: out O[M, N])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    cluster(2)
+    grid(2 * min(num_sms / 2, cdiv(M, 2 * BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN / 2, BK], swizzle(128));
+    tensormap tc = tma(c, box[BM, 64], swizzle(128));
+    pipeline ld(stages: ST, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+    pipeline op(stages: 1, full: warpgroup * 2, empty: thread);
+    shared so: O[BN / 64 * BM, 64] in op swizzle(128);
+
+    let tiles_m = cdiv(M, 2 * BM);
+    let tiles_n = cdiv(N, BN);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+    let r = cluster_rank;
+    let cl = block.x / 2;
+    let clusters = grid_dim.x / 2;
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in cl .. tiles step clusters) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * 2 * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0 + r * BM, kb * BK]);
+                            tma_load(sb, tb, [n0 + r * (BN / 2), kb * BK], multicast: 3, part: r);
+                        }
+                    }
+                }
+            }
+        } else if (warp == 1) {
+            elect {
+                for (tile in cl .. tiles step clusters) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * 2 * BM + r * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    consume op {
+                        for (p in 0 .. BN / 64) unroll {
+                            tma_store(tc, [m0, n0 + 64 * p], so, part: p);
+                        }
+                        tma_store_wait();
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;
+        for (tile in cl .. tiles step clusters) {
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            produce op {
+                store(so.rows(0, BM), acc, [wg * 64, 0]);
+                fence_proxy_async();
+            }
+        }
+    }
+}
+
+instance gemm_mts<bf16, bf16> as gemm_mts_bf16;
+instance gemm_mts<f16, f16> as gemm_mts_f16;
 
 // gemm_sk: the same product for few tiles (decode-sized M, or M and N that give fewer
 // tiles than the GPU has SMs), where one CTA per tile would leave most SMs idle and the
@@ -501,6 +583,8 @@ instance gemm_sk<f16, f16, 128, 1, 2> as gemm_sk1_m128_f16 entry gemm
 instance gemm_sk<bf16, bf16, 128, 1, 2, 6> as gemm_sk1_m128s6_bf16;
 instance gemm_sk<bf16, bf16, 256, 1, 1, 5> as gemm_sk1_n256_bf16;
 instance gemm_sk<bf16, bf16, 256, 2, 2, 2> as gemm_sk2_m128n256_bf16;
+instance gemm_sk<bf16, bf16, 128, 3, 2> as gemm_sk3_m128_bf16;
+instance gemm_sk<bf16, bf16, 128, 4, 2> as gemm_sk4_m128_bf16;
 
 // gemm_bias: gemm's kernel with a Linear layer's epilogue fused: C = A . B^T + bias + res,
 // the bias (N) added to every row and the residual res (M x N, e.g. the residual stream)

@@ -1,0 +1,7 @@
+/* case_gemm_sk4_m128_bf16.c: gemm_sk4_m128_bf16 (bf16 in and out; 128 x 128 tiles, K split over a
+ * cluster of 4) against the double reference of case_gemm_bf16.c. */
+#define KNAME gemm_sk4_m128_bf16
+#define GEMM_RERUN
+#include "gemm_sk4_m128_bf16.h"
+
+#include "case_gemm_bf16.c"
