@@ -137,6 +137,7 @@ def main():
     entry = next((e["kernel"] for e in runnable if e.get("entry_instances") and e["kernel"] == "gemm"), None)
     keep = set(a.dtypes.split(",")) if a.dtypes else None
     entry_types = set()
+    workspace = set()       # kernels that take ws and sync too (gemm_stk: stream-K)
     for k in sorted(runnable, key=lambda e: e["kernel"]):
         if k.get("entry_instances"):
             continue
@@ -144,7 +145,9 @@ def main():
         # the tensors only: the manifest lists the launcher's symbols (M, K, N) and tensor
         # maps (ta, tb) among the parameters too
         ps = {p["name"]: p for p in k["params"] if p.get("kind", "tensor") == "tensor"}
-        if set(ps) != {"a", "b", "c"}:
+        if set(ps) == {"a", "b", "c", "ws", "sync"}:
+            workspace.add(name)
+        elif set(ps) != {"a", "b", "c"}:
             continue        # gemm_scaled's take scales too: bench/gemm_fp8.py
         if keep and ps["a"]["dtype"] not in keep and "%s:%s" % (ps["a"]["dtype"], ps["c"]["dtype"]) not in keep:
             continue
@@ -167,8 +170,16 @@ def main():
     lines = []
     torch.manual_seed(0)
 
+    # stream-K's workspace, one slot per SM, made once: sync is zero between calls
+    slots = props.multi_processor_count
+    ws = torch.empty(slots, 128, 256, dtype=torch.float32, device=dev) if workspace else None
+    sync = torch.zeros(2 + 256 * slots, dtype=torch.int32, device=dev) if workspace else None
+
     def run(name, A, B, C):
-        lib.kernels[name](a=A, b=B, c=C)
+        if name in workspace:
+            lib.kernels[name](a=A, b=B, c=C, ws=ws, sync=sync)
+        else:
+            lib.kernels[name](a=A, b=B, c=C)
 
     def check(name, A, B, ref, odt):
         """(relative error, NaN left), or None where the launcher refuses the shape with

@@ -310,6 +310,114 @@ kernel gemm_mts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3>(a: in T[M, K], b: in 
 instance gemm_mts<bf16, bf16> as gemm_mts_bf16;
 instance gemm_mts<f16, f16> as gemm_mts_f16;
 
+// gemm_stk: stream-K, for products whose 128 x 256 tiles fill the last wave badly (M =
+// 128 .. 2048 with N of a few thousand). The K blocks of all tiles, tile by tile, are one
+// run of units that the persistent CTAs share evenly (CTA g takes units u0 .. u1, at most
+// one more than any other), so a CTA may hold the end of one tile, whole tiles, and the
+// start of another. A CTA walks its tiles from its last to its first; a tile that several
+// CTAs share is finished by the one holding its last K block (the highest-numbered),
+// which reaches it last: the others, which reach it first, write their partial sums to
+// their slot ws[h] and set their flags (thread t its own part, sync[2 + 256 h + t]); the
+// finisher adds the slots of CTAs owner(tile's first unit) .. g - 1 in that order, each
+// thread its own part once its flag is up, clears the flag and stores. The order of the
+// sums is fixed, so every run gives the same bits. A CTA's number g is taken from a
+// counter (sync[0]) when it starts, not from block.x: a finisher then waits only for CTAs
+// that started before it, which hold an SM until they are done, whatever the GPU runs
+// beside (a contributor that never came would leave the wait after 4 s with a wrong tile,
+// never a hang). The last CTA to start resets the counters (sync[0], sync[1]), so sync is
+// zero after the call. ws: f32[P, 128, 256] and sync: i32[2 + 256 P], P the slots (the
+// grid is at most P and the SMs); zero sync once before the first call.
+fn stk_owner(u: i32, q: i32, rem: i32) -> i32 {
+    let big = (q + 1) * rem;
+    return u < big ? u / (q + 1) : rem + (u - big) / q;
+}
+
+kernel gemm_stk<T: bf16 | f16, O: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: out O[M, N],
+        ws: inout f32[P, BM, BN], sync: inout i32[SY])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(min(num_sms, P), cdiv(M, BM) * cdiv(N, BN) * cdiv(K, BK)))
+    requires(P > 0 && SY >= 2 + 256 * P)
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+
+    let tiles_m = cdiv(M, BM);
+    let tiles_n = cdiv(N, BN);
+    let kblocks = cdiv(K, BK);
+    let units = tiles_m * tiles_n * kblocks;
+    shared sg: i32[1];
+    if (thread.x == 0) {
+        sg[0] = atomic_add(sync[0], 1);
+        fence_acq_rel(scope: gpu);
+        if (atomic_add(sync[1], 1) == grid_dim.x - 1) {
+            atomic_xchg(sync[0], 0);
+            atomic_xchg(sync[1], 0);
+        }
+    }
+    barrier();
+    let g = sg[0];
+    let q = units / grid_dim.x;
+    let rem = units % grid_dim.x;
+    let u0 = g * q + min(g, rem);
+    let u1 = u0 + q + (g < rem ? 1 : 0);
+    let hi = (u1 - 1) / kblocks;            // the CTA's last tile, walked first
+    let span = hi - u0 / kblocks + 1;
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (i in 0 .. span) {
+                    let tile = hi - i;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    for (kb in max(u0 - tile * kblocks, 0) .. min(u1 - tile * kblocks, kblocks)) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;
+        let t = thread.x - 128;
+        for (i in 0 .. span) {
+            let tile = hi - i;
+            let kb1 = min(u1 - tile * kblocks, kblocks);
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in max(u0 - tile * kblocks, 0) .. kb1) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            if (kb1 < kblocks) {
+                store(ws[g], acc, [wg * 64, 0]);
+                store_release(sync[2 + 256 * g + t], 1);
+            } else {
+                for (h in stk_owner(tile * kblocks, q, rem) .. g) {
+                    wait_ge(sync[2 + 256 * h + t], 1, 4000000000);
+                    acc = acc + fragment(ws[h], [wg * 64, 0], BN);
+                    atomic_xchg(sync[2 + 256 * h + t], 0);
+                }
+                let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                store(c, acc, [m0 + wg * 64, n0]);
+            }
+        }
+    }
+}
+
+instance gemm_stk<bf16, bf16> as gemm_stk_bf16;
+instance gemm_stk<f16, f16> as gemm_stk_f16;
+
 // gemm_sk: the same product for few tiles (decode-sized M, or M and N that give fewer
 // tiles than the GPU has SMs), where one CTA per tile would leave most SMs idle and the
 // time is that of streaming B once. A cluster of S CTAs shares one 64 CW x BN tile of C

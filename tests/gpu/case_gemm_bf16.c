@@ -41,8 +41,19 @@
  *
  * GEMM_RERUN (the split-K kernels gemm_sk*) launches each case a second time into the
  * re-poisoned C and requires the same bytes: the partial sums are added in a fixed order,
- * so the results must be identical run to run. */
+ * so the results must be identical run to run.
+ *
+ * GEMM_STK (gemm_stk_*: stream-K) passes the workspace, ws f32[STK_P, 128, 256] (poisoned:
+ * every slot a finisher reads must have been written first) and sync i32[2 + 256 STK_P], zeroed
+ * once when the case is made; after every launch sync must be zero again. The sizes run
+ * twice: with STK_P = 160 slots, more than any GPU's SMs, so that the grid is the SMs (long
+ * chains of CTAs on one tile at the small sizes), and with 5, a grid of 5 CTAs that each
+ * hold the ends of two tiles and whole tiles between. */
 #include "gputest.h"
+
+#ifdef GEMM_STK
+static int stk_p = 160;         /* the workspace's slots (P), the grid's bound */
+#endif
 
 #ifndef KNAME
 #define KNAME gemm_bf16
@@ -231,6 +242,10 @@ struct GtCase {
 	int64_t bshape1[1];
 	in_bits *bias, *res;
 #endif
+#ifdef GEMM_STK
+	GtBuf dws, dsync;
+	int64_t wshape[3], sshape1[1];
+#endif
 	CAT(KNAME, _args) args;
 };
 
@@ -242,6 +257,10 @@ destroy(GtCase *c)
 	gt_buf_free(&c->da);
 	gt_buf_free(&c->db);
 	gt_buf_free(&c->dc);
+#ifdef GEMM_STK
+	gt_buf_free(&c->dws);
+	gt_buf_free(&c->dsync);
+#endif
 #ifdef GEMM_SCALED
 	gt_buf_free(&c->dsa);
 	gt_buf_free(&c->dsb);
@@ -287,6 +306,10 @@ create(const GtDev *g, const int64_t *dims)
 	      gt_buf_alloc(&c->da, c->m * c->k * IN_BYTES, NAME " A") ||
 	      gt_buf_alloc(&c->db, c->n * c->k * IN_BYTES, NAME " B") ||
 	      gt_buf_alloc(&c->dc, c->m * c->n * OUT_BYTES, NAME " C");
+#ifdef GEMM_STK
+	bad = bad || gt_buf_alloc(&c->dws, (size_t)stk_p * 128 * 256 * 4, NAME " ws") ||
+	      gt_buf_alloc(&c->dsync, (2 + (size_t)stk_p * 256) * 4, NAME " sync");
+#endif
 #ifdef GEMM_SCALED
 	bad = bad || gt_buf_alloc(&c->dsa, 4, NAME " scale_a") || gt_buf_alloc(&c->dsb, 4, NAME " scale_b");
 #endif
@@ -305,6 +328,14 @@ create(const GtDev *g, const int64_t *dims)
 	gt_tensor(&c->args.b, g, &c->db, IN_CODE, IN_BYTES * 8, 2, c->bshape);
 	gt_tensor(&c->args.c, g, &c->dc, OUT_CODE, OUT_BYTES * 8, 2, c->cshape);
 	c->scale = 1.0;
+#ifdef GEMM_STK
+	c->wshape[0] = stk_p;
+	c->wshape[1] = 128;
+	c->wshape[2] = 256;
+	c->sshape1[0] = 2 + (int64_t)stk_p * 256;
+	gt_tensor(&c->args.ws, g, &c->dws, CAKE_DTYPE_FLOAT, 32, 3, c->wshape);
+	gt_tensor(&c->args.sync, g, &c->dsync, CAKE_DTYPE_INT, 32, 1, c->sshape1);
+#endif
 #ifdef GEMM_SCALED
 	c->sshape[0] = 1;
 	gt_tensor(&c->args.scale_a, g, &c->dsa, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
@@ -379,6 +410,17 @@ fill(GtCase *c, uint64_t seed, CUstream s)
 			return 1;
 	}
 #endif
+#ifdef GEMM_STK
+	{
+		int *zero = calloc(2 + (size_t)stk_p * 256, sizeof *zero);
+		int bad = !zero || gt_buf_poison(&c->dws, s, NAME " ws") || gt_buf_poison(&c->dsync, s, NAME " sync") ||
+			  gt_buf_upload(&c->dsync, zero, s, NAME " sync");
+
+		free(zero);
+		if (bad)
+			return 1;
+	}
+#endif
 	return gt_buf_poison(&c->da, s, NAME " A") || gt_buf_poison(&c->db, s, NAME " B") ||
 	       gt_buf_poison(&c->dc, s, NAME " C") || gt_buf_upload(&c->da, c->a, s, NAME " A") ||
 	       gt_buf_upload(&c->db, c->b, s, NAME " B");
@@ -389,6 +431,27 @@ launch(GtCase *c, CUstream s, CakeError *err)
 {
 	return CAT(KNAME, _launch)(&c->args, s, err);
 }
+
+#ifdef GEMM_STK
+/* Stream-K's finishers clear the flags they waited for: sync must be zero after a call
+ * (the next call relies on it). Prints a FAIL line and gives 1 otherwise. */
+static int
+sync_left_zero(GtCase *c, CUstream s)
+{
+	const unsigned char *z;
+	size_t i, bytes = (2 + (size_t)stk_p * 256) * 4, set = 0;
+	int guards = 1;
+
+	if (!(z = gt_fetch(&c->dsync, s, NAME " sync", &guards)))
+		return 1;
+	for (i = 0; i < bytes; i++)
+		set += z[i] != 0;
+	if (set || !guards)
+		printf("FAIL %s M=%zu N=%zu K=%zu: %s after the call\n", NAME, c->m, c->n, c->k,
+		       guards ? "sync is not zero" : "a guard of sync changed");
+	return set || !guards;
+}
+#endif
 
 #ifdef GEMM_RERUN
 /* Split-K must give the same bits on every run (issue 13): launches again into the
@@ -431,7 +494,7 @@ check(GtCase *c, CUstream s, const char *label)
 {
 	const unsigned char *p;
 	char what[200];
-	int guards = 1, inputs = 1;
+	int guards = 1, inputs = 1, stk = 0;
 	double floor = c->scale * sqrt((double)c->k) / 3.0, dmax = 0.0, rmax = 0.0;
 	size_t i;
 	GtCmp cmp;
@@ -452,6 +515,9 @@ check(GtCase *c, CUstream s, const char *label)
 #else
 	gt_cmp_bf16(&cmp, p, c->ref, c->m * c->n);
 #endif
+#ifdef GEMM_STK
+	stk = sync_left_zero(c, s);
+#endif
 	/* bench/gemm.py's normwise error, for comparison with its runs */
 	for (i = 0; i < c->m * c->n; i++) {
 		double v = out_value(p, i), d = isfinite(v) ? fabs(v - c->ref[i]) : INFINITY;
@@ -466,10 +532,10 @@ check(GtCase *c, CUstream s, const char *label)
 		int failed = gt_report(NAME, what, &cmp, guards, inputs);
 
 		snprintf(what, sizeof what, "M=%zu N=%zu K=%zu%s%s", c->m, c->n, c->k, *label ? " " : "", label);
-		return rerun_identical(c, s, p, what) | failed;
+		return rerun_identical(c, s, p, what) | failed | stk;
 	}
 #else
-	return gt_report(NAME, what, &cmp, guards, inputs);
+	return gt_report(NAME, what, &cmp, guards, inputs) | stk;
 #endif
 }
 
@@ -514,6 +580,23 @@ stand_in_args(CAT(KNAME, _args) *args, int64_t *ash, int64_t *bsh, int64_t *csh)
 		args->scale_a.dtype.bits = args->scale_b.dtype.bits = 32;
 		args->scale_a.dtype.lanes = args->scale_b.dtype.lanes = 1;
 		args->scale_a.device.device_type = args->scale_b.device.device_type = CAKE_DEVICE_CUDA;
+	}
+#endif
+#ifdef GEMM_STK
+	{
+		static int64_t wsh[3] = {160, 128, 256}, ssh[1] = {2 + 160 * 256};
+
+		args->ws.data = (void *)(uintptr_t)0x10000000;
+		args->sync.data = (void *)(uintptr_t)0x20000000;
+		args->ws.shape = wsh;
+		args->sync.shape = ssh;
+		args->ws.ndim = 3;
+		args->sync.ndim = 1;
+		args->ws.dtype.code = CAKE_DTYPE_FLOAT;
+		args->sync.dtype.code = CAKE_DTYPE_INT;
+		args->ws.dtype.bits = args->sync.dtype.bits = 32;
+		args->ws.dtype.lanes = args->sync.dtype.lanes = 1;
+		args->ws.device.device_type = args->sync.device.device_type = CAKE_DEVICE_CUDA;
 	}
 #endif
 	args->a.ndim = args->b.ndim = args->c.ndim = 2;
@@ -608,5 +691,10 @@ CAT(KNAME, _test_main)(const GtSize *sizes, int n)
 		return gt_skip_status();
 	}
 	rc = gt_run_sizes(&CAT(gt_, KNAME), sizes, n);
+#ifdef GEMM_STK
+	stk_p = 5;
+	printf("%s: again with a workspace of 5 slots (a grid of 5 CTAs)\n", NAME);
+	rc |= gt_run_sizes(&CAT(gt_, KNAME), sizes, n);
+#endif
 	return failed ? 1 : rc;
 }
