@@ -227,10 +227,40 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[
     }
 }
 
-instance gemm_ts<bf16, bf16> as gemm_ts_bf16;
-instance gemm_ts<f16, f16> as gemm_ts_f16;
-instance gemm_ts<bf16, bf16, 4, 192> as gemm_ts192_bf16;
-instance gemm_ts<bf16, bf16, 5, 128> as gemm_ts128_bf16;
+// The entry point's rule for M > 64 with C's rows a multiple of 16 bytes, from bench/gemm.py
+// on an H100 (bench/RESULTS.md, section 57): gemm_ts, at the tile width whose last wave
+// leaves the fewest SMs idle, each width weighted by what its tiles ran at when the waves
+// were full (256: 100, 192: 95, 128: 88): score(W) = 128 x W tiles / waves x weight. The
+// family runs as long as 128 x 128 tiles fill at least 55% of the SMs once (else split-K,
+// gemm_sk below, gives the SMs work): at 256 x 11008 x 4096 the 192-wide tiles ran at 1.25x
+// what the previous rule chose, at 512 x 4096 x 4096 the 128-wide ones at 1.21x, and at
+// M >= 1024 gemm_ts at 1.02-1.14x gemm. Where 256-wide tiles take one wave, there is no
+// next tile for the stores to overlap, and gemm's fourth stage ran faster (512 x 8192 x
+// 28672: 1.05x): gemm_ts only where they take more.
+instance gemm_ts<bf16, bf16, 5, 128> as gemm_ts128_bf16 entry gemm
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
+           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+instance gemm_ts<f16, f16, 5, 128> as gemm_ts128_f16 entry gemm
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
+           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+instance gemm_ts<bf16, bf16, 4, 192> as gemm_ts192_bf16 entry gemm
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms));
+instance gemm_ts<f16, f16, 4, 192> as gemm_ts192_f16 entry gemm
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms));
+instance gemm_ts<bf16, bf16> as gemm_ts_bf16 entry gemm
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, BN) > num_sms);
+instance gemm_ts<f16, f16> as gemm_ts_f16 entry gemm
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, BN) > num_sms);
 
 // gemm_mts: gemm_ts's epilogue on gemm_mc's clusters: two CTAs on tiles one above the
 // other multicast the halves of their shared B tile to each other (3/4 of the bytes per

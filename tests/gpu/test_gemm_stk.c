@@ -8,7 +8,7 @@
  * K block, chains of up to 17 CTAs on a tile); ragged M, N and K over several tiles; more
  * units than CTAs; then the few-tile shapes the entry point would give it (M = 128 .. 512
  * with N of 2560 .. 11008) and ragged ones. The case file runs them all again on a grid
- * of 5 CTAs. */
+ * of 5 CTAs (the small sizes). */
 #include "gputest.h"
 
 #define TCAT_(a, b) a##b
