@@ -341,10 +341,13 @@ instance gemm_mts<bf16, bf16> as gemm_mts_bf16;
 instance gemm_mts<f16, f16> as gemm_mts_f16;
 
 // gemm_stk: stream-K, for products whose 128 x 256 tiles fill the last wave badly (M =
-// 128 .. 2048 with N of a few thousand). The K blocks of all tiles, tile by tile, are one
-// run of units that the persistent CTAs share evenly (CTA g takes units u0 .. u1, at most
-// one more than any other), so a CTA may hold the end of one tile, whole tiles, and the
-// start of another. A CTA walks its tiles from its last to its first; a tile that several
+// 128 .. 2048 with N of a few thousand). All but the last one or two waves of tiles run
+// whole, tile g, g + G, ... on CTA g of G (in the grouped order, so the CTAs running at
+// once share their A and B in L2). The K blocks of the remaining tiles, tile by tile, are
+// one run of units that the CTAs share evenly (CTA g takes units u0 .. u1, at most one
+// more than any other), so a CTA may hold the end of one tile, whole tiles, and the start
+// of another; the grid is at most four CTAs a tile, so that no tile is split more than
+// about four ways. A CTA walks those tiles from its last to its first; a tile that several
 // CTAs share is finished by the one holding its last K block (the highest-numbered),
 // which reaches it last: the others, which reach it first, write their partial sums to
 // their slot ws[h] and set their flags (thread t its own part, sync[2 + 256 h + t]); the
@@ -367,7 +370,7 @@ kernel gemm_stk<T: bf16 | f16, O: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: o
     targets(sm_90a)
     threads(384)
     min_blocks(1)
-    grid(min(min(num_sms, P), cdiv(M, BM) * cdiv(N, BN) * cdiv(K, BK)))
+    grid(min(min(num_sms, P), min(4 * cdiv(M, BM) * cdiv(N, BN), cdiv(M, BM) * cdiv(N, BN) * cdiv(K, BK))))
     requires(P > 0 && SY >= 2 + 256 * P)
 {
     tensormap ta = tma(a, box[BM, BK], swizzle(128));
@@ -379,7 +382,10 @@ kernel gemm_stk<T: bf16 | f16, O: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: o
     let tiles_m = cdiv(M, BM);
     let tiles_n = cdiv(N, BN);
     let kblocks = cdiv(K, BK);
-    let units = tiles_m * tiles_n * kblocks;
+    let tiles = tiles_m * tiles_n;
+    let G = grid_dim.x;
+    let dp = tiles >= 2 * G ? (tiles / G - 1) * G : 0;     // the tiles that run whole
+    let units = (tiles - dp) * kblocks;
     shared sg: i32[1];
     if (thread.x == 0) {
         sg[0] = atomic_add(sync[0], 1);
@@ -391,21 +397,32 @@ kernel gemm_stk<T: bf16 | f16, O: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: o
     }
     barrier();
     let g = sg[0];
-    let q = units / grid_dim.x;
-    let rem = units % grid_dim.x;
-    let u0 = g * q + min(g, rem);
+    let q = units / G;
+    let rem = units % G;
+    let u0 = g * q + min(g, rem);           // units of the tiles dp .. tiles - 1
     let u1 = u0 + q + (g < rem ? 1 : 0);
-    let hi = (u1 - 1) / kblocks;            // the CTA's last tile, walked first
+    let hi = (u1 - 1) / kblocks;            // the CTA's last of them, walked first
     let span = hi - u0 / kblocks + 1;
 
     role producer(warpgroup 0) regs(40) {
         if (warp == 0) {
             elect {
-                for (i in 0 .. span) {
-                    let tile = hi - i;
+                for (tile in g .. dp step G) {
                     let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
                     let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
-                    for (kb in max(u0 - tile * kblocks, 0) .. min(u1 - tile * kblocks, kblocks)) {
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+                for (i in 0 .. span) {
+                    let r = hi - i;                 // the tile dp + r
+                    let tile = dp + r;
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    for (kb in max(u0 - r * kblocks, 0) .. min(u1 - r * kblocks, kblocks)) {
                         produce ld {
                             tma_load(sa, ta, [m0, kb * BK]);
                             tma_load(sb, tb, [n0, kb * BK]);
@@ -419,11 +436,23 @@ kernel gemm_stk<T: bf16 | f16, O: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: o
     role consumer(warpgroups 1 .. 2) regs(232) {
         let wg = warpgroup - 1;
         let t = thread.x - 128;
-        for (i in 0 .. span) {
-            let tile = hi - i;
-            let kb1 = min(u1 - tile * kblocks, kblocks);
+        for (tile in g .. dp step G) {
+            let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
             var acc: f32acc[64, BN] = 0.0;
-            for (kb in max(u0 - tile * kblocks, 0) .. kb1) {
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            store(c, acc, [m0 + wg * 64, n0]);
+        }
+        for (i in 0 .. span) {
+            let r = hi - i;
+            let tile = dp + r;
+            let kb1 = min(u1 - r * kblocks, kblocks);
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in max(u0 - r * kblocks, 0) .. kb1) {
                 consume ld {
                     acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
                 }
@@ -432,7 +461,7 @@ kernel gemm_stk<T: bf16 | f16, O: bf16 | f16>(a: in T[M, K], b: in T[N, K], c: o
                 store(ws[g], acc, [wg * 64, 0]);
                 store_release(sync[2 + 256 * g + t], 1);
             } else {
-                for (h in stk_owner(tile * kblocks, q, rem) .. g) {
+                for (h in stk_owner(r * kblocks, q, rem) .. g) {
                     wait_ge(sync[2 + 256 * h + t], 1, 4000000000);
                     acc = acc + fragment(ws[h], [wg * 64, 0], BN);
                     atomic_xchg(sync[2 + 256 * h + t], 0);
