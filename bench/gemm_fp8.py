@@ -94,7 +94,14 @@ def main():
         for name in names:
             kern = lib.kernels[name]
             C = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device=dev)
-            kern(a=A, b=B, c=C, scale_a=sa, scale_b=sb)
+            try:
+                kern(a=A, b=B, c=C, scale_a=sa, scale_b=sb)
+            except cakec_torch.CakeError as ex:
+                # gemm_scaled_ts stores C by TMA (N a multiple of 8): another kernel of the list runs it
+                if ex.status_name != "CAKE_ERR_STRIDE" or len(names) == 1:
+                    raise
+                print("n/a  %s %dx%dx%d: %s" % (name, m, n, k, ex), flush=True)
+                continue
             torch.cuda.synchronize()
             e = err_of(C)
             ok = e <= THRESHOLD and not bool(torch.isnan(C).any().item())

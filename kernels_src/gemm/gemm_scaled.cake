@@ -109,3 +109,84 @@ instance gemm_scaled<e4m3, bf16, 160, 6> as gemm_scaled_e4m3_n160 entry gemm_sca
 instance gemm_scaled<e4m3, bf16, 256, 4, 2> as gemm_scaled_e4m3_mc entry gemm_scaled when (M >= 2048);
 instance gemm_scaled<e4m3, bf16> as gemm_scaled_e4m3;
 instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
+
+// gemm_scaled_ts: gemm_scaled with gemm_ts's epilogue (kernels_src/gemm/gemm.cake): each
+// consumer warpgroup writes its scaled 64 x BN fragment, rounded to bf16, into its rows of
+// `so` (BN / 64 panels of 128 x 64, the layout of as many TMA boxes) and goes on with its
+// next tile's K loop, while warp 1 of the producer warpgroup stores the boxes (TMA clips
+// them at C's edges). An fp8 tile's K loop is half as long as a bf16 one's for the same
+// work, so the epilogue is a larger share of it. `so` takes BN / 2 KiB, so there is a stage
+// fewer than gemm_scaled's. TMA needs C's rows a multiple of 16 bytes (N a multiple of 8).
+// Candidates: not in the entry point until bench/gemm_fp8.py has timed them.
+kernel gemm_scaled_ts<T: e4m3, BN: i32 = 256, STAGES: i32 = 3>(
+        a: in T[M, K], b: in T[N, K], c: out bf16[M, N], scale_a: in f32[1], scale_b: in f32[1])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[BN, BK], swizzle(128));
+    tensormap tc = tma(c, box[BM, 64], swizzle(128));
+    pipeline ld(stages: STAGES, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[BN, BK] in ld swizzle(128);
+    // full: both consumer warpgroups wrote their rows; empty: the storing thread
+    pipeline op(stages: 1, full: warpgroup * 2, empty: thread);
+    shared so: bf16[BN / 64 * BM, 64] in op swizzle(128);
+
+    let tiles_m = cdiv(M, BM);
+    let tiles_n = cdiv(N, BN);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        } else if (warp == 1) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * BN;
+                    consume op {
+                        for (p in 0 .. BN / 64) unroll {
+                            tma_store(tc, [m0, n0 + 64 * p], so, part: p);
+                        }
+                        tma_store_wait();
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;
+        let scale = scale_a[0] * scale_b[0];
+        for (tile in block.x .. tiles step grid_dim.x) {
+            var acc: f32acc[64, BN] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            produce op {
+                store(so.rows(0, BM), acc * scale, [wg * 64, 0]);
+                fence_proxy_async();
+            }
+        }
+    }
+}
+
+instance gemm_scaled_ts<e4m3> as gemm_scaled_ts_e4m3;
+instance gemm_scaled_ts<e4m3, 128, 5> as gemm_scaled_ts_e4m3_n128;

@@ -609,8 +609,8 @@ stand_in_args(CAT(KNAME, _args) *args, int64_t *ash, int64_t *bsh, int64_t *csh)
  * multiple of 16 bytes, which TMA needs) with CAKE_ERR_STRIDE and a message that says so;
  * K = 104 passes that check. Argument checks need no driver: the tensors' addresses are
  * 16-byte aligned stand-ins that nothing reads. N is 5, or 8 for the kernels that store C
- * by TMA (GEMM_TMA_C), which need it a multiple of 8 too: for them the last case, N = 5
- * and K = 104, must be refused for C's rows. */
+ * by TMA (GEMM_TMA_C), which need it a multiple of 8 too: for them one more case, N = 5
+ * and K = 112 (a multiple of 16, as e4m3 rows need), must be refused for C's rows. */
 #ifdef GEMM_TMA_C
 #define CHECK_N 8
 #else
@@ -645,7 +645,7 @@ check_k_rejected(void)
 	}
 #ifdef GEMM_TMA_C
 	{
-		int64_t ash[2] = {3, 104}, bsh[2] = {5, 104}, csh[2] = {3, 5}, grid[3];
+		int64_t ash[2] = {3, 112}, bsh[2] = {5, 112}, csh[2] = {3, 5}, grid[3];
 		CAT(KNAME, _args) args;
 		CakeError err;
 		int rc, ok;

@@ -1,0 +1,4 @@
+/* test_gemm_scaled_ts_e4m3_n128.c: gemm_scaled_ts_e4m3_n128 on the GPU, with test_gemm_scaled_ts.c's sizes. */
+#define KNAME gemm_scaled_ts_e4m3_n128
+
+#include "test_gemm_scaled_ts.c"
