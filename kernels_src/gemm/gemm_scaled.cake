@@ -92,24 +92,6 @@ kernel gemm_scaled<T: e4m3, O: bf16 | f32, BN: i32 = 256, STAGES: i32 = 4, CL: i
     }
 }
 
-// The entry point picks the tile width BN by the waves of tiles it takes on the SMs: the
-// time of a persistent GEMM is about its number of waves, cdiv(tiles, num_sms), times the
-// time of a tile, which grows with BN; the narrower tiles win only where they take fewer
-// waves for the work (a tie goes to the wider tile, whose wgmmas and loads are the more
-// efficient); at M >= 2048 the 256-wide tiles run in clusters of two, whose multicast of
-// B was 1-7% faster there (and up to 5% slower at M = 512). On the H200 the rule picked
-// the fastest of seven configurations, or one within 8% (median: the fastest), on each
-// M >= 512 shape of bench/gemm_fp8.py (bench/RESULTS.md, section 25); 512 x 2560 x 8192
-// ran 485 TFLOP/s with BN = 256 (40 tiles) and 869 with BN = 128 (80 tiles).
-instance gemm_scaled<e4m3, bf16, 128, 6> as gemm_scaled_e4m3_n128 entry gemm_scaled
-    when (cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
-          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
-instance gemm_scaled<e4m3, bf16, 160, 6> as gemm_scaled_e4m3_n160 entry gemm_scaled
-    when (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
-instance gemm_scaled<e4m3, bf16, 256, 4, 2> as gemm_scaled_e4m3_mc entry gemm_scaled when (M >= 2048);
-instance gemm_scaled<e4m3, bf16> as gemm_scaled_e4m3;
-instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
-
 // gemm_scaled_ts: gemm_scaled with gemm_ts's epilogue (kernels_src/gemm/gemm.cake): each
 // consumer warpgroup writes its scaled 64 x BN fragment, rounded to bf16, into its rows of
 // `so` (BN / 64 panels of 128 x 64, the layout of as many TMA boxes) and goes on with its
@@ -117,7 +99,6 @@ instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
 // them at C's edges). An fp8 tile's K loop is half as long as a bf16 one's for the same
 // work, so the epilogue is a larger share of it. `so` takes BN / 2 KiB, so there is a stage
 // fewer than gemm_scaled's. TMA needs C's rows a multiple of 16 bytes (N a multiple of 8).
-// Candidates: not in the entry point until bench/gemm_fp8.py has timed them.
 kernel gemm_scaled_ts<T: e4m3, BN: i32 = 256, STAGES: i32 = 3>(
         a: in T[M, K], b: in T[N, K], c: out bf16[M, N], scale_a: in f32[1], scale_b: in f32[1])
     targets(sm_90a)
@@ -188,5 +169,32 @@ kernel gemm_scaled_ts<T: e4m3, BN: i32 = 256, STAGES: i32 = 3>(
     }
 }
 
-instance gemm_scaled_ts<e4m3> as gemm_scaled_ts_e4m3;
-instance gemm_scaled_ts<e4m3, 128, 5> as gemm_scaled_ts_e4m3_n128;
+// The entry point picks the tile width BN by the waves of tiles it takes on the SMs: the
+// time of a persistent GEMM is about its number of waves, cdiv(tiles, num_sms), times the
+// time of a tile, which grows with BN; the narrower tiles win only where they take fewer
+// waves for the work (a tie goes to the wider tile, whose wgmmas and loads are the more
+// efficient); at M >= 2048 the 256-wide tiles run in clusters of two, whose multicast of
+// B was 1-7% faster there (and up to 5% slower at M = 512). On the H200 the rule picked
+// the fastest of seven configurations, or one within 8% (median: the fastest), on each
+// M >= 512 shape of bench/gemm_fp8.py (bench/RESULTS.md, section 25); 512 x 2560 x 8192
+// ran 485 TFLOP/s with BN = 256 (40 tiles) and 869 with BN = 128 (80 tiles).
+// Where C's rows are a multiple of 16 bytes (N a multiple of 8), the 128- and 256-wide
+// tiles store C through shared memory by TMA (gemm_scaled_ts): on an H100 it ran at
+// 1.00-1.25x gemm_scaled where the rule picks those widths (bench/RESULTS.md, section 57;
+// 512 x 11008 x 4096: 1139 against 945 TFLOP/s), and it replaces the clusters of two at M
+// >= 2048 too (2048 x 28672 x 8192: 1280 against 1073). The 160-wide tiles have no such
+// twin (160 columns are not whole 64-column boxes).
+instance gemm_scaled_ts<e4m3, 128, 5> as gemm_scaled_ts_e4m3_n128 entry gemm_scaled
+    when (N % 8 == 0 &&
+          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
+          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+instance gemm_scaled<e4m3, bf16, 128, 6> as gemm_scaled_e4m3_n128 entry gemm_scaled
+    when (cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
+          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+instance gemm_scaled<e4m3, bf16, 160, 6> as gemm_scaled_e4m3_n160 entry gemm_scaled
+    when (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+instance gemm_scaled_ts<e4m3> as gemm_scaled_ts_e4m3 entry gemm_scaled when (N % 8 == 0);
+instance gemm_scaled<e4m3, bf16, 256, 4, 2> as gemm_scaled_e4m3_mc entry gemm_scaled when (M >= 2048);
+instance gemm_scaled<e4m3, bf16> as gemm_scaled_e4m3;
+instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
+
