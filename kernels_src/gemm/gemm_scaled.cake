@@ -183,17 +183,25 @@ kernel gemm_scaled_ts<T: e4m3, BN: i32 = 256, STAGES: i32 = 3>(
 // 1.00-1.25x gemm_scaled where the rule picks those widths (bench/RESULTS.md, section 57;
 // 512 x 11008 x 4096: 1139 against 945 TFLOP/s), and it replaces the clusters of two at M
 // >= 2048 too (2048 x 28672 x 8192: 1280 against 1073). The 160-wide tiles have no such
-// twin (160 columns are not whole 64-column boxes).
+// twin (160 columns are not whole 64-column boxes). With N a multiple of 8 a width is
+// chosen over the TMA-stored ones only where it takes 5% less wave-width than each of
+// them (at 8192 x 28672 x 8192 the 128-wide tiles took 1% less and ran 12% slower; at
+// 1024 x 28672 x 8192 the 160-wide 2% less and 17% slower); the 160-wide tiles still win
+// at 1024 and 2048 x 2560 x 8192 (the rule picked the fastest of three or one within 4%
+// at each M >= 512 shape of that run).
 instance gemm_scaled_ts<e4m3, 128, 5> as gemm_scaled_ts_e4m3_n128 entry gemm_scaled
     when (N % 8 == 0 &&
-          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
-          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 * 20 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 * 19 &&
+          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 * 20 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256 * 19);
+instance gemm_scaled_ts<e4m3> as gemm_scaled_ts_e4m3 entry gemm_scaled
+    when (N % 8 == 0 &&
+          (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 * 20 >= cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256 * 19 ||
+           cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 * 20 >= cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 * 19));
 instance gemm_scaled<e4m3, bf16, 128, 6> as gemm_scaled_e4m3_n128 entry gemm_scaled
     when (cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
           cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
 instance gemm_scaled<e4m3, bf16, 160, 6> as gemm_scaled_e4m3_n160 entry gemm_scaled
     when (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
-instance gemm_scaled_ts<e4m3> as gemm_scaled_ts_e4m3 entry gemm_scaled when (N % 8 == 0);
 instance gemm_scaled<e4m3, bf16, 256, 4, 2> as gemm_scaled_e4m3_mc entry gemm_scaled when (M >= 2048);
 instance gemm_scaled<e4m3, bf16> as gemm_scaled_e4m3;
 instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
