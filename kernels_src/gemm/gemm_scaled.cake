@@ -169,7 +169,8 @@ kernel gemm_scaled_ts<T: e4m3, BN: i32 = 256, STAGES: i32 = 3>(
     }
 }
 
-// The entry point picks the tile width BN by the waves of tiles it takes on the SMs: the
+// The entry point picks the tile width BN by the waves of tiles it takes on the SMs (the
+// rule below for N not a multiple of 8; with N a multiple of 8 the next paragraph's): the
 // time of a persistent GEMM is about its number of waves, cdiv(tiles, num_sms), times the
 // time of a tile, which grows with BN; the narrower tiles win only where they take fewer
 // waves for the work (a tie goes to the wider tile, whose wgmmas and loads are the more
