@@ -541,68 +541,48 @@ check(GtCase *c, CUstream s, const char *label)
 
 const GtKernel CAT(gt_, KNAME) = {NAME, 3, create, fill, launch, check, destroy};
 
+/* A stand-in tensor: 16-byte aligned address addr (nothing reads it), shape, dtype. */
+static void
+stand_in(CakeTensor *t, uintptr_t addr, int64_t *shape, int ndim, int code, int bits)
+{
+	t->data = (void *)addr;
+	t->shape = shape;
+	t->ndim = ndim;
+	t->dtype.code = code;
+	t->dtype.bits = bits;
+	t->dtype.lanes = 1;
+	t->device.device_type = CAKE_DEVICE_CUDA;
+}
+
 /* Arguments for a launcher's argument checks: A (ash), B (bsh) and C (csh) at 16-byte
  * aligned stand-in addresses that nothing reads, with the kernel's dtypes. */
 static void
 stand_in_args(CAT(KNAME, _args) *args, int64_t *ash, int64_t *bsh, int64_t *csh)
 {
 	memset(args, 0, sizeof *args);
-	args->a.data = (void *)(uintptr_t)0x100000;
-	args->b.data = (void *)(uintptr_t)0x200000;
-	args->c.data = (void *)(uintptr_t)0x300000;
-	args->a.shape = ash;
-	args->b.shape = bsh;
-	args->c.shape = csh;
-	args->a.dtype.code = args->b.dtype.code = IN_CODE;
-	args->a.dtype.bits = args->b.dtype.bits = IN_BYTES * 8;
-	args->c.dtype.code = OUT_CODE;
-	args->c.dtype.bits = OUT_BYTES * 8;
+	stand_in(&args->a, 0x100000, ash, 2, IN_CODE, IN_BYTES * 8);
+	stand_in(&args->b, 0x200000, bsh, 2, IN_CODE, IN_BYTES * 8);
+	stand_in(&args->c, 0x300000, csh, 2, OUT_CODE, OUT_BYTES * 8);
 #ifdef GEMM_EPI
-	args->bias.data = (void *)(uintptr_t)0x400000;
-	args->res.data = (void *)(uintptr_t)0x500000;
-	args->bias.shape = bsh;
-	args->res.shape = csh;
-	args->bias.ndim = 1;
-	args->res.ndim = 2;
-	args->bias.dtype = args->res.dtype = args->a.dtype;
-	args->bias.dtype.lanes = args->res.dtype.lanes = 1;
-	args->bias.device.device_type = args->res.device.device_type = CAKE_DEVICE_CUDA;
+	stand_in(&args->bias, 0x400000, bsh, 1, IN_CODE, IN_BYTES * 8);
+	stand_in(&args->res, 0x500000, csh, 2, IN_CODE, IN_BYTES * 8);
 #endif
 #ifdef GEMM_SCALED
 	{
 		static int64_t one[1] = {1};
 
-		args->scale_a.data = (void *)(uintptr_t)0x400000;
-		args->scale_b.data = (void *)(uintptr_t)0x500000;
-		args->scale_a.shape = args->scale_b.shape = one;
-		args->scale_a.ndim = args->scale_b.ndim = 1;
-		args->scale_a.dtype.code = args->scale_b.dtype.code = CAKE_DTYPE_FLOAT;
-		args->scale_a.dtype.bits = args->scale_b.dtype.bits = 32;
-		args->scale_a.dtype.lanes = args->scale_b.dtype.lanes = 1;
-		args->scale_a.device.device_type = args->scale_b.device.device_type = CAKE_DEVICE_CUDA;
+		stand_in(&args->scale_a, 0x400000, one, 1, CAKE_DTYPE_FLOAT, 32);
+		stand_in(&args->scale_b, 0x500000, one, 1, CAKE_DTYPE_FLOAT, 32);
 	}
 #endif
 #ifdef GEMM_STK
 	{
 		static int64_t wsh[3] = {160, 128, 256}, ssh[1] = {2 + 160 * 256};
 
-		args->ws.data = (void *)(uintptr_t)0x10000000;
-		args->sync.data = (void *)(uintptr_t)0x20000000;
-		args->ws.shape = wsh;
-		args->sync.shape = ssh;
-		args->ws.ndim = 3;
-		args->sync.ndim = 1;
-		args->ws.dtype.code = CAKE_DTYPE_FLOAT;
-		args->sync.dtype.code = CAKE_DTYPE_INT;
-		args->ws.dtype.bits = args->sync.dtype.bits = 32;
-		args->ws.dtype.lanes = args->sync.dtype.lanes = 1;
-		args->ws.device.device_type = args->sync.device.device_type = CAKE_DEVICE_CUDA;
+		stand_in(&args->ws, 0x10000000, wsh, 3, CAKE_DTYPE_FLOAT, 32);
+		stand_in(&args->sync, 0x20000000, ssh, 1, CAKE_DTYPE_INT, 32);
 	}
 #endif
-	args->a.ndim = args->b.ndim = args->c.ndim = 2;
-	args->a.dtype.lanes = args->b.dtype.lanes = args->c.dtype.lanes = 1;
-	args->a.device.device_type = args->b.device.device_type = args->c.device.device_type =
-		CAKE_DEVICE_CUDA;
 }
 
 /* The launcher refuses K that is not a multiple of 8 (A's and B's rows would not be a
