@@ -1014,7 +1014,8 @@ emit_checks(const Emit *e, int with_tmaps, Buf *c)
 }
 
 /* The int64 locals a formula's C reads (v_<name> for each parameter in used, g_num_sms
- * where e->num_sms), declared at the top of a block after emit_checks. */
+ * where e->num_sms), declared at the top of a block after emit_checks; g_num_sms is set by
+ * emit_num_sms. */
 static void
 emit_values(const Emit *e, const unsigned char *used, Buf *c)
 {
@@ -1031,10 +1032,17 @@ emit_values(const Emit *e, const unsigned char *used, Buf *c)
 		else
 			buf_printf(c, "\t\tconst int64_t v_%s = args->%s;\n", p->name, e->field[i]);
 	}
-	/* after the checks, so that bad arguments are reported without a GPU */
 	if (e->num_sms)
-		buf_printf(c, "\t\tint64_t g_num_sms;\t/* the device's SM count */\n\n"
-			   "\t\tif ((rc = cakert_num_sms(&%s_kernel, &g_num_sms, err)) != CAKE_OK)\n"
+		buf_puts(c, "\t\tint64_t g_num_sms;\t/* the device's SM count */\n");
+}
+
+/* The query of g_num_sms (where e->num_sms): after the checks of the arguments that do not
+ * read it, so that bad arguments are reported without a GPU. */
+static void
+emit_num_sms(const Emit *e, Buf *c)
+{
+	if (e->num_sms)
+		buf_printf(c, "\n\t\tif ((rc = cakert_num_sms(&%s_kernel, &g_num_sms, err)) != CAKE_OK)\n"
 			   "\t\t\treturn rc;\n", e->name);
 }
 
@@ -1115,7 +1123,10 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, const unsign
 	emit_checks(e, 1, c);
 	buf_puts(c, "\t{\n");
 	emit_values(e, used, c);
-	if (expr[3])
+	if (expr[3] && !strstr(expr[3], "g_num_sms"))
+		emit_requires(e, expr[3], rused, c);
+	emit_num_sms(e, c);
+	if (expr[3] && strstr(expr[3], "g_num_sms"))
 		emit_requires(e, expr[3], rused, c);
 	for (i = 0; i < 3; i++) {
 		/* a formula that parsed cannot contain a comment delimiter */
@@ -1633,6 +1644,7 @@ entry_when(const IrEntry *en, int j, const IrKernel *k, Buf *c)
 	emit_checks(&e, 0, c);
 	buf_puts(c, "\t{\n");
 	emit_values(&e, used, c);
+	emit_num_sms(&e, c);
 	buf_printf(c, "\n\t\t*holds = %s;\n", expr);
 	if (strstr(expr, "&ok")) {
 		buf_printf(c, "\t\tif (!ok)\n\t\t\treturn cakert_fail(err, CAKE_ERR_GRID, \"%s: the condition of %s, ",

@@ -6,7 +6,7 @@
 // IR carry the condition; the interpreter checks it as the launcher does.
 // REQUIRES: cuda-h
 // RUN: rm -rf %t && %cakec --emit=ptx,host,ir -o %t %s
-// RUN: %cc %sanflags -std=c99 -Wall -Wextra -Werror -I%t -I%cudainc %S/requires_checks.c %t/rows.c %t/rows_64.c %t/rows_128.c %t/ratio.c %t/cakert.c -ldl -lpthread -o %t/checks
+// RUN: %cc %sanflags -std=c99 -Wall -Wextra -Werror -I%t -I%cudainc %S/requires_checks.c %t/rows.c %t/rows_64.c %t/rows_128.c %t/ratio.c %t/spread.c %t/cakert.c -ldl -lpthread -o %t/checks
 // RUN: %t/checks | FileCheck %s
 // RUN: FileCheck --check-prefix=MAN %s < %t/manifest.json
 // RUN: FileCheck --check-prefix=IR %s < %t/rows_64.ir
@@ -49,6 +49,16 @@ kernel guarded(x: in f32[N], y: out f32[N], d: i32) threads(32) grid(cdiv(N, 32)
     }
 }
 
+// A persistent grid asks the device for num_sms: the condition is checked before that, so
+// that a bad call is refused without a driver or a context.
+kernel spread(x: in f32[N], y: out f32[N]) threads(32) grid(min(num_sms, cdiv(N, 32)))
+    requires(N % 4 == 0)
+{
+    for (i in block.x * 32 + thread.x .. N step grid_dim.x * 32) {
+        y[i] = x[i];
+    }
+}
+
 // CHECK: rows_64 K=64: CAKE_OK grid 3
 // CHECK-NEXT: rows_64 K=68: CAKE_ERR_SHAPE rows_64: the arguments break requires((K <= 64) && ((K % 4) == 0)): K = 68
 // CHECK-NEXT: rows_64 K=62: CAKE_ERR_SHAPE rows_64: the arguments break requires((K <= 64) && ((K % 4) == 0)): K = 62
@@ -59,6 +69,8 @@ kernel guarded(x: in f32[N], y: out f32[N], d: i32) threads(32) grid(cdiv(N, 32)
 // CHECK-NEXT: ratio N=10 d=5: CAKE_OK grid 1
 // CHECK-NEXT: ratio N=10 d=6: CAKE_ERR_SHAPE ratio: the arguments break requires((N / d) >= 2): d = 6, N = 10
 // CHECK-NEXT: ratio N=10 d=0: CAKE_ERR_SHAPE ratio: the arguments break requires((N / d) >= 2): d = 0, N = 10
+// CHECK-NEXT: spread N=10: CAKE_ERR_SHAPE spread: the arguments break requires((N % 4) == 0): N = 10
+// CHECK-NEXT: spread N=12: past requires (asks the device for num_sms)
 
 // MAN: "kernel": "ratio",
 // MAN: "requires": "((N / d) >= 2)",

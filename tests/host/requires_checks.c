@@ -5,6 +5,7 @@
 #include "rows.h"
 #include "rows_128.h"
 #include "rows_64.h"
+#include "spread.h"
 #include "views.h"
 
 #include <string.h>
@@ -59,6 +60,26 @@ run_ratio(const char *label, int64_t n, int32_t d)
 	report_grid(label, ratio_grid(&a, grid, &err), grid, &err);
 }
 
+/* spread's grid needs the device's SM count: a bad N is refused before the launcher asks
+ * for it; a good one gets that far (no context here: some error other than the shape's). */
+static void
+run_spread(const char *label, int64_t n)
+{
+	int64_t shape[1] = {n}, grid[3] = {0, 0, 0};
+	spread_args a;
+	CakeError err;
+	int rc;
+
+	memset(&err, 0, sizeof err);
+	a.x = view_at(0x10000000u, CAKE_DTYPE_FLOAT, 32, 1, shape);
+	a.y = view_at(0x20000000u, CAKE_DTYPE_FLOAT, 32, 1, shape);
+	rc = spread_grid(&a, grid, &err);
+	if (rc == CAKE_ERR_SHAPE)
+		report_grid(label, rc, grid, &err);
+	else
+		printf("%s: past requires (asks the device for num_sms)\n", label);
+}
+
 int
 main(void)
 {
@@ -72,5 +93,7 @@ main(void)
 	run_ratio("ratio N=10 d=5", 10, 5);
 	run_ratio("ratio N=10 d=6", 10, 6);
 	run_ratio("ratio N=10 d=0", 10, 0);
+	run_spread("spread N=10", 10);
+	run_spread("spread N=12", 12);
 	return 0;
 }
