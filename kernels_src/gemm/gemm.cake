@@ -759,6 +759,90 @@ instance gemm_sk<bf16, bf16, 256, 2, 2, 2> as gemm_sk2_m128n256_bf16;
 instance gemm_sk<bf16, bf16, 128, 3, 2> as gemm_sk3_m128_bf16;
 instance gemm_sk<bf16, bf16, 128, 4, 2> as gemm_sk4_m128_bf16;
 
+// gemm_bias_ts: gemm_ts (C through shared memory and TMA stores that overlap the next
+// tile) with gemm_bias's epilogue, C = A . B^T + bias + res: each consumer warpgroup adds
+// the bias row and its 64 rows of the residual to the accumulator in f32, on the way into
+// `so`, so C is rounded once and written once, by TMA. Both addends are optional: a bias
+// of N elements or none (NB = 0), a residual of M x N or none (0 x 0); what is absent is
+// not read. The residual is the accumulator's start (read at the top of the tile: the
+// products add to it), the bias is added at the end. W as gemm_ts's.
+kernel gemm_bias_ts<T: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: in T[N, K], c: out T[M, N],
+                                                             bias: in T[NB], res: in T[MR, NR])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, W)))
+    requires((NB == N || NB == 0) && ((MR == M && NR == N) || (MR == 0 && NR == 0)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[W, BK], swizzle(128));
+    tensormap tc = tma(c, box[BM, 64], swizzle(128));
+    pipeline ld(stages: ST, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[W, BK] in ld swizzle(128);
+    pipeline op(stages: 1, full: warpgroup * 2, empty: thread);
+    shared so: T[W / 64 * BM, 64] in op swizzle(128);
+
+    let tiles_m = cdiv(M, BM);
+    let tiles_n = cdiv(N, W);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * W;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        } else if (warp == 1) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * W;
+                    consume op {
+                        for (p in 0 .. W / 64) unroll {
+                            tma_store(tc, [m0, n0 + 64 * p], so, part: p);
+                        }
+                        tma_store_wait();
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;     // which 64 rows of the tile
+        for (tile in block.x .. tiles step grid_dim.x) {
+            let m0 = tile_row(tile, tiles_m, tiles_n) * BM + wg * 64;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * W;
+            var acc: f32acc[64, W] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            if (MR > 0) {
+                acc = acc + fragment(res, [m0, n0], W);
+            }
+            if (NB > 0) {
+                acc = acc + fragment(bias, [n0], W);
+            }
+            produce op {
+                store(so.rows(0, BM), acc, [wg * 64, 0]);
+                fence_proxy_async();
+            }
+        }
+    }
+}
+
 // gemm_bias: gemm's kernel with a Linear layer's epilogue fused: C = A . B^T + bias + res,
 // the bias (N) added to every row and the residual res (M x N, e.g. the residual stream)
 // element by element, in f32 before C's one rounding. The epilogue reads both with
@@ -766,11 +850,13 @@ instance gemm_sk<bf16, bf16, 128, 4, 2> as gemm_sk4_m128_bf16;
 // costs a read of res and of the bias per tile and no extra pass over C. Its tiles are
 // 128 x 128 (BN = 128): the epilogue holds the accumulator and the fragments it adds at
 // once, which in 64 x 256 would not fit the 168 registers ptxas gives a thread of 384.
-kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: out T[M, N], bias: in T[N], res: in T[M, N])
+kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: out T[M, N],
+                                               bias: in T[NB], res: in T[MR, NR])
     targets(sm_90a)
     threads(384)
     min_blocks(1)
     grid(min(num_sms, cdiv(M, BM) * cdiv(N, BN)))
+    requires((NB == N || NB == 0) && ((MR == M && NR == N) || (MR == 0 && NR == 0)))
 {
     tensormap ta = tma(a, box[BM, BK], swizzle(128));
     tensormap tb = tma(b, box[BN, BK], swizzle(128));
@@ -816,6 +902,23 @@ kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: 
     }
 }
 
+// The entry point gemm_bias: gemm_ts's rule above at the widths 192 and 128 (at 256 the
+// accumulator and the residual's fragment do not fit a consumer's registers together:
+// ptxas spilled 480 bytes), wherever 128 x 128 tiles fill at least 55% of the SMs and C's
+// rows are a multiple of 16 bytes; gemm_bias below (128 x 128, C from registers) for the
+// rest: any N, few tiles.
+instance gemm_bias_ts<bf16, 5, 128> as gemm_bias_ts128_bf16 entry gemm_bias
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
+           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+instance gemm_bias_ts<bf16, 4, 192> as gemm_bias_ts192_bf16 entry gemm_bias
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms);
+instance gemm_bias_ts<f16, 5, 128> as gemm_bias_ts128_f16 entry gemm_bias
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
+           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+instance gemm_bias_ts<f16, 4, 192> as gemm_bias_ts192_f16 entry gemm_bias
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms);
 instance gemm_bias<bf16> as gemm_bias_bf16;
 instance gemm_bias<f16> as gemm_bias_f16;
 

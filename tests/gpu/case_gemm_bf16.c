@@ -37,7 +37,9 @@
  *
  * GEMM_EPI (gemm_bias_*: C = A B^T + bias + res) adds a bias row and a residual, both
  * drawn as A and B are, to the reference; the kernel adds them in f32 before C's rounding,
- * so the threshold is unchanged (two more f32 roundings, 2^-23 of |ref| each).
+ * so the threshold is unchanged (two more f32 roundings, 2^-23 of |ref| each). Both are
+ * optional (a tensor with no elements and NULL data: docs/gemm.md); which ones a case
+ * passes follows from its M + N (epi_mode below), so that a test's sizes cover all four.
  *
  * GEMM_RERUN (the split-K kernels gemm_sk*) launches each case a second time into the
  * re-poisoned C and requires the same bytes: the partial sums are added in a fixed order,
@@ -239,8 +241,9 @@ struct GtCase {
 	double scale;           /* sa sb (1 unscaled) */
 #ifdef GEMM_EPI
 	GtBuf dbias, dres;
-	int64_t bshape1[1];
+	int64_t bshape1[1], rshape[2];
 	in_bits *bias, *res;
+	int has_bias, has_res;
 #endif
 #ifdef GEMM_STK
 	GtBuf dws, dsync;
@@ -278,6 +281,22 @@ destroy(GtCase *c)
 	free(c->ref);
 	free(c);
 }
+
+#ifdef GEMM_EPI
+/* The addends a case passes, from (M + N) % 4: 0 bias and residual, 1 the bias alone, 2 the
+ * residual alone, 3 neither (printed with the case's result). */
+static void
+epi_mode(GtCase *c)
+{
+	int mode = (int)((c->m + c->n) % 4);
+
+	c->has_bias = mode == 0 || mode == 1;
+	c->has_res = mode == 0 || mode == 2;
+	printf("%s M=%zu N=%zu K=%zu: %s\n", NAME, c->m, c->n, c->k,
+	       c->has_bias ? (c->has_res ? "bias and residual" : "bias alone")
+			   : (c->has_res ? "residual alone" : "neither bias nor residual"));
+}
+#endif
 
 static GtCase *
 create(const GtDev *g, const int64_t *dims)
@@ -342,9 +361,16 @@ create(const GtDev *g, const int64_t *dims)
 	gt_tensor(&c->args.scale_b, g, &c->dsb, CAKE_DTYPE_FLOAT, 32, 1, c->sshape);
 #endif
 #ifdef GEMM_EPI
-	c->bshape1[0] = dims[1];
+	epi_mode(c);
+	c->bshape1[0] = c->has_bias ? dims[1] : 0;
+	c->rshape[0] = c->has_res ? dims[0] : 0;
+	c->rshape[1] = c->has_res ? dims[1] : 0;
 	gt_tensor(&c->args.bias, g, &c->dbias, IN_CODE, IN_BYTES * 8, 1, c->bshape1);
-	gt_tensor(&c->args.res, g, &c->dres, IN_CODE, IN_BYTES * 8, 2, c->cshape);
+	gt_tensor(&c->args.res, g, &c->dres, IN_CODE, IN_BYTES * 8, 2, c->rshape);
+	if (!c->has_bias)
+		c->args.bias.data = NULL;       /* no elements: NULL data is allowed */
+	if (!c->has_res)
+		c->args.res.data = NULL;
 #endif
 	return c;
 }
@@ -397,12 +423,12 @@ fill(GtCase *c, uint64_t seed, CUstream s)
 			return 1;
 		for (j = 0; j < c->n; j++) {
 			c->bias[j] = draw_in(&r, &v);
-			bv[j] = v;
+			bv[j] = c->has_bias ? v : 0.0;
 		}
 		for (i = 0; i < c->m; i++)
 			for (j = 0; j < c->n; j++) {
 				c->res[i * c->n + j] = draw_in(&r, &v);
-				c->ref[i * c->n + j] += bv[j] + v;
+				c->ref[i * c->n + j] += bv[j] + (c->has_res ? v : 0.0);
 			}
 		free(bv);
 		if (gt_buf_poison(&c->dbias, s, NAME " bias") || gt_buf_upload(&c->dbias, c->bias, s, NAME " bias") ||
@@ -585,6 +611,47 @@ stand_in_args(CAT(KNAME, _args) *args, int64_t *ash, int64_t *bsh, int64_t *csh)
 #endif
 }
 
+#ifdef GEMM_EPI
+/* The addends are the whole bias row and residual or none: a bias of N - 1 elements, a
+ * residual of M x (N - 1) and one of 0 x N are refused with CAKE_ERR_SHAPE naming the
+ * kernel's requires(...) (no driver needed: the launcher checks it before it asks the
+ * device for its SM count), and the four legal combinations are not. */
+static int
+check_epi_rejected(void)
+{
+	int64_t ash[2] = {3, 64}, bsh[2] = {8, 64}, csh[2] = {3, 8}, grid[3];
+	int64_t bias7[1] = {7}, bias0[1] = {0}, res37[2] = {3, 7}, res08[2] = {0, 8}, res00[2] = {0, 0};
+	struct { const char *what; int64_t *bias, *res; int bad; } cs[] = {
+		{"bias of 7 for N = 8", bias7, csh, 1},
+		{"residual 3 x 7 for 3 x 8", bsh, res37, 1},
+		{"residual 0 x 8", bsh, res08, 1},
+		{"bias and residual", bsh, csh, 0},
+		{"no bias", bias0, csh, 0},
+		{"no residual", bsh, res00, 0},
+		{"neither", bias0, res00, 0},
+	};
+	int i, failed = 0;
+
+	for (i = 0; i < (int)(sizeof cs / sizeof cs[0]); i++) {
+		CAT(KNAME, _args) args;
+		CakeError err;
+		int rc, ok;
+
+		stand_in_args(&args, ash, bsh, csh);
+		args.bias.shape = cs[i].bias;
+		args.res.shape = cs[i].res;
+		rc = CAT(KNAME, _grid)(&args, grid, &err);
+		/* the legal ones get as far as the grid (CAKE_ERR_CONTEXT before a context exists) */
+		ok = cs[i].bad ? rc == CAKE_ERR_SHAPE && strstr(err.msg, "requires") != NULL
+			       : rc == CAKE_OK || rc == CAKE_ERR_CONTEXT;
+		printf("%s %s %s: %s%s\n", ok ? "PASS" : "FAIL", NAME, cs[i].what,
+		       cs[i].bad ? "" : "not refused: ", cs[i].bad ? err.msg : cakert_status_name(rc));
+		failed += !ok;
+	}
+	return failed;
+}
+#endif
+
 /* The launcher refuses K that is not a multiple of 8 (A's and B's rows would not be a
  * multiple of 16 bytes, which TMA needs) with CAKE_ERR_STRIDE and a message that says so;
  * K = 104 passes that check. Argument checks need no driver: the tensors' addresses are
@@ -639,6 +706,9 @@ check_k_rejected(void)
 		       cakert_status_name(rc), err.msg);
 		failed += !ok;
 	}
+#endif
+#ifdef GEMM_EPI
+	failed += check_epi_rejected();
 #endif
 	return failed;
 }

@@ -7,7 +7,10 @@
  * one row and one box column; ragged M, N and K inside one tile; one whole tile; one past
  * it in every dimension (the TMA store clips the boxes at C's edges); tiles that the
  * persistent CTAs walk several at a time (1100 x 40: nine tile-rows of one partial column);
- * then larger and ragged shapes. */
+ * then larger and ragged shapes. test_gemm_bias_ts*.c run the same sizes; the addends
+ * each passes (case_gemm_bf16.c's epi_mode, by (M + N) % 4): the bias alone at 1 x 8 and
+ * 129 x 264, neither at 3 x 16 and 7 x 24, the residual alone at 1630 x 2800, both at the
+ * rest. */
 #include "gputest.h"
 
 #define TCAT_(a, b) a##b
