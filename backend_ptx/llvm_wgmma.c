@@ -1221,51 +1221,77 @@ frag_load_inside(LlvmGen *g, const IrOp *op, LLVMValueRef base, LLVMValueRef row
 	free(lanes);
 }
 
-/* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 (a
- * transposed tile reads element (r, c) at c * nrows + r): the fragment lanes of
- * thread t = linear tid & 127 (wgmma.store's layout), each a load of the element at its
- * row and column converted to f32, or 0 outside [0, nrows) x [0, ncols). A lane outside
- * loads row 0 and/or column 0 instead (so every address is inside the tensor) and selects 0;
- * an empty tensor (nrows or ncols 0) loads nothing. An epilogue reads a fragment once per
- * tile, so it takes plain loads rather than wgmma.store's split into a paired fast path. */
-static void
-wgmma_load(LlvmGen *g, const IrOp *op)
+/* Whether the whole 64 x N block (one row with broadcast) at (row0, col0) lies inside
+ * [0, nrows) x [0, ncols) with every pair of lanes at an even element (ncols and col0
+ * even), as wgmma.store's fast path asks: an i1. */
+static LLVMValueRef
+frag_whole(LlvmGen *g, LLVMValueRef nrows, LLVMValueRef ncols, LLVMValueRef row0, LLVMValueRef col0, int n,
+	   int bcast)
 {
-	IrType pt = ir_vtype(g->k, op->args[0]), it = ir_vtype(g->k, op->args[1]);
-	IrType rt = ir_vtype(g->k, op->res[0]);
-	LLVMTypeRef ity = lg_type(g, it), fty = LLVMFloatTypeInContext(g->ctx);
-	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
-	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 1), ncols = lg_arg(g, op, 2);
-	LLVMValueRef row0 = lg_arg(g, op, 3), col0 = lg_arg(g, op, 4), zero = LLVMConstInt(ity, 0, 0);
-	LLVMValueRef rb, cb, any, *lanes, *phis, rin[2], prow[2], *cin, *coff;
-	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), body, join;
-	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l, i, j;
+	LLVMTypeRef ity = LLVMTypeOf(ncols);
+	LLVMValueRef zero = LLVMConstInt(ity, 0, 0), w;
 
-	if (pt.space == IR_SHARED) {
-		shared_tile_load(g, op);
-		return;
-	}
-	if (op->imm & IR_TILE_TRANSPOSED) {
-		wgmma_load_transposed(g, op);
-		return;
-	}
+	w = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, row0, zero, ""),
+			 LLVMBuildICmp(g->b, LLVMIntSGE, col0, zero, ""), "");
+	w = LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntSLE,
+						LLVMBuildNSWAdd(g->b, row0, LLVMConstInt(ity, bcast ? 1 : 64, 0), ""),
+						nrows, ""), "");
+	w = LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntSLE,
+						LLVMBuildNSWAdd(g->b, col0, LLVMConstInt(ity, (unsigned long long)n, 0), ""),
+						ncols, ""), "");
+	return LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntEQ,
+						    LLVMBuildAnd(g->b, LLVMBuildOr(g->b, ncols, col0, ""),
+								 LLVMConstInt(ity, 1, 0), ""), zero, ""), "");
+}
 
-	if (!bcast && frag_inside(row0, nrows, 64) && frag_inside(col0, ncols, 8 * (nl / 4))) {
-		frag_load_inside(g, op, base, row0, col0, ncols, ety, nl);
-		return;
+/* frag_whole's block: each pair of lanes (4 j + 2 i, + 1: columns 8 j and 8 j + 1 of the
+ * thread's row i) one 2-wide load, no bounds tests; into lanes[0 .. nl). */
+static void
+frag_load_pairs(LlvmGen *g, LLVMValueRef base, LLVMValueRef row0, LLVMValueRef col0, LLVMValueRef ncols,
+		LLVMTypeRef ety, int ebytes, int bcast, LLVMValueRef *lanes, int nl)
+{
+	LLVMTypeRef fty = LLVMFloatTypeInContext(g->ctx), vty = LLVMVectorType(ety, 2), i64 = lg_i64t(g);
+	LLVMValueRef p[2], rb, cb;
+	int i, j, e;
+
+	if (bcast) {    /* one row for all: row0's */
+		frag_thread(g, &rb, &cb);
+		cb = LLVMBuildNSWAdd(g->b, col0, LLVMBuildZExt(g->b, cb, LLVMTypeOf(ncols), ""), "");
+		p[0] = p[1] = LLVMBuildGEP2(g->b, ety, base, (LLVMValueRef[]){
+			LLVMBuildNSWAdd(g->b, LLVMBuildNSWMul(g->b, row0, ncols, ""), cb, "")}, 1, "");
+	} else {
+		frag_rows(g, base, ety, row0, col0, ncols, p, NULL, NULL);
 	}
-	any = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, nrows, zero, ""),
-			   LLVMBuildICmp(g->b, LLVMIntSGT, ncols, zero, ""), "");
-	body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.load");
-	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.done");
-	LLVMBuildCondBr(g->b, any, body, join);
-	LLVMPositionBuilderAtEnd(g->b, body);
+	for (j = 0; j < nl / 4; j++)
+		for (i = 0; i < 2; i++) {
+			LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)(8 * j), 0);
+			LLVMValueRef v = LLVMBuildLoad2(g->b, vty, LLVMBuildInBoundsGEP2(g->b, ety, p[i], &off, 1, ""), "");
+
+			LLVMSetAlignment(v, (unsigned)(2 * ebytes));
+			for (e = 0; e < 2; e++) {
+				LLVMValueRef x = LLVMBuildExtractElement(g->b, v, lg_c32(g, e), "");
+
+				lanes[4 * j + 2 * i + e] = ebytes == 4 ? x : LLVMBuildFPExt(g->b, x, fty, "");
+			}
+		}
+}
+
+/* wgmma.load's lanes, one scalar load each, in the block the builder is at: a lane
+ * outside [0, nrows) x [0, ncols) loads row 0 and/or column 0 instead (so every address
+ * is inside the tensor) and selects 0. The row terms once per row (2), the column terms
+ * once per column (N / 4), each clamped to 0 outside; a lane then costs an address, a
+ * load, a conversion, an and and a select. */
+static void
+frag_load_lanes(LlvmGen *g, LLVMValueRef base, LLVMValueRef nrows, LLVMValueRef ncols, LLVMValueRef row0,
+		LLVMValueRef col0, LLVMTypeRef ety, int f32, int bcast, LLVMValueRef *lanes, int nl)
+{
+	LLVMTypeRef ity = LLVMTypeOf(ncols), fty = LLVMFloatTypeInContext(g->ctx);
+	LLVMValueRef rb, cb, rin[2], prow[2], *cin, *coff, zero = LLVMConstInt(ity, 0, 0);
+	int l, i, j;
+
 	frag_thread(g, &rb, &cb);
 	rb = bcast ? row0 : LLVMBuildAdd(g->b, row0, LLVMBuildZExt(g->b, rb, ity, ""), "");
 	cb = LLVMBuildAdd(g->b, col0, LLVMBuildZExt(g->b, cb, ity, ""), "");
-	/* the row terms once per row (2), the column terms once per column (N / 4): each
-	 * clamped to 0 outside, so every address is inside; a lane then costs an address,
-	 * a load, a conversion, an and and a select */
 	for (i = 0; i < 2; i++) {
 		LLVMValueRef r = bcast || !i ? rb : LLVMBuildAdd(g->b, rb, LLVMConstInt(ity, 8, 0), "");
 
@@ -1281,29 +1307,92 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 		cin[j] = LLVMBuildICmp(g->b, LLVMIntULT, c, ncols, "");
 		coff[j] = LLVMBuildSelect(g->b, cin[j], c, zero, "");
 	}
-	lanes = xcalloc((size_t)nl, sizeof *lanes);
 	for (l = 0; l < nl; l++) {
-		int i = l / 2 % 2, j = l / 4 * 2 + l % 2;
-		LLVMValueRef v = LLVMBuildLoad2(g->b, ety, LLVMBuildGEP2(g->b, ety, prow[i], &coff[j], 1, ""), "");
+		LLVMValueRef v;
 
-		if (pt.elem != IR_F32)
+		i = l / 2 % 2;
+		j = l / 4 * 2 + l % 2;
+		v = LLVMBuildLoad2(g->b, ety, LLVMBuildGEP2(g->b, ety, prow[i], &coff[j], 1, ""), "");
+		if (!f32)
 			v = LLVMBuildFPExt(g->b, v, fty, "");
 		lanes[l] = LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rin[i], cin[j], ""), v, LLVMConstReal(fty, 0.0), "");
 	}
 	free(cin);
 	free(coff);
+}
+
+/* Fragments of at most this many lanes (N <= 192) take frag_load_pairs where the block is
+ * whole: a 256-wide one beside a 256-wide accumulator fills a consumer's registers, and the
+ * values the two paths merge spilled there (gemm_stk's partial sums: 548 bytes). */
+#define FRAG_PAIRED_LANES 96
+
+/* wgmma.load[N | broadcast << 16 | transposed << 17] ptr, nrows, ncols, row0, col0 (a
+ * transposed tile reads element (r, c) at c * nrows + r): the fragment lanes of
+ * thread t = linear tid & 127 (wgmma.store's layout), each the element at its row and
+ * column converted to f32, or 0 outside [0, nrows) x [0, ncols). As wgmma.store, two
+ * straight runs of code: where the whole block lies inside with even pairs (frag_whole;
+ * up to FRAG_PAIRED_LANES), a 2-wide load per pair of lanes (an epilogue's residual and
+ * bias: half the loads, no selects); otherwise frag_load_lanes. An empty tensor (nrows or
+ * ncols 0) loads nothing. */
+static void
+wgmma_load(LlvmGen *g, const IrOp *op)
+{
+	IrType pt = ir_vtype(g->k, op->args[0]), rt = ir_vtype(g->k, op->res[0]);
+	LLVMTypeRef fty = LLVMFloatTypeInContext(g->ctx), ety = lg_type(g, ir_scalar((IrBase)pt.elem));
+	LLVMValueRef base = lg_arg(g, op, 0), nrows = lg_arg(g, op, 1), ncols = lg_arg(g, op, 2);
+	LLVMValueRef row0 = lg_arg(g, op, 3), col0 = lg_arg(g, op, 4), zero = LLVMConstInt(LLVMTypeOf(ncols), 0, 0);
+	LLVMValueRef any, *lanes, *phis, *whole = NULL;
+	LLVMBasicBlockRef from, body, join, fast = NULL;
+	int bcast = (int)(op->imm >> 16 & 1), nl = rt.lanes, l, n = 0;
+	int ebytes = ir_type_bytes(ir_scalar((IrBase)pt.elem));
+
+	if (pt.space == IR_SHARED) {
+		shared_tile_load(g, op);
+		return;
+	}
+	if (op->imm & IR_TILE_TRANSPOSED) {
+		wgmma_load_transposed(g, op);
+		return;
+	}
+	if (!bcast && frag_inside(row0, nrows, 64) && frag_inside(col0, ncols, 8 * (nl / 4))) {
+		frag_load_inside(g, op, base, row0, col0, ncols, ety, nl);
+		return;
+	}
+	body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.load");
+	join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.done");
+	if (nl <= FRAG_PAIRED_LANES) {
+		LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.part");
+
+		fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.whole");
+		LLVMBuildCondBr(g->b, frag_whole(g, nrows, ncols, row0, col0, 8 * (nl / 4), bcast), fast, part);
+		LLVMPositionBuilderAtEnd(g->b, fast);
+		whole = xcalloc((size_t)nl, sizeof *whole);
+		frag_load_pairs(g, base, row0, col0, ncols, ety, ebytes, bcast, whole, nl);
+		fast = LLVMGetInsertBlock(g->b);
+		LLVMBuildBr(g->b, join);
+		LLVMPositionBuilderAtEnd(g->b, part);
+	}
+	from = LLVMGetInsertBlock(g->b);
+	any = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, nrows, zero, ""),
+			   LLVMBuildICmp(g->b, LLVMIntSGT, ncols, zero, ""), "");
+	LLVMBuildCondBr(g->b, any, body, join);
+	LLVMPositionBuilderAtEnd(g->b, body);
+	lanes = xcalloc((size_t)nl, sizeof *lanes);
+	frag_load_lanes(g, base, nrows, ncols, row0, col0, ety, pt.elem == IR_F32, bcast, lanes, nl);
 	LLVMBuildBr(g->b, join);
 	LLVMPositionBuilderAtEnd(g->b, join);
 	phis = xcalloc((size_t)nl, sizeof *phis);
 	for (l = 0; l < nl; l++) {
-		LLVMValueRef in[2] = {LLVMConstReal(fty, 0.0), lanes[l]};
-		LLVMBasicBlockRef bb[2] = {from, body};
+		LLVMValueRef in[3] = {LLVMConstReal(fty, 0.0), lanes[l], whole ? whole[l] : NULL};
+		LLVMBasicBlockRef bb[3] = {from, body, fast};
 
+		n = whole ? 3 : 2;
 		phis[l] = LLVMBuildPhi(g->b, fty, "");
-		LLVMAddIncoming(phis[l], in, bb, 2);
+		LLVMAddIncoming(phis[l], in, bb, (unsigned)n);
 	}
 	bind_fragment(g, op, phis, nl);
 	free(lanes);
+	free(whole);
 	free(phis);
 }
 
