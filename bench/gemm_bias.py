@@ -33,7 +33,8 @@ from bandwidth import Timer  # noqa: E402
 SHAPES = [(512, 4096, 4096), (2048, 4096, 4096), (8192, 4096, 4096), (2048, 8192, 8192),
           (4096, 8192, 8192), (8192, 8192, 28672), (4096, 4096, 11008), (1024, 4096, 11008),
           (1000, 999, 1032)]
-INSTANCES = ["gemm_bias_ts192_bf16", "gemm_bias_ts128_bf16", "gemm_bias_bf16"]
+INSTANCES = ["gemm_bias_ts192_bf16", "gemm_bias_ts128_bf16", "gemm_bias_tr192_bf16", "gemm_bias_tr128_bf16",
+             "gemm_bias_bf16"]
 
 
 def main():

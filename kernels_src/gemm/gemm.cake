@@ -843,6 +843,101 @@ kernel gemm_bias_ts<T: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: 
     }
 }
 
+// gemm_bias_tr: gemm_bias_ts with the residual's tile loaded by TMA ahead (a candidate).
+kernel gemm_bias_tr<T: bf16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: in T[N, K], c: out T[M, N],
+                                                             bias: in T[NB], res: in T[MR, NR])
+    targets(sm_90a)
+    threads(384)
+    min_blocks(1)
+    grid(min(num_sms, cdiv(M, BM) * cdiv(N, W)))
+    requires((NB == N || NB == 0) && ((MR == M && NR == N) || (MR == 0 && NR == 0)))
+{
+    tensormap ta = tma(a, box[BM, BK], swizzle(128));
+    tensormap tb = tma(b, box[W, BK], swizzle(128));
+    tensormap tc = tma(c, box[BM, 64], swizzle(128));
+    pipeline ld(stages: ST, full: tma, empty: warpgroup * 2);
+    shared sa: T[BM, BK] in ld swizzle(128);
+    shared sb: T[W, BK] in ld swizzle(128);
+    pipeline op(stages: 1, full: warpgroup * 2, empty: thread);
+    shared so: T[W / 64 * BM, 64] in op swizzle(128);
+    // the residual's tile by TMA into `sr` (laid out as `so`), loaded by the storing warp
+    // once the consumers have read the previous one, so that it lands under the K loop
+    tensormap tr = tma(res, box[BM, 64], swizzle(128));
+    pipeline rp(stages: 1, full: tma, empty: warpgroup * 2);
+    shared sr: T[W / 64 * BM, 64] in rp swizzle(128);
+
+    let tiles_m = cdiv(M, BM);
+    let tiles_n = cdiv(N, W);
+    let tiles = tiles_m * tiles_n;
+    let kblocks = cdiv(K, BK);
+
+    role producer(warpgroup 0) regs(40) {
+        if (warp == 0) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * W;
+                    for (kb in 0 .. kblocks) {
+                        produce ld {
+                            tma_load(sa, ta, [m0, kb * BK]);
+                            tma_load(sb, tb, [n0, kb * BK]);
+                        }
+                    }
+                }
+            }
+        } else if (warp == 1) {
+            elect {
+                for (tile in block.x .. tiles step grid_dim.x) {
+                    let m0 = tile_row(tile, tiles_m, tiles_n) * BM;
+                    let n0 = tile_col(tile, tiles_m, tiles_n) * W;
+                    if (MR > 0) {
+                        produce rp {
+                            tma_load(sr, tr, [m0, n0], part: 0);
+                            tma_load(sr, tr, [m0, n0 + 64], part: 1);
+                            if (W > 128) {
+                                tma_load(sr, tr, [m0, n0 + 128], part: 2);
+                            }
+                        }
+                    }
+                    consume op {
+                        for (p in 0 .. W / 64) unroll {
+                            tma_store(tc, [m0, n0 + 64 * p], so, part: p);
+                        }
+                        tma_store_wait();
+                    }
+                }
+            }
+        }
+    }
+
+    role consumer(warpgroups 1 .. 2) regs(232) {
+        let wg = warpgroup - 1;     // which 64 rows of the tile
+        for (tile in block.x .. tiles step grid_dim.x) {
+            let m0 = tile_row(tile, tiles_m, tiles_n) * BM + wg * 64;
+            let n0 = tile_col(tile, tiles_m, tiles_n) * W;
+            var acc: f32acc[64, W] = 0.0;
+            for (kb in 0 .. kblocks) {
+                consume ld {
+                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                }
+            }
+            if (MR > 0) {
+                consume rp {
+                    acc = acc + fragment(sr.rows(0, BM), [wg * 64, 0], W);
+                }
+            }
+            if (NB > 0) {
+                acc = acc + fragment(bias, [n0], W);
+            }
+            produce op {
+                store(so.rows(0, BM), acc, [wg * 64, 0]);
+                fence_proxy_async();
+            }
+        }
+    }
+}
+
+
 // gemm_bias: gemm's kernel with a Linear layer's epilogue fused: C = A . B^T + bias + res,
 // the bias (N) added to every row and the residual res (M x N, e.g. the residual stream)
 // element by element, in f32 before C's one rounding. The epilogue reads both with
@@ -919,6 +1014,9 @@ instance gemm_bias_ts<f16, 5, 128> as gemm_bias_ts128_f16 entry gemm_bias
            > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
 instance gemm_bias_ts<f16, 4, 192> as gemm_bias_ts192_f16 entry gemm_bias
     when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms);
+// candidates, not in the entry point until measured
+instance gemm_bias_tr<bf16, 5, 128> as gemm_bias_tr128_bf16;
+instance gemm_bias_tr<bf16, 3, 192> as gemm_bias_tr192_bf16;
 instance gemm_bias<bf16> as gemm_bias_bf16;
 instance gemm_bias<f16> as gemm_bias_f16;
 
