@@ -843,7 +843,10 @@ kernel gemm_bias_ts<T: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: 
     }
 }
 
-// gemm_bias_tr: gemm_bias_ts with the residual's tile loaded by TMA ahead (a candidate).
+// gemm_bias_tr: gemm_bias_ts with the residual's tile loaded by TMA ahead (a candidate,
+// bf16 only). On an H100 (bench/RESULTS.md section 58) it was up to 10% faster than
+// gemm_bias_ts with a residual at some shapes and 3% slower at others (192-wide tiles
+// keep three stages here, where `sr` takes the fourth's room): not in the entry point.
 kernel gemm_bias_tr<T: bf16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: in T[N, K], c: out T[M, N],
                                                              bias: in T[NB], res: in T[MR, NR])
     targets(sm_90a)
