@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fused GEMM epilogue benchmark: cakec's entry point gemm_bias (C = A B^T + bias + res in
-one kernel, either addend optional; it picks gemm_bias_ts at 192- or 128-wide tiles, or
+one kernel, either addend optional; it picks gemm_bias_ts at 256-, 192- or 128-wide tiles, or
 gemm_bias) and its instances, against torch and against cakec's plain gemm (the same
 product without the epilogue), side by side in one run on the same tensors, on the GPU
 machine. torch: with both addends torch.addmm(bias, A, B^T) then .add_(res) (cuBLAS with
@@ -33,7 +33,7 @@ from bandwidth import Timer  # noqa: E402
 SHAPES = [(512, 4096, 4096), (2048, 4096, 4096), (8192, 4096, 4096), (2048, 8192, 8192),
           (4096, 8192, 8192), (8192, 8192, 28672), (4096, 4096, 11008), (1024, 4096, 11008),
           (1000, 999, 1032)]
-INSTANCES = ["gemm_bias_ts192_bf16", "gemm_bias_ts128_bf16", "gemm_bias_tr192_bf16", "gemm_bias_tr128_bf16",
+INSTANCES = ["gemm_bias_ts_bf16", "gemm_bias_ts192_bf16", "gemm_bias_ts128_bf16", "gemm_bias_tr192_bf16", "gemm_bias_tr128_bf16",
              "gemm_bias_bf16"]
 
 

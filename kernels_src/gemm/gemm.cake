@@ -764,8 +764,8 @@ instance gemm_sk<bf16, bf16, 128, 4, 2> as gemm_sk4_m128_bf16;
 // the bias row and its 64 rows of the residual to the accumulator in f32, on the way into
 // `so`, so C is rounded once and written once, by TMA. Both addends are optional: a bias
 // of N elements or none (NB = 0), a residual of M x N or none (0 x 0); what is absent is
-// not read. The residual is the accumulator's start (read at the top of the tile: the
-// products add to it), the bias is added at the end. W as gemm_ts's.
+// not read. W as gemm_ts's; at 256 each consumer keeps two 128-column accumulators
+// (two wgmmas a K block) so that its epilogue adds the addends to one half at a time.
 kernel gemm_bias_ts<T: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: in T[N, K], c: out T[M, N],
                                                              bias: in T[NB], res: in T[MR, NR])
     targets(sm_90a)
@@ -823,21 +823,52 @@ kernel gemm_bias_ts<T: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[M, K], b: 
         for (tile in block.x .. tiles step grid_dim.x) {
             let m0 = tile_row(tile, tiles_m, tiles_n) * BM + wg * 64;
             let n0 = tile_col(tile, tiles_m, tiles_n) * W;
-            var acc: f32acc[64, W] = 0.0;
-            for (kb in 0 .. kblocks) {
-                consume ld {
-                    acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+            if (W == 256) {
+                // two 128-column accumulators: the epilogue adds the addends to one half
+                // at a time, which fits a thread's 168 registers (a whole 256-wide
+                // accumulator beside a 256-wide residual fragment spilled 480 bytes)
+                var acc0: f32acc[64, W / 2] = 0.0;
+                var acc1: f32acc[64, W / 2] = 0.0;
+                for (kb in 0 .. kblocks) {
+                    consume ld {
+                        acc0 = wgmma(acc0, sa.rows(wg * 64, 64), sb.rows(0, W / 2));
+                        acc1 = wgmma(acc1, sa.rows(wg * 64, 64), sb.rows(W / 2, W / 2));
+                    }
                 }
-            }
-            if (MR > 0) {
-                acc = acc + fragment(res, [m0, n0], W);
-            }
-            if (NB > 0) {
-                acc = acc + fragment(bias, [n0], W);
-            }
-            produce op {
-                store(so.rows(0, BM), acc, [wg * 64, 0]);
-                fence_proxy_async();
+                produce op {
+                    if (MR > 0) {
+                        acc0 = acc0 + fragment(res, [m0, n0], W / 2);
+                    }
+                    if (NB > 0) {
+                        acc0 = acc0 + fragment(bias, [n0], W / 2);
+                    }
+                    store(so.rows(0, BM), acc0, [wg * 64, 0]);
+                    if (MR > 0) {
+                        acc1 = acc1 + fragment(res, [m0, n0 + W / 2], W / 2);
+                    }
+                    if (NB > 0) {
+                        acc1 = acc1 + fragment(bias, [n0 + W / 2], W / 2);
+                    }
+                    store(so.rows(0, BM), acc1, [wg * 64, W / 2]);
+                    fence_proxy_async();
+                }
+            } else {
+                var acc: f32acc[64, W] = 0.0;
+                for (kb in 0 .. kblocks) {
+                    consume ld {
+                        acc = wgmma(acc, sa.rows(wg * 64, 64), sb);
+                    }
+                }
+                if (MR > 0) {
+                    acc = acc + fragment(res, [m0, n0], W);
+                }
+                if (NB > 0) {
+                    acc = acc + fragment(bias, [n0], W);
+                }
+                produce op {
+                    store(so.rows(0, BM), acc, [wg * 64, 0]);
+                    fence_proxy_async();
+                }
             }
         }
     }
@@ -1000,22 +1031,36 @@ kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: 
     }
 }
 
-// The entry point gemm_bias: gemm_ts's rule above at the widths 192 and 128 (at 256 the
-// accumulator and the residual's fragment do not fit a consumer's registers together:
-// ptxas spilled 480 bytes), wherever 128 x 128 tiles fill at least 55% of the SMs and C's
-// rows are a multiple of 16 bytes; gemm_bias below (128 x 128, C from registers) for the
+// The entry point gemm_bias: gemm_ts's rule above (the widths 256, 192 and 128 by the
+// last wave), wherever 128 x 128 tiles fill at least 55% of the SMs and C's rows are a
+// multiple of 16 bytes; where 256-wide tiles take one wave, 192 (gemm_ts's fallback there
+// is gemm, which has no addends); gemm_bias below (128 x 128, C from registers) for the
 // rest: any N, few tiles.
 instance gemm_bias_ts<bf16, 5, 128> as gemm_bias_ts128_bf16 entry gemm_bias
     when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
         && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
            > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
 instance gemm_bias_ts<bf16, 4, 192> as gemm_bias_ts192_bf16 entry gemm_bias
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && (cdiv(M, BM) * cdiv(N, 256) <= num_sms
+            || cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+               > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)));
+instance gemm_bias_ts<bf16> as gemm_bias_ts_bf16 entry gemm_bias
     when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms);
 instance gemm_bias_ts<f16, 5, 128> as gemm_bias_ts128_f16 entry gemm_bias
     when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
         && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
            > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
 instance gemm_bias_ts<f16, 4, 192> as gemm_bias_ts192_f16 entry gemm_bias
+    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
+        && (cdiv(M, BM) * cdiv(N, 256) <= num_sms
+            || cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
+               > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)));
+instance gemm_bias_ts<f16> as gemm_bias_ts_f16 entry gemm_bias
     when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms);
 // candidates, not in the entry point until measured
 instance gemm_bias_tr<bf16, 5, 128> as gemm_bias_tr128_bf16;
