@@ -1021,6 +1021,17 @@ static const Part part_none;
 
 static int formula_part(Sema *S, const Formula *F, Node *e, Part *out);
 
+/* The calls of functions a formula is expanding, innermost last: each binds the
+ * function's parameters to the parts its arguments made (formula_call). */
+typedef struct FormulaFrame {
+	const Node *fn;
+	Part *args;
+} FormulaFrame;
+
+enum { FORMULA_CALL_DEPTH = 64 };
+static FormulaFrame formula_frames[FORMULA_CALL_DEPTH];
+static int formula_nframes;
+
 /* Reports operand x of e unless it is of the kind e's operator takes (a condition when
  * want_bool, else an integer). */
 static int
@@ -1092,12 +1103,42 @@ fold_logic(const Node *e, Part *a, Part *b, Part *out)
 	return 1;
 }
 
+/* Inside a function a formula expands, name e is one of its parameters (*out: a copy of the
+ * argument's part, 1) or else must be a file constant (0: look it up). */
+static int
+formula_param(const Node *e, Part *out)
+{
+	const FormulaFrame *f;
+	const Node *p;
+	int i = 0;
+
+	if (!formula_nframes)
+		return 0;
+	f = &formula_frames[formula_nframes - 1];
+	for (p = f->fn->list.head; p; p = p->next, i++)
+		if (strcmp(p->name, e->name) == 0) {
+			*out = f->args[i];
+			out->text = (Buf){0};
+			buf_puts(&out->text, f->args[i].text.s ? f->args[i].text.s : "");
+			return 1;
+		}
+	return 0;
+}
+
 static int
 formula_name(Sema *S, const Formula *F, Node *e, Part *out)
 {
-	Symbol *s = sema_lookup(S, e->name);
+	Symbol *s;
 
+	if (formula_param(e, out))
+		return 1;
+	s = sema_lookup(S, e->name);
 	e->sym = s;
+	if (formula_nframes && (!s || s->kind != SYM_CONST)) {
+		diag_error(e->loc, "a function called in %s sees only its parameters and the file's constants: '%s' is neither",
+			   F->clause, e->name);
+		return 0;
+	}
 	if (!s && strcmp(e->name, "num_sms") == 0) {
 		/* the device's SM count, supplied by the launcher (persistent kernels) */
 		buf_puts(&out->text, "num_sms");
@@ -1136,13 +1177,112 @@ formula_name(Sema *S, const Formula *F, Node *e, Part *out)
 	return 0;
 }
 
+/* Whether function type node t is an integer scalar (0), i1 (1), or neither (-1). */
+static int
+formula_type(const Node *t)
+{
+	static const char *const ints[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"};
+	size_t i;
+
+	if (!t || (t->kind != N_NAME && (t->kind != N_TYPE || t->list.n)))
+		return -1;
+	if (strcmp(t->name, "i1") == 0)
+		return 1;
+	for (i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		if (strcmp(t->name, ints[i]) == 0)
+			return 0;
+	return -1;
+}
+
+/* Whether fn, called at e, is one a formula can expand: not generic, integer or i1
+ * parameters and value, its body one `return EXPR;` (reported if not). */
+static int
+formula_fn_ok(const Formula *F, const Node *e, const Node *fn)
+{
+	const Node *body = fn->body, *p;
+
+	if (fn->init || formula_type(fn->type) < 0 || !body || body->kind != N_BLOCK || body->list.n != 1 ||
+	    body->list.head->kind != N_RETURN || !body->list.head->lhs) {
+		diag_error(e->loc, "%s can call a function whose body is one 'return' of a formula, with integer "
+			   "or i1 parameters and value; '%s' is not one", F->clause, e->name);
+		diag_note(fn->loc, "'%s' is declared here", fn->name);
+		return 0;
+	}
+	for (p = fn->list.head; p; p = p->next)
+		if (formula_type(p->type) < 0) {
+			diag_error(e->loc, "%s can call a function with integer or i1 parameters; '%s' of '%s' is not one",
+				   F->clause, p->name, e->name);
+			return 0;
+		}
+	if (fn->list.n != e->list.n) {
+		diag_error(e->loc, "'%s' takes %d argument%s, found %d", e->name, fn->list.n,
+			   fn->list.n == 1 ? "" : "s", e->list.n);
+		return 0;
+	}
+	return 1;
+}
+
+/* Reports x (an argument of fn at `at`, or with param NULL its value) unless it is of the
+ * kind declared (formula_type: 1 a condition, 0 an integer). */
+static int
+formula_fn_kind(const Node *at, const Node *fn, const Node *param, const Part *x, int want_bool)
+{
+	if (x->isbool == want_bool)
+		return 1;
+	if (param)
+		diag_error(at->loc, "parameter '%s' of '%s' is %s, found %s", param->name, fn->name,
+			   want_bool ? "an i1" : "an integer", x->isbool ? "a condition" : "an integer");
+	else
+		diag_error(at->loc, "'%s' returns %s, but its formula is %s", fn->name,
+			   want_bool ? "an i1" : "an integer", x->isbool ? "a condition" : "an integer");
+	return 0;
+}
+
+/* A call of a user function in formula F: its body's formula with the parameters bound to
+ * the arguments' parts (the function is inlined into the host text, as into a kernel). */
+static int
+formula_call(Sema *S, const Formula *F, Node *e, Node *fn, Part *out)
+{
+	Part *args;
+	const Node *p;
+	Node *a;
+	int ok = 1, i = 0, hlo = S->hide_lo, hhi = S->hide_hi;
+
+	if (!formula_fn_ok(F, e, fn))
+		return 0;
+	if (formula_nframes == FORMULA_CALL_DEPTH) {
+		diag_error(e->loc, "function calls in %s nest more than %d deep", F->clause, FORMULA_CALL_DEPTH);
+		return 0;
+	}
+	fn->ival |= FN_CALLED;
+	args = xcalloc((size_t)e->list.n + 1, sizeof *args);
+	for (a = e->list.head, p = fn->list.head; a; a = a->next, p = p->next, i++)
+		ok = ok && formula_part(S, F, a, &args[i]) && formula_fn_kind(a, fn, p, &args[i], formula_type(p->type));
+	if (ok) {
+		/* the body sees its parameters and the file's names, not the kernel's */
+		formula_frames[formula_nframes].fn = fn;
+		formula_frames[formula_nframes++].args = args;
+		S->hide_lo = S->file_top;
+		S->hide_hi = S->nscope;
+		ok = formula_part(S, F, fn->body->list.head->lhs, out);
+		S->hide_lo = hlo;
+		S->hide_hi = hhi;
+		formula_nframes--;
+		ok = ok && formula_fn_kind(fn->body->list.head, fn, NULL, out, formula_type(fn->type));
+	}
+	for (i = 0; i < e->list.n; i++)
+		buf_free(&args[i].text);
+	free(args);
+	return ok;
+}
+
 /* Whether e's operator or function is one formula F takes (reported if not). */
 static int
 formula_op_ok(const Formula *F, const Node *e)
 {
 	if (e->kind == N_CALL) {
 		if (strcmp(e->name, "cdiv") && strcmp(e->name, "min") && strcmp(e->name, "max")) {
-			diag_error(e->loc, "%s supports the functions cdiv, min and max, found '%s'",
+			diag_error(e->loc, "%s supports the functions cdiv, min, max and file functions of one 'return', found '%s'",
 				   F->clause, e->name);
 			return 0;
 		}
@@ -1202,8 +1342,17 @@ formula_part(Sema *S, const Formula *F, Node *e, Part *out)
 		}
 		buf_free(&a.text);
 		return ok;
-	case N_BINARY:
 	case N_CALL:
+		if (strcmp(e->name, "cdiv") && strcmp(e->name, "min") && strcmp(e->name, "max")) {
+			Symbol *fs = sema_lookup(S, e->name);
+
+			if (fs && fs->kind == SYM_FUNC)
+				return formula_call(S, F, e, fs->decl, out);
+		}
+		if (!formula_op_ok(F, e))
+			return 0;
+		break;
+	case N_BINARY:
 		if (!formula_op_ok(F, e))
 			return 0;
 		break;
