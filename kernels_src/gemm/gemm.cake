@@ -233,6 +233,19 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[
     }
 }
 
+// The wave rule of the TMA-stored GEMMs (gemm_ts, gemm_bias_ts), as functions the `when`
+// conditions below call: whether 128 x 128 tiles fill at least 55% of the SMs once, and
+// whether 128 x w tiles, of weight wt, beat 128 x v ones, of weight vt, by tiles / waves x
+// weight (cross-multiplied: integers throughout).
+fn ts_fills(m: i32, n: i32, sms: i32) -> i1 {
+    return cdiv(m, BM) * cdiv(n, 128) * 20 >= 11 * sms;
+}
+
+fn ts_beats(m: i32, n: i32, w: i32, wt: i32, v: i32, vt: i32, sms: i32) -> i1 {
+    return cdiv(m, BM) * cdiv(n, w) * wt * cdiv(cdiv(m, BM) * cdiv(n, v), sms)
+           > cdiv(m, BM) * cdiv(n, v) * vt * cdiv(cdiv(m, BM) * cdiv(n, w), sms);
+}
+
 // The entry point's rule for M > 64 with C's rows a multiple of 16 bytes, from bench/gemm.py
 // on an H100 (bench/RESULTS.md, section 57): gemm_ts, at the tile width whose last wave
 // leaves the fewest SMs idle, each width weighted by what its tiles ran at when the waves
@@ -244,25 +257,19 @@ kernel gemm_ts<T: bf16 | f16, O: bf16 | f16, ST: i32 = 3, W: i32 = 256>(a: in T[
 // next tile for the stores to overlap, and gemm's fourth stage ran faster (512 x 8192 x
 // 28672: 1.05x): gemm_ts only where they take more.
 instance gemm_ts<bf16, bf16, 5, 128> as gemm_ts128_bf16 entry gemm
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
-           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 128, 88, 256, 100, num_sms)
+        && ts_beats(M, N, 128, 88, 192, 95, num_sms));
 instance gemm_ts<f16, f16, 5, 128> as gemm_ts128_f16 entry gemm
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
-           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 128, 88, 256, 100, num_sms)
+        && ts_beats(M, N, 128, 88, 192, 95, num_sms));
 instance gemm_ts<bf16, bf16, 4, 192> as gemm_ts192_bf16 entry gemm
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 192, 95, 256, 100, num_sms));
 instance gemm_ts<f16, f16, 4, 192> as gemm_ts192_f16 entry gemm
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 192, 95, 256, 100, num_sms));
 instance gemm_ts<bf16, bf16> as gemm_ts_bf16 entry gemm
     when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, BN) > num_sms);
 instance gemm_ts<f16, f16> as gemm_ts_f16 entry gemm
@@ -1033,35 +1040,27 @@ kernel gemm_bias<T: bf16 | f16, BN: i32 = 128>(a: in T[M, K], b: in T[N, K], c: 
 
 // The entry point gemm_bias: gemm_ts's rule above (the widths 256, 192 and 128 by the
 // last wave), wherever 128 x 128 tiles fill at least 55% of the SMs and C's rows are a
-// multiple of 16 bytes; where 256-wide tiles take one wave, 192 (gemm_ts's fallback there
-// is gemm, which has no addends); gemm_bias below (128 x 128, C from registers) for the
-// rest: any N, few tiles.
+// multiple of 16 bytes, 256 also where its tiles take one wave (1024 x 4096 x 11008 on an
+// H100: 142 us against 178 at 192; bench/RESULTS.md section 58); gemm_bias below (128 x
+// 128, C from registers) for the rest: any N, few tiles.
 instance gemm_bias_ts<bf16, 5, 128> as gemm_bias_ts128_bf16 entry gemm_bias
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
-           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 128, 88, 256, 100, num_sms)
+        && ts_beats(M, N, 128, 88, 192, 95, num_sms));
 instance gemm_bias_ts<bf16, 4, 192> as gemm_bias_ts192_bf16 entry gemm_bias
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && (cdiv(M, BM) * cdiv(N, 256) <= num_sms
-            || cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-               > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 192, 95, 256, 100, num_sms));
 instance gemm_bias_ts<bf16> as gemm_bias_ts_bf16 entry gemm_bias
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms);
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms));
 instance gemm_bias_ts<f16, 5, 128> as gemm_bias_ts128_f16 entry gemm_bias
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-           > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms)
-        && cdiv(M, BM) * cdiv(N, 128) * 88 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)
-           > cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 128), num_sms));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 128, 88, 256, 100, num_sms)
+        && ts_beats(M, N, 128, 88, 192, 95, num_sms));
 instance gemm_bias_ts<f16, 4, 192> as gemm_bias_ts192_f16 entry gemm_bias
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms
-        && (cdiv(M, BM) * cdiv(N, 256) <= num_sms
-            || cdiv(M, BM) * cdiv(N, 192) * 95 * cdiv(cdiv(M, BM) * cdiv(N, 256), num_sms)
-               > cdiv(M, BM) * cdiv(N, 256) * 100 * cdiv(cdiv(M, BM) * cdiv(N, 192), num_sms)));
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms)
+        && ts_beats(M, N, 192, 95, 256, 100, num_sms));
 instance gemm_bias_ts<f16> as gemm_bias_ts_f16 entry gemm_bias
-    when (M > 64 && N % 8 == 0 && cdiv(M, BM) * cdiv(N, 128) * 20 >= 11 * num_sms);
+    when (M > 64 && N % 8 == 0 && ts_fills(M, N, num_sms));
 // candidates, not in the entry point until measured
 instance gemm_bias_tr<bf16, 5, 128> as gemm_bias_tr128_bf16;
 instance gemm_bias_tr<bf16, 3, 192> as gemm_bias_tr192_bf16;
