@@ -169,6 +169,12 @@ kernel gemm_scaled_ts<T: e4m3, BN: i32 = 256, STAGES: i32 = 3>(
     }
 }
 
+// The width a tiling's last wave ends at: its waves of 128 x w tiles on the SMs, times w
+// (the rule below compares the tile widths by it).
+fn wave_width(m: i32, n: i32, w: i32, sms: i32) -> i32 {
+    return cdiv(cdiv(m, 128) * cdiv(n, w), sms) * w;
+}
+
 // The entry point picks the tile width BN by the waves of tiles it takes on the SMs (the
 // rule below for N not a multiple of 8; with N a multiple of 8 the next paragraph's): the
 // time of a persistent GEMM is about its number of waves, cdiv(tiles, num_sms), times the
@@ -192,17 +198,17 @@ kernel gemm_scaled_ts<T: e4m3, BN: i32 = 256, STAGES: i32 = 3>(
 // at each M >= 512 shape of that run).
 instance gemm_scaled_ts<e4m3, 128, 5> as gemm_scaled_ts_e4m3_n128 entry gemm_scaled
     when (N % 8 == 0 &&
-          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 * 20 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 * 19 &&
-          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 * 20 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256 * 19);
+          wave_width(M, N, 128, num_sms) * 20 < wave_width(M, N, 160, num_sms) * 19 &&
+          wave_width(M, N, 128, num_sms) * 20 < wave_width(M, N, 256, num_sms) * 19);
 instance gemm_scaled_ts<e4m3> as gemm_scaled_ts_e4m3 entry gemm_scaled
     when (N % 8 == 0 &&
-          (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 * 20 >= cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256 * 19 ||
-           cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 * 20 >= cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 * 19));
+          (wave_width(M, N, 160, num_sms) * 20 >= wave_width(M, N, 256, num_sms) * 19 ||
+           wave_width(M, N, 160, num_sms) * 20 >= wave_width(M, N, 128, num_sms) * 19));
 instance gemm_scaled<e4m3, bf16, 128, 6> as gemm_scaled_e4m3_n128 entry gemm_scaled
-    when (cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 &&
-          cdiv(cdiv(M, 128) * cdiv(N, 128), num_sms) * 128 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+    when (wave_width(M, N, 128, num_sms) < wave_width(M, N, 160, num_sms) &&
+          wave_width(M, N, 128, num_sms) < wave_width(M, N, 256, num_sms));
 instance gemm_scaled<e4m3, bf16, 160, 6> as gemm_scaled_e4m3_n160 entry gemm_scaled
-    when (cdiv(cdiv(M, 128) * cdiv(N, 160), num_sms) * 160 < cdiv(cdiv(M, 128) * cdiv(N, 256), num_sms) * 256);
+    when (wave_width(M, N, 160, num_sms) < wave_width(M, N, 256, num_sms));
 instance gemm_scaled<e4m3, bf16, 256, 4, 2> as gemm_scaled_e4m3_mc entry gemm_scaled when (M >= 2048);
 instance gemm_scaled<e4m3, bf16> as gemm_scaled_e4m3;
 instance gemm_scaled<e4m3, f32> as gemm_scaled_e4m3_f32;
