@@ -1028,9 +1028,13 @@ typedef struct FormulaFrame {
 	Part *args;
 } FormulaFrame;
 
-enum { FORMULA_CALL_DEPTH = 64 };
+/* Function calls nest at most FORMULA_CALL_DEPTH deep, and an expansion's host text is at
+ * most FORMULA_TEXT_MAX bytes: a body that uses a parameter twice doubles its argument's
+ * text, so a chain of such calls would otherwise grow the text exponentially. */
+enum { FORMULA_CALL_DEPTH = 64, FORMULA_TEXT_MAX = 1 << 16 };
 static FormulaFrame formula_frames[FORMULA_CALL_DEPTH];
 static int formula_nframes;
+static int formula_overflowed;  /* reported once per outermost call */
 
 /* Reports operand x of e unless it is of the kind e's operator takes (a condition when
  * want_bool, else an integer). */
@@ -1269,6 +1273,15 @@ formula_call(Sema *S, const Formula *F, Node *e, Node *fn, Part *out)
 		S->hide_hi = hhi;
 		formula_nframes--;
 		ok = ok && formula_fn_kind(fn->body->list.head, fn, NULL, out, formula_type(fn->type));
+		if (ok && out->text.len > FORMULA_TEXT_MAX) {
+			if (!formula_overflowed)
+				diag_error(e->loc, "the call of '%s' in %s expands to more than %d bytes of host formula",
+					   e->name, F->clause, FORMULA_TEXT_MAX);
+			formula_overflowed = 1;
+			ok = 0;
+		}
+		if (!formula_nframes)
+			formula_overflowed = 0;
 	}
 	for (i = 0; i < e->list.n; i++)
 		buf_free(&args[i].text);
