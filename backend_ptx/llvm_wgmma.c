@@ -979,6 +979,32 @@ store_pairs(LlvmGen *g, LLVMValueRef *p, LLVMValueRef *words, int npair, LLVMTyp
 		}
 }
 
+/* Whether the whole block of `rows` rows and n columns at (row0, col0) lies inside a
+ * row-major tensor of nrows x ncols with every pair of lanes at an even element (ncols and
+ * col0 even): the fast paths of wgmma.store and wgmma.load, one 2-wide access per pair.
+ * With nonneg, row0 and col0 must also be >= 0 (a fragment reads 0 there; a store is never
+ * given a negative corner). An i1; folded to a constant where its operands are. */
+static LLVMValueRef
+tile_whole(LlvmGen *g, LLVMValueRef nrows, LLVMValueRef ncols, LLVMValueRef row0, LLVMValueRef col0, int rows,
+	   int n, int nonneg)
+{
+	LLVMTypeRef ity = LLVMTypeOf(ncols);
+	LLVMValueRef zero = LLVMConstInt(ity, 0, 0), w;
+
+	w = LLVMBuildICmp(g->b, LLVMIntSLE, LLVMBuildNSWAdd(g->b, row0, LLVMConstInt(ity, (unsigned long long)rows, 0), ""),
+			  nrows, "");
+	w = LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntSLE,
+						LLVMBuildNSWAdd(g->b, col0, LLVMConstInt(ity, (unsigned long long)n, 0), ""),
+						ncols, ""), "");
+	w = LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntEQ,
+						LLVMBuildAnd(g->b, LLVMBuildOr(g->b, ncols, col0, ""), LLVMConstInt(ity, 1, 0), ""),
+						zero, ""), "");
+	if (nonneg)
+		w = LLVMBuildAnd(g->b, w, LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, row0, zero, ""),
+							LLVMBuildICmp(g->b, LLVMIntSGE, col0, zero, ""), ""), "");
+	return w;
+}
+
 /* wgmma.store ptr, acc, nrows, ncols, row0, col0 (ir/ops.def). Each pair of lanes
  * (4 j + 2 i, +1) is converted once, up front, into one word: a b32 of two bf16/f16, or a
  * <2 x float>. Then two straight runs of code: where the whole 64 x N block lies inside
@@ -989,8 +1015,6 @@ static void
 wgmma_store(LlvmGen *g, const IrOp *op)
 {
 	IrType pt = ir_vtype(g->k, op->args[0]), at = ir_vtype(g->k, op->args[1]);
-	IrType it = ir_vtype(g->k, op->args[2]);
-	LLVMTypeRef ity = lg_type(g, it);
 	LLVMTypeRef ety = lg_type(g, ir_scalar((IrBase)pt.elem));
 	LLVMValueRef base = lg_arg(g, op, 0), *acc;
 	LLVMValueRef nrows = lg_arg(g, op, 2), ncols = lg_arg(g, op, 3), row0 = lg_arg(g, op, 4), col0 = lg_arg(g, op, 5);
@@ -1025,13 +1049,7 @@ wgmma_store(LlvmGen *g, const IrOp *op)
 					     lg_i32t(g), "");
 		words[j] = v;
 	}
-	full = LLVMBuildICmp(g->b, LLVMIntSLE, LLVMBuildNSWAdd(g->b, row0, LLVMConstInt(ity, 64, 0), ""), nrows, "");
-	full = LLVMBuildAnd(g->b, full, LLVMBuildICmp(g->b, LLVMIntSLE,
-						       LLVMBuildNSWAdd(g->b, col0, LLVMConstInt(ity, (unsigned long long)n, 0), ""),
-						       ncols, ""), "");
-	full = LLVMBuildAnd(g->b, full, LLVMBuildICmp(g->b, LLVMIntEQ,
-						       LLVMBuildAnd(g->b, LLVMBuildOr(g->b, ncols, col0, ""), LLVMConstInt(ity, 1, 0), ""),
-						       LLVMConstInt(ity, 0, 0), ""), "");
+	full = tile_whole(g, nrows, ncols, row0, col0, 64, n, 0);
 	/* a block known to be inside (constant corner and dimensions: folded to true) takes
 	 * the straight path alone, without the dead predicated one */
 	if (LLVMIsAConstantInt(full) && LLVMConstIntGetZExtValue(full)) {
@@ -1221,30 +1239,7 @@ frag_load_inside(LlvmGen *g, const IrOp *op, LLVMValueRef base, LLVMValueRef row
 	free(lanes);
 }
 
-/* Whether the whole 64 x N block (one row with broadcast) at (row0, col0) lies inside
- * [0, nrows) x [0, ncols) with every pair of lanes at an even element (ncols and col0
- * even), as wgmma.store's fast path asks: an i1. */
-static LLVMValueRef
-frag_whole(LlvmGen *g, LLVMValueRef nrows, LLVMValueRef ncols, LLVMValueRef row0, LLVMValueRef col0, int n,
-	   int bcast)
-{
-	LLVMTypeRef ity = LLVMTypeOf(ncols);
-	LLVMValueRef zero = LLVMConstInt(ity, 0, 0), w;
-
-	w = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, row0, zero, ""),
-			 LLVMBuildICmp(g->b, LLVMIntSGE, col0, zero, ""), "");
-	w = LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntSLE,
-						LLVMBuildNSWAdd(g->b, row0, LLVMConstInt(ity, bcast ? 1 : 64, 0), ""),
-						nrows, ""), "");
-	w = LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntSLE,
-						LLVMBuildNSWAdd(g->b, col0, LLVMConstInt(ity, (unsigned long long)n, 0), ""),
-						ncols, ""), "");
-	return LLVMBuildAnd(g->b, w, LLVMBuildICmp(g->b, LLVMIntEQ,
-						    LLVMBuildAnd(g->b, LLVMBuildOr(g->b, ncols, col0, ""),
-								 LLVMConstInt(ity, 1, 0), ""), zero, ""), "");
-}
-
-/* frag_whole's block: each pair of lanes (4 j + 2 i, + 1: columns 8 j and 8 j + 1 of the
+/* tile_whole's block: each pair of lanes (4 j + 2 i, + 1: columns 8 j and 8 j + 1 of the
  * thread's row i) one 2-wide load, no bounds tests; into lanes[0 .. nl). */
 static void
 frag_load_pairs(LlvmGen *g, LLVMValueRef base, LLVMValueRef row0, LLVMValueRef col0, LLVMValueRef ncols,
@@ -1330,7 +1325,7 @@ frag_load_lanes(LlvmGen *g, LLVMValueRef base, LLVMValueRef nrows, LLVMValueRef 
  * transposed tile reads element (r, c) at c * nrows + r): the fragment lanes of
  * thread t = linear tid & 127 (wgmma.store's layout), each the element at its row and
  * column converted to f32, or 0 outside [0, nrows) x [0, ncols). As wgmma.store, two
- * straight runs of code: where the whole block lies inside with even pairs (frag_whole;
+ * straight runs of code: where the whole block lies inside with even pairs (tile_whole;
  * up to FRAG_PAIRED_LANES), a 2-wide load per pair of lanes (an epilogue's residual and
  * bias: half the loads, no selects); otherwise frag_load_lanes. An empty tensor (nrows or
  * ncols 0) loads nothing. */
@@ -1364,7 +1359,8 @@ wgmma_load(LlvmGen *g, const IrOp *op)
 		LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.part");
 
 		fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "frag.whole");
-		LLVMBuildCondBr(g->b, frag_whole(g, nrows, ncols, row0, col0, 8 * (nl / 4), bcast), fast, part);
+		LLVMBuildCondBr(g->b, tile_whole(g, nrows, ncols, row0, col0, bcast ? 1 : 64, 8 * (nl / 4), 1),
+				fast, part);
 		LLVMPositionBuilderAtEnd(g->b, fast);
 		whole = xcalloc((size_t)nl, sizeof *whole);
 		frag_load_pairs(g, base, row0, col0, ncols, ety, ebytes, bcast, whole, nl);
