@@ -1109,7 +1109,7 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, const unsign
 	     Buf *c)
 {
 	const IrKernel *k = e->k;
-	int i;
+	int i, sms_first;
 
 	buf_puts(c, "/* Checks args (no driver needed), binds the shape symbols and computes the grid. */\n");
 	buf_printf(c, "static int\n%s_prepare(const %s_args *args, const CakeTensor **t, int64_t *sym,\n"
@@ -1123,10 +1123,12 @@ emit_prepare(Emit *e, char *const *expr, const unsigned char *used, const unsign
 	emit_checks(e, 1, c);
 	buf_puts(c, "\t{\n");
 	emit_values(e, used, c);
-	if (expr[3] && !strstr(expr[3], "g_num_sms"))
+	/* the condition before the SM count's query, unless it reads it */
+	sms_first = expr[3] && strstr(expr[3], "g_num_sms");
+	if (expr[3] && !sms_first)
 		emit_requires(e, expr[3], rused, c);
 	emit_num_sms(e, c);
-	if (expr[3] && strstr(expr[3], "g_num_sms"))
+	if (sms_first)
 		emit_requires(e, expr[3], rused, c);
 	for (i = 0; i < 3; i++) {
 		/* a formula that parsed cannot contain a comment delimiter */
