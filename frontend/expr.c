@@ -166,6 +166,31 @@ index_type_ok(const Sema *S, const Symbol *s, const Node *ix, const char *what)
 	return 0;
 }
 
+/* Whether expression n calls an atomic: '?:' evaluates both arms, so one that holds an
+ * atomic would update memory whatever the condition. */
+static const Node *
+find_atomic(const Node *n)
+{
+	const Node *a, *f = NULL;
+
+	if (!n)
+		return NULL;
+	if (n->kind == N_CALL && builtins[n->builtin].check == CHK_ATOMIC)
+		return n;
+	if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_COND && n->kind != N_CALL &&
+	    n->kind != N_INDEX && n->kind != N_MEMBER)
+		return NULL;
+	for (a = n->list.head; a && !f; a = a->next)
+		f = find_atomic(a);
+	if (!f)
+		f = find_atomic(n->lhs);
+	if (!f)
+		f = find_atomic(n->rhs);
+	if (!f)
+		f = find_atomic(n->cond);
+	return f;
+}
+
 static void
 check_cond(Sema *S, Node *e)
 {
@@ -179,6 +204,19 @@ check_cond(Sema *S, Node *e)
 	if (e->cond->isconst && e->lhs->isconst && e->rhs->isconst) {
 		fe_set_const(e, e->lhs->ty, e->cond->cv.i ? e->lhs->cv : e->rhs->cv);
 		return;
+	}
+	if (!e->cond->isconst) {
+		const Node *at = find_atomic(e->lhs);
+
+		if (!at)
+			at = find_atomic(e->rhs);
+		if (at) {
+			diag_error(at->loc, "'%s' in an arm of '?:' would run whatever the condition "
+				   "('?:' evaluates both arms); write the choice as an if",
+				   builtins[at->builtin].name);
+			fe_set_error(e);
+			return;
+		}
 	}
 	/* a run-time choice between two untyped constants needs a real type */
 	if (fe_untyped(e->lhs->ty) && (!fe_default_type(e->lhs) || !fe_default_type(e->rhs))) {

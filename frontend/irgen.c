@@ -542,6 +542,8 @@ irgen_expr(IrGen *G, Node *e)
 		}
 		return binop(G, e->op, a, b);
 	case N_COND:
+		if (e->cond->isconst)   /* only the arm taken: the other may hold an atomic */
+			return irgen_expr(G, e->cond->cv.i ? e->lhs : e->rhs);
 		c = irgen_expr(G, e->cond);
 		a = irgen_expr(G, e->lhs);
 		b = irgen_expr(G, e->rhs);
