@@ -76,7 +76,7 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
     // last CTA to stop taking units resets the counters, so sync is 0 after the call.
     // Warp 0 passes each unit to the other roles through `tp` (`units`: no more).
     pipeline tp(stages: 2, full: thread, empty: warp * 10);
-    shared slot: i32[1] in tp;
+    shared slot: i32[5] in tp;
     let units = B * H * (1 + SPLIT);
     let nch = cdiv(L, 64);
 
@@ -85,9 +85,24 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
             elect {
                 var t = SPLIT != 0 ? atomic_add(sync[0], 1) : block.x;
                 var taken = 1;
-                while (t < units) {
-                    produce tp {
-                        slot[0] = t;
+                while (true) {
+                    let bh = SPLIT != 0 ? t % (B * H) : t;
+                    let b = bh / H;
+                    let h = bh % H;
+                    let g = h / (H / G);
+                    let c0 = t < B * H ? 0 : cdiv(nch, 2);
+                    let c1 = SPLIT != 0 && t < B * H ? cdiv(nch, 2) : nch;
+                    if (SPLIT != 0) {
+                        produce tp {
+                            slot[0] = t;
+                            slot[1] = b;
+                            slot[2] = h;
+                            slot[3] = c0;
+                            slot[4] = c1;
+                        }
+                    }
+                    if (t >= units) {
+                        break;
                     }
                     // the next unit asked for now: its answer comes while this one loads
                     var next = t + grid_dim.x;
@@ -98,12 +113,9 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
                             taken += 1;
                         }
                     }
-                    let bh = t % (B * H);
-                    let b = bh / H;
-                    let g = bh % H / (H / G);
-                    for (c in first_chunk(t, B * H, nch) .. last_chunk(t, B * H, nch, SPLIT)) {
+                    for (c in c0 .. c1) {
                         produce ip {
-                            tma_load(sx, tx, [b, c * 64, bh % H, 0]);
+                            tma_load(sx, tx, [b, c * 64, h, 0]);
                             tma_load(sb, tb, [b, c * 64, g, 0], part: 0);
                             if (N > 64) {
                                 tma_load(sb, tb, [b, c * 64, g, 64], part: 1);
@@ -115,14 +127,11 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
                         }
                         if (ZB > 0) {
                             produce zp {
-                                tma_load(sz, tz, [b, c * 64, bh % H, 0]);
+                                tma_load(sz, tz, [b, c * 64, h, 0]);
                             }
                         }
                     }
                     t = next;
-                }
-                produce tp {
-                    slot[0] = units;
                 }
                 if (SPLIT != 0) {
                     fence_acq_rel(scope: gpu);
@@ -133,14 +142,28 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
                 }
             }
         } else if (warp == 1) {
-            var t = 0;
-            consume tp {
-                t = slot[0];
-            }
-            while (t < units) {
-                let b = t % (B * H) / H;
-                let h = t % H;
-                let c0 = first_chunk(t, B * H, nch);
+            var t = block.x;
+            while (true) {
+                // the unit: from warp 0 with SPLIT, else block.x, block.x + grid, ...
+                var b = 0;
+                var h = 0;
+                var c0 = 0;
+                var c1 = nch;
+                if (SPLIT != 0) {
+                    consume tp {
+                        t = slot[0];
+                        b = slot[1];
+                        h = slot[2];
+                        c0 = slot[3];
+                        c1 = slot[4];
+                    }
+                } else {
+                    b = t / H;
+                    h = t % H;
+                }
+                if (t >= units) {
+                    break;
+                }
                 let ah = a[h] * LOG2E;
                 var bias: f32 = 0.0;
                 if (BH > 0) {
@@ -160,7 +183,7 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
                 if (c0 * 64 + 2 * lane + 1 < L) {
                     n1 = dt[b, c0 * 64 + 2 * lane + 1, h];
                 }
-                for (c in c0 .. last_chunk(t, B * H, nch, SPLIT)) {
+                for (c in c0 .. c1) {
                     let t0 = c * 64 + 2 * lane;
                     let r0 = f32(n0);
                     let r1 = f32(n1);
@@ -199,43 +222,72 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
                         sdec[129 + 2 * lane] = exp2(end - e1);
                     }
                 }
-                consume tp {
-                    t = slot[0];
-                }
+                t += grid_dim.x;
             }
         } else if (warp == 2) {
-            var t = 0;
-            consume tp {
-                t = slot[0];
-            }
-            while (t < units) {
-                let b = t % (B * H) / H;
+            var t = block.x;
+            while (true) {
+                // the unit: from warp 0 with SPLIT, else block.x, block.x + grid, ...
+                var b = 0;
+                var h = 0;
+                var c0 = 0;
+                var c1 = nch;
+                if (SPLIT != 0) {
+                    consume tp {
+                        t = slot[0];
+                        b = slot[1];
+                        h = slot[2];
+                        c0 = slot[3];
+                        c1 = slot[4];
+                    }
+                } else {
+                    b = t / H;
+                    h = t % H;
+                }
+                if (t >= units) {
+                    break;
+                }
                 elect {
-                    for (c in first_chunk(t, B * H, nch) .. last_chunk(t, B * H, nch, SPLIT)) {
+                    for (c in c0 .. c1) {
                         consume yp {
-                            tma_store(ty, [b, c * 64, t % H, 0], sy);
+                            tma_store(ty, [b, c * 64, h, 0], sy);
                             tma_store_wait();
                         }
                     }
                 }
-                consume tp {
-                    t = slot[0];
-                }
+                t += grid_dim.x;
             }
         }
     }
     role ys(warpgroup 1) regs(224) {
         let r0 = 16 * (warp % 4) + lane / 4;
-        var t = 0;
-        consume tp {
-            t = slot[0];
-        }
-        while (t < units) {
+        var t = block.x;
+        while (true) {
+            // the unit: from warp 0 with SPLIT, else block.x, block.x + grid, ...
+            var b = 0;
+            var h = 0;
+            var c0 = 0;
+            var c1 = nch;
+            if (SPLIT != 0) {
+                consume tp {
+                    t = slot[0];
+                    b = slot[1];
+                    h = slot[2];
+                    c0 = slot[3];
+                    c1 = slot[4];
+                }
+            } else {
+                b = t / H;
+                h = t % H;
+            }
+            if (t >= units) {
+                break;
+            }
             var dh: f32 = 0.0;
             if (DH > 0) {
-                dh = d[t % H];
+                dh = d[h];
             }
-            for (c in first_chunk(t, B * H, nch) .. last_chunk(t, B * H, nch, SPLIT)) {
+            for (c in c0 .. c1) {
                 var o: f32acc[64, 64] = 0.0;
                 consume ip {
                     consume ap {
@@ -271,22 +323,33 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
                     fence_proxy_async();
                 }
             }
-            consume tp {
-                t = slot[0];
-            }
+            t += grid_dim.x;
         }
     }
     role states(warpgroup 2) regs(224) {
-        var t = 0;
-        consume tp {
-            t = slot[0];
-        }
-        while (t < units) {
-            let bh = t % (B * H);
-            let b = bh / H;
-            let h = bh % H;
-            let c0 = first_chunk(t, B * H, nch);
-            let c1 = last_chunk(t, B * H, nch, SPLIT);
+        var t = block.x;
+        while (true) {
+            // the unit: from warp 0 with SPLIT, else block.x, block.x + grid, ...
+            var b = 0;
+            var h = 0;
+            var c0 = 0;
+            var c1 = nch;
+            if (SPLIT != 0) {
+                consume tp {
+                    t = slot[0];
+                    b = slot[1];
+                    h = slot[2];
+                    c0 = slot[3];
+                    c1 = slot[4];
+                }
+            } else {
+                b = t / H;
+                h = t % H;
+            }
+            if (t >= units) {
+                break;
+            }
+            let bh = b * H + h;
             var hs: f32acc[64, N] = 0.0;
             if (c0 > 0) {
                 // a second half: the first half's state, each thread's part once it is written
@@ -329,20 +392,9 @@ kernel ssd<T: bf16 | f16, N: i32, SPLIT: i32 = 0>(
             } else if (FB > 0) {
                 store(final[b, h], hs, [0, 0]);
             }
-            consume tp {
-                t = slot[0];
-            }
+            t += grid_dim.x;
         }
     }
-}
-
-// a unit's chunks: first_chunk .. last_chunk - 1 (units B H .. 2 B H - 1 are the second halves)
-fn first_chunk(t: i32, heads: i32, nch: i32) -> i32 {
-    return t < heads ? 0 : cdiv(nch, 2);
-}
-
-fn last_chunk(t: i32, heads: i32, nch: i32, split: i32) -> i32 {
-    return split != 0 && t < heads ? cdiv(nch, 2) : nch;
 }
 
 // dt' = softplus(v) (log(1 + exp(v)), v itself above 20, as mamba_ssm) or v
