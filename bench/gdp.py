@@ -9,7 +9,7 @@
 Runs on a GPU machine with PyTorch; the kernels are the variants tests/gpu/gdp.cmake built
 into build/gen/gdp/<kernel>/ (listed in build/gen/gdp/variants.json), loaded with
 python/cakec_torch.py. The family has several designs of one kernel (docs/gdp.md): base
-(gdp_decode.cake), rows, fused, warp, tma and multi (gdp_decode_<design>.cake), each built
+(gdp_decode.cake), rows, fused, warp, tma, ksplit and multi (gdp_decode_<design>.cake), each built
 for some V slice widths (BV) and, for tma, pipeline depths and blocks per SM; a "config"
 is one such build. The design "entry" is the shipped entry point gdp_decode_multi as a
 user calls it (at T = NH = 1 it launches tma below 2048 heads, multi above), so that its
@@ -60,7 +60,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from bandwidth import Timer, copy_bandwidth, driver_version, git_rev  # noqa: E402
 
 MiB = 1 << 20
-DESIGNS = ("base", "rows", "fused", "warp", "tma", "multi", "entry")      # report order
+DESIGNS = ("base", "rows", "fused", "warp", "tma", "ksplit", "multi", "entry")      # report order
 
 
 def parse_args(argv=None):
@@ -115,6 +115,8 @@ def config_label(v):
     label = "%s BV%d" % (v.get("design", "base"), v["BV"])
     if v.get("cps"):
         label += " c%ds%d" % (v.get("cps", 0), v.get("stages", 0))
+    if v.get("ks"):
+        label += " ks%d" % v["ks"]
     if v.get("tfuse"):     # TFUSE at or above T: the token loop fully unrolled
         label += " unrolled" if v["tfuse"] >= v["T"] else " fuse%d" % v["tfuse"]
     return label
@@ -131,7 +133,7 @@ def configs_of(variants, T, NH, l2, design=None):
     def key(v):
         d = v.get("design", "base")
         return (DESIGNS.index(d) if d in DESIGNS else len(DESIGNS), d, v["BV"],
-                v.get("cps", 0), v.get("stages", 0))
+                v.get("cps", 0), v.get("stages", 0), v.get("ks", 0))
     return sorted(out, key=key)
 
 

@@ -1,6 +1,6 @@
 # gdp.cmake: the gated delta product decode family (kernels_src/gdp, docs/gdp.md), included
 # by tests/gpu/CMakeLists.txt. Several designs of one computation, each a source with the
-# same parameters and -D constants: base (gdp_decode.cake), rows, fused, warp, tma and multi
+# same parameters and -D constants: base (gdp_decode.cake), rows, fused, warp, tma, ksplit and multi
 # (gdp_decode_<design>.cake), and entry, the entry point of gdp_decode_multi.cake as shipped
 # (multi's instance for T and NH; at T = NH = 1 tma's and fused's). Each variant below is
 # its design's source compiled with its -D constants (and, for f16, its type respelled by gdp_variant.cmake) under its own name;
@@ -13,7 +13,8 @@
 # gpu_first_gen, Python3.
 #
 # Names: gdp_t<T>_h<NH>_k<KD>v<VD>_bv<BV>[_<design>][_l2]_<type>, the tma design's tag
-# being tma_c<CPS>s<STAGES> (blocks per SM, pipeline stages), multi's multi_f<TFUSE> where a
+# being tma_c<CPS>s<STAGES> (blocks per SM, pipeline stages), ksplit's ks<KS> (blocks of a
+# cluster along K), multi's multi_f<TFUSE> where a
 # variant sets TFUSE (and multi_c<MINB> where it sets the blocks per SM). Each folder also gets the
 # kernel's optimized IR (<kernel>.ir), which the emulated driver runs.
 
@@ -84,6 +85,14 @@ set(gdp_variants
   "gdp_t8_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
   "gdp_t8_h1_k128v128_bv32_tma_c3s4_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=32,L2NORM=true,STAGES=4,CPS=3|bf16|bench|tma"
   "gdp_t4_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=4,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
+  # ksplit: rows with K split over the KS blocks of a cluster too (small batch)
+  "gdp_t1_h1_k128v128_bv32_ks2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,KS=2|bf16|test|ksplit"
+  "gdp_t3_h1_k128v128_bv64_ks4_l2_bf16|T=3,NH=1,KD=128,VD=128,BV=64,L2NORM=true,KS=4|bf16|test|ksplit"
+  "gdp_t2_h2_k64v64_bv32_ks2_l2_f16|T=2,NH=2,KD=64,VD=64,BV=32,L2NORM=true,KS=2|f16|test|ksplit"
+  "gdp_t1_h1_k128v128_bv32_ks2_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=true,KS=2|bf16|bench|ksplit"
+  "gdp_t1_h1_k128v128_bv32_ks4_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=true,KS=4|bf16|bench|ksplit"
+  "gdp_t1_h1_k128v128_bv64_ks2_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,KS=2|bf16|bench|ksplit"
+  "gdp_t1_h1_k128v128_bv64_ks4_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,KS=4|bf16|bench|ksplit"
   # entry: the shipped entry point (gdp_decode_multi.cake) over the instances for T and NH:
   # at T = NH = 1 tma's below 1024 heads, fused's above (other T and NH: multi's alone)
   "gdp_t1_h1_k128v128_bv64_entry_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|bench|entry"
@@ -126,6 +135,7 @@ foreach(entry ${gdp_variants})
   set(gdp_STAGES 0)
   set(gdp_CPS 0)
   set(gdp_TFUSE 0)
+  set(gdp_KS 0)
   foreach(c ${consts})
     string(REPLACE "=" ";" kv "${c}")
     list(GET kv 0 cname)
@@ -239,7 +249,7 @@ foreach(entry ${gdp_variants})
       string(APPEND gdp_header "#include \"${k}.h\"\n")
       string(APPEND gdp_xmacro "\tX(${k}, ${k}${isuffix}, ${gdp_T}, ${gdp_NH}, ${gdp_KD}, ${gdp_VD}, ${gdp_BV}, ${l2}, ${f16}, ${staged}, ${twin}) \\\n")
     endif()
-    string(APPEND gdp_json "${gdp_sep}  {\"name\": \"${k}\", \"dir\": \"${k}\", \"design\": \"${design}\", \"T\": ${gdp_T}, \"NH\": ${gdp_NH}, \"KD\": ${gdp_KD}, \"VD\": ${gdp_VD}, \"BV\": ${gdp_BV}, \"stages\": ${gdp_STAGES}, \"cps\": ${gdp_CPS}, \"tfuse\": ${gdp_TFUSE}, \"l2norm\": ${gdp_L2NORM}, \"dtype\": \"${dtype}\", \"staged\": ${staged}, \"test\": ${use_is_test}}")
+    string(APPEND gdp_json "${gdp_sep}  {\"name\": \"${k}\", \"dir\": \"${k}\", \"design\": \"${design}\", \"T\": ${gdp_T}, \"NH\": ${gdp_NH}, \"KD\": ${gdp_KD}, \"VD\": ${gdp_VD}, \"BV\": ${gdp_BV}, \"stages\": ${gdp_STAGES}, \"cps\": ${gdp_CPS}, \"tfuse\": ${gdp_TFUSE}, \"ks\": ${gdp_KS}, \"l2norm\": ${gdp_L2NORM}, \"dtype\": \"${dtype}\", \"staged\": ${staged}, \"test\": ${use_is_test}}")
     set(gdp_sep ",\n")
   endforeach()
 endforeach()
