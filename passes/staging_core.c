@@ -95,7 +95,9 @@ stg_shared_root(const Stg *s, IrValue v)
 			return d->imm >= 0 && d->imm < s->k->nbufs ? (int)d->imm : ROOT_UNKNOWN;
 		if (d->opc == IR_MBAR)
 			return ROOT_BARRIER;
-		if (d->opc != IR_ELEMPTR)
+		/* remote(buf, r): buf in another block; the mapa that names it refuses buf
+		 * (classify), and an access through it touches no other buffer */
+		if (d->opc != IR_ELEMPTR && d->opc != IR_MAPA)
 			return ROOT_UNKNOWN;
 		v = d->args[0];
 	}
