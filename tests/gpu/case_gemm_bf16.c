@@ -567,46 +567,33 @@ check(GtCase *c, CUstream s, const char *label)
 
 const GtKernel CAT(gt_, KNAME) = {NAME, 3, create, fill, launch, check, destroy};
 
-/* A stand-in tensor: 16-byte aligned address addr (nothing reads it), shape, dtype. */
-static void
-stand_in(CakeTensor *t, uintptr_t addr, int64_t *shape, int ndim, int code, int bits)
-{
-	t->data = (void *)addr;
-	t->shape = shape;
-	t->ndim = ndim;
-	t->dtype.code = code;
-	t->dtype.bits = bits;
-	t->dtype.lanes = 1;
-	t->device.device_type = CAKE_DEVICE_CUDA;
-}
-
 /* Arguments for a launcher's argument checks: A (ash), B (bsh) and C (csh) at 16-byte
  * aligned stand-in addresses that nothing reads, with the kernel's dtypes. */
 static void
 stand_in_args(CAT(KNAME, _args) *args, int64_t *ash, int64_t *bsh, int64_t *csh)
 {
 	memset(args, 0, sizeof *args);
-	stand_in(&args->a, 0x100000, ash, 2, IN_CODE, IN_BYTES * 8);
-	stand_in(&args->b, 0x200000, bsh, 2, IN_CODE, IN_BYTES * 8);
-	stand_in(&args->c, 0x300000, csh, 2, OUT_CODE, OUT_BYTES * 8);
+	gt_stand_in(&args->a, 0x100000, ash, 2, IN_CODE, IN_BYTES * 8);
+	gt_stand_in(&args->b, 0x200000, bsh, 2, IN_CODE, IN_BYTES * 8);
+	gt_stand_in(&args->c, 0x300000, csh, 2, OUT_CODE, OUT_BYTES * 8);
 #ifdef GEMM_EPI
-	stand_in(&args->bias, 0x400000, bsh, 1, IN_CODE, IN_BYTES * 8);
-	stand_in(&args->res, 0x500000, csh, 2, IN_CODE, IN_BYTES * 8);
+	gt_stand_in(&args->bias, 0x400000, bsh, 1, IN_CODE, IN_BYTES * 8);
+	gt_stand_in(&args->res, 0x500000, csh, 2, IN_CODE, IN_BYTES * 8);
 #endif
 #ifdef GEMM_SCALED
 	{
 		static int64_t one[1] = {1};
 
-		stand_in(&args->scale_a, 0x400000, one, 1, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args->scale_b, 0x500000, one, 1, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args->scale_a, 0x400000, one, 1, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args->scale_b, 0x500000, one, 1, CAKE_DTYPE_FLOAT, 32);
 	}
 #endif
 #ifdef GEMM_STK
 	{
 		static int64_t wsh[3] = {160, 128, 256}, ssh[1] = {2 + 160 * 256};
 
-		stand_in(&args->ws, 0x10000000, wsh, 3, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args->sync, 0x20000000, ssh, 1, CAKE_DTYPE_INT, 32);
+		gt_stand_in(&args->ws, 0x10000000, wsh, 3, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args->sync, 0x20000000, ssh, 1, CAKE_DTYPE_INT, 32);
 	}
 #endif
 }

@@ -392,6 +392,19 @@ gt_tensor(CakeTensor *t, const GtDev *g, GtBuf *b, int code, int bits, int ndim,
 	t->byte_offset = 0;
 }
 
+void
+gt_stand_in(CakeTensor *t, uintptr_t addr, const int64_t *shape, int ndim, int code, int bits)
+{
+	memset(t, 0, sizeof *t);
+	t->data = (void *)addr;
+	t->device.device_type = CAKE_DEVICE_CUDA;
+	t->ndim = ndim;
+	t->dtype.code = (uint8_t)code;
+	t->dtype.bits = (uint8_t)bits;
+	t->dtype.lanes = 1;
+	t->shape = shape;
+}
+
 /* ---- comparison ---- */
 
 void

@@ -103,6 +103,11 @@ int gt_buf_guards_ok(const GtBuf *b);
 void gt_tensor(CakeTensor *t, const GtDev *g, GtBuf *b, int code, int bits, int ndim,
 	       const int64_t *shape);
 
+/* A stand-in tensor for a launcher's argument checks: data at addr (16-byte aligned,
+ * nothing reads it), on a CUDA device, row-major. */
+void gt_stand_in(CakeTensor *t, uintptr_t addr, const int64_t *shape, int ndim, int code,
+		 int bits);
+
 /* ---- comparison ---- */
 
 /* The running result of comparing one output. */

@@ -723,20 +723,6 @@ run_all(const GtDev *g, CUstream st, int *ran)
 	return failed + graph_case(g, st, &shapes[2], ran);      /* every optional tensor */
 }
 
-/* A stand-in tensor for the argument checks: a 16-byte aligned address nothing reads. */
-static void
-stand_in(CakeTensor *t, uintptr_t addr, const int64_t *shape, int ndim, int code, int bits)
-{
-	memset(t, 0, sizeof *t);
-	t->data = (void *)addr;
-	t->shape = shape;
-	t->ndim = ndim;
-	t->dtype.code = code;
-	t->dtype.bits = bits;
-	t->dtype.lanes = 1;
-	t->device.device_type = CAKE_DEVICE_CUDA;
-}
-
 /* A split instance needs two chunks at least (a second half of none would wait for a state
  * that no first half hands over, and write a final state of its own): its launcher refuses
  * L = 64 with CAKE_ERR_SHAPE naming the requires clause, and takes L = 65 as far as the
@@ -757,20 +743,20 @@ check_split_short(void)
 		int rc, ok;
 
 		memset(&args, 0, sizeof args);
-		stand_in(&args.x, 0x100000, x, 4, CAKE_DTYPE_BFLOAT, 16);
-		stand_in(&args.dt, 0x200000, dt, 3, CAKE_DTYPE_BFLOAT, 16);
-		stand_in(&args.a, 0x300000, a, 1, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args.bm, 0x400000, bc, 4, CAKE_DTYPE_BFLOAT, 16);
-		stand_in(&args.cm, 0x500000, bc, 4, CAKE_DTYPE_BFLOAT, 16);
-		stand_in(&args.d, 0, none, 1, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args.dt_bias, 0, none, 1, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args.z, 0, z, 4, CAKE_DTYPE_BFLOAT, 16);
-		stand_in(&args.init, 0, st0, 4, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args.y, 0x600000, x, 4, CAKE_DTYPE_BFLOAT, 16);
-		stand_in(&args.final, 0, st0, 4, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args.states, 0, sts, 5, CAKE_DTYPE_FLOAT, 32);
-		stand_in(&args.sync, 0x700000, sy, 1, CAKE_DTYPE_INT, 32);
-		stand_in(&args.hand, 0x800000, hand, 4, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args.x, 0x100000, x, 4, CAKE_DTYPE_BFLOAT, 16);
+		gt_stand_in(&args.dt, 0x200000, dt, 3, CAKE_DTYPE_BFLOAT, 16);
+		gt_stand_in(&args.a, 0x300000, a, 1, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args.bm, 0x400000, bc, 4, CAKE_DTYPE_BFLOAT, 16);
+		gt_stand_in(&args.cm, 0x500000, bc, 4, CAKE_DTYPE_BFLOAT, 16);
+		gt_stand_in(&args.d, 0, none, 1, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args.dt_bias, 0, none, 1, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args.z, 0, z, 4, CAKE_DTYPE_BFLOAT, 16);
+		gt_stand_in(&args.init, 0, st0, 4, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args.y, 0x600000, x, 4, CAKE_DTYPE_BFLOAT, 16);
+		gt_stand_in(&args.final, 0, st0, 4, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args.states, 0, sts, 5, CAKE_DTYPE_FLOAT, 32);
+		gt_stand_in(&args.sync, 0x700000, sy, 1, CAKE_DTYPE_INT, 32);
+		gt_stand_in(&args.hand, 0x800000, hand, 4, CAKE_DTYPE_FLOAT, 32);
 		args.chunk = 64;
 		rc = ssd_bf16_n128_split_grid(&args, grid, &err);
 		/* L = 65 gets as far as the grid, which asks the driver for the SMs (CAKE_ERR_CONTEXT
