@@ -72,6 +72,20 @@ gt_small(void)
 }
 
 int
+gt_selected(const char *name)
+{
+	const char *list = getenv("CAKE_GPU_TEST_ONLY"), *p;
+	size_t n = strlen(name);
+
+	if (!list || !*list)
+		return 1;
+	for (p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+int
 gt_skip_status(void)
 {
 	if (env_flag("CAKE_GPU_TEST_REQUIRE")) {

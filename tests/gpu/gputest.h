@@ -42,6 +42,9 @@ void gt_fini(GtDev *g);
 int gt_make_current(const GtDev *g);
 /* Nonzero when CAKE_GPU_TEST_SMALL is set to something other than 0. */
 int gt_small(void);
+/* Whether the kernel or variant `name` runs: CAKE_GPU_TEST_ONLY, where set, is a
+ * comma-separated list of the names that do (every one runs where it is unset). */
+int gt_selected(const char *name);
 
 /* Prints "FAIL <what>: <call> failed: <CUDA error>" and returns nonzero when r is not
  * CUDA_SUCCESS. */

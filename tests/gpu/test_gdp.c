@@ -127,7 +127,7 @@ main(int argc, char **argv)
 	for (i = 0; i < NVARIANTS; i++) {
 		const GdpVariant *v = &variants[i], *off;
 
-		if (v->staged)
+		if (v->staged || !gt_selected(v->name))
 			continue;
 		off = twin(v);
 		if (!off && v->twin) {
