@@ -164,6 +164,8 @@ struct Node {
 	int lane;             /* N_INDEX/N_MEMBER on a vector: the lane (-1: known once unrolled) */
 	int builtin;          /* N_CALL/N_MEMBER: which builtin (builtins.def) */
 	int indexkind;        /* N_INDEX: IDX_* below */
+	int lazy;             /* N_BINARY && ||: the right side, N_COND: the arms, run only when
+				 the value needs them (they touch memory: fe_touches_memory) */
 	KernelInfo *kinfo;    /* N_KERNEL */
 	/* async constructs, filled in by sema (async.c) */
 	int hslot;            /* N_ROLE: first hidden slot (a stage and a phase per pipeline);
@@ -554,6 +556,7 @@ int fe_fold_int(Node *e, AstOp op, IrType t, int64_t a, int64_t b, int64_t *r);
 int fe_fold_binary(Node *e, AstOp op, IrType t, ConstVal a, ConstVal b);
 int fe_binary_ok(AstOp op, IrType t);
 int fe_unify(Node *e, Node *a, Node *b, const char *what);
+int fe_touches_memory(const Node *n);   /* memory is read or written in n (expr.c) */
 int fe_tparam_is_const(const Node *tp);
 
 /* Builtins referenced by Node.builtin after sema (builtins.def). */

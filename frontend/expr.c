@@ -77,6 +77,7 @@ check_binary(Sema *S, Node *e)
 		return;
 	}
 	e->ty = fe_is_compare(e->op) ? ir_scalar(IR_I1) : t;
+	e->lazy = (e->op == OP_LAND || e->op == OP_LOR) && fe_touches_memory(e->rhs);
 	if (e->lhs->isconst && e->rhs->isconst)
 		fe_fold_binary(e, e->op, t, e->lhs->cv, e->rhs->cv);
 }
@@ -166,29 +167,38 @@ index_type_ok(const Sema *S, const Symbol *s, const Node *ix, const char *what)
 	return 0;
 }
 
-/* Whether expression n calls an atomic: '?:' evaluates both arms, so one that holds an
- * atomic would update memory whatever the condition. */
-static const Node *
-find_atomic(const Node *n)
+/* Whether n (an expression, or a statement of an inlined body) reads or writes memory: an
+ * element of a tensor or shared array, an atomic or ordered access, a copy, or an async call
+ * that loads. '&&', '||' and '?:' run such a side only when it is taken, as C does, so
+ * `i < n && x[i] > 0` never reads x[n]; a side without memory is computed regardless (the
+ * same value, and no branch). */
+int
+fe_touches_memory(const Node *n)
 {
-	const Node *a, *f = NULL;
+	const Node *c;
 
 	if (!n)
-		return NULL;
-	if (n->kind == N_CALL && builtins[n->builtin].check == CHK_ATOMIC)
-		return n;
-	if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_COND && n->kind != N_CALL &&
-	    n->kind != N_INDEX && n->kind != N_MEMBER)
-		return NULL;
-	for (a = n->list.head; a && !f; a = a->next)
-		f = find_atomic(a);
-	if (!f)
-		f = find_atomic(n->lhs);
-	if (!f)
-		f = find_atomic(n->rhs);
-	if (!f)
-		f = find_atomic(n->cond);
-	return f;
+		return 0;
+	if (n->kind == N_INDEX && n->indexkind != IDX_LANE && n->indexkind != IDX_REGS)
+		return 1;
+	if (n->kind == N_CALL && n->call && fe_touches_memory(n->call->body))
+		return 1;
+	if (n->kind == N_CALL) {
+		switch (builtins[n->builtin].check) {
+		case CHK_ATOMIC: case CHK_ORDERED: case CHK_CP_ASYNC: return 1;
+		default: break;
+		}
+		if (n->builtin == BI_LOAD || n->builtin == BI_TMEM_LOAD || n->builtin == BI_FRAGMENT)
+			return 1;
+	}
+	if (fe_touches_memory(n->lhs) || fe_touches_memory(n->rhs) || fe_touches_memory(n->cond) ||
+	    fe_touches_memory(n->init) || fe_touches_memory(n->body) || fe_touches_memory(n->els) ||
+	    fe_touches_memory(n->lo) || fe_touches_memory(n->hi) || fe_touches_memory(n->step))
+		return 1;
+	for (c = n->list.head; c; c = c->next)
+		if (fe_touches_memory(c))
+			return 1;
+	return 0;
 }
 
 static void
@@ -205,19 +215,7 @@ check_cond(Sema *S, Node *e)
 		fe_set_const(e, e->lhs->ty, e->cond->cv.i ? e->lhs->cv : e->rhs->cv);
 		return;
 	}
-	if (!e->cond->isconst) {
-		const Node *at = find_atomic(e->lhs);
-
-		if (!at)
-			at = find_atomic(e->rhs);
-		if (at) {
-			diag_error(at->loc, "'%s' in an arm of '?:' would run whatever the condition "
-				   "('?:' evaluates both arms); write the choice as an if",
-				   builtins[at->builtin].name);
-			fe_set_error(e);
-			return;
-		}
-	}
+	e->lazy = !e->cond->isconst && (fe_touches_memory(e->lhs) || fe_touches_memory(e->rhs));
 	/* a run-time choice between two untyped constants needs a real type */
 	if (fe_untyped(e->lhs->ty) && (!fe_default_type(e->lhs) || !fe_default_type(e->rhs))) {
 		fe_set_error(e);

@@ -480,6 +480,50 @@ ig_regs_decl(IrGen *G, const Node *s)
 		G->slots[sym->slot + i] = a ? irgen_expr(G, a) : v;
 }
 
+/* if c then tn (or the i1 constant tv where tn is NULL) else en (or ev): a value of type t
+ * whose two sides are made in regions of their own, so each runs only when taken (sema's
+ * e->lazy: a side that touches memory). Slots an inlined call sets inside stay there. */
+static IrValue
+ig_lazy_if(IrGen *G, SrcLoc loc, IrType t, IrValue c, Node *tn, int tv, Node *en, int ev)
+{
+	IrValue *saved = xmalloc(sizeof(IrValue) * (size_t)(G->info->nslots + 1));
+	IrRegion *regs, *outer = G->b.r;
+	IrValue r, v;
+	int i;
+
+	G->b.loc = loc;
+	r = irb_region_op(&G->b, IR_IF, 1, &c, 1, &t, &regs)->res[0];
+	memcpy(saved, G->slots, sizeof(IrValue) * (size_t)G->info->nslots);
+	for (i = 0; i < 2; i++) {
+		Node *n = i ? en : tn;
+
+		G->b.r = &regs[i];
+		v = n ? irgen_expr(G, n) : irb_const_int(&G->b, t, i ? ev : tv);
+		G->b.loc = loc;
+		irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 1, &v);
+		memcpy(G->slots, saved, sizeof(IrValue) * (size_t)G->info->nslots);
+	}
+	G->b.r = outer;
+	free(saved);
+	return r;
+}
+
+/* a && b, a || b where the right side runs only when the left does not decide: a constant
+ * left side, or a right side that touches memory (sema's e->lazy). */
+static IrValue
+ig_logic(IrGen *G, Node *e)
+{
+	int land = e->op == OP_LAND;
+	IrValue a;
+
+	if (e->lhs->isconst)    /* false && x, true || x: the constant; else x */
+		return irgen_expr(G, (e->lhs->cv.i != 0) != land ? e->lhs : e->rhs);
+	a = irgen_expr(G, e->lhs);
+	if (land)
+		return ig_lazy_if(G, e->loc, e->ty, a, e->rhs, 0, NULL, 0);
+	return ig_lazy_if(G, e->loc, e->ty, a, NULL, 1, e->rhs, 0);
+}
+
 IrValue
 irgen_expr(IrGen *G, Node *e)
 {
@@ -523,6 +567,8 @@ irgen_expr(IrGen *G, Node *e)
 		G->b.loc = e->loc;
 		return op1(G, e->op == OP_NEG ? IR_NEG : IR_NOT, e->ty, a);
 	case N_BINARY:
+		if ((e->op == OP_LAND || e->op == OP_LOR) && (e->lazy || e->lhs->isconst))
+			return ig_logic(G, e);
 		a = irgen_expr(G, e->lhs);
 		b = irgen_expr(G, e->rhs);
 		G->b.loc = e->loc;
@@ -542,9 +588,11 @@ irgen_expr(IrGen *G, Node *e)
 		}
 		return binop(G, e->op, a, b);
 	case N_COND:
-		if (e->cond->isconst)   /* only the arm taken: the other may hold an atomic */
+		if (e->cond->isconst)   /* only the arm taken: the other may touch memory */
 			return irgen_expr(G, e->cond->cv.i ? e->lhs : e->rhs);
 		c = irgen_expr(G, e->cond);
+		if (e->lazy)
+			return ig_lazy_if(G, e->loc, e->ty, c, e->lhs, 0, e->rhs, 0);
 		a = irgen_expr(G, e->lhs);
 		b = irgen_expr(G, e->rhs);
 		G->b.loc = e->loc;

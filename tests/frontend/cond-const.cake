@@ -1,7 +1,6 @@
 // `c ? a : b` with a compile-time constant c makes only the arm it takes, so a generic
-// kernel may put an atomic in the arm that only some instances take (with a run-time c
-// both arms are made and a select picks: tests/errors/err-cond-atomic.cake refuses an
-// atomic there).
+// kernel may put an atomic in the arm that only some instances take (with a run-time c an
+// arm that touches memory runs in a branch: tests/frontend/lazy-logic.cake).
 // RUN: %cakec --emit=ir --passes= %s | FileCheck %s
 
 kernel take<S: i32>(y: inout i32[N]) threads(32) {
