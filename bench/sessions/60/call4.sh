@@ -8,7 +8,7 @@ D=/tmp/dev; mkdir -p $D && [ -d $D/s60 ] || tar xJf .device/s60.tar.xz -C $D; N=
 S="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats --section SchedulerStats"
 for p in ssd gemm:256,2560,8192 gemm:128,4096,4096; do
   f=$OUT/ncu_$(echo $p | tr ':,' '__').txt
-  timeout 150 ncu $S --launch-skip 1 --launch-count 1 python3 bench/sessions/60/prof.py $N/build $p > $f 2>&1; echo "$p rc=$?"
+  timeout 150 ncu $S -k regex:"^(ssd|gemm)" --launch-skip 1 --launch-count 1 python3 bench/sessions/60/prof.py $N/build $p > $f 2>&1; echo "$p rc=$?"
   grep -E "^  [a-z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Registers Per|Achieved Occupancy|Block Size|Grid Size|Dynamic Shared|One or More Eligible|Issued Warp Per|No Eligible" $f | head -20
 done
 date -u
