@@ -7,9 +7,11 @@ carries it). On B1 L8192 H128, B4 L4096 H80, B16 L384 H64 (d_state 128) and B8 L
 it calls each build's entry point `ssd` on the same tensors, checks that every build's y
 and final state are bit for bit the first's, and times them in turn (5 rounds of 10 eager
 calls; the median round): the comparison holds within one run on one GPU, where clocks
-match. Eager calls include the Python launcher, which dominates the shortest shape; the
-benchmark with mamba_ssm beside it is bench/ssd.py (CUDA graph replays).
-Usage: python3 bench/ssd_builds.py OLD/build/gen/ssd NEW/build/gen/ssd
+match. Eager calls include the Python launcher, which dominates the shortest shape (and
+was 250-300 us of every shape's call on an H100 in session 60): with --graph each build's
+ten calls are captured in a CUDA graph and the replays timed, the kernels' time alone, as
+bench/ssd.py times them beside mamba_ssm.
+Usage: python3 bench/ssd_builds.py [--graph] OLD/build/gen/ssd NEW/build/gen/ssd
 """
 import os
 import sys
@@ -55,7 +57,8 @@ def main():
     import torch
     import cakec_torch
 
-    gens = sys.argv[1:]
+    graph = "--graph" in sys.argv[1:]
+    gens = [g for g in sys.argv[1:] if g != "--graph"]
     if not gens:
         sys.exit(__doc__.split("\n")[-2])
     libs = [cakec_torch.load(g) for g in gens]
@@ -72,13 +75,25 @@ def main():
             f()
             torch.cuda.synchronize()
             outs.append((y.clone(), fin.clone()))
-            calls.append(f)
+            if graph:
+                g = torch.cuda.CUDAGraph()
+                st = torch.cuda.Stream()
+                st.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(st):
+                    f()                 # warm on the side stream, as capture wants
+                torch.cuda.current_stream().wait_stream(st)
+                with torch.cuda.graph(g):
+                    for _ in range(10):
+                        f()
+                calls.append(g.replay)
+            else:
+                calls.append(f)
         times = [[] for _ in libs]
         for _ in range(5):
             for i, f in enumerate(calls):
                 s, e = torch.cuda.Event(True), torch.cuda.Event(True)
                 s.record()
-                for _ in range(10):
+                for _ in range(1 if graph else 10):
                     f()
                 e.record()
                 torch.cuda.synchronize()
