@@ -60,10 +60,14 @@ def verdict(torch, outs):
     bad = []
     for name, i in (("y", 0), ("final", 1)):
         ref = outs[0][i]
-        for o in outs[1:]:
+        for j, o in enumerate(outs[1:], 1):
             d = (ref != o[i]) & ~(torch.isnan(ref) & torch.isnan(o[i]))
             if int(d.sum()):
-                bad.append("%s: %d differ" % (name, int(d.sum())))
+                at = d.nonzero()
+                # y is [B, L, H, P], the final state [B, H, P, N]: batch and head ranges
+                hd = 2 if i == 0 else 1
+                bad.append("%s of build %d: %d differ, batch %d..%d, head %d..%d" % (
+                    name, j, int(d.sum()), at[:, 0].min(), at[:, 0].max(), at[:, hd].min(), at[:, hd].max()))
         nan = [int(torch.isnan(o[i]).sum()) for o in outs]
         if any(nan):
             bad.append("%s NaN %s" % (name, "/".join(str(n) for n in nan)))
