@@ -68,9 +68,10 @@ gen_check_generic(Sema *S, Node *k)
 				diag_error(tp->loc, "duplicate generic parameter '%s'", tp->name);
 		if (fe_type_from_name(tp->name, &t))
 			diag_error(tp->loc, "'%s' is a type name and cannot name a generic parameter", tp->name);
-		if (tp->init && is_const_param(tp) != (tp->init->kind == N_INT))
+		if (tp->init && (is_const_param(tp) ? tp->init->kind != N_INT && tp->init->kind != N_NAME
+				 : tp->init->kind != N_NAME))
 			diag_error(tp->init->loc, "the default of '%s' must be %s", tp->name,
-				   is_const_param(tp) ? "an integer" : "one of its types");
+				   is_const_param(tp) ? "an integer or an integer constant's name" : "one of its types");
 	}
 	/* the entry point's argument struct is one for all instances */
 	for (pn = k->list.head; pn; pn = pn->next)
@@ -95,7 +96,7 @@ find_kernel(Node *program, const char *name)
 /* Binds argument a (or the default) to generic parameter tp: a type name into *type, an
  * integer into *val. Returns 0 after an error. */
 static int
-bind_arg(const Node *k, const Node *tp, const Node *a, const char **type, int64_t *val)
+bind_arg(Sema *S, const Node *k, const Node *tp, const Node *a, const char **type, int64_t *val)
 {
 	char dom[160];
 
@@ -107,16 +108,24 @@ bind_arg(const Node *k, const Node *tp, const Node *a, const char **type, int64_
 		return 0;
 	}
 	if (is_const_param(tp)) {
+		/* an integer, or the name of a file's integer constant (-D sets those too) */
+		const Symbol *c = a->kind == N_NAME ? sema_lookup(S, a->name) : NULL;
+		int64_t v = c ? c->val.i : a->ival;
 		IrType t;
 
 		fe_type_from_name(tp->list.head->name, &t);
-		if (a->kind != N_INT || !fe_int_fits(t.base, a->ival)) {
+		if (a->kind == N_NAME && (!c || c->kind != SYM_CONST || !fe_intnum(c->type))) {
+			diag_error(a->loc, "generic parameter '%s' of '%s' is a %s constant: '%s' is not an integer constant",
+				   tp->name, k->name, tp->list.head->name, a->name);
+			return 0;
+		}
+		if ((a->kind != N_INT && a->kind != N_NAME) || !fe_int_fits(t.base, v)) {
 			diag_error(a->loc, "generic parameter '%s' of '%s' is a %s constant: give an integer in its range",
 				   tp->name, k->name, tp->list.head->name);
 			return 0;
 		}
 		*type = NULL;
-		*val = a->ival;
+		*val = v;
 		return 1;
 	}
 	domain_text(tp, dom, sizeof dom);
@@ -224,7 +233,7 @@ gen_instance(Sema *S, Node *inst, Node *program)
 	len += (size_t)snprintf(what, sizeof what, "the instance '%s<", k->name);
 	for (tp = k->init->list.head, a = inst->list.head, i = 0; tp; tp = tp->next, i++) {
 		names[i] = tp->name;
-		ok &= bind_arg(k, tp, a, &types[i], &ints[i]);
+		ok &= bind_arg(S, k, tp, a, &types[i], &ints[i]);
 		if (ok && len < sizeof what)
 			len += (size_t)(types[i] ? snprintf(what + len, sizeof what - len, "%s%s", i ? ", " : "", types[i])
 				      : snprintf(what + len, sizeof what - len, "%s%lld", i ? ", " : "", (long long)ints[i]));

@@ -389,7 +389,11 @@ kernel gdp_decode_multi<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B
 // gdp_decode_fused.cake, which this file imports: tma below 1024 heads (persistent blocks fed
 // by a TMA pipeline, so that a few hundred heads still keep loads in flight on every SM),
 // fused from there (96-98% of copy bandwidth at large batch, where this design's <1, 1> ran
-// 6% slower on the H200: docs/gdp.md, "Other designs").
+// 6% slower on the H200: docs/gdp.md, "Other designs"). Up to 128 heads, slices of 32
+// columns six deep: twice the blocks at the same bytes in flight, 7-16% faster than 64
+// columns three deep at 32-128 heads on an H100 (bench/RESULTS.md section 60); from 256
+// heads the wider slices win.
+instance gdp_decode_tma<1, 1, 32, 6> as gdp_decode_multi_tma32 entry gdp_decode_multi when (B * HV <= 128);
 instance gdp_decode_tma<1, 1> as gdp_decode_multi_tma entry gdp_decode_multi when (B * HV < 1024);
 instance gdp_decode_fused<1, 1> as gdp_decode_multi_fused entry gdp_decode_multi;
 instance gdp_decode_multi<2, 1>;

@@ -5,8 +5,10 @@
 //
 // Same parameters, layouts and semantics as gdp_decode, and its -D constants (KD, VD, BV,
 // L2NORM), plus STAGES (pipeline depth) and CPS (blocks per SM); T and NH are generic, as
-// in gdp_decode_multi, which imports this file and launches gdp_decode_tma<1, 1> from its
-// entry point at small batch (docs/gdp.md). A work item is
+// in gdp_decode_multi, which imports this file and launches gdp_decode_tma<1, 1> and
+// <1, 1, 32, 6> from its entry point at small batch (docs/gdp.md), and so are the slice
+// width BW and the depth ST, which default to BV and STAGES (BW / WC consumer warps,
+// VD / BW items a head). A work item is
 // one BV-column slice of one head's state, item = (b * HV + h) * (VD / BV) + vb, so
 // consecutive items are consecutive memory; block x takes items x, x + grid, ... with
 // grid = min(CPS * num_sms, items).
@@ -48,51 +50,49 @@ const KL: i32 = KD / KPT;           // lanes along K in a warp
 const LOGKL: i32 = KL == 2 ? 1 : KL == 4 ? 2 : KL == 8 ? 3 : 4;
 const VL: i32 = 32 / KL;            // lanes along V in a warp (one column quad each)
 const WC: i32 = VL * 4;             // columns per consumer warp
-const NW: i32 = BV / WC;            // consumer warps
-const NSLICE: i32 = VD / BV;        // items per head
-const CHECK: i32 = 1 / (KL * KPT == KD && KL * VL == 32 && NW * WC == BV ? 1 : 0);
+const CHECK: i32 = 1 / (KL * KPT == KD && KL * VL == 32 && BV % WC == 0 ? 1 : 0);
 
-kernel gdp_decode_tma<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
+kernel gdp_decode_tma<T: i32, NH: i32, BW: i32 = BV, ST: i32 = STAGES>(q: in bf16[B, T, HQK, KD], k: in bf16[B, T, NH, HQK, KD],
                       v: in bf16[B, T, NH, HV, VD], g: in f32[B, T, HV], beta: in bf16[B, T, NH, HV],
                       s: inout f32[B, HV, KD, VD], o: out bf16[B, T, HV, VD],
                       inter: out f32[B, TI, HV, KD, VD], scale: f32)
     targets(sm_90a, sm_100a, sm_103a)
-    threads(32 * (NW + 1))
+    threads(32 * ((BW / WC) + 1))
     min_blocks(CPS)
-    grid(min(num_sms * CPS, B * HV * (VD / BV)))
+    grid(min(num_sms * CPS, B * HV * (VD / BW)))
     launch(dependent)
 {
-    tensormap tms = tma(s, box[1, 1, KD, BV]);
+    tensormap tms = tma(s, box[1, 1, KD, BW]);
     tensormap tmq = tma(q, box[1, T, 1, KD]);
     tensormap tmk = tma(k, box[1, T, NH, 1, KD]);
-    tensormap tmv = tma(v, box[1, T, NH, 1, BV]);
+    tensormap tmv = tma(v, box[1, T, NH, 1, BW]);
     // full: the producer's expect-tx plus the TMA bytes; empty: every consumer thread
-    pipeline ld(stages: STAGES, full: tma, empty: warp * NW);
-    shared stt: f32[KD, BV] in ld align(128);
+    pipeline ld(stages: ST, full: tma, empty: warp * (BW / WC));
+    shared stt: f32[KD, BW] in ld align(128);
     shared qst: bf16[T, KD] in ld align(128);
     shared kst: bf16[T, NH, KD] in ld align(128);
-    shared vst: bf16[T, NH, BV] in ld align(128);
+    shared vst: bf16[T, NH, BW] in ld align(128);
 
-    let items = B * HV * NSLICE;
+    let items = B * HV * (VD / BW);
     let gqa = HV / HQK;
 
     role producer(warp 0) {
         elect {
             for (it in block.x .. items step grid_dim.x) {
-                let vb = it % NSLICE;
-                let h = it / NSLICE % HV;
-                let b = it / NSLICE / HV;
+                let vb = it % (VD / BW);
+                let h = it / (VD / BW) % HV;
+                let b = it / (VD / BW) / HV;
                 produce ld {
-                    tma_load(stt, tms, [b, h, 0, vb * BV]);
+                    tma_load(stt, tms, [b, h, 0, vb * BW]);
                     tma_load(qst, tmq, [b, 0, h / gqa, 0]);
                     tma_load(kst, tmk, [b, 0, 0, h / gqa, 0]);
-                    tma_load(vst, tmv, [b, 0, 0, h, vb * BV]);
+                    tma_load(vst, tmv, [b, 0, 0, h, vb * BW]);
                 }
             }
         }
     }
 
-    role consumer(warps 1 .. NW) {
+    role consumer(warps 1 .. (BW / WC)) {
         let vq = lane % VL;
         let kl = lane / VL;
         let k0 = kl * KPT;                      // rows k0 .. k0+15
@@ -101,18 +101,18 @@ kernel gdp_decode_tma<T: i32, NH: i32>(q: in bf16[B, T, HQK, KD], k: in bf16[B, 
         // (bench/RESULTS.md section 55)
         var gn: f32 = 0.0;
         if (block.x < items) {
-            gn = g[block.x / NSLICE / HV, 0, block.x / NSLICE % HV];
+            gn = g[block.x / (VD / BW) / HV, 0, block.x / (VD / BW) % HV];
         }
         for (it in block.x .. items step grid_dim.x) {
-            let vb = it % NSLICE;
-            let h = it / NSLICE % HV;
-            let b = it / NSLICE / HV;
-            let vg = vb * BV + vc;              // the same columns in V
+            let vb = it % (VD / BW);
+            let h = it / (VD / BW) % HV;
+            let b = it / (VD / BW) / HV;
+            let vg = vb * BW + vc;              // the same columns in V
             let g0 = gn;
             let be0 = f32(beta[b, 0, 0, h]);
             let nx = it + grid_dim.x;
             if (nx < items) {
-                gn = g[nx / NSLICE / HV, 0, nx / NSLICE % HV];
+                gn = g[nx / (VD / BW) / HV, 0, nx / (VD / BW) % HV];
             }
             consume ld {
                 var s0 = stt[k0 + 0, vc : 4];

@@ -80,7 +80,7 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv64_tma_c1s6_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false,STAGES=6,CPS=1|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv128_tma_c1s3_bf16|T=1,NH=1,KD=128,VD=128,BV=128,L2NORM=false,STAGES=3,CPS=1|bf16|bench|tma"
   "gdp_t1_h1_k128v128_bv32_tma_c3s4_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=4,CPS=3|bf16|bench|tma"
-  "gdp_t1_h1_k128v128_bv32_tma_c2s6_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=6,CPS=2|bf16|bench|tma"
+  "gdp_t1_h1_k128v128_bv32_tma_c2s6_bf16|T=1,NH=1,KD=128,VD=128,BV=32,L2NORM=false,STAGES=6,CPS=2|bf16|test|tma"
   "gdp_t1_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
   "gdp_t8_h1_k128v128_bv64_tma_c2s3_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=64,L2NORM=true,STAGES=3,CPS=2|bf16|bench|tma"
   "gdp_t8_h1_k128v128_bv32_tma_c3s4_l2_bf16|T=8,NH=1,KD=128,VD=128,BV=32,L2NORM=true,STAGES=4,CPS=3|bf16|bench|tma"
@@ -94,7 +94,8 @@ set(gdp_variants
   "gdp_t1_h1_k128v128_bv64_ks2_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,KS=2|bf16|bench|ksplit"
   "gdp_t1_h1_k128v128_bv64_ks4_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true,KS=4|bf16|bench|ksplit"
   # entry: the shipped entry point (gdp_decode_multi.cake) over the instances for T and NH:
-  # at T = NH = 1 tma's below 1024 heads, fused's above (other T and NH: multi's alone)
+  # at T = NH = 1 tma's below 1024 heads (32 columns six deep up to 128 heads: tma_c2s6's
+  # code, tested above), fused's above (other T and NH: multi's alone)
   "gdp_t1_h1_k128v128_bv64_entry_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=false|bf16|bench|entry"
   "gdp_t1_h1_k128v128_bv64_entry_l2_bf16|T=1,NH=1,KD=128,VD=128,BV=64,L2NORM=true|bf16|bench|entry"
 )
