@@ -25,6 +25,9 @@ config.substitutions.append(("%not", config.not_exe))
 # C test programs linked with cakec's static libraries need the flags they were built with.
 sanitized = str(getattr(config, "sanitize", "")).upper() in ("ON", "1", "TRUE", "YES")
 config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized else ""))
+# ptxas reads the same PTX in every build: the sanitized build leaves that check to the
+# plain one (kernels/all-kernels.test) and spends its time on cakec itself
+config.substitutions.append(("%kernelcheck", "--no-ptxas" if sanitized else ""))
 # cakec laid out by a profile after linking (CAKEC_BOLT, cmake/bolt.sh)
 if str(getattr(config, "bolt", "")).upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("bolt")
