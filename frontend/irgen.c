@@ -913,22 +913,11 @@ ig_for(IrGen *G, Node *s)
 static IrValue
 ig_cond_unless_exit(IrGen *G, Node *s)
 {
-	IrType i1 = ir_scalar(IR_I1);
-	IrRegion *regs, *outer = G->b.r;
-	IrValue go, c, f;
+	IrValue go;
 
 	G->b.loc = s->loc;
 	go = not1(G, exit_taken(G, s->body->exits & (EXIT_BREAK | EXIT_RETURN)));
-	c = irb_region_op(&G->b, IR_IF, 1, &go, 1, &i1, &regs)->res[0];
-	G->b.r = &regs[0];
-	f = irgen_expr(G, s->cond);
-	G->b.loc = s->loc;
-	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 1, &f);
-	G->b.r = &regs[1];
-	f = irb_const_int(&G->b, i1, 0);
-	irb_op(&G->b, IR_YIELD, ir_scalar(IR_VOID), 1, &f);
-	G->b.r = outer;
-	return c;
+	return ig_lazy_if(G, s->loc, ir_scalar(IR_I1), go, s->cond, 0, NULL, 0);
 }
 
 static void
