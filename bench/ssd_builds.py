@@ -106,7 +106,11 @@ def main():
                 with torch.cuda.graph(g):
                     for _ in range(10):
                         f()
-                calls.append(g.replay)
+                # the graph writes y and fin on every replay, so they live as long as it
+                # does: held only by f, which the next build's f replaces, they went back to
+                # the allocator, and the next build's outputs and clones got their memory
+                # while this graph still wrote there (the graph-mode DIFFERs of section 60)
+                calls.append(lambda g=g, keep=f: g.replay())
             else:
                 calls.append(f)
         times = [[] for _ in libs]
