@@ -92,8 +92,9 @@ class _CakeTensor(ctypes.Structure):
         ("device", _CakeDevice),
         ("ndim", ctypes.c_int32),
         ("dtype", _CakeDType),
-        ("shape", ctypes.POINTER(ctypes.c_int64)),
-        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        # int64_t *shape, *strides: addresses into one array a call keeps (_tensor_view)
+        ("shape", ctypes.c_void_p),
+        ("strides", ctypes.c_void_p),
         ("byte_offset", ctypes.c_uint64),
     ]
 
@@ -407,33 +408,62 @@ def build(gen_dir, cache_dir=None, cc=None, cuda_include=None):
 
 # ---- calling kernels ----
 
-def _tensor_view(t, pname, kname, keep):
+# A call's cost in Python is mostly its tensors (13 of them for ssd): each is written
+# straight into the args struct as CakeTensor's bytes (one pack_into), with its shape and
+# strides in one int64 array that the call keeps alive, and its element type's codes cached
+# per dtype; ctypes objects a field took 15 us a tensor, this about 3.
+_TENSOR_BYTES = struct.Struct("=Q2iiBBHQQQ")   # data, device, ndim, dtype, shape, strides, byte_offset
+_DTYPE_CODES = {}
+_DIMS_TYPES = {}
+
+
+def _check_tensor_bytes():
+    f = _CakeTensor
+    want = (0, 8, 16, 20, 24, 32, 40, ctypes.sizeof(f))
+    have = (f.data.offset, f.device.offset, f.ndim.offset, f.dtype.offset, f.shape.offset,
+            f.strides.offset, f.byte_offset.offset, _TENSOR_BYTES.size)
+    if want != have:
+        raise RuntimeError("cakec_torch: CakeTensor's layout %s is not the packed one %s" % (have, want))
+
+
+_check_tensor_bytes()
+
+
+def _dtype_codes(dtype):
+    codes = _DTYPE_CODES.get(dtype)
+    if codes is None:
+        name = str(dtype)
+        if name.startswith("torch."):
+            name = name[len("torch."):]
+        codes = _DTYPE_CODES[dtype] = _TORCH_DTYPES.get(name, (255, 0))
+    return codes
+
+
+def _put_tensor(t, pname, kname, args, offset, keep):
+    """Writes tensor t as the CakeTensor at offset of args; returns its CUDA device index,
+    or None for a tensor elsewhere."""
     try:
-        dtype_name = str(t.dtype)
-        shape = [int(s) for s in t.shape]
-        strides = [int(s) for s in t.stride()]
-        data = int(t.data_ptr())
+        dtype = t.dtype
+        shape = t.shape
+        strides = t.stride()
+        data = t.data_ptr()
         dev = t.device
     except AttributeError:
         raise TypeError("%s: parameter '%s': expected a tensor, found %s" %
                         (kname, pname, type(t).__name__))
-    if dtype_name.startswith("torch."):
-        dtype_name = dtype_name[len("torch."):]
-    code, bits = _TORCH_DTYPES.get(dtype_name, (255, 0))
-    view = _CakeTensor()
-    view.data = data or None
-    view.device.device_type = _DEVICE_CUDA if getattr(dev, "type", "cpu") == "cuda" else _DEVICE_CPU
-    index = getattr(dev, "index", None)
-    view.device.device_id = 0 if index is None else int(index)
-    view.ndim = len(shape)
-    view.dtype.code, view.dtype.bits, view.dtype.lanes = code, bits, 1
-    shape_arr = (ctypes.c_int64 * max(len(shape), 1))(*shape)
-    stride_arr = (ctypes.c_int64 * max(len(strides), 1))(*strides)
-    keep.append((shape_arr, stride_arr))
-    view.shape = ctypes.cast(shape_arr, ctypes.POINTER(ctypes.c_int64))
-    view.strides = ctypes.cast(stride_arr, ctypes.POINTER(ctypes.c_int64))
-    view.byte_offset = 0
-    return view
+    n = len(shape)
+    dims_type = _DIMS_TYPES.get(n)
+    if dims_type is None:
+        dims_type = _DIMS_TYPES[n] = ctypes.c_int64 * max(2 * n, 1)
+    dims = dims_type(*shape, *strides)
+    keep.append(dims)
+    at = ctypes.addressof(dims)
+    cuda = getattr(dev, "type", "cpu") == "cuda"
+    index = getattr(dev, "index", None) or 0
+    code, bits = _dtype_codes(dtype)
+    _TENSOR_BYTES.pack_into(args, offset, data or 0, _DEVICE_CUDA if cuda else _DEVICE_CPU, index,
+                            n, code, bits, 1, at, at + 8 * n, 0)
+    return index if cuda else None
 
 
 def _stream_handle(stream, device):
@@ -474,6 +504,17 @@ class Kernel(object):
         if not members:
             members.append(("unused_", ctypes.c_char))
         self._args_type = type("%s_args" % self.name, (ctypes.Structure,), {"_fields_": members})
+        # what _args does for each field, worked out once: the keyword it comes from, the
+        # field itself where that keyword is a per_rank table (else None), the member it
+        # fills and that member's offset, its name in messages, and its converter (None for
+        # a tensor)
+        self._names = self.params()
+        self._name_set = frozenset(self._names)
+        self._plan = [(_table(p) or p["name"], p if _table(p) else None, p["name"],
+                       getattr(self._args_type, p["name"]).offset, p.get("field") or p["name"],
+                       None if p["kind"] == "tensor" else
+                       _SCALARS[p["dtype"]][1] if p["kind"] == "scalar" else int)
+                      for p in self.fields]
         self._check_layout()
         self._launch = getattr(dll, "%s_launch" % self.name)
         self._launch.restype = ctypes.c_int
@@ -528,27 +569,24 @@ class Kernel(object):
         return v[p["rank"]]
 
     def _args(self, kwargs):
-        names = self.params()
-        unknown = sorted(set(kwargs) - set(names))
-        missing = [n for n in names if n not in kwargs]
-        if unknown or missing:
+        if len(kwargs) != len(self._names) or not self._name_set.issuperset(kwargs):
+            names = self._names
+            unknown = sorted(set(kwargs) - self._name_set)
+            missing = [n for n in names if n not in kwargs]
             raise TypeError("%s(%s): %s" % (self.name, ", ".join(names), "; ".join(
                 (["unknown parameter(s) " + ", ".join(unknown)] if unknown else []) +
                 (["missing parameter(s) " + ", ".join(missing)] if missing else []))))
         args = self._args_type()
         keep = []
         device = None
-        for p in self.fields:
-            v = self._value(p, kwargs)
-            if p["kind"] == "tensor":
-                view = _tensor_view(v, p.get("field") or p["name"], self.name, keep)
-                if device is None and view.device.device_type == _DEVICE_CUDA:
-                    device = view.device.device_id
-                setattr(args, p["name"], view)
-            elif p["kind"] == "scalar":
-                setattr(args, p["name"], _SCALARS[p["dtype"]][1](v))
+        for key, table, attr, offset, label, convert in self._plan:
+            v = kwargs[key] if table is None else self._value(table, kwargs)
+            if convert is None:
+                index = _put_tensor(v, label, self.name, args, offset, keep)
+                if device is None:
+                    device = index
             else:
-                setattr(args, p["name"], int(v))
+                setattr(args, attr, convert(v))
         return args, keep, device
 
     def grid(self, **kwargs):
