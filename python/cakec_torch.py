@@ -435,7 +435,9 @@ def _dtype_codes(dtype):
         name = str(dtype)
         if name.startswith("torch."):
             name = name[len("torch."):]
-        codes = _DTYPE_CODES[dtype] = _TORCH_DTYPES.get(name, (255, 0))
+        codes = _TORCH_DTYPES.get(name, (255, 0))
+        if len(_DTYPE_CODES) < 64:      # torch's dtypes are a few singletons; other
+            _DTYPE_CODES[dtype] = codes  # duck-typed dtype objects must not grow it forever
     return codes
 
 

@@ -50,7 +50,7 @@ class FakeDevice(object):
 class FakeTensor(object):
     """Duck-typed like a contiguous torch tensor, at a made-up device address."""
 
-    def __init__(self, addr, shape, dtype, device=("cuda", 0)):
+    def __init__(self, addr, shape, dtype, device=("cuda", 0), stride=None):
         self.shape = tuple(shape)
         self.dtype = FakeDType(dtype)
         self.device = FakeDevice(*device)
@@ -59,7 +59,7 @@ class FakeTensor(object):
         for s in reversed(self.shape):
             st.append(acc)
             acc *= s
-        self._stride = tuple(reversed(st))
+        self._stride = tuple(reversed(st)) if stride is None else tuple(stride)
 
     def data_ptr(self):
         return self._addr
@@ -111,6 +111,14 @@ def test_without_gpu(lib, has_driver):
         expect_error(lambda: lib.axpby(x=FakeTensor(base, [n], "float32", ("cpu", None)), y=y,
                                        a=1.0, b=1.0),
                      "CAKE_ERR_DEVICE", "expected a CUDA tensor", "axpby cpu tensor")
+        expect_error(lambda: lib.axpby(x=FakeTensor(0, [n], "float32"), y=y, a=1.0, b=1.0),
+                     "CAKE_ERR_NULL", "parameter 'x': data is NULL", "axpby NULL data")
+        expect_error(lambda: lib.axpby(x=FakeTensor(base, [n], "float32", stride=[2]), y=y,
+                                       a=1.0, b=1.0),
+                     "CAKE_ERR_STRIDE", "parameter 'x': expected row-major contiguous strides [1]",
+                     "axpby strided")
+        expect_error(lambda: lib.axpby(x=5, y=y, a=1.0, b=1.0), "TypeError",
+                     "parameter 'x': expected a tensor, found int", "axpby not a tensor")
         expect_error(lambda: lib.axpby(x=x, y=y, a=1.0), "TypeError", "missing parameter(s) b",
                      "axpby missing scalar")
         expect_error(lambda: lib.axpby(x=x, y=y, a=1.0, b=1.0, c=3), "TypeError",
@@ -158,6 +166,10 @@ def test_without_gpu(lib, has_driver):
         b = FakeTensor(base + 0x100000, [33, 65], "float32")
         c = FakeTensor(base + 0x200000, [130, 65], "float32")
         check(lib.sgemm_tiled.grid(A=a, B=b, C=c) == (2, 3, 1), "sgemm_tiled.grid")
+        expect_error(lambda: lib.sgemm_tiled.grid(A=FakeTensor(base, [130, 33], "float32", stride=[1, 130]),
+                                                  B=b, C=c),
+                     "CAKE_ERR_STRIDE", "expected row-major contiguous strides [33, 1] (elements), found [1, 130]",
+                     "sgemm_tiled column-major A")
     if "from8" in lib.kernels:   # tests/gpu/checks/fp8.cake: fp8 tensors and their dtypes
         n = 256
         t = [FakeTensor(base + i * 0x10000, [n], d) for i, d in enumerate(
