@@ -92,7 +92,7 @@ class _CakeTensor(ctypes.Structure):
         ("device", _CakeDevice),
         ("ndim", ctypes.c_int32),
         ("dtype", _CakeDType),
-        # int64_t *shape, *strides: addresses into one array a call keeps (_tensor_view)
+        # int64_t *shape, *strides: addresses into one array a call keeps (_put_tensor)
         ("shape", ctypes.c_void_p),
         ("strides", ctypes.c_void_p),
         ("byte_offset", ctypes.c_uint64),
@@ -506,14 +506,11 @@ class Kernel(object):
         if not members:
             members.append(("unused_", ctypes.c_char))
         self._args_type = type("%s_args" % self.name, (ctypes.Structure,), {"_fields_": members})
-        # what _args does for each field, worked out once: the keyword it comes from, the
-        # field itself where that keyword is a per_rank table (else None), the member it
-        # fills and that member's offset, its name in messages, and its converter (None for
-        # a tensor)
+        # what _args does for each field, worked out once: the field, its member's offset,
+        # its name in messages, and its converter (None for a tensor)
         self._names = self.params()
         self._name_set = frozenset(self._names)
-        self._plan = [(_table(p) or p["name"], p if _table(p) else None, p["name"],
-                       getattr(self._args_type, p["name"]).offset, p.get("field") or p["name"],
+        self._plan = [(p, getattr(self._args_type, p["name"]).offset, p.get("field") or p["name"],
                        None if p["kind"] == "tensor" else
                        _SCALARS[p["dtype"]][1] if p["kind"] == "scalar" else int)
                       for p in self.fields]
@@ -581,14 +578,14 @@ class Kernel(object):
         args = self._args_type()
         keep = []
         device = None
-        for key, table, attr, offset, label, convert in self._plan:
-            v = kwargs[key] if table is None else self._value(table, kwargs)
+        for p, offset, label, convert in self._plan:
+            v = self._value(p, kwargs)
             if convert is None:
                 index = _put_tensor(v, label, self.name, args, offset, keep)
                 if device is None:
                     device = index
             else:
-                setattr(args, attr, convert(v))
+                setattr(args, p["name"], convert(v))
         return args, keep, device
 
     def grid(self, **kwargs):
